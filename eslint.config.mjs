@@ -1,0 +1,35 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+// The layer rule is the reason this file exists: domain code must run in plain Node,
+// so only the VS Code shell may import 'vscode', and shared/ (used by the webview too)
+// may import neither node nor vscode.
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.cache/**', 'test-results/**', '**/*.d.ts'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' }],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/vscode/**', 'src/extension.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'Only src/vscode/ and src/extension.ts may import vscode.' }] }],
+    },
+  },
+  {
+    files: ['src/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['vscode', 'node:*', 'fs', 'path', 'os', 'child_process'], message: 'shared/ runs in the webview too.' }] }],
+    },
+  },
+  {
+    files: ['scripts/**/*.mjs', 'test/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly' } },
+  },
+);

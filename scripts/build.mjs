@@ -1,0 +1,65 @@
+// Builds the three bundles: the extension host, the headless CLI, and the webview.
+import * as esbuild from 'esbuild';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const node = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  logLevel: 'warning',
+  // The SDK and our deps are bundled; only the editor API is provided at run time.
+  external: ['vscode'],
+};
+
+const configs = [
+  { ...node, entryPoints: [join(root, 'src/extension.ts')], outfile: join(root, 'dist/extension.js') },
+  {
+    ...node,
+    entryPoints: [join(root, 'src/cli/main.ts')],
+    outfile: join(root, 'dist/cli.js'),
+    banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    bundle: true,
+    platform: 'browser',
+    target: 'es2022',
+    format: 'iife',
+    jsx: 'automatic',
+    sourcemap: production ? false : 'linked',
+    minify: production,
+    logLevel: 'warning',
+    entryPoints: { main: join(root, 'webview-ui/src/main.tsx') },
+    outdir: join(root, 'dist/webview'),
+    loader: { '.ttf': 'file' },
+    define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
+  },
+];
+
+rmSync(join(root, 'dist'), { recursive: true, force: true, maxRetries: 3 });
+mkdirSync(join(root, 'dist/webview'), { recursive: true });
+// Codicons are loaded by the webview as a stylesheet with its font beside it.
+for (const file of ['codicon.css', 'codicon.ttf']) {
+  cpSync(join(root, 'node_modules/@vscode/codicons/dist', file), join(root, 'dist/webview', file));
+}
+
+if (watch) {
+  const contexts = await Promise.all(configs.map((c) => esbuild.context(c)));
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log('watching…');
+} else {
+  const results = await Promise.all(configs.map((c) => esbuild.build({ ...c, metafile: true })));
+  for (const r of results) {
+    for (const [file, info] of Object.entries(r.metafile.outputs)) {
+      if (!file.endsWith('.map')) console.log(`${file.replace(`${root}/`, '')}  ${(info.bytes / 1024).toFixed(1)} KiB`);
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import type { ViewPatchOp } from './viewPatch';
+import type { ActionCommand, PermissionDecision, ViewState } from './viewState';
+
+// One protocol for both directions. Each map goes from message type (`domain/verb`) to
+// its payload; envelopes, handler tables and validators are all derived from the maps,
+// so adding a message without handling it, or without validating it, does not compile.
+
+export interface WebviewToHostMap {
+  /** The webview listens now; the host answers with a full snapshot. */
+  'view/ready': Record<string, never>;
+  /** The webview saw a gap in patch sequence numbers and wants a snapshot. */
+  'view/resync': { lastSeq: number };
+  'chat/send': { text: string };
+  'chat/stop': Record<string, never>;
+  'chat/retry': Record<string, never>;
+  'chat/continue': Record<string, never>;
+  'permission/respond': { requestId: string; decision: PermissionDecision };
+  'command/run': { command: ActionCommand };
+}
+
+export interface HostToWebviewMap {
+  'state/snapshot': { seq: number; state: ViewState };
+  'state/patch': { seq: number; ops: ViewPatchOp[] };
+}
+
+export type Envelope<M> = { [K in keyof M]: { type: K; payload: M[K] } }[keyof M];
+export type WebviewToHostMessage = Envelope<WebviewToHostMap>;
+export type HostToWebviewMessage = Envelope<HostToWebviewMap>;
+
+export type HandlerTable<M> = { [K in keyof M]: (payload: M[K]) => void | Promise<void> };
+
+export const MAX_PROMPT_CHARS = 1_000_000;
+
+type Validator<T> = (payload: unknown) => payload is T;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isEmpty = (v: unknown): v is Record<string, never> => isRecord(v) && Object.keys(v).length === 0;
+const ACTIONS: readonly ActionCommand[] = ['setApiKey', 'retry', 'continue', 'compact', 'newSession', 'openSettings'];
+const DECISIONS: readonly PermissionDecision[] = ['allow-once', 'allow-session', 'deny'];
+
+const validators: { [K in keyof WebviewToHostMap]: Validator<WebviewToHostMap[K]> } = {
+  'view/ready': isEmpty,
+  'view/resync': (p): p is { lastSeq: number } => isRecord(p) && Number.isInteger(p.lastSeq),
+  'chat/send': (p): p is { text: string } =>
+    isRecord(p) && typeof p.text === 'string' && p.text.trim().length > 0 && p.text.length <= MAX_PROMPT_CHARS,
+  'chat/stop': isEmpty,
+  'chat/retry': isEmpty,
+  'chat/continue': isEmpty,
+  'permission/respond': (p): p is WebviewToHostMap['permission/respond'] =>
+    isRecord(p) && typeof p.requestId === 'string' && DECISIONS.includes(p.decision as PermissionDecision),
+  'command/run': (p): p is { command: ActionCommand } => isRecord(p) && ACTIONS.includes(p.command as ActionCommand),
+};
+
+export type ParseResult<T> = { ok: true; message: T } | { ok: false; error: string };
+
+/** Everything that arrives from the webview is untrusted until it passes here. */
+export function parseWebviewMessage(raw: unknown): ParseResult<WebviewToHostMessage> {
+  if (!isRecord(raw)) return { ok: false, error: 'message is not an object' };
+  const { type, payload } = raw;
+  if (typeof type !== 'string' || !Object.hasOwn(validators, type)) {
+    return { ok: false, error: `unknown message type: ${JSON.stringify(type)?.slice(0, 80)}` };
+  }
+  const validate = validators[type as keyof WebviewToHostMap] as Validator<unknown>;
+  if (!validate(payload)) return { ok: false, error: `malformed payload for ${type}` };
+  return { ok: true, message: { type, payload } as WebviewToHostMessage };
+}
+
+export async function dispatch<M>(table: HandlerTable<M>, message: Envelope<M>): Promise<void> {
+  const { type, payload } = message as { type: keyof M; payload: M[keyof M] };
+  await table[type](payload);
+}

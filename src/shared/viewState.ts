@@ -1,0 +1,82 @@
+// What the chat panel draws. Host and webview both import this file, so it may depend on
+// nothing but the language itself.
+
+export type TokenLevel = 'ok' | 'warning' | 'error' | 'blocking';
+
+export interface TokenView {
+  /** Tokens the next request is expected to hold. */
+  used: number;
+  contextWindow: number;
+  /** Context window less the room kept for the model's output. */
+  effectiveWindow: number;
+  warningAt: number;
+  errorAt: number;
+  autoCompactAt: number;
+  blockingAt: number;
+  level: TokenLevel;
+}
+
+export type ToolStatus = 'pending' | 'awaiting-permission' | 'running' | 'done' | 'error' | 'denied' | 'interrupted';
+
+export type ActionCommand = 'setApiKey' | 'retry' | 'continue' | 'compact' | 'newSession' | 'openSettings';
+
+export interface NoticeAction {
+  label: string;
+  command: ActionCommand;
+}
+
+export type ViewMessage =
+  | { kind: 'user'; id: string; text: string; createdAt: number }
+  | { kind: 'assistant'; id: string; text: string; streaming: boolean; createdAt: number }
+  | {
+      kind: 'tool';
+      id: string;
+      name: string;
+      /** One line: what the tool is called on (a path, a command, a pattern). */
+      summary: string;
+      /** Pretty-printed JSON input. */
+      input: string;
+      status: ToolStatus;
+      result?: string;
+      durationMs?: number;
+      createdAt: number;
+    }
+  | { kind: 'notice'; id: string; level: 'info' | 'warning' | 'error'; text: string; action?: NoticeAction; createdAt: number }
+  | {
+      kind: 'compaction';
+      id: string;
+      tokensBefore: number;
+      tokensAfter: number;
+      summary: string;
+      canUndo: boolean;
+      createdAt: number;
+    };
+
+export type ViewMessageKind = ViewMessage['kind'];
+
+export type PermissionDecision = 'allow-once' | 'allow-session' | 'deny';
+
+export interface PermissionPromptView {
+  requestId: string;
+  toolName: string;
+  /** Short line, e.g. the path or the command. */
+  summary: string;
+  /** Longer detail: the full input. */
+  detail: string;
+}
+
+export type ChatStatus = 'idle' | 'streaming' | 'running-tools' | 'awaiting-permission' | 'compacting';
+
+export interface ViewState {
+  sessionId: string;
+  sessionTitle: string;
+  model: string;
+  status: ChatStatus;
+  messages: readonly ViewMessage[];
+  tokens: TokenView;
+  permission: PermissionPromptView | null;
+  apiKeySet: boolean;
+  workspaceTrusted: boolean;
+  /** True after Stop, while the interrupted turn can be picked up again. */
+  canContinue: boolean;
+}

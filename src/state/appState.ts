@@ -1,0 +1,73 @@
+import { DEFAULT_MODEL, resolveModel } from '../api/models';
+import { computeThresholds, tokenView } from '../compact/thresholds';
+import type { ViewState } from '../shared/viewState';
+
+export interface AppSettings {
+  model: string;
+  /** Empty means the SDK's default endpoint. */
+  apiBaseUrl: string;
+  /** Overrides the model table, for models it does not know. 0 = use the table. */
+  contextWindow: number;
+  autoCompact: boolean;
+  microCompact: boolean;
+}
+
+export interface UsageRecord {
+  inputTokens: number;
+  outputTokens: number;
+  cacheCreationInputTokens: number;
+  cacheReadInputTokens: number;
+}
+
+/**
+ * Everything the session's UI and services react to. The ViewState part is what the
+ * chat panel mirrors; the rest stays in the host.
+ */
+export interface AppState extends ViewState {
+  settings: AppSettings;
+  lastUsage: UsageRecord | null;
+}
+
+export const VIEW_KEYS = {
+  sessionId: true,
+  sessionTitle: true,
+  model: true,
+  status: true,
+  messages: true,
+  tokens: true,
+  permission: true,
+  apiKeySet: true,
+  workspaceTrusted: true,
+  canContinue: true,
+} as const satisfies Record<keyof ViewState, true>;
+
+const viewKeys = Object.keys(VIEW_KEYS) as (keyof ViewState)[];
+
+export function pickView(state: AppState): ViewState {
+  const out: Partial<Record<keyof ViewState, unknown>> = {};
+  for (const key of viewKeys) out[key] = state[key];
+  return out as ViewState;
+}
+
+export function getDefaultSettings(): AppSettings {
+  return { model: DEFAULT_MODEL, apiBaseUrl: '', contextWindow: 0, autoCompact: true, microCompact: true };
+}
+
+export function getDefaultAppState(init: { sessionId: string; settings?: Partial<AppSettings> }): AppState {
+  const settings = { ...getDefaultSettings(), ...init.settings };
+  const model = resolveModel(settings.model, { contextWindow: settings.contextWindow });
+  return {
+    sessionId: init.sessionId,
+    sessionTitle: 'New session',
+    model: settings.model,
+    status: 'idle',
+    messages: [],
+    tokens: tokenView(0, computeThresholds(model.contextWindow, model.maxOutputTokens)),
+    permission: null,
+    apiKeySet: false,
+    workspaceTrusted: true,
+    canContinue: false,
+    settings,
+    lastUsage: null,
+  };
+}

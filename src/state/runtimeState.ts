@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import type { UsageRecord } from './appState';
+
+/**
+ * Process-level facts that outlive any one session view and that nothing renders
+ * directly: where we started, which session is live, what it has cost. Kept small on
+ * purpose (seed 000, "bootstrap state"): anything the UI reacts to belongs in AppState.
+ * One instance is made by each composition root (extension, CLI); tests make their own.
+ */
+export class RuntimeState {
+  readonly startedAt = Date.now();
+  sessionId: string;
+  totalCostUsd = 0;
+  readonly modelUsage = new Map<string, UsageRecord & { costUsd: number; requests: number }>();
+
+  constructor(readonly originalCwd: string, sessionId: string = randomUUID()) {
+    this.sessionId = sessionId;
+  }
+
+  recordUsage(model: string, usage: UsageRecord, costUsd: number): void {
+    const prev = this.modelUsage.get(model) ?? {
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheCreationInputTokens: 0,
+      cacheReadInputTokens: 0,
+      costUsd: 0,
+      requests: 0,
+    };
+    this.modelUsage.set(model, {
+      inputTokens: prev.inputTokens + usage.inputTokens,
+      outputTokens: prev.outputTokens + usage.outputTokens,
+      cacheCreationInputTokens: prev.cacheCreationInputTokens + usage.cacheCreationInputTokens,
+      cacheReadInputTokens: prev.cacheReadInputTokens + usage.cacheReadInputTokens,
+      costUsd: prev.costUsd + costUsd,
+      requests: prev.requests + 1,
+    });
+    this.totalCostUsd += costUsd;
+  }
+
+  startSession(sessionId: string = randomUUID()): void {
+    this.sessionId = sessionId;
+  }
+}
