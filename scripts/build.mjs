@@ -1,12 +1,13 @@
 // Builds the three bundles: the extension host, the headless CLI, and the webview.
 import * as esbuild from 'esbuild';
-import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 const node = {
   bundle: true,
@@ -18,6 +19,7 @@ const node = {
   logLevel: 'warning',
   // The SDK and our deps are bundled; only the editor API is provided at run time.
   external: ['vscode'],
+  define: { __THREADLINE_VERSION__: JSON.stringify(version) },
 };
 
 const configs = [

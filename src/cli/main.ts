@@ -1,0 +1,5 @@
+import { runCli } from './cli';
+
+void runCli(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -1,0 +1,77 @@
+import * as vscode from 'vscode';
+import { renderContextReport } from '../context/contextReport';
+import type { AppState } from '../state/appState';
+import type { Store } from '../state/store';
+import type { ActionCommand } from '../shared/viewState';
+import type { ApiKeyStore } from './apiKey';
+
+export interface CommandDeps {
+  store: Store<AppState>;
+  apiKeys: ApiKeyStore;
+  newSession(): void;
+  compact?(focus: string | undefined): Promise<void>;
+}
+
+const CONTEXT_SCHEME = 'threadline-context';
+
+/** Not built yet: say so plainly instead of doing nothing. */
+function notYet(what: string): void {
+  void vscode.window.showInformationMessage(`Threadline: ${what} is not available in this version yet.`);
+}
+
+export function registerCommands(context: vscode.ExtensionContext, deps: CommandDeps): void {
+  const contextDocs = new (class implements vscode.TextDocumentContentProvider {
+    readonly changed = new vscode.EventEmitter<vscode.Uri>();
+    readonly onDidChange = this.changed.event;
+    provideTextDocumentContent(): string {
+      return renderContextReport(deps.store.getState());
+    }
+  })();
+  const contextUri = vscode.Uri.from({ scheme: CONTEXT_SCHEME, path: '/Threadline Context.md' });
+
+  const register = (id: string, fn: (...args: unknown[]) => unknown) =>
+    context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+
+  context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(CONTEXT_SCHEME, contextDocs), contextDocs.changed);
+
+  register('threadline.newSession', () => deps.newSession());
+  register('threadline.setApiKey', async () => {
+    if (await deps.apiKeys.promptAndStore()) void vscode.window.showInformationMessage('Threadline: API key saved.');
+  });
+  register('threadline.compact', async () => {
+    if (!deps.compact) return notYet('Compact Conversation');
+    const focus = await vscode.window.showInputBox({
+      title: 'Threadline: Compact Conversation',
+      prompt: 'Optional: what the summary should focus on',
+      ignoreFocusOut: true,
+    });
+    if (focus === undefined) return;
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Threadline: compacting the conversation…' },
+      () => deps.compact!(focus.trim() || undefined),
+    );
+  });
+  register('threadline.resumeSession', () => notYet('Resume Session'));
+  register('threadline.openMemory', () => notYet('Open Memory'));
+  register('threadline.showContext', async () => {
+    contextDocs.changed.fire(contextUri);
+    const doc = await vscode.workspace.openTextDocument(contextUri);
+    await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
+    await vscode.window.showTextDocument(doc, { preview: true });
+  });
+}
+
+/** Maps the panel's action buttons onto commands. */
+export function runActionCommand(command: ActionCommand): void {
+  const map: Partial<Record<ActionCommand, string>> = {
+    setApiKey: 'threadline.setApiKey',
+    compact: 'threadline.compact',
+    newSession: 'threadline.newSession',
+  };
+  if (command === 'openSettings') {
+    void vscode.commands.executeCommand('workbench.action.openSettings', 'threadline');
+    return;
+  }
+  const id = map[command];
+  if (id) void vscode.commands.executeCommand(id);
+}

@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { MAX_PROMPT_CHARS, parseWebviewMessage } from '../../../src/shared/protocol';
+
+describe('parseWebviewMessage', () => {
+  const good: unknown[] = [
+    { type: 'view/ready', payload: {} },
+    { type: 'view/resync', payload: { lastSeq: 3 } },
+    { type: 'chat/send', payload: { text: 'hello' } },
+    { type: 'chat/stop', payload: {} },
+    { type: 'permission/respond', payload: { requestId: 'r1', decision: 'allow-once' } },
+    { type: 'command/run', payload: { command: 'setApiKey' } },
+  ];
+  for (const message of good) {
+    it(`accepts ${JSON.stringify(message)}`, () => {
+      const r = parseWebviewMessage(message);
+      assert.equal(r.ok, true);
+    });
+  }
+
+  const bad: [string, unknown][] = [
+    ['null', null],
+    ['a string', 'chat/send'],
+    ['an array', [1]],
+    ['an unknown type', { type: 'chat/explode', payload: {} }],
+    ['a prototype key as type', { type: 'constructor', payload: {} }],
+    ['a missing payload', { type: 'chat/send' }],
+    ['a non-string text', { type: 'chat/send', payload: { text: 42 } }],
+    ['a blank text', { type: 'chat/send', payload: { text: '   ' } }],
+    ['an oversized text', { type: 'chat/send', payload: { text: 'x'.repeat(MAX_PROMPT_CHARS + 1) } }],
+    ['an unknown decision', { type: 'permission/respond', payload: { requestId: 'r', decision: 'always' } }],
+    ['an unknown command', { type: 'command/run', payload: { command: 'rm -rf' } }],
+    ['extra fields on an empty payload', { type: 'view/ready', payload: { x: 1 } }],
+    ['a fractional seq', { type: 'view/resync', payload: { lastSeq: 1.5 } }],
+  ];
+  for (const [name, message] of bad) {
+    it(`rejects ${name} with a reason`, () => {
+      const r = parseWebviewMessage(message);
+      assert.equal(r.ok, false);
+      if (!r.ok) assert.ok(r.error.length > 0);
+    });
+  }
+});
