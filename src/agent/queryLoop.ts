@@ -1,0 +1,235 @@
+import { ApiError } from '../api/errors';
+import type { AssistantBlock, AssistantTurn, ContentBlockParam, MessageParam, MessagesRequest, StreamObserver, ToolResultBlockParam } from '../api/types';
+import { appendUserContent, INTERRUPTED_MARKER, INTERRUPTED_TOOL_RESULT } from './history';
+import type { Tool, ToolResult } from './tools/types';
+
+export type PermissionOutcome = { allowed: true } | { allowed: false; reason: string };
+
+export type ToolCallStatus = 'awaiting-permission' | 'running' | 'done' | 'error' | 'denied' | 'interrupted';
+
+export interface LoopEvents {
+  /** A new model request starts; attempt 1 of a turn or a retry. */
+  onRequestStart?(turn: number): void;
+  onTextDelta?(text: string): void;
+  onRetry?(info: { attempt: number; delayMs: number; reason: string }): void;
+  onToolCall?(call: { id: string; name: string; input: unknown; summary: string }): void;
+  onToolStatus?(id: string, status: ToolCallStatus, detail?: { result?: string; durationMs?: number }): void;
+  onTurnComplete?(turn: AssistantTurn, request: MessagesRequest): void;
+}
+
+export interface LoopDeps {
+  client: { stream(request: MessagesRequest, signal: AbortSignal, observer: StreamObserver): Promise<AssistantTurn> };
+  tools: ReadonlyMap<string, Tool>;
+  buildRequest(history: readonly MessageParam[]): MessagesRequest | Promise<MessagesRequest>;
+  checkPermission(call: { tool: Tool; input: unknown; id: string }): Promise<PermissionOutcome>;
+  cwd: string;
+  maxTurns: number;
+  events?: LoopEvents;
+}
+
+export type LoopOutcome = 'end_turn' | 'max_turns' | 'aborted' | 'error';
+
+export interface LoopResult {
+  history: MessageParam[];
+  outcome: LoopOutcome;
+  error?: ApiError;
+  turns: number;
+  /** The text of the final assistant message, for the CLI and titles. */
+  finalText: string;
+}
+
+function toParam(block: AssistantBlock): ContentBlockParam | undefined {
+  switch (block.type) {
+    case 'text':
+      return block.text.length ? { type: 'text', text: block.text } : undefined;
+    case 'thinking':
+      return block.signature ? { type: 'thinking', thinking: block.thinking, signature: block.signature } : undefined;
+    case 'redacted_thinking':
+      return { type: 'redacted_thinking', data: block.data };
+    case 'tool_use':
+      return { type: 'tool_use', id: block.id, name: block.name, input: block.input };
+  }
+}
+
+function assistantMessage(blocks: AssistantBlock[]): MessageParam {
+  const content = blocks.map(toParam).filter((b): b is ContentBlockParam => b !== undefined);
+  // The API refuses empty content; an empty answer still has to hold its place in history.
+  return { role: 'assistant', content: content.length ? content : [{ type: 'text', text: '(no content)' }] };
+}
+
+function textOf(blocks: readonly AssistantBlock[]): string {
+  return blocks
+    .filter((b): b is Extract<AssistantBlock, { type: 'text' }> => b.type === 'text')
+    .map((b) => b.text)
+    .join('');
+}
+
+interface CallPlan {
+  id: string;
+  tool: Tool | undefined;
+  name: string;
+  input: unknown;
+  parsed: { ok: true; value: unknown } | { ok: false; error: string };
+  readOnly: boolean;
+}
+
+function planCall(block: Extract<AssistantBlock, { type: 'tool_use' }>, tools: ReadonlyMap<string, Tool>): CallPlan {
+  const tool = tools.get(block.name);
+  if (!tool) return { id: block.id, tool, name: block.name, input: block.input, parsed: { ok: false, error: `Unknown tool: ${block.name}` }, readOnly: false };
+  const parsed = tool.parse(block.input);
+  return { id: block.id, tool, name: block.name, input: block.input, parsed, readOnly: parsed.ok && tool.isReadOnly(parsed.value) };
+}
+
+/** Consecutive read-only calls run together; anything that writes runs alone, in order. */
+function batches(plans: CallPlan[]): CallPlan[][] {
+  const out: CallPlan[][] = [];
+  for (const p of plans) {
+    const last = out.at(-1);
+    if (p.readOnly && last && last.every((x) => x.readOnly)) last.push(p);
+    else out.push([p]);
+  }
+  return out;
+}
+
+/**
+ * The agent's inner loop: request, stream, run the tools the model asked for, answer them,
+ * and go again until the model ends its turn, the turn limit, an error, or Stop. Whatever
+ * happens, the history it returns is one the Messages API accepts.
+ */
+export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDeps, signal: AbortSignal): Promise<LoopResult> {
+  let history = [...start];
+  const ev = deps.events ?? {};
+  let turns = 0;
+  let finalText = '';
+
+  while (true) {
+    if (turns >= deps.maxTurns) return { history, outcome: 'max_turns', turns, finalText };
+    if (signal.aborted) return interrupted(history, [], turns, finalText);
+    turns++;
+    const request = await deps.buildRequest(history);
+    // What the stream has produced so far, so Stop can keep the partial answer.
+    let partial: AssistantBlock[] = [];
+    const observer: StreamObserver = {
+      onTextDelta: (index, text) => {
+        const b = partial[index];
+        if (b?.type === 'text') b.text += text;
+        else partial[index] = { type: 'text', text };
+        ev.onTextDelta?.(text);
+      },
+      onBlockComplete: (index, block) => {
+        partial[index] = block.type === 'text' ? { ...block } : block;
+      },
+      onRetry: (info) => {
+        partial = [];
+        ev.onRetry?.(info);
+      },
+    };
+    ev.onRequestStart?.(turns);
+    let turn: AssistantTurn;
+    try {
+      turn = await deps.client.stream(request, signal, observer);
+    } catch (err) {
+      if (signal.aborted || (err instanceof ApiError && err.kind === 'aborted')) {
+        // Only finished tool_use blocks reach `partial`; one still streaming has no usable input.
+        const kept = partial.filter((b) => b !== undefined);
+        return interrupted(history, kept, turns, finalText + textOf(kept));
+      }
+      const apiErr = err instanceof ApiError ? err : new ApiError('unknown', String(err), undefined, undefined, { cause: err });
+      return { history, outcome: 'error', error: apiErr, turns, finalText };
+    }
+    ev.onTurnComplete?.(turn, request);
+    history = [...history, assistantMessage(turn.blocks)];
+    finalText = textOf(turn.blocks);
+    const toolUses = turn.blocks.filter((b): b is Extract<AssistantBlock, { type: 'tool_use' }> => b.type === 'tool_use');
+    if (toolUses.length === 0) return { history, outcome: 'end_turn', turns, finalText };
+
+    const plans = toolUses.map((b) => planCall(b, deps.tools));
+    for (const p of plans) ev.onToolCall?.({ id: p.id, name: p.name, input: p.input, summary: summarize(p) });
+    const results = new Map<string, ToolResultBlockParam>();
+    for (const batch of batches(plans)) {
+      if (signal.aborted) break;
+      const runnable: CallPlan[] = [];
+      for (const p of batch) {
+        if (!p.parsed.ok || !p.tool) {
+          const message = p.tool ? `Invalid input for ${p.name}: ${p.parsed.ok ? '' : p.parsed.error}` : `Unknown tool: ${p.name}`;
+          results.set(p.id, errorResult(p.id, message));
+          ev.onToolStatus?.(p.id, 'error', { result: message });
+          continue;
+        }
+        ev.onToolStatus?.(p.id, 'awaiting-permission');
+        const outcome = await deps.checkPermission({ tool: p.tool, input: p.parsed.value, id: p.id });
+        if (signal.aborted) break;
+        if (!outcome.allowed) {
+          results.set(p.id, errorResult(p.id, `Permission denied: ${outcome.reason}`));
+          ev.onToolStatus?.(p.id, 'denied', { result: outcome.reason });
+          continue;
+        }
+        runnable.push(p);
+      }
+      await Promise.all(
+        runnable.map(async (p) => {
+          if (signal.aborted) return;
+          ev.onToolStatus?.(p.id, 'running');
+          const started = Date.now();
+          const r = await runTool(p, deps.cwd, signal);
+          const durationMs = Date.now() - started;
+          if (signal.aborted && r.interrupted) return;
+          results.set(p.id, { type: 'tool_result', tool_use_id: p.id, content: r.content || '(no output)', ...(r.isError ? { is_error: true } : {}) });
+          ev.onToolStatus?.(p.id, r.isError ? 'error' : 'done', { result: r.content, durationMs });
+        }),
+      );
+    }
+    if (signal.aborted) {
+      const answered = plans.map((p) => {
+        const r = results.get(p.id);
+        if (r) return r;
+        ev.onToolStatus?.(p.id, 'interrupted');
+        return errorResult(p.id, INTERRUPTED_TOOL_RESULT);
+      });
+      return interruptedAfterTools(history, answered, turns, finalText);
+    }
+    history = appendUserContent(history, plans.map((p) => results.get(p.id)!));
+  }
+}
+
+function summarize(p: CallPlan): string {
+  if (p.tool && p.parsed.ok) {
+    try {
+      return p.tool.summarize(p.parsed.value);
+    } catch {
+      return p.name;
+    }
+  }
+  return p.name;
+}
+
+function errorResult(id: string, message: string): ToolResultBlockParam {
+  return { type: 'tool_result', tool_use_id: id, content: message, is_error: true };
+}
+
+async function runTool(p: CallPlan, cwd: string, signal: AbortSignal): Promise<ToolResult & { interrupted?: boolean }> {
+  try {
+    const r = await p.tool!.call(p.parsed.ok ? p.parsed.value : undefined, { cwd, signal });
+    return signal.aborted ? { ...r, interrupted: true } : r;
+  } catch (err) {
+    return { content: `${p.name} failed: ${err instanceof Error ? err.message : String(err)}`, isError: true, interrupted: signal.aborted };
+  }
+}
+
+/** Stop during a stream: keep the partial answer and answer any finished tool call. */
+function interrupted(history: MessageParam[], partial: AssistantBlock[], turns: number, finalText: string): LoopResult {
+  let next = history;
+  const kept = partial.filter((b) => (b.type === 'text' ? b.text.length > 0 : b.type === 'tool_use'));
+  if (kept.length) {
+    next = [...next, assistantMessage(kept)];
+    const uses = kept.filter((b): b is Extract<AssistantBlock, { type: 'tool_use' }> => b.type === 'tool_use');
+    if (uses.length) next = appendUserContent(next, uses.map((u) => errorResult(u.id, INTERRUPTED_TOOL_RESULT)));
+  }
+  next = appendUserContent(next, [{ type: 'text', text: INTERRUPTED_MARKER }]);
+  return { history: next, outcome: 'aborted', turns, finalText };
+}
+
+function interruptedAfterTools(history: MessageParam[], results: ToolResultBlockParam[], turns: number, finalText: string): LoopResult {
+  const next = appendUserContent(history, [...results, { type: 'text', text: INTERRUPTED_MARKER }]);
+  return { history: next, outcome: 'aborted', turns, finalText };
+}

@@ -1,0 +1,84 @@
+import Anthropic from '@anthropic-ai/sdk';
+
+export type ApiErrorKind =
+  | 'auth'
+  | 'rate_limit'
+  | 'overloaded'
+  | 'server'
+  | 'network'
+  | 'prompt_too_long'
+  | 'invalid_request'
+  | 'aborted'
+  | 'unknown';
+
+/** An API failure, classified once so that retry logic and the UI speak of the same thing. */
+export class ApiError extends Error {
+  constructor(
+    readonly kind: ApiErrorKind,
+    message: string,
+    readonly status: number | undefined,
+    readonly retryAfterMs: number | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'ApiError';
+  }
+
+  get retryable(): boolean {
+    return this.kind === 'rate_limit' || this.kind === 'overloaded' || this.kind === 'server' || this.kind === 'network';
+  }
+}
+
+/** Parses `retry-after` (seconds or an HTTP date) and Anthropic's `retry-after-ms`. */
+export function parseRetryAfter(headers: Headers | undefined, now = Date.now()): number | undefined {
+  if (!headers) return undefined;
+  const ms = headers.get('retry-after-ms');
+  if (ms && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const value = headers.get('retry-after');
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
+}
+
+function errorTypeOf(err: InstanceType<typeof Anthropic.APIError>): string | undefined {
+  const body = err.error as { error?: { type?: unknown }; type?: unknown } | undefined;
+  const t = body?.error?.type ?? body?.type;
+  return typeof t === 'string' ? t : undefined;
+}
+
+export function classifyError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof Anthropic.APIUserAbortError || (err instanceof Error && err.name === 'AbortError')) {
+    return new ApiError('aborted', 'Request aborted', undefined, undefined, { cause: err });
+  }
+  if (err instanceof Anthropic.APIConnectionError) {
+    return new ApiError('network', `Could not reach the API: ${err.message}`, undefined, undefined, { cause: err });
+  }
+  if (err instanceof Anthropic.APIError) {
+    const status = err.status;
+    const type = errorTypeOf(err);
+    const retryAfter = parseRetryAfter(err.headers);
+    const message = err.message;
+    if (status === 401 || status === 403 || type === 'authentication_error' || type === 'permission_error') {
+      return new ApiError('auth', `The API key was refused (${status ?? type}). Set a valid key.`, status, undefined, { cause: err });
+    }
+    if (status === 429 || type === 'rate_limit_error') return new ApiError('rate_limit', message, status, retryAfter, { cause: err });
+    if (status === 529 || type === 'overloaded_error') return new ApiError('overloaded', message, status, retryAfter, { cause: err });
+    if (status === 400 && /prompt is too long/i.test(message)) {
+      return new ApiError('prompt_too_long', message, status, undefined, { cause: err });
+    }
+    if (status !== undefined && status >= 500) return new ApiError('server', message, status, retryAfter, { cause: err });
+    if (status === undefined && (type === 'api_error' || type === undefined)) {
+      // An `error` event in the middle of a stream has no HTTP status.
+      return new ApiError('server', message, status, retryAfter, { cause: err });
+    }
+    if (status === 400 || type === 'invalid_request_error') return new ApiError('invalid_request', message, status, undefined, { cause: err });
+    return new ApiError('unknown', message, status, retryAfter, { cause: err });
+  }
+  if (err instanceof Error && /terminated|socket|ECONNRESET|ECONNREFUSED|network|fetch failed/i.test(err.message)) {
+    return new ApiError('network', `Connection failed: ${err.message}`, undefined, undefined, { cause: err });
+  }
+  return new ApiError('unknown', err instanceof Error ? err.message : String(err), undefined, undefined, { cause: err });
+}

@@ -1,0 +1,149 @@
+import { existsSync, statSync } from 'node:fs';
+import type { AssistantBlock, Usage } from '../api/types';
+import { createAgent, type PermissionEngine } from '../agent/createAgent';
+import type { LoopResult } from '../agent/queryLoop';
+import type { Tool } from '../agent/tools/types';
+import { silentLogger } from '../ports/logger';
+import { getDefaultAppState, type AppState } from '../state/appState';
+import { RuntimeState } from '../state/runtimeState';
+import { createStore } from '../state/store';
+import type { PromptArgs } from './args';
+import type { CliIo } from './cli';
+
+export interface PromptEnv {
+  apiKey: string | undefined;
+  baseUrl: string | undefined;
+}
+
+export interface PromptDeps {
+  tools: readonly Tool[];
+  /** Headless: what would ask is denied. The CLI passes --allowed-tools rules in. */
+  permissions: PermissionEngine;
+  isGitRepo?(): Promise<boolean>;
+  dynamicSections?(): Promise<string[]>;
+}
+
+interface Denial {
+  tool_name: string;
+  tool_use_id: string;
+  reason: string;
+}
+
+function sumUsage(runtime: RuntimeState): Usage {
+  const total: Usage = { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 };
+  for (const u of runtime.modelUsage.values()) {
+    total.inputTokens += u.inputTokens;
+    total.outputTokens += u.outputTokens;
+    total.cacheCreationInputTokens += u.cacheCreationInputTokens;
+    total.cacheReadInputTokens += u.cacheReadInputTokens;
+  }
+  return total;
+}
+
+function blocksToJson(blocks: AssistantBlock[]): unknown[] {
+  return blocks.map((b) => ({ ...b }));
+}
+
+/**
+ * `threadline -p`: one prompt, answered headless by the same agent the panel uses.
+ * Output formats follow what Claude Code users script against: text, one JSON result,
+ * or newline-delimited JSON events ending in the result.
+ */
+export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDeps, io: CliIo): Promise<number> {
+  const fail = (reason: string, code = 1) => {
+    io.err(`threadline: ${reason}\n`);
+    return code;
+  };
+  if (!existsSync(args.cwd) || !statSync(args.cwd).isDirectory()) return fail(`--cwd is not a directory: ${args.cwd}`, 2);
+  if (!env.apiKey) return fail('ANTHROPIC_API_KEY is not set');
+
+  const started = Date.now();
+  const runtime = new RuntimeState(args.cwd);
+  const store = createStore<AppState>(
+    getDefaultAppState({
+      sessionId: runtime.sessionId,
+      settings: { ...(args.model ? { model: args.model } : {}), ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}) },
+    }),
+  );
+  const denials: Denial[] = [];
+  const stream = args.outputFormat === 'stream-json';
+  const emit = (obj: unknown) => io.out(`${JSON.stringify(obj)}\n`);
+  let result: LoopResult | undefined;
+  const toolNames = new Map<string, string>();
+
+  const agent = createAgent({
+    store,
+    runtime,
+    log: silentLogger,
+    cwd: args.cwd,
+    tools: deps.tools,
+    permissions: {
+      decide: (call) => deps.permissions.decide(call),
+      grantForSession: (call) => deps.permissions.grantForSession(call),
+    },
+    apiKey: async () => env.apiKey,
+    baseUrl: () => env.baseUrl ?? '',
+    maxTurns: () => args.maxTurns,
+    ...(deps.isGitRepo ? { isGitRepo: deps.isGitRepo } : {}),
+    ...(deps.dynamicSections ? { dynamicSections: deps.dynamicSections } : {}),
+    loopEvents: {
+      onTurnComplete: (turn) => {
+        if (stream) emit({ type: 'assistant', session_id: runtime.sessionId, message: { role: 'assistant', model: turn.model, content: blocksToJson(turn.blocks), stop_reason: turn.stopReason, usage: turn.usage } });
+      },
+      onToolCall: ({ id, name }) => toolNames.set(id, name),
+      onToolStatus: (id, status, detail) => {
+        if (status === 'denied') {
+          const reason = detail?.result ?? 'denied';
+          denials.push({ tool_name: toolNames.get(id) ?? '?', tool_use_id: id, reason });
+          if (args.outputFormat === 'text') io.err(`threadline: denied ${toolNames.get(id) ?? 'a tool'}: ${reason}\n`);
+        }
+        if (stream && (status === 'done' || status === 'error' || status === 'denied' || status === 'interrupted')) {
+          emit({ type: 'user', session_id: runtime.sessionId, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, is_error: status !== 'done', content: detail?.result ?? status }] } });
+        }
+      },
+      onRetry: ({ attempt, delayMs, reason }) => {
+        if (stream) emit({ type: 'system', subtype: 'api_retry', attempt, delay_ms: delayMs, reason });
+      },
+    },
+    onLoopComplete: (r) => {
+      result = r;
+    },
+  });
+
+  if (stream) {
+    emit({ type: 'system', subtype: 'init', session_id: runtime.sessionId, cwd: args.cwd, model: store.getState().settings.model, tools: deps.tools.map((t) => t.name) });
+  }
+  await agent.submit(args.prompt);
+  const r = result;
+  const usage = sumUsage(runtime);
+  const isError = !r || r.outcome !== 'end_turn';
+  const subtype = !r ? 'error_during_execution' : r.outcome === 'end_turn' ? 'success' : r.outcome === 'max_turns' ? 'error_max_turns' : 'error_during_execution';
+  const summary = {
+    type: 'result',
+    subtype,
+    is_error: isError,
+    result: r?.finalText ?? '',
+    ...(r?.error ? { error: r.error.message } : {}),
+    session_id: runtime.sessionId,
+    num_turns: r?.turns ?? 0,
+    duration_ms: Date.now() - started,
+    total_cost_usd: Math.round(runtime.totalCostUsd * 1e6) / 1e6,
+    usage: {
+      input_tokens: usage.inputTokens,
+      output_tokens: usage.outputTokens,
+      cache_creation_input_tokens: usage.cacheCreationInputTokens,
+      cache_read_input_tokens: usage.cacheReadInputTokens,
+    },
+    permission_denials: denials,
+  };
+  if (args.outputFormat === 'text') {
+    if (r?.finalText) io.out(r.finalText.endsWith('\n') ? r.finalText : `${r.finalText}\n`);
+  } else {
+    emit(summary);
+  }
+  if (!r) return fail('the agent did not run');
+  if (r.outcome === 'error') return fail(r.error?.message.split('\n')[0] ?? 'request failed');
+  if (r.outcome === 'max_turns') return fail(`stopped after --max-turns ${args.maxTurns}`);
+  if (r.outcome === 'aborted') return fail('interrupted');
+  return 0;
+}
