@@ -1,0 +1,51 @@
+/**
+ * Runs memory extraction after each complete query loop without ever running two at once.
+ * A request that arrives while one runs is stashed; only the latest stash runs when the
+ * current run ends (it sees every message the earlier stashes would have). `drain()` waits
+ * for all of it, for deactivate and CLI exit.
+ */
+export interface ExtractionScheduler<C> {
+  request(context: C): void;
+  drain(): Promise<void>;
+  readonly running: boolean;
+}
+
+export function createExtractionScheduler<C>(run: (context: C) => Promise<void>, onError: (err: unknown) => void = () => undefined): ExtractionScheduler<C> {
+  let inFlight: Promise<void> | undefined;
+  let pending: { context: C } | undefined;
+
+  const start = (context: C): void => {
+    inFlight = (async () => {
+      let next: { context: C } | undefined = { context };
+      while (next) {
+        const current = next;
+        next = undefined;
+        try {
+          await run(current.context);
+        } catch (err) {
+          onError(err);
+        }
+        next = pending;
+        pending = undefined;
+      }
+    })().finally(() => {
+      inFlight = undefined;
+    });
+  };
+
+  return {
+    request(context) {
+      if (inFlight) {
+        pending = { context };
+        return;
+      }
+      start(context);
+    },
+    async drain() {
+      while (inFlight) await inFlight;
+    },
+    get running() {
+      return inFlight !== undefined;
+    },
+  };
+}

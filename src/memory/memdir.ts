@@ -1,0 +1,182 @@
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import matter from 'gray-matter';
+import { withFileLock, writeFileAtomic } from '../base/atomicFile';
+
+export const MEMORY_TYPES = ['user', 'feedback', 'project', 'reference'] as const;
+export type MemoryType = (typeof MEMORY_TYPES)[number];
+
+export const INDEX_FILE = 'MEMORY.md';
+export const INDEX_MAX_LINES = 200;
+export const INDEX_MAX_BYTES = 25_000;
+
+export interface MemoryRecord {
+  name: string;
+  description: string;
+  type: MemoryType;
+  body: string;
+  file: string;
+}
+
+export interface InvalidMemory {
+  file: string;
+  reason: string;
+}
+
+export interface MemoryInput {
+  name: string;
+  description: string;
+  type: MemoryType;
+  body: string;
+}
+
+const NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+export function validateMemoryInput(input: MemoryInput): string | undefined {
+  if (!NAME.test(input.name)) return `name must be 1-64 lowercase letters, digits, '_' or '-': ${JSON.stringify(input.name)}`;
+  if (!MEMORY_TYPES.includes(input.type)) return `type must be one of ${MEMORY_TYPES.join(', ')}`;
+  if (!input.description.trim()) return 'description is empty';
+  if (/[\r\n]/.test(input.description)) return 'description must be one line';
+  if (!input.body.trim()) return 'body is empty';
+  return undefined;
+}
+
+export function parseMemoryFile(file: string, text: string): MemoryRecord | InvalidMemory {
+  let parsed: matter.GrayMatterFile<string>;
+  try {
+    // gray-matter caches by content; an empty options object turns the cache off so a
+    // broken file re-parses (and re-reports) each time.
+    parsed = matter(text, {});
+  } catch (err) {
+    return { file, reason: `frontmatter does not parse: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}` };
+  }
+  const d = parsed.data as Record<string, unknown>;
+  const name = typeof d.name === 'string' ? d.name : undefined;
+  const description = typeof d.description === 'string' ? d.description : undefined;
+  const type = typeof d.type === 'string' ? d.type : undefined;
+  if (!name || !description || !type) return { file, reason: 'frontmatter needs name, description and type' };
+  if (!MEMORY_TYPES.includes(type as MemoryType)) return { file, reason: `unknown type ${JSON.stringify(type)}` };
+  return { name, description, type: type as MemoryType, body: parsed.content.trim(), file };
+}
+
+export function isInvalid(m: MemoryRecord | InvalidMemory): m is InvalidMemory {
+  return 'reason' in m;
+}
+
+function renderMemoryFile(m: MemoryInput): string {
+  return matter.stringify(`${m.body.trim()}\n`, { name: m.name, description: m.description, type: m.type });
+}
+
+export function indexLine(m: Pick<MemoryRecord, 'name' | 'file' | 'description'>): string {
+  const line = `- [${m.name}](${m.file}) — ${m.description}`;
+  return line.length > 150 ? `${line.slice(0, 149)}…` : line;
+}
+
+/** Caps an index the way it is fed to the model: 200 lines and 25 KB, with a notice. */
+export function capIndex(text: string): { text: string; truncated: boolean } {
+  const lines = text.split('\n');
+  let out = lines.slice(0, INDEX_MAX_LINES).join('\n');
+  let truncated = lines.length > INDEX_MAX_LINES;
+  if (Buffer.byteLength(out) > INDEX_MAX_BYTES) {
+    out = Buffer.from(out).subarray(0, INDEX_MAX_BYTES).toString('utf8').replace(/\n[^\n]*$/, '');
+    truncated = true;
+  }
+  if (truncated) out += `\n\n> ${INDEX_FILE} was cut to ${INDEX_MAX_LINES} lines / ${INDEX_MAX_BYTES / 1000} KB here. Keep it short: one line per memory; move detail into the topic files.`;
+  return { text: out, truncated };
+}
+
+/**
+ * One memory folder: typed topic files plus the MEMORY.md index. Every write takes the
+ * folder lock and replaces files atomically, so two windows saving at once lose nothing;
+ * a folder deleted mid-session is simply made again on the next save.
+ */
+export class MemoryDir {
+  constructor(readonly dir: string) {}
+
+  private lockPath(): string {
+    return join(this.dir, '.lock');
+  }
+
+  async list(): Promise<{ valid: MemoryRecord[]; invalid: InvalidMemory[] }> {
+    let names: string[];
+    try {
+      names = await fs.readdir(this.dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { valid: [], invalid: [] };
+      throw err;
+    }
+    const valid: MemoryRecord[] = [];
+    const invalid: InvalidMemory[] = [];
+    for (const file of names.filter((n) => n.endsWith('.md') && n !== INDEX_FILE && !n.startsWith('.')).sort()) {
+      const text = await fs.readFile(join(this.dir, file), 'utf8').catch((e: Error) => e);
+      if (text instanceof Error) {
+        invalid.push({ file, reason: `unreadable: ${text.message}` });
+        continue;
+      }
+      const m = parseMemoryFile(file, text);
+      if (isInvalid(m)) invalid.push(m);
+      else valid.push(m);
+    }
+    return { valid, invalid };
+  }
+
+  async get(name: string): Promise<MemoryRecord | InvalidMemory | undefined> {
+    const file = `${name}.md`;
+    const text = await fs.readFile(join(this.dir, file), 'utf8').catch(() => undefined);
+    return text === undefined ? undefined : parseMemoryFile(file, text);
+  }
+
+  async save(input: MemoryInput): Promise<MemoryRecord> {
+    const problem = validateMemoryInput(input);
+    if (problem) throw new Error(`Cannot save memory: ${problem}`);
+    const file = `${input.name}.md`;
+    await fs.mkdir(this.dir, { recursive: true });
+    await withFileLock(this.lockPath(), async () => {
+      await writeFileAtomic(join(this.dir, file), renderMemoryFile(input));
+      await this.rewriteIndexLocked();
+    });
+    return { ...input, file };
+  }
+
+  async remove(name: string): Promise<boolean> {
+    let removed = false;
+    await fs.mkdir(this.dir, { recursive: true });
+    await withFileLock(this.lockPath(), async () => {
+      try {
+        await fs.rm(join(this.dir, `${name}.md`));
+        removed = true;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
+      await this.rewriteIndexLocked();
+    });
+    return removed;
+  }
+
+  /** After the agent wrote topic files itself: bring the index back in line with them. */
+  async rebuildIndex(): Promise<void> {
+    await fs.mkdir(this.dir, { recursive: true });
+    await withFileLock(this.lockPath(), () => this.rewriteIndexLocked());
+  }
+
+  /** The index as the model sees it (capped), or undefined if there is none yet. */
+  async loadIndex(): Promise<{ text: string; truncated: boolean } | undefined> {
+    const text = await fs.readFile(join(this.dir, INDEX_FILE), 'utf8').catch(() => undefined);
+    return text === undefined ? undefined : capIndex(text);
+  }
+
+  /**
+   * The index is derived from the topic files, so it can never lose an entry that a file
+   * still holds. Invalid files are listed too (never dropped), marked for the user to fix.
+   */
+  private async rewriteIndexLocked(): Promise<void> {
+    const { valid, invalid } = await this.list();
+    const lines = [
+      '# Memory index',
+      '',
+      ...valid.map(indexLine),
+      ...invalid.map((m) => `- [${m.file}](${m.file}) — (invalid: ${m.reason})`),
+    ];
+    await writeFileAtomic(join(this.dir, INDEX_FILE), `${lines.join('\n')}\n`);
+  }
+}
