@@ -67,7 +67,7 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, op
         await fs.rm(lockPath, { force: true });
         continue;
       }
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for the lock ${lockPath} (held by ${holder || 'unknown'})`);
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for the lock ${lockPath} (held by ${holder || 'unknown'})`, { cause: err });
       await new Promise((r) => setTimeout(r, delay));
       delay = Math.min(100, delay * 2);
     }

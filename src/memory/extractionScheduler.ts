@@ -18,10 +18,8 @@ export function createExtractionScheduler<C>(run: (context: C) => Promise<void>,
     inFlight = (async () => {
       let next: { context: C } | undefined = { context };
       while (next) {
-        const current = next;
-        next = undefined;
         try {
-          await run(current.context);
+          await run(next.context);
         } catch (err) {
           onError(err);
         }
