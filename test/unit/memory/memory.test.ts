@@ -65,7 +65,9 @@ describe('MemoryDir', () => {
     assert.equal(invalid.length, 0);
     const index = await fs.readFile(join(dir.dir, INDEX_FILE), 'utf8');
     assert.match(index, /\[user_role\]\(user_role\.md\) — User is a TypeScript engineer/);
-    assert.equal((await dir.get('feedback_terse'))?.type === 'feedback', true);
+    const got = await dir.get('feedback_terse');
+    assert.ok(got && 'type' in got, 'the saved memory reads back as valid');
+    assert.equal(got.type, 'feedback');
     assert.equal(await dir.remove('user_role'), true);
     assert.doesNotMatch(await fs.readFile(join(dir.dir, INDEX_FILE), 'utf8'), /user_role/);
   });

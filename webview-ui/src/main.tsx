@@ -1,0 +1,19 @@
+import { createRoot } from 'react-dom/client';
+import type { HostToWebviewMessage } from '../../src/shared/protocol';
+import { App } from './components/App';
+import { ViewMirror } from './mirror';
+import { bindMirror } from './useView';
+import { post } from './vscodeApi';
+import './styles.css';
+
+const mirror = new ViewMirror(post);
+bindMirror(mirror);
+
+window.addEventListener('message', (event: MessageEvent<HostToWebviewMessage>) => {
+  const data = event.data;
+  if (data && (data.type === 'state/snapshot' || data.type === 'state/patch')) mirror.receive(data);
+});
+
+createRoot(document.getElementById('root')!).render(<App />);
+// Listening now: the host sends nothing before this.
+mirror.start();
