@@ -12,7 +12,7 @@ if (!existsSync(vsix)) {
   console.error('dist/threadline.vsix is missing: run `npm run package` first (npm test does it for you).');
   process.exit(1);
 }
-ensureE2eToolchain();
+const tools = ensureE2eToolchain();
 const only = process.argv.slice(2);
 const dir = join(root, 'test', 'e2e');
 const files = readdirSync(dir)
@@ -20,5 +20,5 @@ const files = readdirSync(dir)
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort()
   .map((f) => join(dir, f));
-const r = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', ...files], { stdio: 'inherit', cwd: root });
+const r = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', ...files], { stdio: 'inherit', cwd: root, env: { ...process.env, THREADLINE_E2E_TOOLS: JSON.stringify(tools) } });
 process.exit(r.status ?? 1);

@@ -92,6 +92,8 @@ function ensureCodeServer(root, node) {
 }
 
 export function ensureE2eToolchain() {
+  // Set by scripts/e2e.mjs for its test processes, once the toolchain has been checked.
+  if (process.env.THREADLINE_E2E_TOOLS) return JSON.parse(process.env.THREADLINE_E2E_TOOLS);
   const root = cacheDir();
   mkdirSync(root, { recursive: true });
   ensureDebPackages();

@@ -1,0 +1,34 @@
+// `npm start`: real VS Code in the browser with Threadline installed, on a sample workspace.
+// Builds and packages first, so what you try is what ships. Runs until Ctrl+C.
+import { execSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BASE_SETTINGS, ROOT, makeSampleWorkspace, startCodeServer } from './codeServer.mjs';
+
+const port = Number(process.env.PORT || 8080);
+if (!Number.isInteger(port) || port <= 0 || port > 65535) {
+  console.error(`PORT must be a port number, got ${JSON.stringify(process.env.PORT)}`);
+  process.exit(2);
+}
+
+console.log('[start] building and packaging Threadline…');
+execSync('npm run --silent package', { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+
+// Kept between runs (in .cache/, git-ignored) so settings, the stored key and sessions survive.
+const base = join(ROOT, '.cache', 'dev');
+const dirs = { base, userData: join(base, 'user-data'), extensions: join(base, 'extensions'), home: join(base, 'home'), install: true };
+mkdirSync(join(dirs.userData, 'User'), { recursive: true });
+mkdirSync(dirs.extensions, { recursive: true });
+const settingsFile = join(dirs.userData, 'User', 'settings.json');
+if (!existsSync(settingsFile)) writeFileSync(settingsFile, JSON.stringify(BASE_SETTINGS, null, 2));
+const workspace = join(base, 'sample-workspace');
+if (!existsSync(join(workspace, '.git'))) makeSampleWorkspace(workspace);
+
+const server = await startCodeServer({ workspace, dirs, port, isolate: false });
+console.log(`\nThreadline is running in VS Code at:\n\n  ${server.url}\n\nOpen it in your browser; the Threadline icon is in the activity bar. Ctrl+C stops it.`);
+const shutdown = async () => {
+  await server.stop();
+  process.exit(0);
+};
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);
