@@ -1,5 +1,10 @@
 import * as vscode from 'vscode';
+import { createAgent } from './agent/createAgent';
+import { Permissions } from './agent/permissions';
+import { createTools } from './agent/tools';
 import { createChatHandlers } from './chat/chatController';
+import { ContextService } from './context/contextService';
+import { addNotice } from './state/actions';
 import { getDefaultAppState, type AppState } from './state/appState';
 import { RuntimeState } from './state/runtimeState';
 import { createStore } from './state/store';
@@ -7,7 +12,7 @@ import { ViewSync } from './state/viewSync';
 import { ApiKeyStore } from './vscode/apiKey';
 import { ChatViewProvider, CHAT_VIEW_ID } from './vscode/chatViewProvider';
 import { registerCommands, runActionCommand } from './vscode/commands';
-import { readSettings } from './vscode/settings';
+import { readMaxTurns, readPermissionSettings, readSettings } from './vscode/settings';
 import { createContextStatusItem } from './vscode/statusBar';
 import { createOutputLogger } from './vscode/log';
 
@@ -31,11 +36,80 @@ export function activate(context: vscode.ExtensionContext): void {
   void refreshKey();
   context.subscriptions.push(apiKeys.onDidChange(() => void refreshKey()));
 
+  const approvedIncludes = new Set(context.globalState.get<string[]>('threadline.approvedIncludes') ?? []);
+  const contextService = new ContextService({
+    cwd,
+    trusted: () => vscode.workspace.isTrusted,
+    // An instruction file pulling in a file from outside the project is a way to smuggle
+    // instructions in: ask once per file, remember the answer.
+    approveExternal: async (path, from) => {
+      if (approvedIncludes.has(path)) return true;
+      const allow = 'Allow';
+      const pick = await vscode.window.showWarningMessage(
+        `Threadline: ${from} includes ${path}, which is outside this project. Use it as instructions?`,
+        { modal: true },
+        allow,
+      );
+      if (pick !== allow) return false;
+      approvedIncludes.add(path);
+      await context.globalState.update('threadline.approvedIncludes', [...approvedIncludes]);
+      return true;
+    },
+  });
+  const warnBadRule = (message: string) => void vscode.window.showWarningMessage(`Threadline: a permission rule in settings is ignored: ${message}`);
+  // One agent per session: its history and its "allow for this session" grants go together.
+  const makeAgent = () =>
+    createAgent({
+      store,
+      runtime,
+      log,
+      cwd,
+      tools: createTools(),
+      permissions: new Permissions({ cwd, rules: readPermissionSettings, trusted: () => vscode.workspace.isTrusted }, warnBadRule),
+      apiKey: () => apiKeys.get(),
+      baseUrl: () => store.getState().settings.apiBaseUrl,
+      maxTurns: readMaxTurns,
+      context: contextService,
+      archive: async (history) => {
+        // The full transcript, before compaction replaces it: one JSON message per line.
+        const dir = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'archive');
+        await vscode.workspace.fs.createDirectory(dir);
+        const file = vscode.Uri.joinPath(dir, `${runtime.sessionId}-${Date.now()}.jsonl`);
+        await vscode.workspace.fs.writeFile(file, Buffer.from(history.map((m) => JSON.stringify(m)).join('\n') + '\n'));
+      },
+    });
+  let agent = makeAgent();
+  context.subscriptions.push(
+    apiKeys.onDidChange(async () => {
+      if (agent.awaitingKey && (await apiKeys.get())) {
+        addNotice(store, 'info', 'API key saved. Send your waiting message now?', { label: 'Retry', command: 'retry' });
+      }
+    }),
+  );
+  // The panel talks to whichever agent is current; New Session swaps it.
+  const runner = {
+    submit: (text: string) => agent.submit(text),
+    stop: () => agent.stop(),
+    retry: () => agent.retry(),
+    continue: () => agent.continue(),
+    respondToPermission: (id: string, d: Parameters<typeof agent.respondToPermission>[1]) => agent.respondToPermission(id, d),
+    compactNow: (focus?: string) => agent.compactNow(focus),
+    undoCompaction: (id: string) => agent.undoCompaction(id),
+  };
+  const compactWithProgress = async (focus: string | undefined) => {
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Threadline: compacting the conversation…' },
+      () => agent.compactNow(focus),
+    );
+  };
+
   const handlers = createChatHandlers({
     store,
     log,
     hasApiKey: async () => Boolean(await apiKeys.get()),
     runCommand: runActionCommand,
+    runner,
+    compact: compactWithProgress,
   });
   const sync = new ViewSync(store, handlers, log);
   context.subscriptions.push(sync);
@@ -45,15 +119,24 @@ export function activate(context: vscode.ExtensionContext): void {
   registerCommands(context, {
     store,
     apiKeys,
+    compact: compactWithProgress,
+    previewContext: () => agent.previewContext(),
     newSession: () => {
+      agent.stop();
+      contextService.clear();
       runtime.startSession();
       const fresh = getDefaultAppState({ sessionId: runtime.sessionId, settings: store.getState().settings });
       store.setState((s) => ({ ...fresh, apiKeySet: s.apiKeySet, workspaceTrusted: s.workspaceTrusted }));
+      agent = makeAgent();
     },
   });
 
   context.subscriptions.push(
-    vscode.workspace.onDidGrantWorkspaceTrust(() => store.setState((s) => ({ ...s, workspaceTrusted: true }))),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      // Project instruction files were withheld while untrusted; read them now.
+      contextService.clear();
+      store.setState((s) => ({ ...s, workspaceTrusted: true }));
+    }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('threadline')) {
         const settings = readSettings();

@@ -14,7 +14,12 @@ import type { RuntimeState } from '../state/runtimeState';
 import type { Store } from '../state/store';
 import type { PermissionDecision, ToolStatus, ViewMessage } from '../shared/viewState';
 import { appendUserContent } from './history';
-import { runQueryLoop, type LoopEvents, type LoopResult, type PermissionOutcome } from './queryLoop';
+import { applyReminders, type Reminder } from '../context/reminders';
+import type { CompactedEvent, Compactor } from '../compact/compactor';
+import { estimateTokens } from '../compact/microCompact';
+import { breakdownRequest, type ContextPreview } from '../context/breakdown';
+import type { InstructionReport } from '../context/instructions';
+import { runQueryLoop, type LoopDeps, type LoopEvents, type LoopResult, type PermissionOutcome } from './queryLoop';
 import type { Tool } from './tools/types';
 
 export const CONTINUE_PROMPT = 'Continue from where you left off.';
@@ -37,6 +42,12 @@ export interface AgentDeps {
   /** Remembers "Allow for this session" for calls like this one. */
   grantForSession(call: { tool: Tool; input: unknown }): void;
   maxTurns(): number;
+  /** Reminder blocks put at the head of the conversation on every request. */
+  reminders?(): Promise<Reminder[]>;
+  instructionReport?(): Promise<InstructionReport[]>;
+  /** Micro, auto and manual compaction for this session. */
+  compactor?: Compactor;
+  afterTools?: LoopDeps['afterTools'];
   /** Extra observers of the loop (the CLI's stream-json output). */
   loopEvents?: LoopEvents;
   /** Called after each complete loop; sessions and memory hook in here. */
@@ -53,8 +64,111 @@ export class Agent implements TurnRunner {
   private controller: AbortController | undefined;
   private readonly pending = new Map<string, { call: { tool: Tool; input: unknown }; resolve: (d: PermissionDecision) => void }>();
   private lastOutcome: LoopResult['outcome'] | undefined;
+  /** A message is waiting for an API key; the shell offers Retry once one is set. */
+  awaitingKey = false;
+  // Token accounting: the last response's usage is the anchor; what was added since is estimated.
+  private anchorTokens = 0;
+  private anchorLength = 0;
+  private lastAssistantAt: number | undefined;
+  /** Pre-compaction history for Undo, by the divider's id; only the newest stays undoable. */
+  private undo: { id: string; history: MessageParam[] } | undefined;
+  /** Files the agent read, newest last, to put back after a compaction. */
+  readonly recentReads: string[] = [];
 
-  constructor(private readonly deps: AgentDeps) {}
+  constructor(private readonly deps: AgentDeps) {
+    deps.compactor?.onDidCompact((e) => this.compacted(e));
+    deps.compactor?.onNotice(({ level, text }) => addNotice(deps.store, level, text));
+  }
+
+  /** Tokens the next request will hold, as well as we know before sending it. */
+  usedTokens(history: readonly MessageParam[] = this.history): number {
+    const start = Math.min(this.anchorLength, history.length);
+    return this.anchorTokens + estimateTokens(history.slice(start));
+  }
+
+  private compacted(e: CompactedEvent): void {
+    const { store } = this.deps;
+    this.anchorTokens = 0;
+    this.anchorLength = 0;
+    if (this.undo) {
+      const old = this.undo.id;
+      updateMessage(store, old, (m) => (m.kind === 'compaction' ? { ...m, canUndo: false } : m));
+    }
+    const id = newId('compact');
+    this.undo = { id, history: e.before };
+    appendMessage(store, {
+      kind: 'compaction',
+      id,
+      tokensBefore: e.result.tokensBefore,
+      tokensAfter: e.result.tokensAfter,
+      summary: e.result.summary,
+      canUndo: true,
+      createdAt: Date.now(),
+    });
+    this.refreshTokens();
+  }
+
+  private refreshTokens(): void {
+    const { store } = this.deps;
+    const s = store.getState();
+    const model = resolveModel(s.settings.model, { contextWindow: s.settings.contextWindow });
+    store.setState((st) => ({ ...st, tokens: tokenView(this.usedTokens(), computeThresholds(model.contextWindow, model.maxOutputTokens)) }));
+  }
+
+  private async buildRequest(history: readonly MessageParam[]): Promise<MessagesRequest> {
+    const s = this.deps.store.getState();
+    const model = resolveModel(s.settings.model, { contextWindow: s.settings.contextWindow });
+    return buildMessagesRequest({
+      model: s.settings.model,
+      maxTokens: Math.min(model.maxOutputTokens, 32_000),
+      system: await this.deps.systemBlocks(),
+      tools: this.deps.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })),
+      history: applyReminders(history, (await this.deps.reminders?.()) ?? []),
+    });
+  }
+
+  /** What the next request would hold, by category (Show Context, `threadline context`). */
+  async previewContext(): Promise<ContextPreview> {
+    const history: MessageParam[] = this.history.length ? this.history : [{ role: 'user', content: [{ type: 'text', text: '(your next message)' }] }];
+    return breakdownRequest(await this.buildRequest(history), (await this.deps.instructionReport?.()) ?? []);
+  }
+
+  /** Manual compaction ("Compact Conversation", /compact). */
+  async compactNow(focus?: string): Promise<boolean> {
+    const { store, compactor } = this.deps;
+    if (!compactor) return false;
+    if (this.controller) {
+      addNotice(store, 'warning', 'Threadline is still answering. Stop it first, then compact.');
+      return false;
+    }
+    if (this.history.length === 0) {
+      addNotice(store, 'info', 'Nothing to compact yet.');
+      return false;
+    }
+    store.setState((s) => ({ ...s, status: 'compacting' }));
+    try {
+      const r = await compactor.compact(this.history, 'manual', focus);
+      this.history = r.history;
+      return true;
+    } catch {
+      return false;
+    } finally {
+      store.setState((s) => ({ ...s, status: 'idle' }));
+    }
+  }
+
+  /** Restores the transcript archived by the newest compaction, if nothing happened since. */
+  undoCompaction(id: string): boolean {
+    if (this.controller || !this.undo || this.undo.id !== id) return false;
+    this.history = this.undo.history;
+    this.undo = undefined;
+    this.anchorTokens = 0;
+    this.anchorLength = 0;
+    updateMessage(this.deps.store, id, (m) => (m.kind === 'compaction' ? { ...m, canUndo: false } : m));
+    addNotice(this.deps.store, 'info', 'Restored the conversation as it was before compacting.');
+    this.refreshTokens();
+    return true;
+  }
 
   get messages(): readonly MessageParam[] {
     return this.history;
@@ -70,6 +184,15 @@ export class Agent implements TurnRunner {
   }
 
   async submit(text: string): Promise<void> {
+    const { store } = this.deps;
+    const s = store.getState();
+    if (this.deps.compactor && !s.settings.autoCompact && this.deps.compactor.isBlocked(this.usedTokens() + estimateTokens(text))) {
+      addNotice(store, 'error', 'The conversation is too close to the context limit for a new message. Compact it first (your message was not sent).', {
+        label: 'Compact',
+        command: 'compact',
+      });
+      return;
+    }
     appendMessage(this.deps.store, { kind: 'user', id: newId('user'), text, createdAt: Date.now() });
     this.history = appendUserContent(this.history, [{ type: 'text', text }]);
     await this.run();
@@ -102,14 +225,19 @@ export class Agent implements TurnRunner {
     p.resolve(decision);
   }
 
-  private async run(): Promise<void> {
+  private async run(retriedTooLong = false): Promise<void> {
     const { store } = this.deps;
     if (this.controller) return;
     const client = await this.deps.createClient();
     if (!client) {
-      addNotice(store, 'warning', 'Set an Anthropic API key to get answers.', { label: 'Set API Key', command: 'setApiKey' });
+      addNotice(store, 'warning', 'Set an Anthropic API key to get answers. Your message is kept; press Retry after setting it.', {
+        label: 'Set API Key',
+        command: 'setApiKey',
+      });
+      this.awaitingKey = true;
       return;
     }
+    this.awaitingKey = false;
     const controller = new AbortController();
     this.controller = controller;
     store.setState((s) => ({ ...s, status: 'streaming', canContinue: false }));
@@ -145,6 +273,17 @@ export class Agent implements TurnRunner {
         const cost = costUsd(turn.model, turn.usage);
         this.deps.runtime.recordUsage(turn.model, turn.usage, cost);
         const used = contextTokens(turn.usage);
+        this.anchorTokens = used + turn.usage.outputTokens;
+        this.anchorLength = request.messages.length + 1;
+        this.lastAssistantAt = Date.now();
+        // A new turn on top of a compaction makes its Undo lossy: retire it.
+        if (this.undo && request.source === 'main') {
+          const id = this.undo.id;
+          if (this.history.length !== this.undo.history.length) {
+            this.undo = undefined;
+            updateMessage(store, id, (m) => (m.kind === 'compaction' ? { ...m, canUndo: false } : m));
+          }
+        }
         store.setState((s) => ({
           ...s,
           lastUsage: turn.usage,
@@ -153,6 +292,13 @@ export class Agent implements TurnRunner {
       },
       onToolCall: ({ id, name, input, summary }) => {
         finishStreaming();
+        const fp = (input as { file_path?: unknown } | undefined)?.file_path;
+        if (name === 'Read' && typeof fp === 'string') {
+          const i = this.recentReads.indexOf(fp);
+          if (i >= 0) this.recentReads.splice(i, 1);
+          this.recentReads.push(fp);
+          if (this.recentReads.length > 20) this.recentReads.shift();
+        }
         appendMessage(store, {
           kind: 'tool',
           id,
@@ -183,17 +329,7 @@ export class Agent implements TurnRunner {
         {
           client,
           tools: new Map(this.deps.tools.map((t) => [t.name, t])),
-          buildRequest: async (history) => {
-            const s = store.getState();
-            const model = resolveModel(s.settings.model, { contextWindow: s.settings.contextWindow });
-            return buildMessagesRequest({
-              model: s.settings.model,
-              maxTokens: Math.min(model.maxOutputTokens, 32_000),
-              system: await this.deps.systemBlocks(),
-              tools: this.deps.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })),
-              history,
-            });
-          },
+          buildRequest: (history) => this.buildRequest(history),
           checkPermission: (call) => this.checkPermission(call, controller.signal),
           cwd: this.deps.cwd,
           maxTurns: this.deps.maxTurns(),
@@ -218,6 +354,18 @@ export class Agent implements TurnRunner {
     }
     this.history = result.history;
     this.lastOutcome = result.outcome;
+    // "Prompt is too long" from the API: compact and try the turn once more, instead of failing it.
+    if (result.outcome === 'error' && result.error?.kind === 'prompt_too_long' && this.deps.compactor && !retriedTooLong) {
+      store.setState((s) => ({ ...s, status: 'compacting' }));
+      try {
+        this.history = (await this.deps.compactor.compact(this.history, 'prompt_too_long')).history;
+        store.setState((s) => ({ ...s, status: 'idle' }));
+        await this.run(true);
+        return;
+      } catch {
+        // Reported by the compactor; fall through to the error notice.
+      }
+    }
     store.setState((s) => ({ ...s, status: 'idle', permission: null, canContinue: result.outcome === 'aborted' || result.outcome === 'max_turns' }));
     this.report(result);
     this.deps.onLoopComplete?.(result, lastRequest);

@@ -1,4 +1,11 @@
+import { readFile } from 'node:fs/promises';
 import { release } from 'node:os';
+import { resolve } from 'node:path';
+import { resolveModel } from '../api/models';
+import type { MessageParam } from '../api/types';
+import { compactWithSummary, type RecentFile } from '../compact/compact';
+import { Compactor, type CompactorDeps } from '../compact/compactor';
+import { computeThresholds } from '../compact/thresholds';
 import { MessagesClient } from '../api/messagesClient';
 import { buildSystemBlocks, environmentSection } from '../context/systemPrompt';
 import type { Logger } from '../ports/logger';
@@ -9,6 +16,9 @@ import { Agent, type PermissionVerdict } from './agent';
 import type { LoopEvents, LoopResult } from './queryLoop';
 import type { Tool } from './tools/types';
 import type { MessagesRequest } from '../api/types';
+import type { ContextService } from '../context/contextService';
+import { formatInstructionFile } from '../context/instructions';
+import { reminderBlock } from '../context/reminders';
 
 export interface PermissionEngine {
   decide(call: { tool: Tool; input: unknown }): PermissionVerdict;
@@ -29,8 +39,25 @@ export interface AgentSetup {
   /** Dynamic system-prompt sections after the cache boundary (memory, instructions…). */
   dynamicSections?(): Promise<string[]>;
   isGitRepo?(): Promise<boolean>;
+  /** Git snapshot, instruction files and conditional rules; memoised per session. */
+  context?: ContextService;
+  /** false: no compaction at all (forked helpers). */
+  compaction?: false;
+  /** Keeps the full transcript before a compaction replaces it. */
+  archive?(history: readonly MessageParam[]): Promise<void>;
+  fromSessionMemory?: CompactorDeps['fromSessionMemory'];
   loopEvents?: LoopEvents;
   onLoopComplete?(result: LoopResult, request: MessagesRequest | undefined): void;
+}
+
+const FILE_TOOLS = new Set(['Read', 'Write', 'Edit']);
+
+function safePaths(tool: Tool, input: unknown, cwd: string): string[] {
+  try {
+    return tool.paths(input, cwd);
+  } catch {
+    return [];
+  }
 }
 
 export function localIsoDate(d = new Date()): string {
@@ -47,7 +74,7 @@ export function createAgent(setup: AgentSetup): Agent {
     (environment ??= (async () =>
       environmentSection({
         cwd: setup.cwd,
-        isGitRepo: (await setup.isGitRepo?.()) ?? false,
+        isGitRepo: setup.context ? (await setup.context.git()) !== undefined : ((await setup.isGitRepo?.()) ?? false),
         platform: process.platform,
         osVersion: `${process.platform} ${release()}`,
         model: setup.store.getState().settings.model,
@@ -55,28 +82,87 @@ export function createAgent(setup: AgentSetup): Agent {
       }))());
   let clientKey = '';
   let client: MessagesClient | undefined;
-  return new Agent({
+  const getClient = async () => {
+    const apiKey = await setup.apiKey();
+    if (!apiKey) return undefined;
+    const baseUrl = setup.baseUrl();
+    const key = `${apiKey}\u0000${baseUrl}`;
+    if (!client || key !== clientKey) {
+      client = new MessagesClient({ apiKey, baseUrl });
+      clientKey = key;
+    }
+    return client;
+  };
+  // The compactor needs the agent's recent reads; the agent needs the compactor.
+  const self: { agent?: Agent } = {};
+  const settings = () => setup.store.getState().settings;
+  const compactor =
+    setup.compaction === false
+      ? undefined
+      : new Compactor({
+          settings: () => settings(),
+          thresholds: () => {
+            const m = resolveModel(settings().model, { contextWindow: settings().contextWindow });
+            return computeThresholds(m.contextWindow, m.maxOutputTokens);
+          },
+          now: () => Date.now(),
+          summarize: async (history, focus) => {
+            const c = await getClient();
+            if (!c) throw new Error('no API key is set');
+            const recent = [...(self.agent?.recentReads ?? [])].reverse();
+            const recentFiles = (
+              await Promise.all(
+                recent.slice(0, 5).map(async (p) => {
+                  try {
+                    return { path: p, content: await readFile(resolve(setup.cwd, p), 'utf8') };
+                  } catch {
+                    return undefined;
+                  }
+                }),
+              )
+            ).filter((f): f is RecentFile => f !== undefined);
+            const result = await compactWithSummary({
+              history,
+              client: c,
+              model: settings().model,
+              signal: new AbortController().signal,
+              recentFiles,
+              ...(focus ? { focus } : {}),
+              ...(setup.archive ? { archive: setup.archive } : {}),
+            });
+            // Instruction files are read again after a compaction (the seeds re-inject them).
+            setup.context?.clear();
+            return result;
+          },
+          ...(setup.fromSessionMemory ? { fromSessionMemory: setup.fromSessionMemory } : {}),
+        });
+  const agent = new Agent({
+    ...(compactor ? { compactor } : {}),
     store: setup.store,
     runtime: setup.runtime,
     log: setup.log,
     cwd: setup.cwd,
     tools: setup.tools,
-    createClient: async () => {
-      const apiKey = await setup.apiKey();
-      if (!apiKey) return undefined;
-      const baseUrl = setup.baseUrl();
-      const key = `${apiKey}\u0000${baseUrl}`;
-      if (!client || key !== clientKey) {
-        client = new MessagesClient({ apiKey, baseUrl });
-        clientKey = key;
-      }
-      return client;
-    },
-    systemBlocks: async () => buildSystemBlocks([await env(), ...((await setup.dynamicSections?.()) ?? [])]),
+    createClient: getClient,
+    systemBlocks: async () =>
+      buildSystemBlocks([await env(), ...((await setup.context?.systemSections()) ?? []), ...((await setup.dynamicSections?.()) ?? [])]),
+    ...(setup.context
+      ? {
+          reminders: () => setup.context!.reminders(),
+          instructionReport: async () => (await setup.context!.instructions()).report,
+          afterTools: async (calls) => {
+            const touched = calls.filter((c) => FILE_TOOLS.has(c.tool.name)).flatMap((c) => safePaths(c.tool, c.input, setup.cwd));
+            const rules = await setup.context!.rulesFor(touched);
+            return rules.map((r) => reminderBlock({ type: 'rules', text: formatInstructionFile(r) }));
+          },
+        }
+      : {}),
     decide: (call) => setup.permissions.decide(call),
     grantForSession: (call) => setup.permissions.grantForSession(call),
     maxTurns: setup.maxTurns,
     ...(setup.loopEvents ? { loopEvents: setup.loopEvents } : {}),
     ...(setup.onLoopComplete ? { onLoopComplete: setup.onLoopComplete } : {}),
   });
+  self.agent = agent;
+  return agent;
 }

@@ -25,6 +25,10 @@ export interface LoopDeps {
   cwd: string;
   maxTurns: number;
   events?: LoopEvents;
+  /** Runs before each request (micro and auto compaction); returns the history to use. */
+  prepareHistory?(history: MessageParam[]): Promise<MessageParam[]>;
+  /** Context earned by the calls that just ran (conditional rules for the files touched). */
+  afterTools?(calls: ReadonlyArray<{ tool: Tool; input: unknown }>): Promise<ContentBlockParam[]>;
 }
 
 export type LoopOutcome = 'end_turn' | 'max_turns' | 'aborted' | 'error';
@@ -106,6 +110,9 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
     if (turns >= deps.maxTurns) return { history, outcome: 'max_turns', turns, finalText };
     if (signal.aborted) return interrupted(history, [], turns, finalText);
     turns++;
+    // Compaction hooks in here: what it returns is the history from now on.
+    if (deps.prepareHistory) history = await deps.prepareHistory(history);
+    if (signal.aborted) return interrupted(history, [], turns, finalText);
     const request = await deps.buildRequest(history);
     // What the stream has produced so far, so Stop can keep the partial answer.
     let partial: AssistantBlock[] = [];
@@ -188,7 +195,9 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
       });
       return interruptedAfterTools(history, answered, turns, finalText);
     }
-    history = appendUserContent(history, plans.map((p) => results.get(p.id)!));
+    const ran = plans.filter((p) => p.tool && p.parsed.ok && results.get(p.id)?.is_error !== true);
+    const extra = deps.afterTools && ran.length ? await deps.afterTools(ran.map((p) => ({ tool: p.tool!, input: p.parsed.ok ? p.parsed.value : undefined }))) : [];
+    history = appendUserContent(history, [...plans.map((p) => results.get(p.id)!), ...extra]);
   }
 }
 

@@ -6,10 +6,13 @@ export interface ModelInfo {
   price: { input: number; output: number; cacheWrite: number; cacheRead: number };
 }
 
-export const DEFAULT_MODEL = 'claude-sonnet-4-5';
+export const DEFAULT_MODEL = 'claude-sonnet-4-6';
 
 // Prices in USD per million tokens; cache writes are 1.25x input (5-minute TTL), reads 0.1x.
 const TABLE: readonly ModelInfo[] = [
+  // The 4.6 prices are assumed equal to 4.5's; a wrong guess only skews the cost shown.
+  { id: 'claude-opus-4-6', contextWindow: 200_000, maxOutputTokens: 64_000, price: { input: 5, output: 25, cacheWrite: 6.25, cacheRead: 0.5 } },
+  { id: 'claude-sonnet-4-6', contextWindow: 200_000, maxOutputTokens: 64_000, price: { input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 } },
   { id: 'claude-opus-4-5', contextWindow: 200_000, maxOutputTokens: 64_000, price: { input: 5, output: 25, cacheWrite: 6.25, cacheRead: 0.5 } },
   { id: 'claude-opus-4-1', contextWindow: 200_000, maxOutputTokens: 32_000, price: { input: 15, output: 75, cacheWrite: 18.75, cacheRead: 1.5 } },
   { id: 'claude-opus-4', contextWindow: 200_000, maxOutputTokens: 32_000, price: { input: 15, output: 75, cacheWrite: 18.75, cacheRead: 1.5 } },

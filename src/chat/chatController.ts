@@ -14,6 +14,8 @@ export interface TurnRunner {
   retry(): Promise<void>;
   continue(): Promise<void>;
   respondToPermission(requestId: string, decision: PermissionDecision): void;
+  compactNow?(focus?: string): Promise<boolean>;
+  undoCompaction?(id: string): boolean;
 }
 
 export interface ChatControllerDeps {
@@ -22,6 +24,8 @@ export interface ChatControllerDeps {
   hasApiKey(): Promise<boolean>;
   runCommand(command: ActionCommand): void;
   runner?: TurnRunner;
+  /** Manual compaction with the shell's progress UI; falls back to the runner's. */
+  compact?(focus: string | undefined): Promise<void>;
 }
 
 /** Turns what the user does in the panel into state changes and agent calls. */
@@ -34,19 +38,26 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
         addNotice(store, 'warning', 'Threadline is still answering. Press Stop first, or wait for the answer to finish.');
         return;
       }
+      // `/compact [focus]` typed in the chat does what the command does.
+      const slash = /^\/compact(?:\s+([\s\S]*))?$/.exec(text.trim());
+      if (slash && runner?.compactNow) {
+        const focus = slash[1]?.trim() || undefined;
+        await (deps.compact ? deps.compact(focus) : runner.compactNow(focus));
+        return;
+      }
+      if (runner) {
+        // The agent keeps the message in its history even without a key, so Retry works
+        // once the key is set.
+        await runner.submit(text);
+        return;
+      }
+      appendMessage(store, { kind: 'user', id: newId('user'), text, createdAt: Date.now() });
       if (!(await deps.hasApiKey())) {
-        appendMessage(store, { kind: 'user', id: newId('user'), text, createdAt: Date.now() });
         addNotice(store, 'warning', 'Set an Anthropic API key to get answers. Your message is kept; press Retry after setting it.', {
           label: 'Set API Key',
           command: 'setApiKey',
         });
-        return;
       }
-      if (!runner) {
-        appendMessage(store, { kind: 'user', id: newId('user'), text, createdAt: Date.now() });
-        return;
-      }
-      await runner.submit(text);
     },
     'chat/stop': () => runner?.stop(),
     'chat/retry': async () => {
@@ -56,6 +67,9 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
       if (!busy()) await runner?.continue();
     },
     'permission/respond': ({ requestId, decision }) => runner?.respondToPermission(requestId, decision),
+    'compaction/undo': ({ id }) => {
+      if (!runner?.undoCompaction?.(id)) addNotice(store, 'info', 'That compaction can no longer be undone (the conversation has moved on since).');
+    },
     'command/run': ({ command }) => {
       if (command === 'retry') {
         if (!busy()) void runner?.retry();

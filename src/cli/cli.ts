@@ -1,3 +1,16 @@
+import { resolve } from 'node:path';
+import { Permissions } from '../agent/permissions';
+import { createTools } from '../agent/tools';
+import { ContextService } from '../context/contextService';
+import { renderContextReport } from '../context/contextReport';
+import { createAgent } from '../agent/createAgent';
+import { silentLogger } from '../ports/logger';
+import { getDefaultAppState, type AppState } from '../state/appState';
+import { RuntimeState } from '../state/runtimeState';
+import { createStore } from '../state/store';
+import { parseCliArgs, UsageError } from './args';
+import { runPrompt } from './runPrompt';
+
 declare const __THREADLINE_VERSION__: string | undefined;
 
 export const VERSION = typeof __THREADLINE_VERSION__ === 'string' ? __THREADLINE_VERSION__ : '0.0.0-dev';
@@ -6,9 +19,40 @@ export const HELP = `threadline ${VERSION} — a coding agent that keeps the thr
 
 Usage:
   threadline -p PROMPT [options]     answer one prompt and exit
+  threadline context [--json]        show what a request would hold, and the window's thresholds
   threadline --version               print the version
   threadline --help                  print this help
+
+Options:
+  -p, --print PROMPT                 the prompt (or give it as the remaining arguments)
+  --cwd DIR                          the workspace folder (default: the current directory)
+  --model ID                         model id (default: claude-sonnet-4-6)
+  --context-window N                 context window in tokens, for models the table does not know
+  --max-turns N                      most model turns for the answer (default: 50)
+  --allowed-tools LIST               tools that run without asking, e.g. "Edit,Bash(npm test:*)";
+                                     read-only tools inside --cwd always run; anything else that
+                                     would ask is denied, and the denial is reported
+  --output-format text|json|stream-json
+                                     text: the final answer; json: one result object;
+                                     stream-json: one JSON event per line, ending in the result
+
+Environment:
+  ANTHROPIC_API_KEY                  the API key (required for -p)
+  ANTHROPIC_BASE_URL                 a proxy or Anthropic-compatible server
+
+Exit codes: 0 success, 1 the run failed (one-line reason on stderr), 2 bad usage.
 `;
+
+function headlessContext(cwd: string, io: CliIo): ContextService {
+  return new ContextService({
+    cwd,
+    trusted: () => true,
+    approveExternal: async (path, from) => {
+      io.err(`threadline: skipped ${path}, included by ${from}: it is outside the project and a headless run cannot ask (approve it once in VS Code)\n`);
+      return false;
+    },
+  });
+}
 
 export interface CliIo {
   out(text: string): void;
@@ -17,15 +61,74 @@ export interface CliIo {
 
 const stdio: CliIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
 
-export async function runCli(argv: string[], io: CliIo = stdio): Promise<number> {
-  if (argv.includes('--version') || argv.includes('-v')) {
-    io.out(`${VERSION}\n`);
-    return 0;
+export interface CliOptions {
+  io?: CliIo;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Aborting stops the run the way Stop does in the panel (the CLI wires Ctrl+C to it). */
+  signal?: AbortSignal;
+}
+
+export async function runCli(argv: string[], opts: CliOptions = {}): Promise<number> {
+  const io = opts.io ?? stdio;
+  const env = opts.env ?? process.env;
+  let args;
+  try {
+    args = parseCliArgs(argv, opts.cwd ?? process.cwd());
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.err(`threadline: ${err.message} (see --help)\n`);
+      return 2;
+    }
+    throw err;
   }
-  if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
-    io.out(HELP);
-    return 0;
+  switch (args.command) {
+    case 'version':
+      io.out(`${VERSION}\n`);
+      return 0;
+    case 'help':
+      io.out(HELP);
+      return 0;
+    case 'context': {
+      const cwd = resolve(args.cwd);
+      const settings = { ...(args.model ? { model: args.model } : {}), ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}) };
+      const runtime = new RuntimeState(cwd);
+      const store = createStore<AppState>(getDefaultAppState({ sessionId: runtime.sessionId, settings }));
+      const agent = createAgent({
+        store,
+        runtime,
+        log: silentLogger,
+        cwd,
+        tools: createTools(),
+        permissions: new Permissions({ cwd, rules: () => ({ allow: [], ask: [], deny: [] }), trusted: () => true, headless: true }),
+        apiKey: async () => undefined,
+        baseUrl: () => '',
+        maxTurns: () => 1,
+        context: headlessContext(cwd, io),
+      });
+      const preview = await agent.previewContext();
+      const state = store.getState();
+      if (args.json) io.out(`${JSON.stringify({ model: state.model, tokens: state.tokens, categories: preview.categories, total: preview.total, instructionFiles: preview.instructionFiles }, null, 2)}\n`);
+      else io.out(`${renderContextReport(state, preview)}\n`);
+      return 0;
+    }
+    case 'prompt': {
+      const cwd = resolve(args.cwd);
+      const permissions = new Permissions(
+        { cwd, rules: () => ({ allow: args.allowedTools, ask: [], deny: [] }), trusted: () => true, headless: true },
+        (message) => io.err(`threadline: ignoring --allowed-tools entry: ${message}\n`),
+      );
+      return runPrompt(
+        { ...args, cwd },
+        { apiKey: env.ANTHROPIC_API_KEY || undefined, baseUrl: env.ANTHROPIC_BASE_URL || undefined },
+        {
+          tools: createTools(),
+          permissions,
+          context: headlessContext(cwd, io),
+        },
+        io,
+        opts.signal,
+      );
+    }
   }
-  io.err(`threadline: unknown arguments: ${argv.join(' ')} (see --help)\n`);
-  return 2;
 }

@@ -3,6 +3,7 @@ import type { AssistantBlock, Usage } from '../api/types';
 import { createAgent, type PermissionEngine } from '../agent/createAgent';
 import type { LoopResult } from '../agent/queryLoop';
 import type { Tool } from '../agent/tools/types';
+import type { ContextService } from '../context/contextService';
 import { silentLogger } from '../ports/logger';
 import { getDefaultAppState, type AppState } from '../state/appState';
 import { RuntimeState } from '../state/runtimeState';
@@ -21,6 +22,7 @@ export interface PromptDeps {
   permissions: PermissionEngine;
   isGitRepo?(): Promise<boolean>;
   dynamicSections?(): Promise<string[]>;
+  context?: ContextService;
 }
 
 interface Denial {
@@ -49,7 +51,7 @@ function blocksToJson(blocks: AssistantBlock[]): unknown[] {
  * Output formats follow what Claude Code users script against: text, one JSON result,
  * or newline-delimited JSON events ending in the result.
  */
-export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDeps, io: CliIo): Promise<number> {
+export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDeps, io: CliIo, signal?: AbortSignal): Promise<number> {
   const fail = (reason: string, code = 1) => {
     io.err(`threadline: ${reason}\n`);
     return code;
@@ -85,6 +87,7 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
     baseUrl: () => env.baseUrl ?? '',
     maxTurns: () => args.maxTurns,
     ...(deps.isGitRepo ? { isGitRepo: deps.isGitRepo } : {}),
+    ...(deps.context ? { context: deps.context } : {}),
     ...(deps.dynamicSections ? { dynamicSections: deps.dynamicSections } : {}),
     loopEvents: {
       onTurnComplete: (turn) => {
@@ -113,7 +116,13 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
   if (stream) {
     emit({ type: 'system', subtype: 'init', session_id: runtime.sessionId, cwd: args.cwd, model: store.getState().settings.model, tools: deps.tools.map((t) => t.name) });
   }
-  await agent.submit(args.prompt);
+  const onAbort = () => agent.stop();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    await agent.submit(args.prompt);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
   const r = result;
   const usage = sumUsage(runtime);
   const isError = !r || r.outcome !== 'end_turn';

@@ -1,11 +1,12 @@
 import type { AppState } from '../state/appState';
 import { formatTokens } from '../shared/format';
+import { renderPreview, type ContextPreview } from './breakdown';
 
 /**
  * A plain-text account of what the next request holds, shared by "Show Context" and
  * `threadline context`. Grows as the context services land.
  */
-export function renderContextReport(state: AppState): string {
+export function renderContextReport(state: AppState, preview?: ContextPreview): string {
   const t = state.tokens;
   const pct = (n: number) => (t.contextWindow ? `${((n / t.contextWindow) * 100).toFixed(1)}%` : '-');
   const lines = [
@@ -25,14 +26,25 @@ export function renderContextReport(state: AppState): string {
     '',
     `Messages in the conversation: ${state.messages.length}`,
   ];
+  if (preview) lines.push('', ...renderPreview(preview, t.contextWindow));
   const u = state.lastUsage;
   if (u) {
+    const input = u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens;
+    const share = (n: number) => (input ? `${((n / input) * 100).toFixed(0)}%` : '-');
     lines.push(
       '',
       '## Last response',
       '',
-      `Input ${u.inputTokens}, cache read ${u.cacheReadInputTokens}, cache write ${u.cacheCreationInputTokens}, output ${u.outputTokens}.`,
+      `| input tokens | count | share |`,
+      `|---|---:|---:|`,
+      `| read from cache | ${u.cacheReadInputTokens} | ${share(u.cacheReadInputTokens)} |`,
+      `| written to cache | ${u.cacheCreationInputTokens} | ${share(u.cacheCreationInputTokens)} |`,
+      `| uncached | ${u.inputTokens} | ${share(u.inputTokens)} |`,
+      '',
+      `Output: ${u.outputTokens} tokens.`,
     );
+  } else {
+    lines.push('', 'No response yet in this session.');
   }
   return lines.join('\n') + '\n';
 }

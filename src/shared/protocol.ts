@@ -15,6 +15,7 @@ export interface WebviewToHostMap {
   'chat/retry': Record<string, never>;
   'chat/continue': Record<string, never>;
   'permission/respond': { requestId: string; decision: PermissionDecision };
+  'compaction/undo': { id: string };
   'command/run': { command: ActionCommand };
 }
 
@@ -48,6 +49,7 @@ const validators: { [K in keyof WebviewToHostMap]: Validator<WebviewToHostMap[K]
   'chat/continue': isEmpty,
   'permission/respond': (p): p is WebviewToHostMap['permission/respond'] =>
     isRecord(p) && typeof p.requestId === 'string' && DECISIONS.includes(p.decision as PermissionDecision),
+  'compaction/undo': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
   'command/run': (p): p is { command: ActionCommand } => isRecord(p) && ACTIONS.includes(p.command as ActionCommand),
 };
 

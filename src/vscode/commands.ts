@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { ContextPreview } from '../context/breakdown';
 import { renderContextReport } from '../context/contextReport';
 import type { AppState } from '../state/appState';
 import type { Store } from '../state/store';
@@ -10,6 +11,7 @@ export interface CommandDeps {
   apiKeys: ApiKeyStore;
   newSession(): void;
   compact?(focus: string | undefined): Promise<void>;
+  previewContext?(): Promise<ContextPreview>;
 }
 
 const CONTEXT_SCHEME = 'threadline-context';
@@ -23,8 +25,14 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   const contextDocs = new (class implements vscode.TextDocumentContentProvider {
     readonly changed = new vscode.EventEmitter<vscode.Uri>();
     readonly onDidChange = this.changed.event;
-    provideTextDocumentContent(): string {
-      return renderContextReport(deps.store.getState());
+    async provideTextDocumentContent(): Promise<string> {
+      let preview: ContextPreview | undefined;
+      try {
+        preview = await deps.previewContext?.();
+      } catch {
+        // The report still shows the thresholds and usage without the breakdown.
+      }
+      return renderContextReport(deps.store.getState(), preview);
     }
   })();
   const contextUri = vscode.Uri.from({ scheme: CONTEXT_SCHEME, path: '/Threadline Context.md' });
@@ -40,16 +48,17 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   });
   register('threadline.compact', async () => {
     if (!deps.compact) return notYet('Compact Conversation');
+    if (!deps.store.getState().messages.some((m) => m.kind === 'assistant')) {
+      void vscode.window.showInformationMessage('Threadline: there is nothing to compact yet (Compact Conversation).');
+      return;
+    }
     const focus = await vscode.window.showInputBox({
       title: 'Threadline: Compact Conversation',
       prompt: 'Optional: what the summary should focus on',
       ignoreFocusOut: true,
     });
     if (focus === undefined) return;
-    await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'Threadline: compacting the conversation…' },
-      () => deps.compact!(focus.trim() || undefined),
-    );
+    await deps.compact(focus.trim() || undefined);
   });
   register('threadline.resumeSession', () => notYet('Resume Session'));
   register('threadline.openMemory', () => notYet('Open Memory'));

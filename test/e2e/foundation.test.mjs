@@ -91,7 +91,7 @@ describe('foundation in real VS Code', { timeout: 300_000 }, () => {
     await wb.runCommand('Threadline: Compact Conversation');
     const toast = wb.toasts().filter({ hasText: /Compact Conversation/ });
     await toast.first().waitFor();
-    assert.match(await toast.first().innerText(), /not available in this version yet/);
+    assert.match(await toast.first().innerText(), /nothing to compact yet/);
     await wb.screenshot('04-compact-command');
   });
 

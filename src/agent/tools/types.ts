@@ -28,6 +28,6 @@ export interface Tool<I = unknown> {
   /** One line for a tool card or a permission prompt. */
   summarize(input: I): string;
   /** The file paths the call touches, for permission rules and the outside-workspace check. */
-  paths(input: I): string[];
+  paths(input: I, cwd: string): string[];
   call(input: I, ctx: ToolContext): Promise<ToolResult>;
 }

@@ -145,7 +145,7 @@ function CompactionDivider({ message, common }: { message: Extract<ViewMessage, 
       {open && (
         <div className="compaction-body">
           <Markdown text={message.summary} />
-          <button className="secondary" disabled={!message.canUndo} title={message.canUndo ? 'Restore the conversation as it was before' : 'Undo is not available for this compaction'}>
+          <button className="secondary" data-testid="compaction-undo" disabled={!message.canUndo} onClick={() => post({ type: 'compaction/undo', payload: { id: message.id } })} title={message.canUndo ? 'Restore the conversation as it was before' : 'Undo is not available for this compaction'}>
             Undo
           </button>
         </div>

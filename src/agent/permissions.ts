@@ -1,0 +1,190 @@
+import { isAbsolute, relative, sep } from 'node:path';
+import type { PermissionVerdict } from './agent';
+import type { PermissionEngine } from './createAgent';
+import { globToRegExp } from './tools/glob';
+import { isInside } from './tools/paths';
+import type { Tool } from './tools/types';
+
+export interface PermissionRules {
+  allow: readonly string[];
+  ask: readonly string[];
+  deny: readonly string[];
+}
+
+export interface PermissionOptions {
+  cwd: string;
+  /** Read on every decision, so a settings change applies to the next call. */
+  rules(): PermissionRules;
+  /** Workspace Trust: an untrusted folder gets no tool that writes or executes. */
+  trusted(): boolean;
+  /** No one to ask (the CLI): what would ask is denied, with the reason. */
+  headless?: boolean;
+}
+
+export interface ParsedRule {
+  tool: string;
+  /** undefined: every call of the tool. */
+  pattern: string | undefined;
+  source: string;
+  /** Session grants name one exact command or path, never a pattern. */
+  exact?: boolean;
+}
+
+export class RuleSyntaxError extends Error {}
+
+const RULE = /^([A-Za-z_][\w-]*)(?:\((.*)\))?$/s;
+
+/** `Tool` or `Tool(pattern)`, as Claude Code writes them, so users' rules carry over. */
+export function parseRule(source: string): ParsedRule {
+  const m = RULE.exec(source.trim());
+  if (!m) throw new RuleSyntaxError(`not a permission rule: ${JSON.stringify(source)} (expected Tool or Tool(pattern))`);
+  const pattern = m[2]?.trim();
+  return { tool: m[1]!, pattern: pattern === '' || pattern === '*' ? undefined : pattern, source };
+}
+
+const FILE_TOOLS = new Set(['Read', 'Write', 'Edit', 'Grep', 'Glob']);
+
+/** What a rule's pattern is matched against for this call. */
+function subjects(tool: Tool, input: unknown, cwd: string): string[] {
+  if (tool.name === 'Bash') {
+    const command = (input as { command?: unknown }).command;
+    return typeof command === 'string' ? [command.trim()] : [];
+  }
+  if (FILE_TOOLS.has(tool.name)) {
+    return safePaths(tool, input, cwd).flatMap((abs) => {
+      const rel = relative(cwd, abs);
+      const inside = rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+      return inside ? [rel.split(sep).join('/'), abs] : [abs];
+    });
+  }
+  return [];
+}
+
+function safePaths(tool: Tool, input: unknown, cwd: string): string[] {
+  try {
+    return tool.paths(input, cwd);
+  } catch {
+    return [];
+  }
+}
+
+const SUBSTITUTION = /`|\$\(|<\(|>\(/;
+const SEPARATORS = /&&|\|\||;|\||&|\n/;
+
+function bashMatches(p: string, command: string): boolean {
+  // `npm test:*` is a prefix rule: the command, or the command followed by arguments.
+  if (p.endsWith(':*')) {
+    const prefix = p.slice(0, -2).trim();
+    return command === prefix || command.startsWith(`${prefix} `);
+  }
+  return command === p;
+}
+
+function patternMatches(rule: ParsedRule, tool: Tool, subject: string, mode: RuleMode): boolean {
+  const p = rule.pattern!;
+  if (rule.exact) return subject === p;
+  if (tool.name !== 'Bash') return globToRegExp(p).test(subject);
+  const parts = subject.split(SEPARATORS).map((x) => x.trim()).filter(Boolean);
+  // A deny or ask rule catches its command anywhere in a chain; an allow rule must cover
+  // every command of it, and never one that substitutes another command's output.
+  if (mode !== 'allow') return parts.some((c) => bashMatches(p, c));
+  if (SUBSTITUTION.test(subject)) return false;
+  return parts.length > 0 && parts.every((c) => bashMatches(p, c));
+}
+
+type RuleMode = 'allow' | 'ask' | 'deny';
+
+export function ruleMatches(rule: ParsedRule, tool: Tool, input: unknown, cwd: string, mode: RuleMode = 'allow'): boolean {
+  if (rule.tool !== tool.name) return false;
+  if (rule.pattern === undefined) return true;
+  const subs = subjects(tool, input, cwd);
+  return subs.length > 0 && subs.some((s) => patternMatches(rule, tool, s, mode));
+}
+
+/**
+ * Decides allow / ask / deny for one tool call: deny rules, then ask rules, then allow rules
+ * and this session's grants, then the defaults (read-only inside the workspace runs; edits,
+ * commands and anything outside the workspace ask).
+ */
+export class Permissions implements PermissionEngine {
+  private readonly grants: ParsedRule[] = [];
+  private warned = new Set<string>();
+
+  constructor(
+    private readonly opts: PermissionOptions,
+    private readonly onBadRule: (message: string) => void = () => undefined,
+  ) {}
+
+  private parsed(list: readonly string[]): ParsedRule[] {
+    const out: ParsedRule[] = [];
+    for (const source of list) {
+      try {
+        out.push(parseRule(source));
+      } catch (e) {
+        // A typo in one rule must not stop the agent; say it once.
+        if (!this.warned.has(source)) {
+          this.warned.add(source);
+          this.onBadRule(e instanceof Error ? e.message : String(e));
+        }
+      }
+    }
+    return out;
+  }
+
+  decide(call: { tool: Tool; input: unknown }): PermissionVerdict {
+    const verdict = this.rawDecide(call);
+    if (verdict.behavior === 'ask' && this.opts.headless) {
+      return { behavior: 'deny', reason: `${verdict.reason} No one can be asked in a headless run; allow it with --allowed-tools.` };
+    }
+    return verdict;
+  }
+
+  private rawDecide({ tool, input }: { tool: Tool; input: unknown }): PermissionVerdict {
+    const { cwd } = this.opts;
+    const rules = this.opts.rules();
+    const readOnly = safeReadOnly(tool, input);
+    if (!readOnly && !this.opts.trusted()) {
+      return { behavior: 'deny', reason: `${tool.name} is not available in Restricted Mode: trust this folder to let Threadline edit files or run commands.` };
+    }
+    const match = (list: readonly ParsedRule[], mode: RuleMode) => list.find((r) => ruleMatches(r, tool, input, cwd, mode));
+    const denied = match(this.parsed(rules.deny), 'deny');
+    if (denied) return { behavior: 'deny', reason: `Denied by the rule ${denied.source}.` };
+    const asked = match(this.parsed(rules.ask), 'ask');
+    if (asked) return { behavior: 'ask', reason: `The rule ${asked.source} asks first.` };
+    const outside = safePaths(tool, input, cwd).filter((p) => !isInside(cwd, p));
+    // Outside the workspace only a rule naming a path reaches; a tool-wide rule does not.
+    const allowList = [...this.parsed(rules.allow), ...this.grants].filter((r) => outside.length === 0 || r.pattern !== undefined);
+    const allowed = match(allowList, 'allow');
+    if (allowed) return { behavior: 'allow', reason: `Allowed by ${allowed.source}.` };
+    if (outside.length > 0) return { behavior: 'ask', reason: `${outside[0]} is outside the workspace.` };
+    if (readOnly) return { behavior: 'allow', reason: 'Read-only.' };
+    return { behavior: 'ask', reason: tool.name === 'Bash' ? 'Runs a shell command.' : 'Changes files.' };
+  }
+
+  /**
+   * "Allow for this session": a command is granted exactly; file edits inside the workspace
+   * are granted for the tool; a path outside the workspace is granted for that path only.
+   */
+  grantForSession({ tool, input }: { tool: Tool; input: unknown }): void {
+    const { cwd } = this.opts;
+    if (tool.name === 'Bash') {
+      const command = (input as { command?: unknown }).command;
+      if (typeof command === 'string') this.grants.push({ tool: 'Bash', pattern: command.trim(), exact: true, source: `Bash(${command.trim()}) for this session` });
+      return;
+    }
+    const outside = safePaths(tool, input, cwd).filter((p) => !isInside(cwd, p));
+    if (outside.length === 0) {
+      this.grants.push({ tool: tool.name, pattern: undefined, source: `${tool.name} for this session` });
+      return;
+    }
+    for (const p of outside) this.grants.push({ tool: tool.name, pattern: p, exact: true, source: `${tool.name}(${p}) for this session` });
+  }
+}
+
+function safeReadOnly(tool: Tool, input: unknown): boolean {
+  try {
+    return tool.isReadOnly(input);
+  } catch {
+    return false;
+  }
+}

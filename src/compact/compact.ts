@@ -1,0 +1,211 @@
+import { ApiError } from '../api/errors';
+import type { AssistantTurn, ContentBlockParam, MessageParam, MessagesRequest, StreamObserver, SystemBlock, TextBlockParam } from '../api/types';
+import { estimateTokens } from './microCompact';
+
+export const COMPACT_BOUNDARY = '[Conversation compacted]';
+export const MAX_PTL_RETRIES = 3;
+export const POST_COMPACT_MAX_FILES = 5;
+export const POST_COMPACT_FILE_BUDGET = 50_000;
+export const POST_COMPACT_FILE_MAX = 5_000;
+const SUMMARY_MAX_TOKENS = 20_000;
+
+const SUMMARY_SYSTEM = 'You write faithful, structured summaries of coding sessions so that the work can continue from the summary alone.';
+
+/** The nine sections the seeds list; the wording is ours. */
+export function compactPrompt(focus?: string): string {
+  return [
+    'The conversation above is about to be replaced by a summary, because the context window is filling up. Write that summary now. Do not call any tools.',
+    '',
+    'First think in an <analysis> block: go through the conversation in order and note what the user asked, what was done, which files and code mattered, which errors came up and how they were fixed, and what is still open. This block is thrown away.',
+    '',
+    'Then write the summary in a <summary> block with exactly these sections:',
+    '1. Primary request and intent: everything the user asked for, in detail.',
+    '2. Key technical concepts: technologies, frameworks and conventions that matter.',
+    '3. Files and code: each file read, changed or created, why it matters, with the important snippets in full.',
+    '4. Errors and fixes: each error, how it was fixed, and any feedback the user gave about it.',
+    '5. Problem solving: what was solved and what is still being worked out.',
+    '6. All user messages: every message the user wrote that was not a tool result, verbatim.',
+    '7. Pending tasks: what the user asked for that is not done yet.',
+    '8. Current work: precisely what was being done just before this summary, with file names and snippets.',
+    '9. Next step: the next step, only if it follows directly from the latest request; quote the conversation to show where it comes from.',
+    ...(focus ? ['', `The user asked the summary to focus on: ${focus}`] : []),
+  ].join('\n');
+}
+
+/** Keeps only the <summary>; the <analysis> scratchpad never enters the context. */
+export function formatSummary(raw: string): string {
+  let text = raw.replace(/<analysis>[\s\S]*?<\/analysis>/gi, '');
+  const m = /<summary>([\s\S]*?)(?:<\/summary>|$)/i.exec(text);
+  if (m) text = m[1]!;
+  return text.trim();
+}
+
+/** Rounds: a user message and everything up to the next user text message. */
+export function splitRounds(history: readonly MessageParam[]): MessageParam[][] {
+  const rounds: MessageParam[][] = [];
+  for (const m of history) {
+    const isUserText = m.role === 'user' && (typeof m.content === 'string' || !m.content.some((b) => b.type === 'tool_result'));
+    if (isUserText || rounds.length === 0) rounds.push([m]);
+    else rounds[rounds.length - 1]!.push(m);
+  }
+  return rounds;
+}
+
+const CORRECTION = /^(no\b|nope|don'?t\b|do not\b|stop\b|actually\b|instead\b|that'?s (wrong|not)|wrong\b|not what|never\b|please don'?t|undo\b|revert\b)/i;
+const RESOLUTION = /\b(fixed|resolved|now passes|all tests pass|tests pass|done|completed|works now)\b/i;
+
+export interface Anchor {
+  kind: 'correction' | 'completion' | 'resolution';
+  role: 'user' | 'assistant';
+  text: string;
+}
+
+function textOf(m: MessageParam): string {
+  return typeof m.content === 'string'
+    ? m.content
+    : (m.content as ContentBlockParam[])
+        .filter((b): b is TextBlockParam => b.type === 'text')
+        .map((b) => b.text)
+        .filter((t) => !t.startsWith('<system-reminder'))
+        .join('\n');
+}
+
+/**
+ * The moments seed 003 keeps verbatim through a compaction: the user correcting course, a task
+ * reported done, an error reported fixed after a failing tool call. A summary paraphrases; these
+ * must survive word for word.
+ */
+export function findAnchors(history: readonly MessageParam[], max = 12): Anchor[] {
+  const out: Anchor[] = [];
+  let sawError = false;
+  for (const m of history) {
+    if (m.role === 'user' && typeof m.content !== 'string' && m.content.some((b) => b.type === 'tool_result' && b.is_error)) sawError = true;
+    const text = textOf(m).trim();
+    if (!text || text.length > 2000) continue;
+    if (m.role === 'user' && CORRECTION.test(text)) out.push({ kind: 'correction', role: 'user', text });
+    else if (m.role === 'assistant' && RESOLUTION.test(text)) {
+      out.push({ kind: sawError ? 'resolution' : 'completion', role: 'assistant', text });
+      sawError = false;
+    }
+  }
+  return out.slice(-max);
+}
+
+export interface RecentFile {
+  path: string;
+  content: string;
+}
+
+export interface CompactionResult {
+  history: MessageParam[];
+  summary: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  anchors: Anchor[];
+  /** Rounds dropped from the summary request because it was itself too long. */
+  droppedRounds: number;
+  source: 'llm' | 'session-memory';
+}
+
+export interface SummaryClient {
+  stream(request: MessagesRequest, signal: AbortSignal, observer: StreamObserver): Promise<AssistantTurn>;
+}
+
+export interface CompactOptions {
+  history: readonly MessageParam[];
+  client: SummaryClient;
+  model: string;
+  system?: SystemBlock[];
+  focus?: string;
+  signal: AbortSignal;
+  /** Files the agent read recently, newest first; some are put back after the summary. */
+  recentFiles?: readonly RecentFile[];
+  /** Called with the full transcript before anything is replaced. */
+  archive?(history: readonly MessageParam[]): Promise<void>;
+}
+
+export function recentFilesBlock(files: readonly RecentFile[]): string | undefined {
+  const picked: string[] = [];
+  let budget = POST_COMPACT_FILE_BUDGET;
+  for (const f of files.slice(0, POST_COMPACT_MAX_FILES)) {
+    let content = f.content;
+    if (estimateTokens(content) > POST_COMPACT_FILE_MAX) content = `${content.slice(0, POST_COMPACT_FILE_MAX * 4)}\n… (cut; read the file again for the rest)`;
+    const cost = estimateTokens(content);
+    if (cost > budget) break;
+    budget -= cost;
+    picked.push(`<file path="${f.path}">\n${content}\n</file>`);
+  }
+  return picked.length ? `Files read recently, as they were at compaction:\n\n${picked.join('\n\n')}` : undefined;
+}
+
+/** The history that replaces the conversation: one user message, the API accepts it. */
+export function compactedHistory(summary: string, anchors: readonly Anchor[], recentFiles: readonly RecentFile[], source: CompactionResult['source']): MessageParam[] {
+  const parts = [
+    `${COMPACT_BOUNDARY} This session continues from an earlier conversation that ran out of context. ${source === 'llm' ? 'The summary below covers it' : 'The session notes below cover it'}; the most recent exchanges follow if any were kept.`,
+    summary,
+  ];
+  if (anchors.length) {
+    parts.push(
+      'Kept word for word from the earlier conversation (corrections, completions and fixes):\n' +
+        anchors.map((a) => `- ${a.role === 'user' ? 'User' : 'Assistant'} (${a.kind}): ${JSON.stringify(a.text)}`).join('\n'),
+    );
+  }
+  const files = recentFilesBlock(recentFiles);
+  if (files) parts.push(files);
+  parts.push('Continue the work from where it left off without asking the user to repeat anything.');
+  return [{ role: 'user', content: [{ type: 'text', text: parts.join('\n\n') }] }];
+}
+
+/**
+ * Full compaction by an LLM summary: archive the transcript, ask for the nine-section summary,
+ * and replace the history. A summary request that is itself too long drops the oldest rounds
+ * and tries again, at most three times.
+ */
+export async function compactWithSummary(opts: CompactOptions): Promise<CompactionResult> {
+  if (!opts.history.length) throw new Error('Nothing to compact yet.');
+  await opts.archive?.(opts.history);
+  const tokensBefore = estimateTokens(opts.history);
+  const anchors = findAnchors(opts.history);
+  let rounds = splitRounds(opts.history);
+  let dropped = 0;
+  for (let attempt = 0; ; attempt++) {
+    const messages: MessageParam[] = [...rounds.flat()];
+    // The request must end with the user asking for the summary; tool calls left unanswered
+    // by a Stop are answered already, so the history itself is valid.
+    const last = messages.at(-1);
+    const ask: ContentBlockParam = { type: 'text', text: compactPrompt(opts.focus) };
+    if (last?.role === 'user') {
+      const content = typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
+      messages[messages.length - 1] = { ...last, content: [...content, ask] } as MessageParam;
+    } else messages.push({ role: 'user', content: [ask] });
+    try {
+      const turn = await opts.client.stream(
+        {
+          model: opts.model,
+          maxTokens: SUMMARY_MAX_TOKENS,
+          system: opts.system ?? [{ type: 'text', text: SUMMARY_SYSTEM }],
+          tools: [],
+          messages,
+          source: 'compact',
+        },
+        opts.signal,
+        {},
+      );
+      const raw = turn.blocks
+        .filter((b): b is Extract<typeof b, { type: 'text' }> => b.type === 'text')
+        .map((b) => b.text)
+        .join('');
+      const summary = formatSummary(raw);
+      if (!summary) throw new ApiError('unknown', 'The summary came back empty.', undefined, undefined);
+      const history = compactedHistory(summary, anchors, opts.recentFiles ?? [], 'llm');
+      return { history, summary, tokensBefore, tokensAfter: estimateTokens(history), anchors, droppedRounds: dropped, source: 'llm' };
+    } catch (err) {
+      const tooLong = err instanceof ApiError && err.kind === 'prompt_too_long';
+      if (!tooLong || attempt >= MAX_PTL_RETRIES || rounds.length <= 1) throw err;
+      // Drop the oldest fifth of the rounds (at least one) and ask again.
+      const n = Math.max(1, Math.floor(rounds.length / 5));
+      rounds = rounds.slice(n);
+      dropped += n;
+    }
+  }
+}

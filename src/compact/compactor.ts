@@ -1,0 +1,150 @@
+import type { MessageParam } from '../api/types';
+import { Emitter } from '../base/event';
+import type { CompactionResult } from './compact';
+import { microCompact, type MicroCompactConfig, type MicroCompactDecision } from './microCompact';
+import type { Thresholds } from './thresholds';
+
+export const MAX_CONSECUTIVE_FAILURES = 3;
+/** Compacting again this soon, still over the threshold, means compaction is not helping. */
+export const THRASH_TURNS = 3;
+
+export type CompactTrigger = 'auto' | 'manual' | 'prompt_too_long' | 'tool';
+
+export interface CompactorDeps {
+  settings(): { autoCompact: boolean; microCompact: boolean };
+  thresholds(): Thresholds;
+  /** Session memory first (no LLM call) when it is usable; undefined falls back to a summary. */
+  fromSessionMemory?(history: readonly MessageParam[]): Promise<CompactionResult | undefined>;
+  summarize(history: readonly MessageParam[], focus: string | undefined): Promise<CompactionResult>;
+  now(): number;
+  microConfig?: Partial<MicroCompactConfig>;
+}
+
+export interface CompactedEvent {
+  result: CompactionResult;
+  /** The history as it was, for Undo. */
+  before: MessageParam[];
+  trigger: CompactTrigger;
+  focus: string | undefined;
+}
+
+export interface RequestContext {
+  /** Estimated tokens the next request will hold. */
+  usedTokens: number;
+  lastAssistantAt: number | undefined;
+}
+
+/**
+ * Keeps one session under its context window: micro-compaction before each request, an
+ * automatic summary above the threshold (with a circuit breaker and a guard against
+ * compacting in a loop), and manual compaction on request.
+ */
+export class Compactor {
+  private consecutiveFailures = 0;
+  private requests = 0;
+  private lastAutoAt: number | undefined;
+  private autoDisabled: string | undefined;
+  private running: Promise<CompactionResult> | undefined;
+  private readonly compacted = new Emitter<CompactedEvent>();
+  private readonly micro = new Emitter<MicroCompactDecision>();
+  private readonly notices = new Emitter<{ level: 'info' | 'warning' | 'error'; text: string }>();
+  readonly onDidCompact = this.compacted.event;
+  readonly onDidMicroCompact = this.micro.event;
+  readonly onNotice = this.notices.event;
+  /** Set by the model's compact tool: compact before the next request. */
+  requested: string | undefined | null = null;
+
+  constructor(private readonly deps: CompactorDeps) {}
+
+  get autoDisabledReason(): string | undefined {
+    return this.autoDisabled;
+  }
+
+  /** New session: every guard starts over. */
+  reset(): void {
+    this.consecutiveFailures = 0;
+    this.requests = 0;
+    this.lastAutoAt = undefined;
+    this.autoDisabled = undefined;
+  }
+
+  /** True when a new prompt must not be sent as things are. */
+  isBlocked(usedTokens: number): boolean {
+    return usedTokens >= this.deps.thresholds().blockingAt;
+  }
+
+  /**
+   * Runs before each main request. Returns the history to send (and keep); never throws:
+   * a failed compaction leaves the history as it was.
+   */
+  async beforeRequest(history: readonly MessageParam[], ctx: RequestContext): Promise<MessageParam[]> {
+    this.requests++;
+    let current = history.slice();
+    let used = ctx.usedTokens;
+    const t = this.deps.thresholds();
+    if (this.deps.settings().microCompact) {
+      const d = microCompact({ history: current, lastAssistantAt: ctx.lastAssistantAt, now: this.deps.now(), usedTokens: used, warningAt: t.warningAt, ...(this.deps.microConfig ? { config: this.deps.microConfig } : {}) });
+      if (d.cleared > 0) {
+        current = d.history;
+        used = Math.max(0, used - d.tokensSaved);
+        this.micro.fire(d);
+      }
+    }
+    if (this.requested !== null) {
+      const focus = this.requested;
+      this.requested = null;
+      try {
+        return (await this.compact(current, 'tool', focus)).history;
+      } catch {
+        return current;
+      }
+    }
+    if (!this.deps.settings().autoCompact || used < t.autoCompactAt) return current;
+    if (this.autoDisabled) return current;
+    if (this.consecutiveFailures >= MAX_CONSECUTIVE_FAILURES) return current;
+    if (this.lastAutoAt !== undefined && this.requests - this.lastAutoAt <= THRASH_TURNS) {
+      this.autoDisabled = 'the conversation was over the limit again right after compacting';
+      this.notices.fire({
+        level: 'warning',
+        text:
+        'Automatic compaction stopped: the conversation filled up again within a few turns of the last compaction, so compacting is not freeing enough room. Start a new session, or compact by hand with a focus.',
+      });
+      return current;
+    }
+    try {
+      const r = await this.compact(current, 'auto');
+      this.lastAutoAt = this.requests;
+      return r.history;
+    } catch {
+      return current;
+    }
+  }
+
+  /** Compacts now; rejects on failure (after counting it for the circuit breaker). */
+  async compact(history: readonly MessageParam[], trigger: CompactTrigger, focus?: string): Promise<CompactionResult> {
+    // Two triggers at once (a manual compact during an automatic one) share the one run.
+    if (this.running) return this.running;
+    const run = (async () => {
+      try {
+        const fromMemory = !focus && this.deps.fromSessionMemory ? await this.deps.fromSessionMemory(history) : undefined;
+        const result = fromMemory ?? (await this.deps.summarize(history, focus));
+        this.consecutiveFailures = 0;
+        this.compacted.fire({ result, before: history.slice(), trigger, focus });
+        return result;
+      } catch (err) {
+        this.consecutiveFailures++;
+        const why = err instanceof Error ? err.message : String(err);
+        if (this.consecutiveFailures >= MAX_CONSECUTIVE_FAILURES) {
+          this.notices.fire({ level: 'error', text: `Compaction failed ${MAX_CONSECUTIVE_FAILURES} times in a row (${why}); automatic compaction is off for this session.` });
+        } else {
+          this.notices.fire({ level: 'warning', text: `Compaction failed: ${why}` });
+        }
+        throw err;
+      } finally {
+        this.running = undefined;
+      }
+    })();
+    this.running = run;
+    return run;
+  }
+}

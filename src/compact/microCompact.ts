@@ -1,0 +1,135 @@
+import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '../api/types';
+
+/** Tools whose old output can be re-created by calling them again. */
+export const COMPACTABLE_TOOLS: ReadonlySet<string> = new Set(['Read', 'Bash', 'Grep', 'Glob', 'Write', 'Edit']);
+export const CLEARED_PREFIX = '[Old tool result cleared';
+
+export interface MicroCompactConfig {
+  /** The most recent compactable results always stay (never fewer than 1). */
+  keepRecent: number;
+  /** Clear only in batches of at least this many tokens: each clearing rewrites the cache. */
+  clearAtLeastTokens: number;
+  /** How many more requests the session is expected to make; the saving repeats on each. */
+  expectedFutureTurns: number;
+  /** The prompt cache's lifetime: after a longer gap the cache is cold and clearing is free. */
+  cacheTtlMs: number;
+}
+
+export const DEFAULT_MICRO_COMPACT: MicroCompactConfig = {
+  keepRecent: 5,
+  clearAtLeastTokens: 20_000,
+  expectedFutureTurns: 8,
+  cacheTtlMs: 5 * 60_000,
+};
+
+// Relative prices from Anthropic's pricing: a cache write costs 1.25x base input, a read 0.1x.
+const WRITE = 1.25;
+const READ = 0.1;
+
+export interface MicroCompactDecision {
+  history: MessageParam[];
+  cleared: number;
+  tokensSaved: number;
+  reason: 'none' | 'time-gap' | 'cost' | 'pressure';
+}
+
+/** A rough count for decisions; the API's usage stays the source of truth for totals. */
+export function estimateTokens(value: unknown): number {
+  const text = typeof value === 'string' ? value : JSON.stringify(value ?? '');
+  return Math.ceil(text.length / 4);
+}
+
+interface Candidate {
+  message: number;
+  block: number;
+  tokens: number;
+  placeholder: string;
+}
+
+function describeCall(name: string, input: unknown): string {
+  const i = (input ?? {}) as Record<string, unknown>;
+  const target = i.file_path ?? i.command ?? i.pattern ?? i.path;
+  const s = typeof target === 'string' ? target : '';
+  return s ? `${name} ${s.length > 120 ? `${s.slice(0, 117)}...` : s}` : name;
+}
+
+function candidates(history: readonly MessageParam[]): { list: Candidate[]; tokensBefore: number[] } {
+  const calls = new Map<string, { name: string; input: unknown }>();
+  const list: Candidate[] = [];
+  const tokensBefore: number[] = [];
+  let running = 0;
+  history.forEach((m, mi) => {
+    tokensBefore[mi] = running;
+    if (typeof m.content === 'string') {
+      running += estimateTokens(m.content);
+      return;
+    }
+    m.content.forEach((b, bi) => {
+      running += estimateTokens(b.type === 'text' ? b.text : b);
+      if (b.type === 'tool_use') calls.set(b.id, { name: b.name, input: b.input });
+      if (b.type !== 'tool_result') return;
+      const call = calls.get(b.tool_use_id);
+      if (!call || !COMPACTABLE_TOOLS.has(call.name)) return;
+      const content = typeof b.content === 'string' ? b.content : JSON.stringify(b.content ?? '');
+      if (content.startsWith(CLEARED_PREFIX)) return;
+      list.push({ message: mi, block: bi, tokens: estimateTokens(content), placeholder: `${CLEARED_PREFIX}: ${describeCall(call.name, call.input)}. Call the tool again if you need it.]` });
+    });
+  });
+  tokensBefore[history.length] = running;
+  return { list, tokensBefore };
+}
+
+function clear(history: readonly MessageParam[], chosen: readonly Candidate[]): MessageParam[] {
+  const byMessage = new Map<number, Candidate[]>();
+  for (const c of chosen) byMessage.set(c.message, [...(byMessage.get(c.message) ?? []), c]);
+  return history.map((m, mi) => {
+    const cs = byMessage.get(mi);
+    if (!cs || typeof m.content === 'string') return m;
+    const content = m.content.slice() as ContentBlockParam[];
+    for (const c of cs) {
+      const b = content[c.block] as ToolResultBlockParam;
+      // The tool_use / tool_result pairing stays exactly as it was; only the bulk goes.
+      content[c.block] = { ...b, content: c.placeholder };
+    }
+    return { ...m, content } as MessageParam;
+  });
+}
+
+export interface MicroCompactInput {
+  history: readonly MessageParam[];
+  /** When the last assistant message arrived (ms since epoch); undefined: no gap known. */
+  lastAssistantAt: number | undefined;
+  now: number;
+  /** Tokens in use against the warning threshold: above it, room matters more than cache. */
+  usedTokens: number;
+  warningAt: number;
+  config?: Partial<MicroCompactConfig>;
+}
+
+/**
+ * Decides whether to clear old tool results before the next request, and clears them.
+ * - After a gap longer than the cache lifetime the cache is cold: clear all but the most
+ *   recent few, at once (there is nothing warm to lose).
+ * - Otherwise clearing rewrites the cached suffix from the first cleared result on; do it
+ *   only in batches, and only when the reads saved over the coming turns outweigh that write,
+ *   or when the window is under pressure.
+ */
+export function microCompact(input: MicroCompactInput): MicroCompactDecision {
+  const cfg = { ...DEFAULT_MICRO_COMPACT, ...input.config };
+  const keep = Math.max(1, cfg.keepRecent);
+  const { list, tokensBefore } = candidates(input.history);
+  const none: MicroCompactDecision = { history: input.history.slice(), cleared: 0, tokensSaved: 0, reason: 'none' };
+  if (list.length <= keep) return none;
+  const old = list.slice(0, list.length - keep);
+  const saved = old.reduce((n, c) => n + c.tokens, 0);
+  const apply = (reason: MicroCompactDecision['reason']): MicroCompactDecision => ({ history: clear(input.history, old), cleared: old.length, tokensSaved: saved, reason });
+
+  if (input.lastAssistantAt !== undefined && input.now - input.lastAssistantAt > cfg.cacheTtlMs) return apply('time-gap');
+  if (saved < cfg.clearAtLeastTokens) return none;
+  if (input.usedTokens >= input.warningAt) return apply('pressure');
+  const total = tokensBefore[input.history.length]!;
+  const rewritten = total - tokensBefore[old[0]!.message]! - saved;
+  const extraWriteCost = Math.max(0, rewritten) * (WRITE - READ) + 0;
+  const savedReads = saved * READ * cfg.expectedFutureTurns;
+  return savedReads > extraWriteCost ? apply('cost') : none;
+}

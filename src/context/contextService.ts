@@ -1,0 +1,76 @@
+import { memoize } from 'lodash-es';
+import { formatGitSnapshot, repoRoot, takeGitSnapshot, type GitSnapshot } from './git';
+import { formatInstructions, loadInstructions, matchingRules, type InstructionFile, type InstructionSet, type LoadOptions } from './instructions';
+import type { Reminder } from './reminders';
+
+export interface ContextServiceOptions {
+  cwd: string;
+  home?: string;
+  managedPath?: string;
+  trusted(): boolean;
+  approveExternal?: LoadOptions['approveExternal'];
+  gitTimeoutMs?: number;
+}
+
+/**
+ * What the model sees before the conversation: the git snapshot and the instruction files.
+ * Each is computed once per session and memoised, so every request of the session sends the
+ * same bytes and the prompt cache keeps hitting; `clear()` (compaction, new session) is the
+ * one moment they are read again. An instruction file edited mid-session therefore applies
+ * from the next compaction or session: a fresh read each turn would rewrite the cached prefix
+ * on every edit, and the files change rarely compared with how often requests go out.
+ */
+export class ContextService {
+  private sentRules = new Set<string>();
+
+  constructor(private readonly opts: ContextServiceOptions) {}
+
+  readonly git = memoize(async (): Promise<GitSnapshot | undefined> => takeGitSnapshot(this.opts.cwd, { timeoutMs: this.opts.gitTimeoutMs ?? 3000 }));
+
+  readonly instructions = memoize(async (): Promise<InstructionSet> => {
+    const root = (await repoRoot(this.opts.cwd)) ?? this.opts.cwd;
+    return loadInstructions({
+      cwd: this.opts.cwd,
+      projectRoot: root,
+      trusted: this.opts.trusted(),
+      ...(this.opts.home ? { home: this.opts.home } : {}),
+      ...(this.opts.managedPath ? { managedPath: this.opts.managedPath } : {}),
+      ...(this.opts.approveExternal ? { approveExternal: this.opts.approveExternal } : {}),
+    });
+  });
+
+  /** Dynamic system-prompt sections (after the cache boundary). */
+  async systemSections(): Promise<string[]> {
+    const git = await this.git();
+    return git ? [`# Git status\n${formatGitSnapshot(git)}`] : [];
+  }
+
+  async reminders(): Promise<Reminder[]> {
+    const text = formatInstructions((await this.instructions()).files);
+    return text ? [{ type: 'instructions', text }] : [];
+  }
+
+  /**
+   * Conditional rules for files the agent just read or edited, each sent once per session
+   * (it then stays in the history, where the cache keeps it cheap).
+   */
+  async rulesFor(paths: readonly string[]): Promise<InstructionFile[]> {
+    if (!paths.length) return [];
+    const set = await this.instructions();
+    const out: InstructionFile[] = [];
+    for (const p of paths) {
+      for (const rule of matchingRules(set, p, this.opts.cwd)) {
+        if (this.sentRules.has(rule.path)) continue;
+        this.sentRules.add(rule.path);
+        out.push(rule);
+      }
+    }
+    return out;
+  }
+
+  clear(): void {
+    this.git.cache.clear?.();
+    this.instructions.cache.clear?.();
+    this.sentRules = new Set();
+  }
+}

@@ -1,0 +1,111 @@
+import { simpleGit, type SimpleGit } from 'simple-git';
+
+export const MAX_STATUS_CHARS = 2000;
+const DEFAULT_TIMEOUT_MS = 3000;
+
+export interface GitSnapshot {
+  branch: string | undefined;
+  mainBranch: string | undefined;
+  userName: string | undefined;
+  status: string;
+  statusTruncated: boolean;
+  recentCommits: string;
+}
+
+export interface GitSnapshotOptions {
+  /** A slow git (huge repo, network filesystem) must not hold the first turn hostage. */
+  timeoutMs?: number;
+}
+
+function git(cwd: string, timeoutMs: number): SimpleGit {
+  // `block` kills a git process that produces nothing for that long.
+  return simpleGit({ baseDir: cwd, maxConcurrentProcesses: 5, timeout: { block: timeoutMs } });
+}
+
+async function quiet(p: Promise<string>, keepLeading = false): Promise<string | undefined> {
+  try {
+    // `status --short` lines start with a meaningful space (" M file"): keep it.
+    const raw = await p;
+    const s = keepLeading ? raw.replace(/^\n+/, '').trimEnd() : raw.trim();
+    return s || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function mainBranchOf(g: SimpleGit): Promise<string | undefined> {
+  const remoteHead = await quiet(g.raw(['rev-parse', '--abbrev-ref', 'origin/HEAD']));
+  if (remoteHead && remoteHead !== 'origin/HEAD') return remoteHead.replace(/^origin\//, '');
+  for (const candidate of ['main', 'master']) {
+    if (await quiet(g.raw(['rev-parse', '--verify', '--quiet', `refs/heads/${candidate}`]))) return candidate;
+  }
+  return undefined;
+}
+
+/** True when `cwd` is inside a git work tree (false on any failure, including no git). */
+export async function isGitRepo(cwd: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<boolean> {
+  return (await quiet(git(cwd, timeoutMs).raw(['rev-parse', '--is-inside-work-tree']))) === 'true';
+}
+
+/**
+ * Branch, main branch, short status, the last five commits and the user name, fetched in
+ * parallel. Undefined outside a repository, or when git does not answer in time.
+ */
+export async function takeGitSnapshot(cwd: string, opts: GitSnapshotOptions = {}): Promise<GitSnapshot | undefined> {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const g = git(cwd, timeoutMs);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), timeoutMs);
+  });
+  const work = (async (): Promise<GitSnapshot | undefined> => {
+    if (!(await isGitRepo(cwd, timeoutMs))) return undefined;
+    // --no-optional-locks: a snapshot must never contend with the user's own git commands.
+    const [branch, mainBranch, status, log, userName] = await Promise.all([
+      quiet(g.raw(['rev-parse', '--abbrev-ref', 'HEAD'])),
+      mainBranchOf(g),
+      quiet(g.raw(['--no-optional-locks', 'status', '--short']), true),
+      quiet(g.raw(['--no-optional-locks', 'log', '--oneline', '-n', '5'])),
+      quiet(g.raw(['config', 'user.name'])),
+    ]);
+    const full = status ?? '';
+    const statusTruncated = full.length > MAX_STATUS_CHARS;
+    return {
+      branch,
+      mainBranch,
+      userName,
+      status: statusTruncated ? full.slice(0, MAX_STATUS_CHARS) : full,
+      statusTruncated,
+      recentCommits: log ?? '',
+    };
+  })();
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The snapshot as the model reads it: worded so it is not mistaken for live state. */
+export function formatGitSnapshot(s: GitSnapshot): string {
+  const lines = [
+    'This is the git status at the start of the conversation. It is a snapshot in time and does not update as the conversation goes on.',
+    '',
+    `Current branch: ${s.branch ?? '(unknown)'}`,
+    '',
+    `Main branch (usually the target for pull requests): ${s.mainBranch ?? '(unknown)'}`,
+    '',
+  ];
+  if (s.userName) lines.push(`Git user: ${s.userName}`, '');
+  lines.push('Status:', s.status || '(clean)');
+  if (s.statusTruncated) {
+    lines.push(`… (status cut at ${MAX_STATUS_CHARS} characters; run "git status" with the Bash tool for the full list)`);
+  }
+  lines.push('', 'Recent commits:', s.recentCommits || '(none)');
+  return lines.join('\n');
+}
+
+/** The work tree's top folder, or undefined outside a repository. */
+export async function repoRoot(cwd: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<string | undefined> {
+  return quiet(git(cwd, timeoutMs).raw(['rev-parse', '--show-toplevel']));
+}

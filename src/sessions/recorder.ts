@@ -1,0 +1,90 @@
+import type { MessageParam } from '../api/types';
+import { sequential } from '../base/sequential';
+import type { ViewMessage } from '../shared/viewState';
+import { SCHEMA_VERSION, titleFrom, type SessionEvent, type SessionStore } from './sessionStore';
+
+export interface RecorderInit {
+  id: string;
+  cwd: string;
+  model: string;
+  branch?: string;
+  createdAt?: number;
+  /** Resuming: what is already on disk. */
+  existing?: { history: readonly MessageParam[]; view: readonly ViewMessage[]; title?: string };
+}
+
+/**
+ * Writes one session as it happens: after each answer, compaction or undo, `sync` appends
+ * what changed since the last call (new API messages, or a replacement history; view
+ * messages that are new or changed) and refreshes the index entry.
+ */
+export class SessionRecorder {
+  private persisted: readonly MessageParam[] = [];
+  private viewJson = new Map<string, string>();
+  private title: string | undefined;
+  private started = false;
+  readonly createdAt: number;
+
+  constructor(
+    private readonly store: SessionStore,
+    private readonly init: RecorderInit,
+  ) {
+    this.createdAt = init.createdAt ?? Date.now();
+    if (init.existing) {
+      this.started = true;
+      this.persisted = init.existing.history.slice();
+      for (const v of init.existing.view) this.viewJson.set(v.id, JSON.stringify(v));
+      this.title = init.existing.title ?? titleFrom(init.existing.view);
+    }
+  }
+
+  get id(): string {
+    return this.init.id;
+  }
+
+  /** Serialised: two syncs never interleave their lines. */
+  readonly sync = sequential(async (history: readonly MessageParam[], view: readonly ViewMessage[], tokens: number, reason: string = 'update'): Promise<void> => {
+    const events: SessionEvent[] = [];
+    if (!this.started) {
+      if (!view.some((m) => m.kind === 'user')) return; // an empty session is not worth a file
+      this.started = true;
+      events.push({ t: 'meta', v: SCHEMA_VERSION, id: this.init.id, createdAt: this.createdAt, cwd: this.init.cwd, model: this.init.model, ...(this.init.branch ? { branch: this.init.branch } : {}) });
+    }
+    const prefixKept = this.persisted.length <= history.length && this.persisted.every((m, i) => m === history[i] || JSON.stringify(m) === JSON.stringify(history[i]));
+    if (prefixKept) for (const m of history.slice(this.persisted.length)) events.push({ t: 'msg', m });
+    else events.push({ t: 'history', h: history.slice(), reason });
+    this.persisted = history.slice();
+    for (const v of view) {
+      if (v.kind === 'assistant' && v.streaming) continue;
+      const json = JSON.stringify(v);
+      if (this.viewJson.get(v.id) === json) continue;
+      this.viewJson.set(v.id, json);
+      events.push({ t: 'view', v });
+    }
+    if (!this.title) {
+      const t = titleFrom(view);
+      if (t) {
+        this.title = t;
+        events.push({ t: 'title', title: t });
+      }
+    }
+    events.push({ t: 'usage', tokens });
+    await this.store.append(this.init.id, events);
+    await this.store.updateIndex({
+      id: this.init.id,
+      title: this.title ?? 'Untitled session',
+      createdAt: this.createdAt,
+      updatedAt: Date.now(),
+      model: this.init.model,
+      messageCount: view.filter((m) => m.kind === 'user' || m.kind === 'assistant').length,
+      tokens,
+      cwd: this.init.cwd,
+      ...(this.init.branch ? { branch: this.init.branch } : {}),
+    });
+  });
+
+  async rename(title: string): Promise<void> {
+    this.title = title;
+    await this.store.append(this.init.id, [{ t: 'title', title }]);
+  }
+}

@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { MessagesClient } from '../../../src/api/messagesClient';
+import type { MessageParam } from '../../../src/api/types';
+import { compactWithSummary, COMPACT_BOUNDARY, findAnchors, formatSummary, splitRounds } from '../../../src/compact/compact';
+import { Compactor, MAX_CONSECUTIVE_FAILURES } from '../../../src/compact/compactor';
+import { computeThresholds } from '../../../src/compact/thresholds';
+import { startStandin, type Standin } from '../../standin/server';
+import { validateRequest } from '../../standin/validate';
+
+function conversation(rounds: number): MessageParam[] {
+  const h: MessageParam[] = [];
+  for (let i = 0; i < rounds; i++) {
+    h.push({ role: 'user', content: [{ type: 'text', text: i === 2 ? "No, don't use lodash here." : `request ${i}` }] });
+    h.push({ role: 'assistant', content: [{ type: 'tool_use', id: `t${i}`, name: 'Read', input: { file_path: `f${i}.ts` } }] });
+    h.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: `contents ${i}`, ...(i === 3 ? { is_error: true } : {}) }] });
+    h.push({ role: 'assistant', content: [{ type: 'text', text: i === 4 ? 'Fixed: the import now resolves and the tests pass.' : `answer ${i}` }] });
+  }
+  return h;
+}
+
+const SUMMARY = '<analysis>scratch thoughts</analysis>\n<summary>1. Primary request: build the thing.\n8. Current work: editing f4.ts</summary>';
+
+describe('compaction by LLM summary (against the stand-in)', () => {
+  let standin: Standin;
+  let client: MessagesClient;
+  before(async () => {
+    standin = await startStandin();
+    client = new MessagesClient({ apiKey: 'k', baseUrl: standin.url, maxRetries: 0 });
+  });
+  after(() => standin.close());
+
+  it('archives first, asks for the nine sections, strips the analysis and keeps anchors verbatim', async () => {
+    standin.reset();
+    standin.enqueue({ content: [{ type: 'text', text: SUMMARY }] });
+    const history = conversation(6);
+    const archived: MessageParam[][] = [];
+    const r = await compactWithSummary({
+      history,
+      client,
+      model: 'claude-sonnet-4-6',
+      signal: new AbortController().signal,
+      focus: 'the build',
+      recentFiles: [{ path: 'f4.ts', content: 'export const x = 1;' }],
+      archive: async (h) => void archived.push(h.slice()),
+    });
+    assert.equal(archived.length, 1);
+    assert.equal(archived[0]!.length, history.length);
+    const req = standin.requests.at(-1)!;
+    assert.equal(req.status, 200, req.validationError ?? '');
+    const ask = JSON.stringify((req.body as { messages: MessageParam[] }).messages.at(-1));
+    for (const section of ['Primary request', 'Key technical concepts', 'Files and code', 'Errors and fixes', 'Problem solving', 'All user messages', 'Pending tasks', 'Current work', 'Next step']) {
+      assert.ok(ask.includes(section), section);
+    }
+    assert.match(ask, /focus on: the build/);
+    assert.doesNotMatch(r.summary, /scratch thoughts/);
+    assert.match(r.summary, /Primary request: build the thing/);
+    assert.equal(r.history.length, 1);
+    const text = JSON.stringify(r.history);
+    assert.ok(text.includes(COMPACT_BOUNDARY));
+    assert.ok(text.includes("No, don't use lodash here."), 'a user correction survives verbatim');
+    assert.ok(text.includes('Fixed: the import now resolves'), 'an error resolution survives verbatim');
+    assert.ok(text.includes('export const x = 1;'), 'recently read files are put back');
+    assert.equal(validateRequest({ model: 'm', max_tokens: 10, messages: r.history }), null, 'the compacted history is a valid request');
+    assert.ok(r.tokensAfter < r.tokensBefore * 4);
+  });
+
+  it('drops the oldest rounds and retries when the summary request is itself too long', async () => {
+    standin.reset();
+    const tooLong = { content: [{ type: 'text' as const, text: 'x' }], fault: { kind: 'http' as const, status: 400 as const, message: 'prompt is too long: 210000 tokens > 200000 maximum' } };
+    standin.enqueue(tooLong, tooLong, { content: [{ type: 'text', text: SUMMARY }] });
+    const r = await compactWithSummary({ history: conversation(10), client, model: 'claude-sonnet-4-6', signal: new AbortController().signal });
+    assert.ok(r.droppedRounds >= 2);
+    const sizes = standin.requests.map((q) => (q.body as { messages: unknown[] }).messages.length);
+    assert.ok(sizes[1]! < sizes[0]! && sizes[2]! < sizes[1]!, `each retry is smaller: ${sizes.join(', ')}`);
+  });
+
+  it('gives up after three too-long retries', async () => {
+    standin.reset();
+    const tooLong = { content: [{ type: 'text' as const, text: 'x' }], fault: { kind: 'http' as const, status: 400 as const, message: 'prompt is too long' } };
+    standin.enqueue(tooLong, tooLong, tooLong, tooLong, tooLong);
+    await assert.rejects(compactWithSummary({ history: conversation(10), client, model: 'claude-sonnet-4-6', signal: new AbortController().signal }), /too long/);
+    assert.equal(standin.requests.length, 4);
+  });
+});
+
+describe('compactor guards', () => {
+  const t = computeThresholds(200_000, 64_000);
+  function make(summarize: () => Promise<never> | Promise<{ history: MessageParam[]; summary: string; tokensBefore: number; tokensAfter: number; anchors: []; droppedRounds: number; source: 'llm' }>) {
+    const notices: string[] = [];
+    const c = new Compactor({ settings: () => ({ autoCompact: true, microCompact: false }), thresholds: () => t, now: () => 0, summarize });
+    c.onNotice((n) => notices.push(n.text));
+    return { c, notices };
+  }
+  const small: MessageParam[] = [{ role: 'user', content: [{ type: 'text', text: 'summary' }] }];
+
+  it('does nothing below the threshold and compacts above it', async () => {
+    let calls = 0;
+    const { c } = make(async () => (calls++, { history: small, summary: 's', tokensBefore: 1, tokensAfter: 1, anchors: [], droppedRounds: 0, source: 'llm' }));
+    const h = conversation(2);
+    assert.equal(await c.beforeRequest(h, { usedTokens: t.autoCompactAt - 1, lastAssistantAt: undefined }).then((x) => x.length), h.length);
+    assert.equal(calls, 0);
+    assert.deepEqual(await c.beforeRequest(h, { usedTokens: t.autoCompactAt, lastAssistantAt: undefined }), small);
+    assert.equal(calls, 1);
+  });
+
+  it('stops after three consecutive failures (circuit breaker)', async () => {
+    let calls = 0;
+    const { c, notices } = make(async () => {
+      calls++;
+      throw new Error('boom');
+    });
+    for (let i = 0; i < 6; i++) await c.beforeRequest(conversation(2), { usedTokens: t.autoCompactAt + 1, lastAssistantAt: undefined });
+    assert.equal(calls, MAX_CONSECUTIVE_FAILURES);
+    assert.match(notices.at(-1)!, /3 times in a row/);
+  });
+
+  it('stops and says so when compaction does not free room (compacting again within 3 turns)', async () => {
+    let calls = 0;
+    const { c, notices } = make(async () => (calls++, { history: small, summary: 's', tokensBefore: 1, tokensAfter: 1, anchors: [], droppedRounds: 0, source: 'llm' }));
+    await c.beforeRequest(conversation(2), { usedTokens: t.autoCompactAt + 1, lastAssistantAt: undefined });
+    await c.beforeRequest(small, { usedTokens: t.autoCompactAt + 1, lastAssistantAt: undefined });
+    await c.beforeRequest(small, { usedTokens: t.autoCompactAt + 1, lastAssistantAt: undefined });
+    assert.equal(calls, 1);
+    assert.match(notices.join('\n'), /Automatic compaction stopped/);
+    assert.ok(c.autoDisabledReason);
+  });
+});
+
+describe('compaction helpers', () => {
+  it('splits rounds at user text, keeping tool results with their round', () => {
+    const rounds = splitRounds(conversation(3));
+    assert.equal(rounds.length, 3);
+    assert.ok(rounds.every((r) => r.length === 4));
+  });
+  it('formats a summary without its analysis, even if the closing tag is missing', () => {
+    assert.equal(formatSummary('<analysis>x</analysis><summary>kept'), 'kept');
+  });
+  it('finds corrections and resolutions', () => {
+    const kinds = findAnchors(conversation(6)).map((a) => a.kind);
+    assert.deepEqual(kinds, ['correction', 'resolution']);
+  });
+});

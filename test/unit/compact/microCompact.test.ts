@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { MessageParam } from '../../../src/api/types';
+import { CLEARED_PREFIX, microCompact } from '../../../src/compact/microCompact';
+
+/** A session of `n` Read calls, each returning `size` characters. */
+function session(n: number, size: number, tool = 'Read'): MessageParam[] {
+  const h: MessageParam[] = [{ role: 'user', content: [{ type: 'text', text: 'start' }] }];
+  for (let i = 0; i < n; i++) {
+    h.push({ role: 'assistant', content: [{ type: 'tool_use', id: `t${i}`, name: tool, input: { file_path: `src/f${i}.ts` } }] });
+    h.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: `${i}:`.padEnd(size, 'x') }] });
+  }
+  h.push({ role: 'assistant', content: [{ type: 'text', text: 'done' }] });
+  return h;
+}
+
+const results = (h: MessageParam[]) =>
+  h.flatMap((m) => (typeof m.content === 'string' ? [] : m.content)).filter((b) => b.type === 'tool_result') as Array<{ tool_use_id: string; content: string }>;
+
+const base = { now: 1_000_000, lastAssistantAt: 1_000_000 - 1000, usedTokens: 10_000, warningAt: 150_000 };
+
+describe('micro-compaction', () => {
+  it('leaves a small session alone', () => {
+    const d = microCompact({ ...base, history: session(4, 50_000) });
+    assert.equal(d.cleared, 0);
+    assert.equal(d.reason, 'none');
+  });
+
+  it('clears old results in one batch when the reads saved outweigh the cache rewrite, keeping pairs intact', () => {
+    // 20 results of ~12.5k tokens: clearing the 15 oldest saves ~187k tokens on each of the
+    // coming turns, against rewriting the ~62k after them once.
+    const h = session(20, 50_000);
+    const d = microCompact({ ...base, history: h });
+    assert.equal(d.reason, 'cost');
+    assert.equal(d.cleared, 15);
+    const r = results(d.history);
+    assert.equal(r.length, 20, 'every tool_use still has its tool_result');
+    for (const x of r.slice(0, 15)) {
+      assert.ok(x.content.startsWith(CLEARED_PREFIX));
+      assert.match(x.content, /Read src\/f\d+\.ts/, 'the placeholder names the tool and its target');
+    }
+    for (const x of r.slice(15)) assert.ok(!x.content.startsWith(CLEARED_PREFIX));
+    assert.equal(d.history.length, h.length);
+    // Idempotent: a second pass finds nothing new to clear below the batch size.
+    assert.equal(microCompact({ ...base, history: d.history }).cleared, 0);
+  });
+
+  it('does not clear when a small saving would rewrite a large cached suffix', () => {
+    // Old results are small; the recent ones (which would be rewritten) are huge.
+    const h = session(8, 200);
+    for (let i = 0; i < 5; i++) {
+      h.push({ role: 'user', content: [{ type: 'text', text: 'more' }] });
+      h.push({ role: 'assistant', content: [{ type: 'tool_use', id: `big${i}`, name: 'Read', input: { file_path: `big${i}` } }] });
+      h.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `big${i}`, content: 'y'.repeat(400_000) }] });
+      h.push({ role: 'assistant', content: [{ type: 'text', text: 'ok' }] });
+    }
+    const d = microCompact({ ...base, history: h, config: { clearAtLeastTokens: 100 } });
+    assert.equal(d.cleared, 0);
+  });
+
+  it('after a gap longer than the cache lifetime, clears all but the most recent few at once', () => {
+    const h = session(8, 400);
+    const d = microCompact({ ...base, lastAssistantAt: base.now - 6 * 60_000, history: h });
+    assert.equal(d.reason, 'time-gap');
+    assert.equal(d.cleared, 3);
+    const one = microCompact({ ...base, lastAssistantAt: base.now - 6 * 60_000, history: h, config: { keepRecent: 0 } });
+    assert.equal(one.cleared, 7, 'never clears the last one');
+  });
+
+  it('under pressure near the window, clears regardless of cache cost', () => {
+    const d = microCompact({ ...base, usedTokens: 160_000, history: session(12, 20_000), config: { expectedFutureTurns: 0 } });
+    assert.equal(d.reason, 'pressure');
+    assert.ok(d.tokensSaved > 20_000);
+  });
+
+  it('never touches results of tools that are not compactable', () => {
+    const d = microCompact({ ...base, lastAssistantAt: 0, history: session(10, 400, 'AskUser') });
+    assert.equal(d.cleared, 0);
+  });
+});

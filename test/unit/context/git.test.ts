@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { formatGitSnapshot, MAX_STATUS_CHARS, takeGitSnapshot } from '../../../src/context/git';
+
+function repo(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tl-git-'));
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.name', 'Ada Example');
+  git('config', 'user.email', 'ada@example.invalid');
+  for (let i = 1; i <= 7; i++) {
+    writeFileSync(join(dir, `f${i}.txt`), `${i}\n`);
+    git('add', '.');
+    git('commit', '-q', '-m', `commit number ${i}`);
+  }
+  git('checkout', '-q', '-b', 'feature/x');
+  writeFileSync(join(dir, 'f1.txt'), 'changed\n');
+  writeFileSync(join(dir, 'new.txt'), 'new\n');
+  return dir;
+}
+
+describe('git snapshot', () => {
+  it('reads branch, main branch, status, the last five commits and the user, worded as a snapshot', async () => {
+    const dir = repo();
+    const s = await takeGitSnapshot(dir);
+    assert.ok(s);
+    assert.equal(s.branch, 'feature/x');
+    assert.equal(s.mainBranch, 'main');
+    assert.equal(s.userName, 'Ada Example');
+    assert.match(s.status, /^ M f1\.txt$/m);
+    assert.match(s.status, /^\?\? new\.txt$/m);
+    assert.equal(s.recentCommits.split('\n').length, 5);
+    assert.match(s.recentCommits, /commit number 7/);
+    assert.doesNotMatch(s.recentCommits, /commit number 2/);
+    const text = formatGitSnapshot(s);
+    assert.match(text, /snapshot in time/);
+    assert.match(text, /Current branch: feature\/x/);
+  });
+
+  it('is undefined outside a repository', async () => {
+    assert.equal(await takeGitSnapshot(mkdtempSync(join(tmpdir(), 'tl-nogit-'))), undefined);
+  });
+
+  it('caps the status at 2,000 characters with a note', async () => {
+    const dir = repo();
+    for (let i = 0; i < 200; i++) writeFileSync(join(dir, `untracked-file-with-a-long-name-${i}.txt`), 'x');
+    const s = await takeGitSnapshot(dir);
+    assert.ok(s?.statusTruncated);
+    assert.equal(s.status.length, MAX_STATUS_CHARS);
+    assert.match(formatGitSnapshot(s), /cut at 2000 characters/);
+  });
+
+  it('gives up on a git that does not answer in time', async () => {
+    const bin = mkdtempSync(join(tmpdir(), 'tl-slowgit-'));
+    writeFileSync(join(bin, 'git'), '#!/bin/sh\nsleep 5\n');
+    chmodSync(join(bin, 'git'), 0o755);
+    const dir = repo();
+    const saved = process.env.PATH;
+    process.env.PATH = `${bin}:${saved}`;
+    try {
+      assert.equal(await takeGitSnapshot(dir, { timeoutMs: 200 }), undefined);
+    } finally {
+      process.env.PATH = saved;
+    }
+  });
+});
