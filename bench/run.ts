@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchActivate } from './activate.bench';
+import { benchAgent } from './agent.bench';
 import { benchBundles } from './bundle.bench';
 import { benchViewSync } from './viewSync.bench';
 
@@ -12,6 +13,7 @@ async function main(): Promise<void> {
     ['viewSync', benchViewSync],
     ['bundles', () => benchBundles(root)],
     ['activate', () => benchActivate(root)],
+    ['agent', benchAgent],
   ];
   const results: Record<string, Record<string, number>> = {};
   for (const [name, run] of suites) {

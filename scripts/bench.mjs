@@ -8,4 +8,4 @@ const run = (cmd, args) => {
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
 run(process.execPath, ['scripts/build.mjs', '--production']);
-run(process.execPath, ['--import', 'tsx', 'bench/run.ts', ...process.argv.slice(2)]);
+run(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/run.ts', ...process.argv.slice(2)]);

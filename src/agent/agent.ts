@@ -273,7 +273,7 @@ export class Agent implements TurnRunner {
         const cost = costUsd(turn.model, turn.usage);
         this.deps.runtime.recordUsage(turn.model, turn.usage, cost);
         const used = contextTokens(turn.usage);
-        this.anchorTokens = used + turn.usage.outputTokens;
+        this.anchorTokens = used;
         this.anchorLength = request.messages.length + 1;
         this.lastAssistantAt = Date.now();
         // A new turn on top of a compaction makes its Undo lossy: retire it.

@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { runCli } from '../../../src/cli/cli';
+import { startStandin, type Standin } from '../../standin/server';
+
+let standin: Standin;
+before(async () => {
+  standin = await startStandin();
+});
+after(() => standin.close());
+beforeEach(() => standin.reset());
+
+async function cli(argv: string[], cwd: string) {
+  let out = '';
+  let err = '';
+  const code = await runCli(argv, {
+    io: { out: (t) => (out += t), err: (t) => (err += t) },
+    env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: standin.url },
+    cwd,
+  });
+  return { code, out, err };
+}
+
+describe('threadline -p against the stand-in', () => {
+  it('prints the final answer as text', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tl-cli-'));
+    writeFileSync(join(cwd, 'CLAUDE.md'), 'Always answer in English.');
+    standin.enqueue({ content: [{ type: 'text', text: 'The answer is 42.' }] });
+    const r = await cli(['-p', 'What is the answer?', '--model', 'claude-sonnet-4-6'], cwd);
+    assert.deepEqual(r, { code: 0, out: 'The answer is 42.\n', err: '' });
+    const body = standin.requests[0]!.body as { model: string; messages: unknown[]; system: Array<{ text: string }> };
+    assert.equal(body.model, 'claude-sonnet-4-6');
+    assert.match(JSON.stringify(body.messages[0]), /Always answer in English\./, 'instruction files reach the request');
+  });
+
+  it('json: one result object with usage and cost; allowed tools run, others are denied and reported', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tl-cli-'));
+    standin.enqueue(
+      { content: [{ type: 'tool_use', name: 'Write', input: { file_path: 'out.txt', content: 'made by the cli' } }, { type: 'tool_use', name: 'Bash', input: { command: 'touch nope' } }] },
+      { content: [{ type: 'text', text: 'Wrote it; the command was refused.' }] },
+    );
+    const r = await cli(['-p', 'make a file', '--allowed-tools', 'Write', '--output-format', 'json'], cwd);
+    assert.equal(r.code, 0);
+    const j = JSON.parse(r.out) as { type: string; subtype: string; is_error: boolean; result: string; num_turns: number; usage: { input_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number }; permission_denials: Array<{ tool_name: string; reason: string }>; total_cost_usd: number };
+    assert.equal(j.type, 'result');
+    assert.equal(j.subtype, 'success');
+    assert.equal(j.is_error, false);
+    assert.equal(j.num_turns, 2);
+    assert.ok(j.usage.input_tokens + j.usage.cache_creation_input_tokens + j.usage.cache_read_input_tokens > 0);
+    assert.ok(j.usage.cache_read_input_tokens > 0, 'the second request reads the first one\'s cache');
+    assert.ok(j.total_cost_usd > 0, r.out);
+    assert.equal(readFileSync(join(cwd, 'out.txt'), 'utf8'), 'made by the cli');
+    assert.equal(existsSync(join(cwd, 'nope')), false);
+    assert.deepEqual(j.permission_denials.map((d) => d.tool_name), ['Bash']);
+    assert.match(j.permission_denials[0]!.reason, /--allowed-tools/);
+  });
+
+  it('stream-json: init, assistant and user events, then the result, one JSON per line', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tl-cli-'));
+    writeFileSync(join(cwd, 'a.txt'), 'alpha\n');
+    standin.enqueue({ content: [{ type: 'tool_use', name: 'Read', input: { file_path: 'a.txt' } }] }, { content: [{ type: 'text', text: 'It says alpha.' }] });
+    const r = await cli(['-p', 'read a.txt', '--output-format', 'stream-json'], cwd);
+    assert.equal(r.code, 0);
+    const events = r.out.trim().split('\n').map((l) => JSON.parse(l) as { type: string; subtype?: string });
+    assert.deepEqual(events.map((e) => e.type), ['system', 'assistant', 'user', 'assistant', 'result']);
+    assert.equal(events[0]!.subtype, 'init');
+  });
+
+  it('exits 1 with a one-line reason on an API error, and on the turn limit', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tl-cli-'));
+    standin.enqueue({ content: [{ type: 'text', text: 'x' }], fault: { kind: 'http', status: 401 } });
+    const bad = await cli(['-p', 'hi'], cwd);
+    assert.equal(bad.code, 1);
+    assert.equal(bad.err.trim().split('\n').length, 1);
+    assert.match(bad.err, /^threadline: /);
+    for (let i = 0; i < 3; i++) standin.enqueue({ content: [{ type: 'tool_use', name: 'Glob', input: { pattern: '*' } }] });
+    const limited = await cli(['-p', 'loop', '--max-turns', '2'], cwd);
+    assert.equal(limited.code, 1);
+    assert.match(limited.err, /--max-turns 2/);
+  });
+});
