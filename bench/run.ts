@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchActivate } from './activate.bench';
 import { benchAgent } from './agent.bench';
+import { benchSessions } from './sessions.bench';
 import { benchBundles } from './bundle.bench';
 import { benchViewSync } from './viewSync.bench';
 
@@ -14,6 +15,7 @@ async function main(): Promise<void> {
     ['bundles', () => benchBundles(root)],
     ['activate', () => benchActivate(root)],
     ['agent', benchAgent],
+    ['sessions', benchSessions],
   ];
   const results: Record<string, Record<string, number>> = {};
   for (const [name, run] of suites) {

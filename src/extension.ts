@@ -9,6 +9,10 @@ import { getDefaultAppState, type AppState } from './state/appState';
 import { RuntimeState } from './state/runtimeState';
 import { createStore } from './state/store';
 import { ViewSync } from './state/viewSync';
+import { SessionRecorder } from './sessions/recorder';
+import { restoreSession, skippedNotice } from './sessions/resume';
+import { SessionStore } from './sessions/sessionStore';
+import { pickSession } from './vscode/sessionPicker';
 import { ApiKeyStore } from './vscode/apiKey';
 import { ChatViewProvider, CHAT_VIEW_ID } from './vscode/chatViewProvider';
 import { registerCommands, runActionCommand } from './vscode/commands';
@@ -70,6 +74,7 @@ export function activate(context: vscode.ExtensionContext): void {
       baseUrl: () => store.getState().settings.apiBaseUrl,
       maxTurns: readMaxTurns,
       context: contextService,
+      onLoopComplete: () => persist(),
       archive: async (history) => {
         // The full transcript, before compaction replaces it: one JSON message per line.
         const dir = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'archive');
@@ -79,6 +84,24 @@ export function activate(context: vscode.ExtensionContext): void {
       },
     });
   let agent = makeAgent();
+
+  // Sessions: one JSONL transcript each in workspace storage, written after every answer.
+  const sessions = new SessionStore(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'sessions').fsPath);
+  const newRecorder = () => new SessionRecorder(sessions, { id: runtime.sessionId, cwd, model: store.getState().settings.model });
+  let recorder = newRecorder();
+  flushOnExit = () => recorder.flush();
+  const persist = (reason = 'update') => {
+    const s = store.getState();
+    const title = s.messages.find((m) => m.kind === 'user');
+    if (s.sessionTitle === 'New session' && title?.kind === 'user') {
+      const t = title.text.replace(/\s+/g, ' ').trim();
+      store.setState((st) => ({ ...st, sessionTitle: t.length > 60 ? `${t.slice(0, 57)}…` : t }));
+    }
+    recorder.sync(agent.messages, store.getState().messages, store.getState().tokens.used, reason).catch((err: unknown) => {
+      log.error('could not save the session', err);
+      addNotice(store, 'warning', `Threadline could not save this session: ${err instanceof Error ? err.message : String(err)}`);
+    });
+  };
   context.subscriptions.push(
     apiKeys.onDidChange(async () => {
       if (agent.awaitingKey && (await apiKeys.get())) {
@@ -93,13 +116,21 @@ export function activate(context: vscode.ExtensionContext): void {
     retry: () => agent.retry(),
     continue: () => agent.continue(),
     respondToPermission: (id: string, d: Parameters<typeof agent.respondToPermission>[1]) => agent.respondToPermission(id, d),
-    compactNow: (focus?: string) => agent.compactNow(focus),
-    undoCompaction: (id: string) => agent.undoCompaction(id),
+    compactNow: async (focus?: string) => {
+      const ok = await agent.compactNow(focus);
+      if (ok) persist('compaction');
+      return ok;
+    },
+    undoCompaction: (id: string) => {
+      const ok = agent.undoCompaction(id);
+      if (ok) persist('undo');
+      return ok;
+    },
   };
   const compactWithProgress = async (focus: string | undefined) => {
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'Threadline: compacting the conversation…' },
-      () => agent.compactNow(focus),
+      () => runner.compactNow(focus),
     );
   };
 
@@ -128,6 +159,26 @@ export function activate(context: vscode.ExtensionContext): void {
       const fresh = getDefaultAppState({ sessionId: runtime.sessionId, settings: store.getState().settings });
       store.setState((s) => ({ ...fresh, apiKeySet: s.apiKeySet, workspaceTrusted: s.workspaceTrusted }));
       agent = makeAgent();
+      recorder = newRecorder();
+    },
+    resumeSession: async () => {
+      const picked = await pickSession(sessions);
+      if (!picked) return;
+      let loaded;
+      try {
+        loaded = await sessions.load(picked);
+      } catch (err) {
+        void vscode.window.showErrorMessage(`Threadline: could not open that session: ${err instanceof Error ? err.message : String(err)}`);
+        return;
+      }
+      agent.stop();
+      contextService.clear();
+      runtime.startSession(loaded.meta.id);
+      agent = makeAgent();
+      recorder = restoreSession(loaded, store, agent, sessions);
+      const warn = skippedNotice(loaded);
+      if (warn) addNotice(store, 'warning', warn);
+      await vscode.commands.executeCommand('threadline.chat.focus');
     },
   });
 
@@ -146,6 +197,9 @@ export function activate(context: vscode.ExtensionContext): void {
   );
 }
 
-export function deactivate(): void {
-  // Everything is owned by context.subscriptions.
+let flushOnExit: (() => Promise<void>) | undefined;
+
+export async function deactivate(): Promise<void> {
+  // Everything else is owned by context.subscriptions; the session index must reach disk.
+  await flushOnExit?.();
 }

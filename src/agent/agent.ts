@@ -174,9 +174,13 @@ export class Agent implements TurnRunner {
     return this.history;
   }
 
-  /** Replaces the history (resume, compaction, new session). */
+  /** Replaces the history (resume, fork, rewind); token use is re-estimated from it. */
   setHistory(history: MessageParam[]): void {
     this.history = history;
+    this.anchorTokens = 0;
+    this.anchorLength = 0;
+    this.undo = undefined;
+    this.refreshTokens();
   }
 
   get busy(): boolean {

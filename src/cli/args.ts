@@ -11,13 +11,16 @@ export interface PromptArgs {
   maxTurns: number;
   allowedTools: string[];
   outputFormat: OutputFormat;
+  /** Continue the most recent session in this folder, or the one with this id. */
+  resume: { latest: true } | { id: string } | undefined;
 }
 
 export type CliArgs =
   | PromptArgs
   | { command: 'help' }
   | { command: 'version' }
-  | { command: 'context'; cwd: string; json: boolean; model: string | undefined; contextWindow: number | undefined };
+  | { command: 'context'; cwd: string; json: boolean; model: string | undefined; contextWindow: number | undefined }
+  | { command: 'sessions'; cwd: string; json: boolean };
 
 export class UsageError extends Error {}
 
@@ -46,6 +49,8 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
         allowedTools: { type: 'string', multiple: true },
         'output-format': { type: 'string' },
         json: { type: 'boolean' },
+        continue: { type: 'boolean', short: 'c' },
+        resume: { type: 'string', short: 'r' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -64,6 +69,12 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
     if (rest.length) throw new UsageError(`unexpected arguments after context: ${rest.join(' ')}`);
     return { command: 'context', cwd: dir, json: Boolean(v.json), model, contextWindow };
   }
+  if (first === 'sessions') {
+    if (rest.length) throw new UsageError(`unexpected arguments after sessions: ${rest.join(' ')}`);
+    return { command: 'sessions', cwd: dir, json: Boolean(v.json) };
+  }
+  if (v.continue && v.resume !== undefined) throw new UsageError('use either --continue or --resume, not both');
+  const resume = v.continue ? ({ latest: true } as const) : v.resume !== undefined ? { id: v.resume } : undefined;
   const prompt = v.print ?? (parsed.positionals.length ? parsed.positionals.join(' ') : undefined);
   if (prompt === undefined) return { command: 'help' };
   if (!prompt.trim()) throw new UsageError('the prompt is empty');
@@ -83,6 +94,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
     maxTurns: positiveInt('--max-turns', v['max-turns']) ?? 50,
     allowedTools,
     outputFormat: format,
+    resume,
   };
 }
 

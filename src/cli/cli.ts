@@ -8,6 +8,8 @@ import { silentLogger } from '../ports/logger';
 import { getDefaultAppState, type AppState } from '../state/appState';
 import { RuntimeState } from '../state/runtimeState';
 import { createStore } from '../state/store';
+import { cliSessionsDir } from '../sessions/paths';
+import { SessionStore } from '../sessions/sessionStore';
 import { parseCliArgs, UsageError } from './args';
 import { runPrompt } from './runPrompt';
 
@@ -20,6 +22,7 @@ export const HELP = `threadline ${VERSION} — a coding agent that keeps the thr
 Usage:
   threadline -p PROMPT [options]     answer one prompt and exit
   threadline context [--json]        show what a request would hold, and the window's thresholds
+  threadline sessions [--json]       list this folder's saved sessions, newest first
   threadline --version               print the version
   threadline --help                  print this help
 
@@ -32,6 +35,8 @@ Options:
   --allowed-tools LIST               tools that run without asking, e.g. "Edit,Bash(npm test:*)";
                                      read-only tools inside --cwd always run; anything else that
                                      would ask is denied, and the denial is reported
+  -c, --continue                     continue the most recent session in this folder
+  -r, --resume ID                    continue the session with this id (see \`threadline sessions\`)
   --output-format text|json|stream-json
                                      text: the final answer; json: one result object;
                                      stream-json: one JSON event per line, ending in the result
@@ -39,6 +44,7 @@ Options:
 Environment:
   ANTHROPIC_API_KEY                  the API key (required for -p)
   ANTHROPIC_BASE_URL                 a proxy or Anthropic-compatible server
+  THREADLINE_STATE_DIR               where sessions are kept (default: ~/.local/state/threadline)
 
 Exit codes: 0 success, 1 the run failed (one-line reason on stderr), 2 bad usage.
 `;
@@ -112,6 +118,21 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       else io.out(`${renderContextReport(state, preview)}\n`);
       return 0;
     }
+    case 'sessions': {
+      const store = new SessionStore(cliSessionsDir(resolve(args.cwd), env));
+      let list = await store.list();
+      if (!list.length) list = await store.rebuildIndex();
+      if (args.json) {
+        io.out(`${JSON.stringify(list, null, 2)}\n`);
+        return 0;
+      }
+      if (!list.length) {
+        io.out('No sessions in this folder yet.\n');
+        return 0;
+      }
+      for (const s of list) io.out(`${s.id}  ${new Date(s.updatedAt).toISOString().slice(0, 16).replace('T', ' ')}  ${String(s.messageCount).padStart(4)} msgs  ${s.title}\n`);
+      return 0;
+    }
     case 'prompt': {
       const cwd = resolve(args.cwd);
       const permissions = new Permissions(
@@ -125,6 +146,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
           tools: createTools(),
           permissions,
           context: headlessContext(cwd, io),
+          sessions: new SessionStore(cliSessionsDir(cwd, env)),
         },
         io,
         opts.signal,

@@ -4,6 +4,9 @@ import { createAgent, type PermissionEngine } from '../agent/createAgent';
 import type { LoopResult } from '../agent/queryLoop';
 import type { Tool } from '../agent/tools/types';
 import type { ContextService } from '../context/contextService';
+import { SessionRecorder } from '../sessions/recorder';
+import { restoreSession } from '../sessions/resume';
+import type { SessionStore } from '../sessions/sessionStore';
 import { silentLogger } from '../ports/logger';
 import { getDefaultAppState, type AppState } from '../state/appState';
 import { RuntimeState } from '../state/runtimeState';
@@ -23,6 +26,8 @@ export interface PromptDeps {
   isGitRepo?(): Promise<boolean>;
   dynamicSections?(): Promise<string[]>;
   context?: ContextService;
+  /** Where this folder's sessions live; undefined: the run is not saved. */
+  sessions?: SessionStore;
 }
 
 interface Denial {
@@ -113,6 +118,27 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
     },
   });
 
+  let recorder: SessionRecorder | undefined;
+  if (deps.sessions) {
+    if (args.resume) {
+      const id = 'id' in args.resume ? args.resume.id : (await deps.sessions.list())[0]?.id;
+      if (!id) return fail('there is no earlier session in this folder to continue');
+      let loaded;
+      try {
+        loaded = await deps.sessions.load(id);
+      } catch (err) {
+        return fail(`cannot resume ${id}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+      }
+      runtime.startSession(loaded.meta.id);
+      recorder = restoreSession(loaded, store, agent, deps.sessions);
+      if (loaded.skipped.length) io.err(`threadline: ${loaded.skipped.length} unreadable line(s) of the transcript were skipped\n`);
+    } else {
+      recorder = new SessionRecorder(deps.sessions, { id: runtime.sessionId, cwd: args.cwd, model: store.getState().settings.model });
+    }
+  } else if (args.resume) {
+    return fail('sessions are not available here');
+  }
+
   if (stream) {
     emit({ type: 'system', subtype: 'init', session_id: runtime.sessionId, cwd: args.cwd, model: store.getState().settings.model, tools: deps.tools.map((t) => t.name) });
   }
@@ -122,6 +148,12 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
     await agent.submit(args.prompt);
   } finally {
     signal?.removeEventListener('abort', onAbort);
+  }
+  try {
+    await recorder?.sync(agent.messages, store.getState().messages, store.getState().tokens.used);
+    await recorder?.flush();
+  } catch (err) {
+    io.err(`threadline: could not save the session: ${err instanceof Error ? err.message : String(err)}\n`);
   }
   const r = result;
   const usage = sumUsage(runtime);

@@ -1,7 +1,9 @@
 import type { MessageParam } from '../api/types';
 import { sequential } from '../base/sequential';
 import type { ViewMessage } from '../shared/viewState';
-import { SCHEMA_VERSION, titleFrom, type SessionEvent, type SessionStore } from './sessionStore';
+import { SCHEMA_VERSION, titleFrom, type SessionEvent, type SessionStore, type SessionSummary } from './sessionStore';
+
+const INDEX_DELAY_MS = 300;
 
 export interface RecorderInit {
   id: string;
@@ -21,9 +23,13 @@ export interface RecorderInit {
 export class SessionRecorder {
   private persisted: readonly MessageParam[] = [];
   private viewJson = new Map<string, string>();
+  // The store never mutates a message, so an unchanged reference means an unchanged message.
+  private viewSeen = new Map<string, ViewMessage>();
   private title: string | undefined;
   private started = false;
   readonly createdAt: number;
+  private pendingIndex: SessionSummary | undefined;
+  private indexTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: SessionStore,
@@ -50,12 +56,14 @@ export class SessionRecorder {
       this.started = true;
       events.push({ t: 'meta', v: SCHEMA_VERSION, id: this.init.id, createdAt: this.createdAt, cwd: this.init.cwd, model: this.init.model, ...(this.init.branch ? { branch: this.init.branch } : {}) });
     }
-    const prefixKept = this.persisted.length <= history.length && this.persisted.every((m, i) => m === history[i] || JSON.stringify(m) === JSON.stringify(history[i]));
+    const prefixKept = this.persisted.length <= history.length && this.persisted.every((m, i) => m === history[i]);
     if (prefixKept) for (const m of history.slice(this.persisted.length)) events.push({ t: 'msg', m });
     else events.push({ t: 'history', h: history.slice(), reason });
     this.persisted = history.slice();
     for (const v of view) {
       if (v.kind === 'assistant' && v.streaming) continue;
+      if (this.viewSeen.get(v.id) === v) continue;
+      this.viewSeen.set(v.id, v);
       const json = JSON.stringify(v);
       if (this.viewJson.get(v.id) === json) continue;
       this.viewJson.set(v.id, json);
@@ -70,7 +78,7 @@ export class SessionRecorder {
     }
     events.push({ t: 'usage', tokens });
     await this.store.append(this.init.id, events);
-    await this.store.updateIndex({
+    this.pendingIndex = {
       id: this.init.id,
       title: this.title ?? 'Untitled session',
       createdAt: this.createdAt,
@@ -80,8 +88,19 @@ export class SessionRecorder {
       tokens,
       cwd: this.init.cwd,
       ...(this.init.branch ? { branch: this.init.branch } : {}),
-    });
+    };
+    // The index is a locked, atomic rewrite: coalesce it, so a burst of events costs one.
+    this.indexTimer ??= setTimeout(() => void this.flush().catch(() => undefined), INDEX_DELAY_MS).unref();
   });
+
+  /** Writes the pending index entry now (before exit, and in tests). */
+  async flush(): Promise<void> {
+    if (this.indexTimer) clearTimeout(this.indexTimer);
+    this.indexTimer = undefined;
+    const entry = this.pendingIndex;
+    this.pendingIndex = undefined;
+    if (entry) await this.store.updateIndex(entry);
+  }
 
   async rename(title: string): Promise<void> {
     this.title = title;

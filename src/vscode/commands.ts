@@ -12,6 +12,7 @@ export interface CommandDeps {
   newSession(): void;
   compact?(focus: string | undefined): Promise<void>;
   previewContext?(): Promise<ContextPreview>;
+  resumeSession?(): Promise<void>;
 }
 
 const CONTEXT_SCHEME = 'threadline-context';
@@ -60,7 +61,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     if (focus === undefined) return;
     await deps.compact(focus.trim() || undefined);
   });
-  register('threadline.resumeSession', () => notYet('Resume Session'));
+  register('threadline.resumeSession', () => (deps.resumeSession ? deps.resumeSession() : notYet('Resume Session')));
   register('threadline.openMemory', () => notYet('Open Memory'));
   register('threadline.showContext', async () => {
     contextDocs.changed.fire(contextUri);

@@ -1,11 +1,14 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import type { Tool } from './types';
-import { parseFields, truncateMiddle } from './util';
+import { promises as fs } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import type { Tool, ToolResult } from './types';
+import { INTERRUPTED, parseInput } from './util';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
 export const BASH_MAX_OUTPUT = 30_000;
+/** How long to wait for the pipes to close after the shell exits (a background job may hold them). */
+const PIPE_GRACE_MS = 500;
 
 interface BashInput {
   command: string;
@@ -13,74 +16,173 @@ interface BashInput {
   description?: string;
 }
 
-const SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
+/** Keeps the first and last parts of a stream of text, counting what falls in between. */
+export class HeadTailBuffer {
+  private head = '';
+  private tail = '';
+  private dropped = 0;
+  private readonly headMax: number;
+  private readonly tailMax: number;
+
+  constructor(max: number) {
+    this.headMax = Math.floor(max / 2);
+    this.tailMax = max - this.headMax;
+  }
+
+  push(chunk: string): void {
+    let s = chunk;
+    const room = this.headMax - this.head.length;
+    if (room > 0) {
+      this.head += s.slice(0, room);
+      s = s.slice(room);
+    }
+    if (!s) return;
+    this.tail += s;
+    // Trim in batches so a chatty command does not copy the tail on every chunk.
+    if (this.tail.length > this.tailMax * 2) this.trimTail();
+  }
+
+  private trimTail(): void {
+    if (this.tail.length <= this.tailMax) return;
+    this.dropped += this.tail.length - this.tailMax;
+    this.tail = this.tail.slice(-this.tailMax);
+  }
+
+  text(): string {
+    this.trimTail();
+    if (this.dropped === 0) return this.head + this.tail;
+    return `${this.head}\n\n... [${this.dropped} characters of output cut from the middle] ...\n\n${this.tail}`;
+  }
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+function runShell(command: string, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<ToolResult> {
+  return new Promise((resolve) => {
+    const out = new HeadTailBuffer(BASH_MAX_OUTPUT);
+    let stopped: 'timeout' | 'aborted' | undefined;
+    let pid: number | undefined;
+    let settled = false;
+    let grace: NodeJS.Timeout | undefined;
+    let current: unknown;
+
+    // The shell leads its own process group (detached), so one kill reaches every process it started.
+    const killGroup = () => {
+      if (pid === undefined) return;
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // the group is already gone
+      }
+    };
+    const onAbort = () => {
+      stopped ??= 'aborted';
+      killGroup();
+    };
+    const timer = setTimeout(() => {
+      stopped ??= 'timeout';
+      killGroup();
+    }, timeoutMs);
+    signal.addEventListener('abort', onAbort, { once: true });
+
+    const finish = (result: ToolResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (grace) clearTimeout(grace);
+      signal.removeEventListener('abort', onAbort);
+      resolve(result);
+    };
+
+    const report = (code: number | null, sig: NodeJS.Signals | null): ToolResult => {
+      const body = out.text().trimEnd();
+      if (stopped === 'timeout') return { content: `${body ? `${body}\n\n` : ''}Timed out after ${seconds(timeoutMs)}: the command and every process it started were killed.`, isError: true };
+      if (stopped === 'aborted') return { content: `${body ? `${body}\n\n` : ''}Interrupted by the user: the command and every process it started were killed.`, isError: true };
+      if (code === 0) return { content: body || '(no output)' };
+      const status = code !== null ? `Exit code ${code}` : `Killed by signal ${sig ?? 'unknown'}`;
+      return { content: `${body ? `${body}\n\n` : ''}${status}`, isError: true };
+    };
+
+    const launch = (shell: string, fallback: string | undefined) => {
+      const child = spawn(shell, ['-c', command], {
+        cwd,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' },
+      });
+      current = child;
+      pid = child.pid;
+      if (pid !== undefined && signal.aborted) onAbort();
+      const decoders = [new StringDecoder('utf8'), new StringDecoder('utf8')] as const;
+      child.stdout.on('data', (b: Buffer) => out.push(decoders[0].write(b)));
+      child.stderr.on('data', (b: Buffer) => out.push(decoders[1].write(b)));
+      child.on('error', (err: NodeJS.ErrnoException) => {
+        if (current !== child) return;
+        if (err.code === 'ENOENT' && fallback && child.pid === undefined) return launch(fallback, undefined);
+        finish({ content: `Could not run the command with ${shell}: ${err.message}`, isError: true });
+      });
+      child.on('exit', (code, sig) => {
+        if (current !== child) return;
+        // Normally 'close' follows at once; if a background job still holds the pipes, stop waiting.
+        grace = setTimeout(() => {
+          child.stdout.destroy();
+          child.stderr.destroy();
+          finish(report(code, sig));
+        }, PIPE_GRACE_MS);
+      });
+      child.on('close', (code, sig) => {
+        if (current !== child) return;
+        out.push(decoders[0].end() + decoders[1].end());
+        finish(report(code, sig));
+      });
+    };
+    launch('bash', 'sh');
+  });
+}
 
 export const bashTool: Tool<BashInput> = {
   name: 'Bash',
-  description:
-    'Runs a shell command in the workspace folder and returns its combined output and exit code. ' +
-    `Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS / 1000} s, at most ${BASH_MAX_TIMEOUT_MS / 1000} s); output over ${BASH_MAX_OUTPUT} characters is cut in the middle. ` +
-    'Use it for builds, tests, git and other programs; prefer Read, Edit, Write, Grep and Glob for files. Each command runs in a fresh shell. The user may be asked to approve the command.',
+  description: [
+    'Run a shell command with `bash -c` in the workspace folder and get back its combined stdout and stderr, plus the exit code when it is not 0.',
+    'Use it for builds, tests, git, package managers and other programs. For files prefer the dedicated tools: Read (not cat/head/tail), Edit and Write (not sed/echo >), Grep (not grep/rg), Glob (not find/ls).',
+    'Every call starts a fresh shell: `cd` and exported variables do not carry over, so chain commands with && when needed. There is no stdin, so interactive commands will fail; pass flags such as --yes or --no-pager.',
+    `timeout is in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS / 1000} s, at most ${BASH_MAX_TIMEOUT_MS / 1000} s); on timeout the command and everything it started are killed.`,
+    `Output beyond ${BASH_MAX_OUTPUT} characters keeps its beginning and end and cuts the middle. The user is asked to approve commands.`,
+  ].join(' '),
   inputSchema: {
     type: 'object',
     properties: {
-      command: { type: 'string', description: 'The command to run' },
-      timeout: { type: 'number', description: 'Timeout in milliseconds' },
-      description: { type: 'string', description: 'What the command does, in a few words' },
+      command: { type: 'string', description: 'The shell command to run' },
+      timeout: { type: 'number', minimum: 1, maximum: BASH_MAX_TIMEOUT_MS, description: `Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS})` },
+      description: { type: 'string', description: 'What the command does, in 5-10 words, shown to the user' },
     },
     required: ['command'],
   },
-  parse: (input) => {
-    const r = parseFields<BashInput>(input, { command: 'string' }, { timeout: 'number', description: 'string' });
-    if (r.ok && !r.value.command.trim()) return { ok: false, error: '"command" is empty' };
-    return r;
-  },
+  parse: (input) =>
+    parseInput<BashInput>(input, {
+      command: { type: 'string', required: true, nonEmpty: true },
+      timeout: { type: 'number', min: 1 },
+      description: { type: 'string' },
+    }),
   isReadOnly: () => false,
-  summarize: (i) => (i.command.length > 120 ? `${i.command.slice(0, 117)}...` : i.command),
+  summarize: (i) => {
+    const lines = i.command.trim().split('\n');
+    let s = lines[0]!;
+    if (s.length > 160) s = `${s.slice(0, 157)}...`;
+    else if (lines.length > 1) s += ' ...';
+    return s;
+  },
   paths: () => [],
-  call(i, { cwd, signal }) {
-    const timeout = Math.min(Math.max(1000, i.timeout ?? BASH_DEFAULT_TIMEOUT_MS), BASH_MAX_TIMEOUT_MS);
-    return new Promise((resolve) => {
-      // Its own process group, so a timeout or Stop kills everything it started.
-      const child = spawn(SHELL, ['-c', i.command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat' } });
-      let out = '';
-      let capped = false;
-      const collect = (b: Buffer) => {
-        if (out.length > BASH_MAX_OUTPUT * 4) {
-          capped = true;
-          out = out.slice(0, BASH_MAX_OUTPUT * 2) + out.slice(-BASH_MAX_OUTPUT * 2);
-        }
-        out += b.toString('utf8');
-      };
-      child.stdout.on('data', collect);
-      child.stderr.on('data', collect);
-      let why: 'timeout' | 'aborted' | undefined;
-      const kill = (reason: 'timeout' | 'aborted') => {
-        why ??= reason;
-        try {
-          process.kill(-child.pid!, 'SIGKILL');
-        } catch {
-          // already gone
-        }
-      };
-      const timer = setTimeout(() => kill('timeout'), timeout);
-      const onAbort = () => kill('aborted');
-      signal.addEventListener('abort', onAbort, { once: true });
-      child.on('error', (err) => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        resolve({ content: `Could not run the command: ${err.message}`, isError: true });
-      });
-      child.on('close', (code, sig) => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        let text = truncateMiddle(out.trimEnd(), BASH_MAX_OUTPUT);
-        if (capped && text === out) text += '\n(output was cut)';
-        if (why === 'timeout') return resolve({ content: `${text}\n\nTimed out after ${timeout / 1000} s; the command and everything it started were killed.`.trim(), isError: true });
-        if (why === 'aborted') return resolve({ content: `${text}\n\nInterrupted by the user.`.trim(), isError: true });
-        if (code !== 0) return resolve({ content: `${text}\n\nExit code ${code ?? sig}`.trim(), isError: true });
-        resolve({ content: text || '(no output)' });
-      });
-    });
+  async call(i, { cwd, signal }) {
+    if (signal.aborted) return INTERRUPTED;
+    try {
+      if (!(await fs.stat(cwd)).isDirectory()) return { content: `The working folder ${cwd} is not a folder.`, isError: true };
+    } catch {
+      return { content: `The working folder ${cwd} does not exist.`, isError: true };
+    }
+    const timeout = Math.min(Math.round(i.timeout ?? BASH_DEFAULT_TIMEOUT_MS), BASH_MAX_TIMEOUT_MS);
+    return runShell(i.command, cwd, Math.max(1, timeout), signal);
   },
 };

@@ -1,9 +1,7 @@
 import { promises as fs } from 'node:fs';
-import { dirname } from 'node:path';
-import { writeFileAtomic } from '../../base/atomicFile';
 import { resolveToolPath } from './paths';
 import type { Tool } from './types';
-import { parseFields } from './util';
+import { errorMessage, INTERRUPTED, parseInput, writeAtomic } from './util';
 
 interface EditInput {
   file_path: string;
@@ -12,67 +10,118 @@ interface EditInput {
   replace_all?: boolean;
 }
 
-function countOccurrences(text: string, needle: string): number {
-  let n = 0;
-  for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + needle.length)) n++;
-  return n;
+/** Start offsets of every non-overlapping occurrence of `needle`. */
+export function findAll(text: string, needle: string): number[] {
+  const at: number[] = [];
+  if (needle === '') return at;
+  for (let k = text.indexOf(needle); k >= 0; k = text.indexOf(needle, k + needle.length)) at.push(k);
+  return at;
 }
 
-function snippet(text: string, index: number, length: number): string {
+const CONTEXT_LINES = 3;
+const SNIPPET_MAX_LINES = 30;
+
+/** The lines around text[from, to) in `cat -n` form, so the model sees the result without a Read. */
+function snippet(text: string, from: number, to: number): string {
   const lines = text.split('\n');
-  const startLine = text.slice(0, index).split('\n').length - 1;
-  const endLine = text.slice(0, index + length).split('\n').length - 1;
-  const from = Math.max(0, startLine - 3);
-  const to = Math.min(lines.length, endLine + 4);
-  return lines
-    .slice(from, to)
-    .map((l, k) => `${String(from + k + 1).padStart(6)}\t${l}`)
-    .join('\n');
+  const firstLine = text.slice(0, from).split('\n').length - 1;
+  const lastLine = text.slice(0, Math.max(from, to)).split('\n').length - 1;
+  const start = Math.max(0, firstLine - CONTEXT_LINES);
+  let end = Math.min(lines.length, lastLine + CONTEXT_LINES + 1);
+  let cut = '';
+  if (end - start > SNIPPET_MAX_LINES) {
+    cut = `\n   ... (${end - start - SNIPPET_MAX_LINES} more lines)`;
+    end = start + SNIPPET_MAX_LINES;
+  }
+  return (
+    lines
+      .slice(start, end)
+      .map((l, k) => `${String(start + k + 1).padStart(6)}\t${l.replace(/\r$/, '')}`)
+      .join('\n') + cut
+  );
 }
 
 export const editTool: Tool<EditInput> = {
   name: 'Edit',
-  description:
-    'Replaces exact text in a file. `old_string` must match the file exactly (whitespace included) and, unless `replace_all` is true, exactly once: ' +
-    'add surrounding lines to make it unique. Read the file first. An empty `old_string` creates a new file with `new_string` as its content. The user may be asked to approve the edit.',
+  description: [
+    'Change a file by replacing exact text: old_string is found in the file and replaced with new_string.',
+    'old_string must match the file character for character, indentation and line breaks included (copy it from Read output without the line-number prefix).',
+    'It must occur exactly once unless replace_all is true; if it occurs several times, add surrounding lines until it is unique, or set replace_all to replace every occurrence (handy for renames).',
+    'An empty old_string on a file that does not exist creates it with new_string as its content.',
+    'Read the file before editing it. The write is atomic; the result shows the changed lines. The user may be asked to approve the edit.',
+  ].join(' '),
   inputSchema: {
     type: 'object',
     properties: {
-      file_path: { type: 'string', description: 'Path of the file to edit' },
+      file_path: { type: 'string', description: 'The file to change, absolute or relative to the workspace' },
       old_string: { type: 'string', description: 'The exact text to replace' },
-      new_string: { type: 'string', description: 'The text to put in its place' },
-      replace_all: { type: 'boolean', description: 'Replace every occurrence (default false)' },
+      new_string: { type: 'string', description: 'The text to put in its place (must differ from old_string)' },
+      replace_all: { type: 'boolean', description: 'Replace every occurrence instead of requiring exactly one (default false)' },
     },
     required: ['file_path', 'old_string', 'new_string'],
   },
-  parse: (input) => parseFields<EditInput>(input, { file_path: 'string', old_string: 'string', new_string: 'string' }, { replace_all: 'boolean' }),
+  parse: (input) =>
+    parseInput<EditInput>(input, {
+      file_path: { type: 'string', required: true, nonEmpty: true, path: true },
+      old_string: { type: 'string', required: true },
+      new_string: { type: 'string', required: true },
+      replace_all: { type: 'boolean' },
+    }),
   isReadOnly: () => false,
-  summarize: (i) => i.file_path,
+  summarize: (i) => (i.replace_all ? `${i.file_path} (replace all)` : i.file_path),
   paths: (i, cwd) => [resolveToolPath(cwd, i.file_path)],
   async call(i, { cwd, signal }) {
+    if (signal.aborted) return INTERRUPTED;
     const abs = resolveToolPath(cwd, i.file_path);
-    if (i.old_string === i.new_string) return { content: 'old_string and new_string are the same; nothing to change.', isError: true };
+    if (i.old_string === i.new_string) return { content: 'old_string and new_string are identical, so there is nothing to change.', isError: true };
     let text: string;
     try {
+      const st = await fs.stat(abs);
+      if (st.isDirectory()) return { content: `${abs} is a folder; give the path of a file.`, isError: true };
       text = await fs.readFile(abs, 'utf8');
-    } catch {
-      if (i.old_string === '') {
-        await fs.mkdir(dirname(abs), { recursive: true });
-        await writeFileAtomic(abs, i.new_string);
-        return { content: `Created ${abs}.` };
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') return { content: `Cannot read ${abs}: ${errorMessage(err)}.`, isError: true };
+      if (i.old_string !== '') return { content: `File does not exist: ${abs}. To create a file, use Write (or Edit with an empty old_string).`, isError: true };
+      try {
+        await writeAtomic(abs, i.new_string);
+      } catch (e) {
+        return { content: `Could not create ${abs}: ${errorMessage(e)}.`, isError: true };
       }
-      return { content: `File not found: ${abs}`, isError: true };
+      return { content: `Created ${abs}:\n${snippet(i.new_string, 0, i.new_string.length)}` };
     }
-    if (i.old_string === '') return { content: `${abs} already exists; give the text to replace in old_string.`, isError: true };
-    const n = countOccurrences(text, i.old_string);
-    if (n === 0) return { content: `old_string was not found in ${abs}. Read the file and copy the text exactly, including indentation.`, isError: true };
-    if (n > 1 && !i.replace_all) {
-      return { content: `old_string matches ${n} places in ${abs}. Include more surrounding lines so it matches exactly one, or set replace_all to true.`, isError: true };
+    if (i.old_string === '') {
+      if (text !== '') return { content: `${abs} already exists and is not empty; an empty old_string only creates files. Give the exact text to replace, or use Write to replace the whole file.`, isError: true };
+      await writeAtomic(abs, i.new_string);
+      return { content: `Wrote into the empty file ${abs}:\n${snippet(i.new_string, 0, i.new_string.length)}` };
     }
-    if (signal.aborted) return { content: 'Not edited: interrupted.', isError: true };
-    const first = text.indexOf(i.old_string);
-    const next = i.replace_all ? text.split(i.old_string).join(i.new_string) : text.slice(0, first) + i.new_string + text.slice(first + i.old_string.length);
-    await writeFileAtomic(abs, next);
-    return { content: `Edited ${abs}${n > 1 ? ` (${n} replacements)` : ''}:\n${snippet(next, first, i.new_string.length)}` };
+    let oldString = i.old_string;
+    let newString = i.new_string;
+    let at = findAll(text, oldString);
+    // A file with Windows line endings, and a model that wrote '\n': match it the file's way.
+    if (at.length === 0 && text.includes('\r\n') && oldString.includes('\n') && !oldString.includes('\r')) {
+      oldString = oldString.replace(/\n/g, '\r\n');
+      newString = newString.replace(/\r?\n/g, '\r\n');
+      at = findAll(text, oldString);
+    }
+    if (at.length === 0) {
+      return { content: `old_string was not found in ${abs}. It must match exactly, whitespace and indentation included; Read the file again and copy the text from it.`, isError: true };
+    }
+    if (at.length > 1 && i.replace_all !== true) {
+      return {
+        content: `old_string occurs ${at.length} times in ${abs}, so the edit is ambiguous. Include more surrounding lines in old_string so it matches exactly one place, or set replace_all to true to change all ${at.length}.`,
+        isError: true,
+      };
+    }
+    if (signal.aborted) return INTERRUPTED;
+    const first = at[0]!;
+    const next = i.replace_all ? text.split(oldString).join(newString) : text.slice(0, first) + newString + text.slice(first + oldString.length);
+    try {
+      await writeAtomic(abs, next);
+    } catch (err) {
+      return { content: `Could not write ${abs}: ${errorMessage(err)}.`, isError: true };
+    }
+    const what = at.length > 1 ? `Replaced ${at.length} occurrences in ${abs}; the first is now:` : `Edited ${abs}:`;
+    return { content: `${what}\n${snippet(next, first, first + newString.length)}` };
   },
 };

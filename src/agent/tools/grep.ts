@@ -1,103 +1,135 @@
 import { promises as fs } from 'node:fs';
+import { basename } from 'node:path';
+import { globToRegExp, walkGlob } from './glob';
 import { resolveToolPath } from './paths';
-import { walkGlob } from './glob';
 import type { Tool } from './types';
-import { looksBinary, parseFields } from './util';
+import { displayPath, errorMessage, hasBinaryExtension, hasNulByte, INTERRUPTED, parseInput } from './util';
 
-const MAX_FILE = 1024 * 1024;
-const DEFAULT_HEAD = 200;
+export const GREP_MAX_FILE_BYTES = 1024 * 1024;
+export const GREP_DEFAULT_HEAD_LIMIT = 200;
+const MAX_LINE_SHOWN = 500;
 
-type Mode = 'files_with_matches' | 'content' | 'count';
+const MODES = ['files_with_matches', 'content', 'count'] as const;
+type OutputMode = (typeof MODES)[number];
 
 interface GrepInput {
   pattern: string;
   path?: string;
   glob?: string;
-  output_mode?: Mode;
+  output_mode?: OutputMode;
   '-i'?: boolean;
   head_limit?: number;
 }
 
+function compile(i: Pick<GrepInput, 'pattern' | '-i'>): RegExp {
+  return new RegExp(i.pattern, i['-i'] ? 'i' : '');
+}
+
 export const grepTool: Tool<GrepInput> = {
   name: 'Grep',
-  description:
-    'Searches file contents with a regular expression (JavaScript syntax) under a folder (default: the workspace). ' +
-    '`glob` filters files (e.g. "*.ts", "src/**/*.{ts,tsx}"); `output_mode` is "files_with_matches" (default), "content" (file:line:text) or "count"; `-i` ignores case. ' +
-    'Skips .git, node_modules, binary files and files over 1 MB. Results are capped by head_limit (default 200).',
+  description: [
+    'Search file contents for a regular expression (JavaScript RegExp syntax, matched line by line) in the files under a folder or in one file.',
+    'path: where to search (default: the workspace). glob: only files matching this glob, e.g. "*.ts" or "src/**/*.{ts,tsx}". "-i": ignore case.',
+    'output_mode: "files_with_matches" (default) lists matching files; "content" shows matching lines as file:line:text; "count" shows file:number of matching lines.',
+    `Paths are relative to the workspace and sorted. At most head_limit results (default ${GREP_DEFAULT_HEAD_LIMIT}); the output says when it was cut.`,
+    `Skips .git, node_modules, binary files and files over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB. Use it instead of grep or rg in Bash; escape regex characters such as ( [ . to match them literally.`,
+  ].join(' '),
   inputSchema: {
     type: 'object',
     properties: {
-      pattern: { type: 'string', description: 'Regular expression to search for' },
-      path: { type: 'string', description: 'Folder or file to search (default: workspace)' },
-      glob: { type: 'string', description: 'Only files matching this glob' },
-      output_mode: { type: 'string', enum: ['files_with_matches', 'content', 'count'] },
-      '-i': { type: 'boolean', description: 'Case-insensitive' },
-      head_limit: { type: 'number', description: 'Most results to return' },
+      pattern: { type: 'string', description: 'Regular expression to search for (JavaScript syntax)' },
+      path: { type: 'string', description: 'File or folder to search, absolute or relative to the workspace (default: the workspace)' },
+      glob: { type: 'string', description: 'Only search files matching this glob, e.g. "*.js" or "src/**/*.ts"' },
+      output_mode: { type: 'string', enum: [...MODES], description: 'files_with_matches (default), content or count' },
+      '-i': { type: 'boolean', description: 'Case-insensitive search' },
+      head_limit: { type: 'integer', minimum: 1, description: `Most results to return (default ${GREP_DEFAULT_HEAD_LIMIT})` },
     },
     required: ['pattern'],
   },
   parse: (input) => {
-    const r = parseFields<GrepInput>(input, { pattern: 'string' }, { path: 'string', glob: 'string', output_mode: 'string', '-i': 'boolean', head_limit: 'number' });
+    const r = parseInput<GrepInput>(input, {
+      pattern: { type: 'string', required: true, nonEmpty: true },
+      path: { type: 'string', path: true },
+      glob: { type: 'string', nonEmpty: true },
+      output_mode: { type: 'string', oneOf: MODES },
+      '-i': { type: 'boolean' },
+      head_limit: { type: 'number', integer: true, min: 1 },
+    });
     if (!r.ok) return r;
-    if (r.value.output_mode && !['files_with_matches', 'content', 'count'].includes(r.value.output_mode)) return { ok: false, error: '"output_mode" must be files_with_matches, content or count' };
     try {
-      new RegExp(r.value.pattern);
-    } catch (e) {
-      return { ok: false, error: `invalid regular expression: ${e instanceof Error ? e.message : String(e)}` };
+      compile(r.value);
+    } catch (err) {
+      return { ok: false, error: `"pattern" is not a valid regular expression: ${err instanceof Error ? err.message : String(err)}` };
     }
     return r;
   },
   isReadOnly: () => true,
-  summarize: (i) => `${i.pattern}${i.glob ? ` in ${i.glob}` : ''}${i.path ? ` under ${i.path}` : ''}`,
+  summarize: (i) => `/${i.pattern}/${i['-i'] ? 'i' : ''}${i.glob ? ` in ${i.glob}` : ''}${i.path ? ` under ${i.path}` : ''}`,
   paths: (i, cwd) => [resolveToolPath(cwd, i.path ?? '.')],
   async call(i, { cwd, signal }) {
+    if (signal.aborted) return INTERRUPTED;
     const root = resolveToolPath(cwd, i.path ?? '.');
-    const re = new RegExp(i.pattern, i['-i'] ? 'i' : '');
-    const mode: Mode = i.output_mode ?? 'files_with_matches';
-    const head = i.head_limit && i.head_limit > 0 ? i.head_limit : DEFAULT_HEAD;
-    let st;
+    const re = compile(i);
+    const mode: OutputMode = i.output_mode ?? 'files_with_matches';
+    const head = i.head_limit ?? GREP_DEFAULT_HEAD_LIMIT;
+
+    let candidates: Array<{ abs: string; size: number }>;
     try {
-      st = await fs.stat(root);
-    } catch {
-      return { content: `Path not found: ${root}`, isError: true };
+      const st = await fs.stat(root);
+      if (st.isDirectory()) candidates = await walkGlob(root, i.glob ?? '**/*', signal);
+      else if (i.glob && !globToRegExp(i.glob).test(basename(root))) candidates = [];
+      else candidates = [{ abs: root, size: st.size }];
+    } catch (err) {
+      return { content: `Cannot search ${root}: ${errorMessage(err)}.`, isError: true };
     }
-    const files = st.isFile()
-      ? [{ rel: root, abs: root, size: st.size, mtimeMs: st.mtimeMs }]
-      : (await walkGlob(root, i.glob ?? '**/*', signal)).map((f) => ({ ...f, rel: resolveToolPath(root, f.rel) }));
+    const files = candidates.map((f) => ({ ...f, shown: displayPath(cwd, f.abs) })).sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
+
     const results: string[] = [];
-    let total = 0;
-    const relToCwd = (abs: string) => (abs.startsWith(`${cwd}/`) ? abs.slice(cwd.length + 1) : abs);
-    for (const f of files.sort((a, b) => a.abs.localeCompare(b.abs))) {
-      if (signal.aborted) break;
-      if (f.size > MAX_FILE) continue;
-      let buf;
+    let cut = false;
+    let tooBig = 0;
+    for (const f of files) {
+      if (signal.aborted) return INTERRUPTED;
+      if (f.size > GREP_MAX_FILE_BYTES) {
+        tooBig++;
+        continue;
+      }
+      if (hasBinaryExtension(f.abs)) continue;
+      let buf: Buffer;
       try {
         buf = await fs.readFile(f.abs);
       } catch {
-        continue;
+        continue; // unreadable or gone
       }
-      if (looksBinary(f.abs, buf)) continue;
-      const lines = buf.toString('utf8').split(/\r?\n/);
+      if (hasNulByte(buf)) continue;
+      const lines = buf.toString('utf8').split('\n');
+      if (lines.at(-1) === '') lines.pop();
       let count = 0;
-      lines.forEach((line, k) => {
-        if (!re.test(line)) return;
+      for (let n = 0; n < lines.length; n++) {
+        const line = lines[n]!.endsWith('\r') ? lines[n]!.slice(0, -1) : lines[n]!;
+        if (!re.test(line)) continue;
         count++;
+        if (mode === 'files_with_matches') break;
         if (mode === 'content') {
-          total++;
-          if (results.length < head) results.push(`${relToCwd(f.abs)}:${k + 1}:${line.length > 500 ? `${line.slice(0, 500)}…` : line}`);
+          if (results.length >= head) {
+            cut = true;
+            break;
+          }
+          results.push(`${f.shown}:${n + 1}:${line.length > MAX_LINE_SHOWN ? `${line.slice(0, MAX_LINE_SHOWN)}… [line cut]` : line}`);
         }
-      });
-      if (!count) continue;
-      if (mode === 'files_with_matches') {
-        total++;
-        if (results.length < head) results.push(relToCwd(f.abs));
-      } else if (mode === 'count') {
-        total++;
-        if (results.length < head) results.push(`${relToCwd(f.abs)}:${count}`);
       }
+      if (cut) break;
+      if (count === 0 || mode === 'content') continue;
+      if (results.length >= head) {
+        cut = true;
+        break;
+      }
+      results.push(mode === 'count' ? `${f.shown}:${count}` : f.shown);
     }
-    if (!results.length) return { content: 'No matches.' };
-    const more = total > results.length ? `\n(${total - results.length} more results not shown; narrow the search or raise head_limit)` : '';
-    return { content: results.join('\n') + more };
+
+    const notes: string[] = [];
+    if (cut) notes.push(`(Stopped at ${head} results; there are more. Narrow the search with path, glob or a more specific pattern, or raise head_limit.)`);
+    if (tooBig) notes.push(`(${tooBig} file${tooBig === 1 ? '' : 's'} over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB not searched.)`);
+    if (results.length === 0) return { content: [`No matches for /${i.pattern}/ in ${displayPath(cwd, root)}.`, ...notes].join('\n') };
+    return { content: [...results, ...(notes.length ? ['', ...notes] : [])].join('\n') };
   },
 };

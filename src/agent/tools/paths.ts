@@ -1,32 +1,49 @@
 import { realpathSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 export class ToolPathError extends Error {}
 
-/** The model's path, absolute: relative paths resolve against the workspace. */
+/**
+ * The model's path made absolute and normalized: relative paths resolve against the workspace.
+ * `~` is not expanded (a shell would, a file API does not); NUL bytes are refused.
+ */
 export function resolveToolPath(cwd: string, p: string): string {
-  if (p.includes('\0')) throw new ToolPathError('the path contains a NUL byte');
+  if (p.includes('\0') || cwd.includes('\0')) throw new ToolPathError('the path contains a NUL byte');
   return resolve(cwd, p);
 }
 
-/** The real location of `p`, or of its nearest existing ancestor plus the rest. */
-function real(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    const parent = dirname(p);
-    if (parent === p) return p;
-    return resolve(real(parent), relative(parent, p));
+/**
+ * Where a path really is: realpath of its longest existing prefix, with the part that does not
+ * exist yet added back. A new file inside a symlinked folder lands where the link points.
+ */
+function realLocation(abs: string): string {
+  let existing = abs;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      const real = realpathSync(existing);
+      return rest.length ? join(real, ...rest.reverse()) : real;
+    } catch {
+      const parent = dirname(existing);
+      if (parent === existing) return abs;
+      rest.push(existing.slice(parent.length).replace(/^[\\/]+/, ''));
+      existing = parent;
+    }
   }
 }
 
+function within(root: string, p: string): boolean {
+  const rel = relative(root, p);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
 /**
- * Whether `abs` lies inside `root`, after following symlinks: a link in the workspace that
- * points elsewhere counts as elsewhere.
+ * Whether `abs` is `root` or lies under it. Existing files are judged by their real location,
+ * so a symlink in the workspace pointing out of it counts as outside; paths that do not exist
+ * yet are judged by where they would be created.
  */
 export function isInside(root: string, abs: string): boolean {
-  const r = real(resolve(root));
-  const p = real(resolve(abs));
-  const rel = relative(r, p);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  const r = resolve(root);
+  const p = resolve(r, abs);
+  return within(realLocation(r), realLocation(p));
 }

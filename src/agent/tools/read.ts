@@ -1,11 +1,12 @@
-import { promises as fs } from 'node:fs';
+import { createReadStream, promises as fs } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { resolveToolPath } from './paths';
 import type { Tool } from './types';
-import { looksBinary, parseFields } from './util';
+import { errorMessage, hasBinaryExtension, hasNulByte, INTERRUPTED, parseInput, readHead } from './util';
 
 export const READ_MAX_BYTES = 256 * 1024;
 export const READ_DEFAULT_LIMIT = 2000;
-const MAX_LINE = 2000;
+export const READ_MAX_LINE = 2000;
 
 interface ReadInput {
   file_path: string;
@@ -13,61 +14,122 @@ interface ReadInput {
   limit?: number;
 }
 
+function numbered(n: number, line: string): string {
+  const text = line.length > READ_MAX_LINE ? `${line.slice(0, READ_MAX_LINE)}… [line cut at ${READ_MAX_LINE} of ${line.length} characters]` : line;
+  return `${String(n).padStart(6)}\t${text}`;
+}
+
+/**
+ * Lines `first`..`first + count - 1` (1-based) of a file too big to load, read as a stream;
+ * also says whether any line follows. Stops early when aborted.
+ */
+async function streamLines(abs: string, first: number, count: number, signal: AbortSignal): Promise<{ lines: string[]; more: boolean; total?: number }> {
+  const stream = createReadStream(abs, { encoding: 'utf8' });
+  const rl = createInterface({ input: stream, crlfDelay: Infinity });
+  const lines: string[] = [];
+  let n = 0;
+  let more = false;
+  try {
+    for await (const line of rl) {
+      if (signal.aborted) break;
+      n++;
+      if (n < first) continue;
+      if (lines.length === count) {
+        more = true;
+        break;
+      }
+      lines.push(line);
+    }
+  } finally {
+    rl.close();
+    stream.destroy();
+  }
+  return { lines, more, total: more ? undefined : n };
+}
+
 export const readTool: Tool<ReadInput> = {
   name: 'Read',
-  description:
-    'Reads a text file from the local filesystem and returns it with line numbers (like `cat -n`). ' +
-    'Paths are absolute or relative to the workspace. By default up to 2000 lines from the start; for long files pass `offset` (1-based first line) and `limit` (number of lines). ' +
-    'Files over 256 KB need offset/limit. Lines longer than 2000 characters are cut. Binary files (images, archives, executables) are refused. ' +
-    'Read a file before editing it. Several Read calls in one response run in parallel.',
+  description: [
+    'Read a text file and get its contents with line numbers, formatted like `cat -n` (number, tab, line).',
+    'file_path may be absolute or relative to the workspace.',
+    `Returns up to ${READ_DEFAULT_LIMIT} lines from the start by default; to page through a long file pass offset (the 1-based line to start at) and limit (how many lines).`,
+    `Files over ${READ_MAX_BYTES / 1024} KB are only read in pages (offset/limit). Lines longer than ${READ_MAX_LINE} characters are cut.`,
+    'Binary files (images, archives, executables, PDFs) are refused, and so are folders: use Glob to list files.',
+    'Read a file before you Edit it. Reads are safe to batch: several Read calls in one response run in parallel.',
+  ].join(' '),
   inputSchema: {
     type: 'object',
     properties: {
-      file_path: { type: 'string', description: 'Path of the file to read' },
-      offset: { type: 'number', description: 'First line to read, 1-based' },
-      limit: { type: 'number', description: 'Number of lines to read' },
+      file_path: { type: 'string', description: 'The file to read, absolute or relative to the workspace' },
+      offset: { type: 'integer', minimum: 1, description: 'Line number to start at, 1-based (default 1)' },
+      limit: { type: 'integer', minimum: 1, description: `Number of lines to return (default ${READ_DEFAULT_LIMIT})` },
     },
     required: ['file_path'],
   },
-  parse: (input) => {
-    const r = parseFields<ReadInput>(input, { file_path: 'string' }, { offset: 'number', limit: 'number' });
-    if (!r.ok) return r;
-    const { offset, limit } = r.value;
-    if (offset !== undefined && offset !== null && (!Number.isInteger(offset) || offset < 1)) return { ok: false, error: '"offset" must be a whole number from 1' };
-    if (limit !== undefined && limit !== null && (!Number.isInteger(limit) || limit < 1)) return { ok: false, error: '"limit" must be a positive whole number' };
-    return r;
-  },
+  parse: (input) =>
+    parseInput<ReadInput>(input, {
+      file_path: { type: 'string', required: true, nonEmpty: true, path: true },
+      offset: { type: 'number', integer: true, min: 1 },
+      limit: { type: 'number', integer: true, min: 1 },
+    }),
   isReadOnly: () => true,
-  summarize: (i) => (i.offset || i.limit ? `${i.file_path} (lines ${i.offset ?? 1}–${(i.offset ?? 1) + (i.limit ?? READ_DEFAULT_LIMIT) - 1})` : i.file_path),
+  summarize: (i) => {
+    if (i.offset === undefined && i.limit === undefined) return i.file_path;
+    const from = i.offset ?? 1;
+    return `${i.file_path} (lines ${from}–${from + (i.limit ?? READ_DEFAULT_LIMIT) - 1})`;
+  },
   paths: (i, cwd) => [resolveToolPath(cwd, i.file_path)],
-  async call(i, { cwd }) {
+  async call(i, { cwd, signal }) {
+    if (signal.aborted) return INTERRUPTED;
     const abs = resolveToolPath(cwd, i.file_path);
-    let st;
+    let size: number;
     try {
-      st = await fs.stat(abs);
-    } catch {
-      return { content: `File not found: ${abs}`, isError: true };
+      const st = await fs.stat(abs);
+      if (st.isDirectory()) return { content: `${abs} is a folder, not a file. Use Glob (e.g. pattern "*" with path "${i.file_path}") to list what is in it.`, isError: true };
+      if (!st.isFile()) return { content: `${abs} is not a regular file.`, isError: true };
+      size = st.size;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return { content: `File does not exist: ${abs}. Check the path, or find the file with Glob.`, isError: true };
+      return { content: `Cannot read ${abs}: ${errorMessage(err)}.`, isError: true };
     }
-    if (st.isDirectory()) return { content: `${abs} is a directory; use Glob to list its files.`, isError: true };
-    const paging = Boolean(i.offset || i.limit);
-    if (st.size > READ_MAX_BYTES && !paging) {
-      return { content: `${abs} is ${Math.round(st.size / 1024)} KB, more than the ${READ_MAX_BYTES / 1024} KB Read returns at once. Read it in parts with offset and limit (e.g. offset 1, limit 500), or search it with Grep.`, isError: true };
+    if (hasBinaryExtension(abs)) return { content: `${abs} is a binary file (by its extension); Read only returns text.`, isError: true };
+    if (size === 0) return { content: `(${abs} exists but is empty.)` };
+    const paging = i.offset !== undefined || i.limit !== undefined;
+    if (size > READ_MAX_BYTES && !paging) {
+      return {
+        content:
+          `${abs} is ${Math.ceil(size / 1024)} KB, over the ${READ_MAX_BYTES / 1024} KB that Read returns in one go. ` +
+          `Read it in pages with offset and limit (for example offset 1, limit 1000, then offset 1001), or find the part you need with Grep first.`,
+        isError: true,
+      };
     }
-    const buf = await fs.readFile(abs);
-    if (looksBinary(abs, buf)) return { content: `${abs} looks like a binary file (${st.size} bytes); Read only returns text.`, isError: true };
-    const text = buf.toString('utf8');
-    if (text.length === 0) return { content: `(${abs} is empty)` };
-    const lines = text.split(/\r?\n/);
-    if (lines.at(-1) === '') lines.pop();
-    const start = (i.offset ?? 1) - 1;
-    const limit = i.limit ?? READ_DEFAULT_LIMIT;
-    if (start >= lines.length) return { content: `${abs} has ${lines.length} lines; offset ${start + 1} is past the end.`, isError: true };
-    const slice = lines.slice(start, start + limit);
-    const width = String(start + slice.length).length;
-    const body = slice
-      .map((l, k) => `${String(start + k + 1).padStart(Math.max(6, width))}\t${l.length > MAX_LINE ? `${l.slice(0, MAX_LINE)}… (line cut)` : l}`)
-      .join('\n');
-    const more = start + slice.length < lines.length ? `\n\n(${lines.length - start - slice.length} more lines; continue with offset ${start + slice.length + 1})` : '';
-    return { content: body + more };
+    try {
+      if (hasNulByte(await readHead(abs))) return { content: `${abs} looks binary (it has NUL bytes); Read only returns text.`, isError: true };
+      const first = i.offset ?? 1;
+      const limit = i.limit ?? READ_DEFAULT_LIMIT;
+      let lines: string[];
+      let more: boolean;
+      let total: number | undefined;
+      if (size <= READ_MAX_BYTES) {
+        let all = (await fs.readFile(abs, 'utf8')).split('\n');
+        if (all.at(-1) === '') all.pop();
+        all = all.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+        total = all.length;
+        lines = all.slice(first - 1, first - 1 + limit);
+        more = first - 1 + lines.length < all.length;
+      } else {
+        ({ lines, more, total } = await streamLines(abs, first, limit, signal));
+      }
+      if (signal.aborted) return INTERRUPTED;
+      if (lines.length === 0) return { content: `${abs} has ${total ?? 'fewer'} lines; offset ${first} is past the end.`, isError: true };
+      if (first === 1 && lines[0]?.startsWith('\uFEFF')) lines[0] = lines[0].slice(1);
+      const body = lines.map((l, k) => numbered(first + k, l)).join('\n');
+      const last = first + lines.length - 1;
+      const note = more ? `\n\n(Showing lines ${first}–${last}${total !== undefined ? ` of ${total}` : ''}. Continue with offset ${last + 1}.)` : '';
+      return { content: body + note };
+    } catch (err) {
+      return { content: `Cannot read ${abs}: ${errorMessage(err)}.`, isError: true };
+    }
   },
 };

@@ -1,35 +1,146 @@
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import { basename, dirname, extname, isAbsolute, join, relative, sep } from 'node:path';
 import type { Parsed } from './types';
 
-type Field = 'string' | 'number' | 'boolean';
+/** How one input field is checked. Unknown fields in the input are ignored. */
+export interface FieldSpec {
+  type: 'string' | 'number' | 'boolean';
+  required?: boolean;
+  /** Numbers: whole numbers only. */
+  integer?: boolean;
+  /** Numbers: smallest allowed value. */
+  min?: number;
+  /** Strings: must not be empty (or only whitespace). */
+  nonEmpty?: boolean;
+  /** Strings: one of these values. */
+  oneOf?: readonly string[];
+  /** Strings: a file path, so a NUL byte is refused here rather than when it is used. */
+  path?: boolean;
+}
+
+function kindOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return `a ${typeof v}`;
+}
 
 /**
- * Checks the model's input against a small field spec: required fields present and typed,
- * optional ones typed when given, nothing else matters. Returns the input narrowed.
+ * Validates the model's input by hand against a small spec and copies out only the known
+ * fields; `null` counts as absent for optional fields, since models sometimes send it.
  */
-export function parseFields<T>(input: unknown, required: Record<string, Field>, optional: Record<string, Field> = {}): Parsed<T> {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return { ok: false, error: 'input must be an object' };
-  const o = input as Record<string, unknown>;
-  for (const [k, t] of Object.entries(required)) {
-    if (!(k in o)) return { ok: false, error: `missing required field "${k}"` };
-    if (typeof o[k] !== t) return { ok: false, error: `"${k}" must be a ${t}` };
+export function parseInput<T>(input: unknown, spec: Record<string, FieldSpec>): Parsed<T> {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return { ok: false, error: `the input must be a JSON object, got ${kindOf(input)}` };
+  const src = input as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, f] of Object.entries(spec)) {
+    const v = src[key];
+    if (v === undefined || v === null) {
+      if (f.required) return { ok: false, error: `missing required field "${key}"` };
+      continue;
+    }
+    if (typeof v !== f.type) return { ok: false, error: `"${key}" must be a ${f.type}, got ${kindOf(v)}` };
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) return { ok: false, error: `"${key}" must be a finite number` };
+      if (f.integer && !Number.isInteger(v)) return { ok: false, error: `"${key}" must be a whole number` };
+      if (f.min !== undefined && v < f.min) return { ok: false, error: `"${key}" must be at least ${f.min}` };
+    }
+    if (typeof v === 'string') {
+      if (f.nonEmpty && v.trim() === '') return { ok: false, error: `"${key}" must not be empty` };
+      if (f.oneOf && !f.oneOf.includes(v)) return { ok: false, error: `"${key}" must be one of: ${f.oneOf.join(', ')}` };
+      if (f.path && v.includes('\0')) return { ok: false, error: `"${key}" contains a NUL byte` };
+    }
+    out[key] = v;
   }
-  for (const [k, t] of Object.entries(optional)) {
-    if (o[k] !== undefined && o[k] !== null && typeof o[k] !== t) return { ok: false, error: `"${k}" must be a ${t}` };
-  }
-  return { ok: true, value: o as T };
+  return { ok: true, value: out as T };
 }
 
-export function truncateMiddle(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const head = Math.floor(max * 0.6);
-  const tail = max - head;
-  return `${text.slice(0, head)}\n\n… (${text.length - max} characters cut from the middle) …\n\n${text.slice(-tail)}`;
+const BINARY_EXTENSIONS = new Set(
+  (
+    'png jpg jpeg gif bmp ico webp tif tiff psd heic avif ' +
+    'pdf zip gz tgz bz2 xz zst 7z rar tar jar war ear ' +
+    'exe dll so dylib o a obj lib class pyc pyo wasm node bin dat ' +
+    'woff woff2 ttf otf eot mp3 mp4 m4a wav ogg flac mov avi mkv webm ' +
+    'sqlite sqlite3 db iso dmg img deb rpm msi apk'
+  ).split(' '),
+);
+
+/** Extensions that are binary whatever their bytes say. */
+export function hasBinaryExtension(path: string): boolean {
+  return BINARY_EXTENSIONS.has(extname(path).slice(1).toLowerCase());
 }
 
-const BINARY_EXT = new Set(['png', 'jpg', 'jpeg', 'gif', 'webp', 'ico', 'bmp', 'pdf', 'zip', 'gz', 'tgz', 'bz2', 'xz', '7z', 'rar', 'exe', 'dll', 'so', 'dylib', 'o', 'a', 'class', 'jar', 'wasm', 'woff', 'woff2', 'ttf', 'otf', 'mp3', 'mp4', 'mov', 'avi', 'sqlite', 'db', 'bin', 'node', 'pyc']);
-
-export function looksBinary(path: string, head: Uint8Array): boolean {
-  const ext = path.split('.').pop()?.toLowerCase() ?? '';
-  if (BINARY_EXT.has(ext)) return true;
+/** The usual sniff: a NUL byte in the first 8 KB means binary. */
+export function hasNulByte(head: Uint8Array): boolean {
   return head.subarray(0, 8192).includes(0);
 }
+
+/** Reads up to the first `bytes` bytes of a file. */
+export async function readHead(abs: string, bytes = 8192): Promise<Buffer> {
+  const fh = await fs.open(abs, 'r');
+  try {
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Replaces (or creates) a file atomically: the data goes to a temp file in the same folder,
+ * which is then renamed over the target, so nobody ever sees half a file. Keeps the old mode.
+ */
+export async function writeAtomic(abs: string, data: string): Promise<void> {
+  const dir = dirname(abs);
+  await fs.mkdir(dir, { recursive: true });
+  let mode = 0o666 & ~process.umask();
+  try {
+    mode = (await fs.stat(abs)).mode & 0o7777;
+  } catch {
+    // a new file
+  }
+  const tmp = join(dir, `.${basename(abs)}.tl-${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    const fh = await fs.open(tmp, 'wx', mode);
+    try {
+      await fh.writeFile(data, 'utf8');
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await fs.chmod(tmp, mode);
+    await fs.rename(tmp, abs);
+  } catch (err) {
+    await fs.rm(tmp, { force: true }).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** A path as the model should see it: relative to the workspace when inside, else absolute. */
+export function displayPath(cwd: string, abs: string): string {
+  const rel = relative(cwd, abs);
+  if (rel === '') return '.';
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return abs;
+  return rel.split(sep).join('/');
+}
+
+/** Lines in a text, the way an editor counts them (a final newline does not start a line). */
+export function countLines(text: string): number {
+  if (text === '') return 0;
+  const n = text.split('\n').length;
+  return text.endsWith('\n') ? n - 1 : n;
+}
+
+export function errorMessage(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  if (e && typeof e === 'object' && typeof e.code === 'string') {
+    if (e.code === 'EACCES' || e.code === 'EPERM') return 'permission denied';
+    if (e.code === 'ENOENT') return 'no such file or directory';
+    if (e.code === 'EISDIR') return 'is a directory';
+    if (e.code === 'ENOTDIR') return 'a parent of the path is not a directory';
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+export const INTERRUPTED = { content: 'Interrupted before it finished.', isError: true } as const;

@@ -1,9 +1,7 @@
 import { promises as fs } from 'node:fs';
-import { dirname } from 'node:path';
-import { writeFileAtomic } from '../../base/atomicFile';
 import { resolveToolPath } from './paths';
 import type { Tool } from './types';
-import { parseFields } from './util';
+import { countLines, errorMessage, INTERRUPTED, parseInput, writeAtomic } from './util';
 
 interface WriteInput {
   file_path: string;
@@ -12,35 +10,45 @@ interface WriteInput {
 
 export const writeTool: Tool<WriteInput> = {
   name: 'Write',
-  description:
-    'Writes a file, creating it (and its folders) or replacing it entirely. Prefer Edit for changing part of an existing file; ' +
-    'use Write for new files or full rewrites. Read an existing file before overwriting it. The user may be asked to approve the write.',
+  description: [
+    'Write a whole file: create it, with any missing parent folders, or replace everything in it.',
+    'file_path may be absolute or relative to the workspace; content is the complete new text.',
+    'To change part of an existing file use Edit instead, which is safer and cheaper. Read an existing file before overwriting it.',
+    'The write is atomic (nobody sees a half-written file). The user may be asked to approve it.',
+  ].join(' '),
   inputSchema: {
     type: 'object',
     properties: {
-      file_path: { type: 'string', description: 'Path of the file to write' },
-      content: { type: 'string', description: 'The complete new content' },
+      file_path: { type: 'string', description: 'The file to write, absolute or relative to the workspace' },
+      content: { type: 'string', description: 'The complete content of the file' },
     },
     required: ['file_path', 'content'],
   },
-  parse: (input) => parseFields<WriteInput>(input, { file_path: 'string', content: 'string' }),
+  parse: (input) =>
+    parseInput<WriteInput>(input, {
+      file_path: { type: 'string', required: true, nonEmpty: true, path: true },
+      content: { type: 'string', required: true },
+    }),
   isReadOnly: () => false,
-  summarize: (i) => `${i.file_path} (${i.content.split('\n').length} lines)`,
+  summarize: (i) => `${i.file_path} (${countLines(i.content)} lines)`,
   paths: (i, cwd) => [resolveToolPath(cwd, i.file_path)],
   async call(i, { cwd, signal }) {
+    if (signal.aborted) return INTERRUPTED;
     const abs = resolveToolPath(cwd, i.file_path);
-    if (signal.aborted) return { content: 'Not written: interrupted.', isError: true };
-    let existed = true;
+    let existed = false;
     try {
       const st = await fs.stat(abs);
-      if (st.isDirectory()) return { content: `${abs} is a directory.`, isError: true };
+      if (st.isDirectory()) return { content: `${abs} is a folder; give the path of a file.`, isError: true };
+      existed = true;
     } catch {
-      existed = false;
+      // a new file
     }
-    await fs.mkdir(dirname(abs), { recursive: true });
-    // Temp file and rename: a crash never leaves a half-written file behind.
-    await writeFileAtomic(abs, i.content);
-    const lines = i.content.length ? i.content.split('\n').length : 0;
-    return { content: `${existed ? 'Overwrote' : 'Created'} ${abs} (${Buffer.byteLength(i.content)} bytes, ${lines} lines).` };
+    try {
+      await writeAtomic(abs, i.content);
+    } catch (err) {
+      return { content: `Could not write ${abs}: ${errorMessage(err)}.`, isError: true };
+    }
+    const bytes = Buffer.byteLength(i.content, 'utf8');
+    return { content: `${existed ? 'Overwrote' : 'Created'} ${abs}: ${bytes} bytes, ${countLines(i.content)} lines.` };
   },
 };

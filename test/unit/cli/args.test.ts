@@ -14,6 +14,7 @@ describe('parseCliArgs', () => {
       maxTurns: 3,
       allowedTools: ['Read', 'Bash(npm test:*)'],
       outputFormat: 'json',
+      resume: undefined,
     });
   });
 
@@ -40,5 +41,16 @@ describe('parseCliArgs', () => {
 
   it('splits tool lists outside parentheses only', () => {
     assert.deepEqual(splitToolList('Read, Bash(git log, git diff) Edit'), ['Read', 'Bash(git log, git diff)', 'Edit']);
+  });
+});
+
+describe('parseCliArgs: sessions', () => {
+  it('reads --continue, --resume and the sessions subcommand, and refuses both at once', () => {
+    const c = parseCliArgs(['-p', 'go on', '--continue'], '/w');
+    assert.ok(c.command === 'prompt' && c.resume && 'latest' in c.resume);
+    const r = parseCliArgs(['-p', 'go on', '-r', 'abc'], '/w');
+    assert.ok(r.command === 'prompt' && r.resume && 'id' in r.resume && r.resume.id === 'abc');
+    assert.deepEqual(parseCliArgs(['sessions', '--json'], '/w'), { command: 'sessions', cwd: '/w', json: true });
+    assert.throws(() => parseCliArgs(['-p', 'x', '-c', '-r', 'a'], '/w'), UsageError);
   });
 });

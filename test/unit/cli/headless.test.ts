@@ -13,12 +13,14 @@ before(async () => {
 after(() => standin.close());
 beforeEach(() => standin.reset());
 
+const stateDir = mkdtempSync(join(tmpdir(), 'tl-state-'));
+
 async function cli(argv: string[], cwd: string) {
   let out = '';
   let err = '';
   const code = await runCli(argv, {
     io: { out: (t) => (out += t), err: (t) => (err += t) },
-    env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: standin.url },
+    env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: standin.url, THREADLINE_STATE_DIR: stateDir },
     cwd,
   });
   return { code, out, err };
@@ -67,6 +69,33 @@ describe('threadline -p against the stand-in', () => {
     const events = r.out.trim().split('\n').map((l) => JSON.parse(l) as { type: string; subtype?: string });
     assert.deepEqual(events.map((e) => e.type), ['system', 'assistant', 'user', 'assistant', 'result']);
     assert.equal(events[0]!.subtype, 'init');
+  });
+
+  it('saves the session; --continue and --resume pick it up; `sessions` lists it', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tl-cli-'));
+    standin.enqueue({ content: [{ type: 'text', text: 'Noted: the codeword is heron.' }] });
+    const first = await cli(['-p', 'Remember the codeword heron', '--output-format', 'json'], cwd);
+    const id = (JSON.parse(first.out) as { session_id: string }).session_id;
+    standin.enqueue({ content: [{ type: 'text', text: 'It was heron.' }] });
+    const second = await cli(['-p', 'What was the codeword?', '--continue'], cwd);
+    assert.equal(second.code, 0, second.err);
+    const sent = JSON.stringify((standin.requests.at(-1)!.body as { messages: unknown[] }).messages);
+    assert.match(sent, /Remember the codeword heron/, 'the earlier exchange is in the continued request');
+    assert.match(sent, /Noted: the codeword is heron\./);
+    const list = await cli(['sessions', '--json'], cwd);
+    const sessions = JSON.parse(list.out) as Array<{ id: string; title: string; messageCount: number }>;
+    assert.equal(sessions.length, 1);
+    assert.equal(sessions[0]!.id, id);
+    assert.equal(sessions[0]!.title, 'Remember the codeword heron');
+    assert.equal(sessions[0]!.messageCount, 4);
+    standin.enqueue({ content: [{ type: 'text', text: 'ok' }] });
+    assert.equal((await cli(['-p', 'again', '--resume', id], cwd)).code, 0);
+    const missing = await cli(['-p', 'x', '--resume', 'no-such-session'], cwd);
+    assert.equal(missing.code, 1);
+    assert.match(missing.err, /cannot resume no-such-session/);
+    const hostile = await cli(['-p', 'x', '--resume', '../../etc/passwd'], cwd);
+    assert.equal(hostile.code, 1);
+    assert.match(hostile.err, /not a session id/);
   });
 
   it('exits 1 with a one-line reason on an API error, and on the turn limit', async () => {

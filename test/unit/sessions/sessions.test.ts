@@ -24,6 +24,7 @@ describe('session persistence', () => {
     await rec.sync(h2, v2, 20);
     const compacted: MessageParam[] = [{ role: 'user', content: [{ type: 'text', text: 'summary' }] }];
     await rec.sync(compacted, [...v2, { kind: 'compaction', id: 'c1', tokensBefore: 20, tokensAfter: 5, summary: 'summary', canUndo: true, createdAt: 3 }], 5, 'compaction');
+    await rec.flush();
     const s = await store.load('s1');
     assert.deepEqual(s.history, compacted);
     assert.equal(s.view.length, 3);
@@ -90,7 +91,11 @@ describe('session persistence', () => {
   it('keeps every index entry when many writers update it at once', async () => {
     const dir = tmp();
     await Promise.all(
-      Array.from({ length: 20 }, (_, i) => new SessionRecorder(new SessionStore(dir), { id: `w${i}`, cwd: '/w', model: 'm' }).sync([{ role: 'user', content: [{ type: 'text', text: 'q' }] }], [user(i)], i)),
+      Array.from({ length: 20 }, async (_, i) => {
+        const r = new SessionRecorder(new SessionStore(dir), { id: `w${i}`, cwd: '/w', model: 'm' });
+        await r.sync([{ role: 'user', content: [{ type: 'text', text: 'q' }] }], [user(i)], i);
+        await r.flush();
+      }),
     );
     assert.equal((await new SessionStore(dir).list()).length, 20);
   });

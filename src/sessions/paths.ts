@@ -1,0 +1,15 @@
+import { createHash } from 'node:crypto';
+import { homedir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+
+/**
+ * Where the CLI keeps a folder's sessions: under the user's state directory, one folder per
+ * workspace path (a readable name plus a hash, so two folders with one name never mix).
+ */
+export function cliSessionsDir(cwd: string, env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.THREADLINE_STATE_DIR || join(env.XDG_STATE_HOME || join(env.HOME || homedir(), '.local', 'state'), 'threadline');
+  const abs = resolve(cwd);
+  const name = basename(abs).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40) || 'root';
+  const hash = createHash('sha256').update(abs).digest('hex').slice(0, 12);
+  return join(base, 'sessions', `${name}-${hash}`);
+}

@@ -1,0 +1,36 @@
+import type { Agent } from '../agent/agent';
+import type { AppState } from '../state/appState';
+import type { Store } from '../state/store';
+import { SessionRecorder } from './recorder';
+import type { LoadedSession, SessionStore } from './sessionStore';
+
+/**
+ * Puts a loaded session back: the agent's API history, the panel's messages, the title and
+ * the token indicator; returns the recorder that continues the same transcript.
+ */
+export function restoreSession(loaded: LoadedSession, store: Store<AppState>, agent: Agent, sessions: SessionStore): SessionRecorder {
+  store.setState((s) => ({
+    ...s,
+    sessionId: loaded.meta.id,
+    sessionTitle: loaded.title ?? s.sessionTitle,
+    messages: loaded.view.map((m) => (m.kind === 'compaction' ? { ...m, canUndo: false } : m)),
+    status: 'idle',
+    permission: null,
+    canContinue: false,
+  }));
+  agent.setHistory(loaded.history);
+  return new SessionRecorder(sessions, {
+    id: loaded.meta.id,
+    cwd: loaded.meta.cwd,
+    model: loaded.meta.model,
+    createdAt: loaded.meta.createdAt,
+    ...(loaded.meta.branch ? { branch: loaded.meta.branch } : {}),
+    existing: { history: loaded.history, view: loaded.view, ...(loaded.title ? { title: loaded.title } : {}) },
+  });
+}
+
+export function skippedNotice(loaded: LoadedSession): string | undefined {
+  if (!loaded.skipped.length) return undefined;
+  const lines = loaded.skipped.map((s) => s.line).join(', ');
+  return `Resumed, but ${loaded.skipped.length} unreadable line(s) of the transcript were skipped (line ${lines}). The file itself is kept as it is.`;
+}
