@@ -11,6 +11,7 @@ import { createStore } from './state/store';
 import { ViewSync } from './state/viewSync';
 import { SessionRecorder } from './sessions/recorder';
 import { restoreSession, skippedNotice } from './sessions/resume';
+import { sessionsDirFor } from './sessions/paths';
 import { SessionStore } from './sessions/sessionStore';
 import { pickSession } from './vscode/sessionPicker';
 import { ApiKeyStore } from './vscode/apiKey';
@@ -77,7 +78,8 @@ export function activate(context: vscode.ExtensionContext): void {
       onLoopComplete: () => persist(),
       archive: async (history) => {
         // The full transcript, before compaction replaces it: one JSON message per line.
-        const dir = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'archive');
+        // Next to the session transcripts, so an archive is found with its session.
+        const dir = vscode.Uri.joinPath(vscode.Uri.file(sessions.dir), 'archive');
         await vscode.workspace.fs.createDirectory(dir);
         const file = vscode.Uri.joinPath(dir, `${runtime.sessionId}-${Date.now()}.jsonl`);
         await vscode.workspace.fs.writeFile(file, Buffer.from(history.map((m) => JSON.stringify(m)).join('\n') + '\n'));
@@ -85,8 +87,9 @@ export function activate(context: vscode.ExtensionContext): void {
     });
   let agent = makeAgent();
 
-  // Sessions: one JSONL transcript each in workspace storage, written after every answer.
-  const sessions = new SessionStore(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'sessions').fsPath);
+  // Sessions: one JSONL transcript each, in the extension's storage under this folder's key,
+  // written after every answer.
+  const sessions = new SessionStore(sessionsDirFor(context.globalStorageUri.fsPath, cwd));
   const newRecorder = () => new SessionRecorder(sessions, { id: runtime.sessionId, cwd, model: store.getState().settings.model });
   let recorder = newRecorder();
   flushOnExit = () => recorder.flush();

@@ -8,6 +8,15 @@ import { basename, join, resolve } from 'node:path';
  */
 export function cliSessionsDir(cwd: string, env: NodeJS.ProcessEnv = process.env): string {
   const base = env.THREADLINE_STATE_DIR || join(env.XDG_STATE_HOME || join(env.HOME || homedir(), '.local', 'state'), 'threadline');
+  return sessionsDirFor(base, cwd);
+}
+
+/**
+ * `base/sessions/<folder name>-<hash of its path>`. Keyed on the folder's path, not on the
+ * editor's workspace id: code-server's workspace id includes host and port, so a restart on
+ * another port would otherwise lose every session.
+ */
+export function sessionsDirFor(base: string, cwd: string): string {
   const abs = resolve(cwd);
   const name = basename(abs).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40) || 'root';
   const hash = createHash('sha256').update(abs).digest('hex').slice(0, 12);

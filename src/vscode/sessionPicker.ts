@@ -15,7 +15,7 @@ export async function pickSession(store: SessionStore): Promise<string | undefin
   // A lost or corrupt index is rebuilt from the transcripts rather than showing nothing.
   if (!list.length) list = await store.rebuildIndex();
   if (!list.length) {
-    void vscode.window.showInformationMessage('Threadline: no earlier sessions in this workspace yet.');
+    void vscode.window.showInformationMessage(`Threadline: no earlier sessions in this workspace yet.`);
     return undefined;
   }
   const items = list.map((s) => ({
@@ -29,6 +29,8 @@ export async function pickSession(store: SessionStore): Promise<string | undefin
     placeHolder: 'Search sessions by title',
     matchOnDescription: true,
     matchOnDetail: true,
+    // The chat webview may take focus as it loads; the pick must not vanish with it.
+    ignoreFocusOut: true,
   });
   return pick?.id;
 }

@@ -1,0 +1,96 @@
+// Sessions survive the editor: chat, restart code-server, resume, see the history, continue.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { cleanup, eventually, launchBrowser, makeSampleWorkspace, openWorkbench, startCodeServer } from './harness.mjs';
+import { startStandinProcess } from './standinProcess.mjs';
+
+function sessionIndex(userData) {
+  const root = join(userData, 'User', 'globalStorage', 'threadline.threadline', 'sessions');
+  if (!existsSync(root)) return [];
+  for (const key of readdirSync(root)) {
+    const f = join(root, key, 'index.json');
+    if (existsSync(f)) return JSON.parse(readFileSync(f, 'utf8'));
+  }
+  return [];
+}
+
+describe('sessions across an editor restart', { timeout: 300_000 }, () => {
+  let standin;
+  let server;
+  let browser;
+  let workspace;
+  const settings = () => ({ 'threadline.apiBaseUrl': standin.url });
+  const env = { ANTHROPIC_API_KEY: 'sk-ant-standin-test' };
+
+  before(async () => {
+    standin = await startStandinProcess();
+    workspace = makeSampleWorkspace(mkdtempSync(join(tmpdir(), 'threadline-ws-')));
+    server = await startCodeServer({ workspace, settings: settings(), env });
+    browser = await launchBrowser(server.tools);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    await standin?.stop();
+    if (server) cleanup(server.dirs.base);
+    if (workspace) cleanup(workspace);
+  });
+
+  it('resumes a session after restarting code-server and continues it', async () => {
+    let wb = await openWorkbench(browser, server.url);
+    await wb.openThreadline();
+    await standin.enqueue([{ content: [{ type: 'text', text: 'Noted. The codeword is heron.' }] }]);
+    const input = () => wb.chatFrame().locator('[data-testid="prompt-input"]');
+    await input().fill('Remember the codeword heron');
+    await input().press('Enter');
+    await wb.chatFrame().locator('[data-testid="message"][data-kind="assistant"]', { hasText: 'The codeword is heron.' }).waitFor();
+    // Saved to workspace storage (the index is written shortly after the answer).
+    await eventually(() => sessionIndex(server.dirs.userData), (list) => list.some((s) => s.title === 'Remember the codeword heron'), { what: 'the session index on disk' });
+    await wb.context.close();
+
+    await server.stop();
+    server = await startCodeServer({ workspace, dirs: server.dirs, settings: settings(), env });
+    wb = await openWorkbench(browser, server.url);
+    await wb.openThreadline();
+    await wb.chatFrame().locator('[data-testid="empty-state"]').waitFor();
+
+    await wb.runCommand('Threadline: Resume Session');
+    await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Remember the codeword heron' }).or(wb.toasts().first()).first().waitFor();
+    const toastNow = await wb.toasts().allInnerTexts();
+    assert.deepEqual(toastNow, [], 'no notification instead of the picker');
+    const row = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Remember the codeword heron' });
+    await row.waitFor().catch(async (e) => {
+      await wb.screenshot('20-resume-picker-failed');
+      const toasts = await wb.page.locator('.notifications-toasts').innerText().catch(() => '');
+      const logs = [];
+      const walk = (d) => {
+        for (const n of readdirSync(d, { withFileTypes: true })) {
+          const p = join(d, n.name);
+          if (n.isDirectory()) walk(p);
+          else if (/Threadline\.log$|index\.json$|\.jsonl$/.test(n.name)) logs.push(`${p}:\n${readFileSync(p, 'utf8').slice(-1500)}`);
+        }
+      };
+      walk(server.dirs.userData);
+      throw new Error(`${e.message}\ntoasts: ${toasts}\n${logs.join('\n')}`);
+    });
+    await wb.screenshot('20-resume-picker');
+    await row.click();
+    const frame = wb.chatFrame();
+    await frame.locator('[data-testid="message"][data-kind="user"]', { hasText: 'Remember the codeword heron' }).waitFor();
+    await frame.locator('[data-testid="message"][data-kind="assistant"]', { hasText: 'The codeword is heron.' }).waitFor();
+    await wb.screenshot('21-resumed');
+
+    await standin.enqueue([{ content: [{ type: 'text', text: 'It was heron.' }] }]);
+    await input().fill('What was the codeword?');
+    await input().press('Enter');
+    await frame.locator('[data-testid="message"][data-kind="assistant"]', { hasText: 'It was heron.' }).waitFor();
+    const sent = JSON.stringify((await standin.requests()).at(-1).body.messages);
+    assert.match(sent, /Remember the codeword heron/);
+    assert.match(sent, /Noted\. The codeword is heron\./);
+    assert.equal(await frame.locator('[data-testid="message"][data-kind="user"]').count(), 2);
+  });
+});
