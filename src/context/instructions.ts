@@ -32,6 +32,8 @@ export interface InstructionFile {
   globs?: string[];
   /** The file that pulled this one in with @include. */
   includedFrom?: string;
+  /** For rules: the folder their globs are relative to. */
+  base?: string;
 }
 
 export interface InstructionReport {
@@ -96,7 +98,7 @@ export function parseInstructionContent(raw: string): { body: string; globs: str
   }
   const tokens = new Lexer({ gfm: true }).lex(body);
   const kept = tokens.filter((t) => !(t.type === 'html' && (t as { block?: boolean }).block !== false && /^\s*<!--[\s\S]*-->\s*$/.test(t.raw)));
-  if (kept.length !== tokens.length) body = kept.map((t) => t.raw).join('');
+  if (kept.length !== tokens.length) body = kept.map((t) => t.raw).join('').replace(/\n{3,}/g, '\n\n');
   return { body: body.trim(), globs, ...(warning ? { warning } : {}) };
 }
 
@@ -179,7 +181,7 @@ async function listRules(dir: string): Promise<string[]> {
     for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
       const p = join(d, e.name);
       if (e.isDirectory()) await walk(p);
-      else if (e.isFile() && e.name.endsWith('.md')) out.push(p);
+      else if (e.name.endsWith('.md') && (e.isFile() || (e.isSymbolicLink() && (await fs.stat(p).then((st) => st.isFile(), () => false))))) out.push(p);
     }
   };
   await walk(dir);
@@ -217,11 +219,15 @@ export async function loadInstructions(opts: LoadOptions): Promise<InstructionSe
 
   const add = async (path: string, kind: InstructionKind, depth: number, from: string | undefined, reportMissing: boolean): Promise<void> => {
     const abs = resolve(path);
-    if (seen.has(abs)) {
+    // Symlinks: one file is sent once, under the path that led to it first; its includes
+    // resolve next to the real file, as Claude Code does.
+    const real = await fs.realpath(abs).catch(() => abs);
+    if (seen.has(real)) {
       if (from) set.report.push({ path: abs, kind, status: 'skipped', reason: 'cycle', includedFrom: from });
       return;
     }
-    if (depth > MAX_INCLUDE_DEPTH) {
+    // The top file counts as the first level, so at most five files deep in all.
+    if (depth >= MAX_INCLUDE_DEPTH) {
       set.report.push({ path: abs, kind, status: 'skipped', reason: 'depth-cap', ...(from ? { includedFrom: from } : {}) });
       return;
     }
@@ -230,7 +236,7 @@ export async function loadInstructions(opts: LoadOptions): Promise<InstructionSe
       if (read.skip !== 'missing' || reportMissing || from) set.report.push({ path: abs, kind, status: 'skipped', reason: read.skip, ...(from ? { includedFrom: from } : {}) });
       return;
     }
-    seen.add(abs);
+    seen.add(real);
     const parsed = parseInstructionContent(read.text);
     const { globs } = parsed;
     let body = parsed.body;
@@ -242,6 +248,8 @@ export async function loadInstructions(opts: LoadOptions): Promise<InstructionSe
     const warning = warnings.length ? warnings.join('; ') : undefined;
     const isRule = abs.split(sep).includes('rules') && abs.includes(`${sep}.claude${sep}`);
     const file: InstructionFile = { path: abs, kind, content: body, ...(from ? { includedFrom: from } : {}) };
+    // A rule's `paths:` globs are relative to the folder that holds its .claude directory.
+    if (isRule) file.base = abs.slice(0, abs.lastIndexOf(`${sep}.claude${sep}`)) || sep;
     if (isRule && globs) {
       file.globs = globs;
       set.conditional.push(file);
@@ -251,8 +259,11 @@ export async function loadInstructions(opts: LoadOptions): Promise<InstructionSe
       set.report.push({ path: abs, kind, status: 'included', tokensEstimate: Math.ceil(body.length / 4), ...(from ? { includedFrom: from } : {}), ...(warning ? { warning } : {}) });
     }
     for (const ref of extractIncludes(body)) {
-      const target = resolveInclude(ref, abs, home);
-      const internal = isWithin(root, target) || isWithin(join(home, '.claude'), target);
+      const target = resolveInclude(ref, real, home);
+      // The user's and the machine's own files may include from the user's home; a project
+      // file reaching outside the project needs approval (a cloned repository must not be
+      // able to pull private files into the prompt).
+      const internal = isWithin(root, target) || isWithin(join(home, '.claude'), target) || ((kind === 'user' || kind === 'managed') && isWithin(home, target));
       if (!internal) {
         const ok = (await opts.approveExternal?.(target, abs)) ?? false;
         if (!ok) {
@@ -289,8 +300,13 @@ export async function loadInstructions(opts: LoadOptions): Promise<InstructionSe
 
 /** Conditional rules that apply to a file the agent is reading or editing. */
 export function matchingRules(set: InstructionSet, filePath: string, cwd: string): InstructionFile[] {
-  const rel = relative(cwd, resolve(cwd, filePath)).split(sep).join('/');
-  return set.conditional.filter((f) => f.globs!.some((g) => globToRegExp(g).test(rel)));
+  const abs = resolve(cwd, filePath);
+  return set.conditional.filter((f) => {
+    const rel = relative(f.base ?? cwd, abs);
+    if (rel.startsWith('..') || isAbsolute(rel)) return false;
+    const posix = rel.split(sep).join('/');
+    return f.globs!.some((g) => globToRegExp(g).test(posix));
+  });
 }
 
 export function formatInstructionFile(f: InstructionFile): string {

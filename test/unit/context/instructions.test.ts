@@ -61,12 +61,40 @@ describe('instruction files', () => {
     const set = await loadInstructions({ cwd: repo, projectRoot: repo, home: join(root, 'home') });
     const contents = set.files.map((f) => f.content);
     assert.ok(contents.some((c) => c.startsWith('style guide')));
-    assert.ok(contents.some((c) => c.includes('level5')));
-    assert.ok(!contents.some((c) => c.includes('level6')), 'the sixth level is past the cap');
+    // CLAUDE.md is level 1, so style, l2, l3 and l4 make five; l5 is past the cap (as Claude Code counts).
+    assert.ok(contents.some((c) => c.includes('level4')));
+    assert.ok(!contents.some((c) => c.includes('level5')), 'the sixth level is past the cap');
     assert.ok(!contents.some((c) => c.includes('must not load')));
     assert.ok(set.report.some((r) => r.reason === 'depth-cap'));
     assert.ok(set.report.some((r) => r.reason === 'missing' && r.path.endsWith('missing.md')));
     assert.deepEqual(extractIncludes('Use @~/team.md and @/etc/x.md, not `@./y.md`.'), ['~/team.md', '/etc/x.md']);
+  });
+
+  it('follows symlinked rules, sends a symlinked file once, and lets user files include from home', async () => {
+    const root = tree({
+      'repo/shared/rule.md': 'linked rule text',
+      'repo/shared/real.md': 'real file text',
+      'home/.claude/CLAUDE.md': 'user @~/notes/mine.md',
+      'home/notes/mine.md': 'from home',
+    });
+    const { symlinkSync, mkdirSync: mk } = await import('node:fs');
+    mk(join(root, 'repo/.claude/rules'), { recursive: true });
+    symlinkSync(join(root, 'repo/shared/rule.md'), join(root, 'repo/.claude/rules/linked.md'));
+    symlinkSync(join(root, 'repo/shared/real.md'), join(root, 'repo/CLAUDE.md'));
+    writeFileSync(join(root, 'repo/AGENTS.md'), `see @${join(root, 'repo/shared/real.md')}`);
+    const repo = join(root, 'repo');
+    const set = await loadInstructions({ cwd: repo, projectRoot: repo, home: join(root, 'home') });
+    const texts = set.files.map((f) => f.content);
+    assert.ok(texts.includes('linked rule text'));
+    assert.equal(texts.filter((t) => t === 'real file text').length, 1);
+    assert.ok(texts.includes('from home'));
+  });
+
+  it('matches rule globs relative to the folder that holds the rules', async () => {
+    const root = tree({ '.claude/rules/ts.md': '---\npaths: ["src/**/*.ts"]\n---\nTS rule', 'app/src/x.ts': '' });
+    const set = await loadInstructions({ cwd: join(root, 'app'), projectRoot: root, home: join(root, 'home') });
+    assert.equal(matchingRules(set, join(root, 'src/a.ts'), join(root, 'app')).length, 1);
+    assert.equal(matchingRules(set, 'src/x.ts', join(root, 'app')).length, 0, 'app/src/x.ts is not src/** of the root');
   });
 
   it('stops an include cycle', async () => {
