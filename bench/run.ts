@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { benchActivate } from './activate.bench';
 import { benchAgent } from './agent.bench';
 import { benchSessions } from './sessions.bench';
+import { benchContext } from './context.bench';
 import { benchBundles } from './bundle.bench';
 import { benchViewSync } from './viewSync.bench';
 
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
     ['activate', () => benchActivate(root)],
     ['agent', benchAgent],
     ['sessions', benchSessions],
+    ['context', benchContext],
   ];
   const results: Record<string, Record<string, number>> = {};
   for (const [name, run] of suites) {

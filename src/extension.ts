@@ -86,6 +86,7 @@ export function activate(context: vscode.ExtensionContext): void {
       },
     });
   let agent = makeAgent();
+  contextService.prefetch();
 
   // Sessions: one JSONL transcript each, in the extension's storage under this folder's key,
   // written after every answer.
@@ -162,6 +163,7 @@ export function activate(context: vscode.ExtensionContext): void {
       const fresh = getDefaultAppState({ sessionId: runtime.sessionId, settings: store.getState().settings });
       store.setState((s) => ({ ...fresh, apiKeySet: s.apiKeySet, workspaceTrusted: s.workspaceTrusted }));
       agent = makeAgent();
+      contextService.prefetch();
       recorder = newRecorder();
     },
     resumeSession: async () => {

@@ -68,6 +68,12 @@ export class ContextService {
     return out;
   }
 
+  /** Starts reading git and the instruction files now, so the first turn does not wait. */
+  prefetch(): void {
+    void this.git().catch(() => undefined);
+    void this.instructions().catch(() => undefined);
+  }
+
   clear(): void {
     this.git.cache.clear?.();
     this.instructions.cache.clear?.();

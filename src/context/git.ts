@@ -33,12 +33,15 @@ async function quiet(p: Promise<string>, keepLeading = false): Promise<string | 
   }
 }
 
+/** The remote's default branch if known, else main or master: one git process for all three. */
 async function mainBranchOf(g: SimpleGit): Promise<string | undefined> {
-  const remoteHead = await quiet(g.raw(['rev-parse', '--abbrev-ref', 'origin/HEAD']));
-  if (remoteHead && remoteHead !== 'origin/HEAD') return remoteHead.replace(/^origin\//, '');
-  for (const candidate of ['main', 'master']) {
-    if (await quiet(g.raw(['rev-parse', '--verify', '--quiet', `refs/heads/${candidate}`]))) return candidate;
-  }
+  const refs = await quiet(g.raw(['for-each-ref', '--format=%(refname) %(symref)', 'refs/remotes/origin/HEAD', 'refs/heads/main', 'refs/heads/master']));
+  if (!refs) return undefined;
+  const lines = refs.split('\n').map((l) => l.trim().split(' '));
+  const remote = lines.find(([name]) => name === 'refs/remotes/origin/HEAD')?.[1];
+  if (remote) return remote.replace(/^refs\/remotes\/origin\//, '');
+  if (lines.some(([name]) => name === 'refs/heads/main')) return 'main';
+  if (lines.some(([name]) => name === 'refs/heads/master')) return 'master';
   return undefined;
 }
 
@@ -59,15 +62,18 @@ export async function takeGitSnapshot(cwd: string, opts: GitSnapshotOptions = {}
     timer = setTimeout(() => resolve(undefined), timeoutMs);
   });
   const work = (async (): Promise<GitSnapshot | undefined> => {
-    if (!(await isGitRepo(cwd, timeoutMs))) return undefined;
-    // --no-optional-locks: a snapshot must never contend with the user's own git commands.
-    const [branch, mainBranch, status, log, userName] = await Promise.all([
-      quiet(g.raw(['rev-parse', '--abbrev-ref', 'HEAD'])),
+    // All at once, the repository check included: a folder that is not a repository just
+    // answers each of them with an error.
+    const [head, mainBranch, status, log, userName] = await Promise.all([
+      quiet(g.raw(['rev-parse', '--is-inside-work-tree', '--abbrev-ref', 'HEAD'])),
       mainBranchOf(g),
+      // --no-optional-locks: a snapshot must never contend with the user's own git commands.
       quiet(g.raw(['--no-optional-locks', 'status', '--short']), true),
       quiet(g.raw(['--no-optional-locks', 'log', '--oneline', '-n', '5'])),
       quiet(g.raw(['config', 'user.name'])),
     ]);
+    const [inside, branch] = (head ?? '').split('\n').map((l) => l.trim());
+    if (inside !== 'true') return undefined;
     const full = status ?? '';
     const statusTruncated = full.length > MAX_STATUS_CHARS;
     return {
