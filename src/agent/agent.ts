@@ -334,6 +334,17 @@ export class Agent implements TurnRunner {
           client,
           tools: new Map(this.deps.tools.map((t) => [t.name, t])),
           buildRequest: (history) => this.buildRequest(history),
+          ...(this.deps.afterTools ? { afterTools: this.deps.afterTools } : {}),
+          ...(this.deps.compactor
+            ? {
+                prepareHistory: async (h: MessageParam[]) => {
+                  const next = await this.deps.compactor!.beforeRequest(h, { usedTokens: this.usedTokens(h), lastAssistantAt: this.lastAssistantAt });
+                  // Keep the agent's own copy in step, so a Stop or error mid-loop keeps it.
+                  this.history = next;
+                  return next;
+                },
+              }
+            : {}),
           checkPermission: (call) => this.checkPermission(call, controller.signal),
           cwd: this.deps.cwd,
           maxTurns: this.deps.maxTurns(),

@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { createAgent } from '../../../src/agent/createAgent';
+import { Permissions } from '../../../src/agent/permissions';
+import { createTools } from '../../../src/agent/tools';
+import type { MessageParam } from '../../../src/api/types';
+import { ContextService } from '../../../src/context/contextService';
+import { silentLogger } from '../../../src/ports/logger';
+import { getDefaultAppState, type AppSettings, type AppState } from '../../../src/state/appState';
+import { RuntimeState } from '../../../src/state/runtimeState';
+import { createStore } from '../../../src/state/store';
+import { startStandin, type Standin } from '../../standin/server';
+
+let standin: Standin;
+before(async () => {
+  standin = await startStandin();
+});
+after(() => standin.close());
+beforeEach(() => standin.reset());
+
+const bulk = (n: number) => Array.from({ length: n }, (_, i) => `line ${i}: the quick brown fox jumps over the lazy dog`).join('\n');
+
+function setup(settings: Partial<AppSettings> = {}, withContext = false) {
+  const cwd = mkdtempSync(join(tmpdir(), 'tl-agent-'));
+  const runtime = new RuntimeState(cwd);
+  const store = createStore<AppState>(getDefaultAppState({ sessionId: 's', settings: { model: 'standin-test-model', contextWindow: 60_000, ...settings } }));
+  const home = mkdtempSync(join(tmpdir(), 'tl-home-'));
+  const agent = createAgent({
+    store,
+    runtime,
+    log: silentLogger,
+    cwd,
+    tools: createTools(),
+    permissions: new Permissions({ cwd, rules: () => ({ allow: [], ask: [], deny: [] }), trusted: () => true }),
+    apiKey: async () => 'k',
+    baseUrl: () => standin.url,
+    maxTurns: () => 5,
+    ...(withContext ? { context: new ContextService({ cwd, home, trusted: () => true }) } : {}),
+  });
+  const sent = (i = -1) => (standin.requests.at(i)!.body as { messages: MessageParam[] }).messages;
+  return { cwd, store, agent, sent };
+}
+
+describe('agent: compaction in the loop', () => {
+  it('compacts automatically above the threshold, shows a divider, and continues from the summary', async () => {
+    const { store, agent, sent } = setup();
+    standin.enqueue({ content: [{ type: 'text', text: 'first' }] });
+    await agent.submit(bulk(1500));
+    standin.enqueue({ content: [{ type: 'text', text: '<summary>the summary</summary>' }] }, { content: [{ type: 'text', text: 'second' }] });
+    await agent.submit(bulk(700));
+    assert.deepEqual(store.getState().messages.map((m) => m.kind), ['user', 'assistant', 'user', 'compaction', 'assistant']);
+    assert.match(JSON.stringify(sent()[0]), /the summary/);
+    assert.ok(store.getState().tokens.used < store.getState().tokens.warningAt, 'the indicator dropped after compacting');
+    // Undo puts the old history back.
+    const divider = store.getState().messages.find((m) => m.kind === 'compaction')!;
+    assert.equal(agent.undoCompaction(divider.id), false, 'a turn on top of the compaction retires its Undo');
+  });
+
+  it('refuses a new prompt at the blocking threshold when auto-compaction is off, offering Compact', async () => {
+    const { store, agent } = setup({ autoCompact: false });
+    standin.enqueue({ content: [{ type: 'text', text: 'first' }] });
+    await agent.submit(bulk(1500));
+    const before = standin.requests.length;
+    assert.equal(before, 1);
+    await agent.submit(bulk(1200));
+    assert.equal(standin.requests.length, before, 'nothing was sent');
+    const notice = store.getState().messages.at(-1)!;
+    assert.ok(notice.kind === 'notice' && notice.action?.command === 'compact');
+  });
+
+  it('compacts and retries once when the API says the prompt is too long', async () => {
+    const { store, agent } = setup();
+    standin.enqueue(
+      { content: [{ type: 'text', text: 'x' }], fault: { kind: 'http', status: 400, message: 'prompt is too long: 70000 tokens > 60000 maximum' } },
+      { content: [{ type: 'text', text: '<summary>short</summary>' }] },
+      { content: [{ type: 'text', text: 'answered after compacting' }] },
+    );
+    await agent.submit('hello');
+    const kinds = store.getState().messages.map((m) => m.kind);
+    assert.ok(kinds.includes('compaction'));
+    assert.equal(store.getState().messages.at(-1)!.kind, 'assistant');
+    assert.equal(standin.requests.length, 3);
+  });
+
+  it('manual compaction with Undo restores the transcript', async () => {
+    const { store, agent } = setup();
+    standin.enqueue({ content: [{ type: 'text', text: 'first answer' }] });
+    await agent.submit('question');
+    const before = [...agent.messages];
+    standin.enqueue({ content: [{ type: 'text', text: '<summary>sum</summary>' }] });
+    assert.equal(await agent.compactNow('focus'), true);
+    assert.equal(agent.messages.length, 1);
+    const divider = store.getState().messages.find((m) => m.kind === 'compaction')!;
+    assert.equal(agent.undoCompaction(divider.id), true);
+    assert.deepEqual(agent.messages, before);
+  });
+});
+
+describe('agent: context', () => {
+  it('sends instruction files as a reminder and a conditional rule after reading a matching file', async () => {
+    const { cwd, agent, sent } = setup({}, true);
+    writeFileSync(join(cwd, 'CLAUDE.md'), 'Project rule: be brief.');
+    mkdirSync(join(cwd, '.claude', 'rules'), { recursive: true });
+    writeFileSync(join(cwd, '.claude', 'rules', 'ts.md'), '---\npaths: ["**/*.ts"]\n---\nTS rule: no any.');
+    writeFileSync(join(cwd, 'a.ts'), 'export {};\n');
+    standin.enqueue({ content: [{ type: 'tool_use', name: 'Read', input: { file_path: 'a.ts' } }] }, { content: [{ type: 'text', text: 'done' }] });
+    await agent.submit('read a.ts');
+    assert.match(JSON.stringify(sent(0)[0]), /Project rule: be brief\./);
+    assert.doesNotMatch(JSON.stringify(sent(0)), /TS rule/);
+    const last = JSON.stringify(sent(1).at(-1));
+    assert.match(last, /tool_result/);
+    assert.match(last, /TS rule: no any\./);
+  });
+});
