@@ -156,6 +156,7 @@ export function activate(context: vscode.ExtensionContext): void {
     apiKeys,
     compact: compactWithProgress,
     previewContext: () => agent.previewContext(),
+    compactPreview: () => agent.compactPreview(),
     newSession: () => {
       agent.stop();
       contextService.clear();

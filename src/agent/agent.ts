@@ -17,6 +17,7 @@ import { appendUserContent } from './history';
 import { applyReminders, type Reminder } from '../context/reminders';
 import type { CompactedEvent, Compactor } from '../compact/compactor';
 import { estimateTokens } from '../compact/microCompact';
+import { findAnchors } from '../compact/compact';
 import { breakdownRequest, type ContextPreview } from '../context/breakdown';
 import type { InstructionReport } from '../context/instructions';
 import { runQueryLoop, type LoopDeps, type LoopEvents, type LoopResult, type PermissionOutcome } from './queryLoop';
@@ -105,6 +106,7 @@ export class Agent implements TurnRunner {
       canUndo: true,
       createdAt: Date.now(),
     });
+    if (e.result.source === 'truncation') addNotice(store, 'warning', e.result.summary);
     this.refreshTokens();
   }
 
@@ -131,6 +133,19 @@ export class Agent implements TurnRunner {
   async previewContext(): Promise<ContextPreview> {
     const history: MessageParam[] = this.history.length ? this.history : [{ role: 'user', content: [{ type: 'text', text: '(your next message)' }] }];
     return breakdownRequest(await this.buildRequest(history), (await this.deps.instructionReport?.()) ?? []);
+  }
+
+  /** What a manual compaction would do now, in one sentence (shown before the user confirms). */
+  compactPreview(): string {
+    const n = this.history.length;
+    const anchors = findAnchors(this.history).length;
+    const files = [...this.recentReads].reverse().slice(0, 5);
+    return (
+      `Summarises ${n} message${n === 1 ? '' : 's'} (about ${Math.round(this.usedTokens() / 1000)}k tokens) into the nine-section summary; ` +
+      `keeps word for word ${anchors} correction${anchors === 1 ? '' : 's'}, completion${anchors === 1 ? '' : 's'} or fix${anchors === 1 ? '' : 'es'}` +
+      (files.length ? ` and re-attaches ${files.join(', ')}` : '') +
+      '. Undo stays available until the next message.'
+    );
   }
 
   /** Manual compaction ("Compact Conversation", /compact). */

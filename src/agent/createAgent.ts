@@ -5,6 +5,7 @@ import { resolveModel } from '../api/models';
 import type { MessageParam } from '../api/types';
 import { compactWithSummary, type RecentFile } from '../compact/compact';
 import { Compactor, type CompactorDeps } from '../compact/compactor';
+import { compactTool } from '../compact/compactTool';
 import { computeThresholds } from '../compact/thresholds';
 import { MessagesClient } from '../api/messagesClient';
 import { buildSystemBlocks, environmentSection } from '../context/systemPrompt';
@@ -142,7 +143,8 @@ export function createAgent(setup: AgentSetup): Agent {
     runtime: setup.runtime,
     log: setup.log,
     cwd: setup.cwd,
-    tools: setup.tools,
+    // The model may ask for a compaction itself, through this tool.
+    tools: compactor ? [...setup.tools, compactTool(compactor) as unknown as Tool] : setup.tools,
     createClient: getClient,
     systemBlocks: async () =>
       buildSystemBlocks([await env(), ...((await setup.context?.systemSections()) ?? []), ...((await setup.dynamicSections?.()) ?? [])]),

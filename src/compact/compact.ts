@@ -8,6 +8,7 @@ export const POST_COMPACT_MAX_FILES = 5;
 export const POST_COMPACT_FILE_BUDGET = 50_000;
 export const POST_COMPACT_FILE_MAX = 5_000;
 const SUMMARY_MAX_TOKENS = 20_000;
+const FALLBACK_KEEP_TOKENS = 40_000;
 
 const SUMMARY_SYSTEM = 'You write faithful, structured summaries of coding sessions so that the work can continue from the summary alone.';
 
@@ -32,12 +33,42 @@ export function compactPrompt(focus?: string): string {
   ].join('\n');
 }
 
-/** Keeps only the <summary>; the <analysis> scratchpad never enters the context. */
+/**
+ * Keeps only the <summary>; the <analysis> scratchpad never enters the context. Empty when
+ * there is no usable summary (none at all, or an unclosed analysis eating the rest).
+ */
 export function formatSummary(raw: string): string {
-  let text = raw.replace(/<analysis>[\s\S]*?<\/analysis>/gi, '');
-  const m = /<summary>([\s\S]*?)(?:<\/summary>|$)/i.exec(text);
-  if (m) text = m[1]!;
-  return text.trim();
+  const m = /<summary>([\s\S]*?)(?:<\/summary>|$)/i.exec(raw);
+  if (!m) return '';
+  return m[1]!.replace(/<analysis>[\s\S]*?(?:<\/analysis>|$)/gi, '').trim();
+}
+
+/**
+ * The fallback when the summary is unusable: keep the most recent rounds that fit the budget,
+ * whole (a round never splits a tool_use from its result), after the boundary note.
+ */
+export function truncateToRecent(history: readonly MessageParam[], budgetTokens: number): MessageParam[] {
+  const rounds = splitRounds(history);
+  const kept: MessageParam[][] = [];
+  let used = 0;
+  for (let i = rounds.length - 1; i >= 0; i--) {
+    const cost = estimateTokens(rounds[i]);
+    if (kept.length && used + cost > budgetTokens) break;
+    kept.unshift(rounds[i]!);
+    used += cost;
+  }
+  const note: MessageParam = {
+    role: 'user',
+    content: [{ type: 'text', text: `${COMPACT_BOUNDARY} The earlier part of this conversation was dropped to free context (a summary could not be made); the most recent exchanges follow.` }],
+  };
+  const flat = kept.flat();
+  // Rounds start with a user message; merge the note into the first so roles still alternate.
+  const first = flat[0];
+  if (first?.role === 'user') {
+    const content = typeof first.content === 'string' ? [{ type: 'text' as const, text: first.content }] : first.content;
+    return [{ role: 'user', content: [...(note.content as ContentBlockParam[]), ...content] } as MessageParam, ...flat.slice(1)];
+  }
+  return [note, ...flat];
 }
 
 /** Rounds: a user message and everything up to the next user text message. */
@@ -104,7 +135,7 @@ export interface CompactionResult {
   anchors: Anchor[];
   /** Rounds dropped from the summary request because it was itself too long. */
   droppedRounds: number;
-  source: 'llm' | 'session-memory';
+  source: 'llm' | 'session-memory' | 'truncation';
 }
 
 export interface SummaryClient {
@@ -139,7 +170,7 @@ export function recentFilesBlock(files: readonly RecentFile[]): string | undefin
 }
 
 /** The history that replaces the conversation: one user message, the API accepts it. */
-export function compactedHistory(summary: string, anchors: readonly Anchor[], recentFiles: readonly RecentFile[], source: CompactionResult['source']): MessageParam[] {
+export function compactedHistory(summary: string, anchors: readonly Anchor[], recentFiles: readonly RecentFile[], source: 'llm' | 'session-memory'): MessageParam[] {
   const parts = [
     `${COMPACT_BOUNDARY} This session continues from an earlier conversation that ran out of context. ${source === 'llm' ? 'The summary below covers it' : 'The session notes below cover it'}; the most recent exchanges follow if any were kept.`,
     summary,
@@ -196,7 +227,12 @@ export async function compactWithSummary(opts: CompactOptions): Promise<Compacti
         .map((b) => b.text)
         .join('');
       const summary = formatSummary(raw);
-      if (!summary) throw new ApiError('unknown', 'The summary came back empty.', undefined, undefined);
+      if (!summary) {
+        // No usable summary: keep the latest rounds whole rather than lose everything.
+        const history = truncateToRecent(opts.history, FALLBACK_KEEP_TOKENS);
+        const note = 'The summary came back empty or malformed, so the oldest part of the conversation was dropped instead and the latest exchanges kept as they were.';
+        return { history, summary: note, tokensBefore, tokensAfter: estimateTokens(history), anchors, droppedRounds: dropped, source: 'truncation' };
+      }
       const history = compactedHistory(summary, anchors, opts.recentFiles ?? [], 'llm');
       return { history, summary, tokensBefore, tokensAfter: estimateTokens(history), anchors, droppedRounds: dropped, source: 'llm' };
     } catch (err) {

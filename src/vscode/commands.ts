@@ -13,6 +13,7 @@ export interface CommandDeps {
   compact?(focus: string | undefined): Promise<void>;
   previewContext?(): Promise<ContextPreview>;
   resumeSession?(): Promise<void>;
+  compactPreview?(): string;
 }
 
 const CONTEXT_SCHEME = 'threadline-context';
@@ -55,7 +56,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     }
     const focus = await vscode.window.showInputBox({
       title: 'Threadline: Compact Conversation',
-      prompt: 'Optional: what the summary should focus on',
+      prompt: `${deps.compactPreview?.() ?? ''} Optional: what the summary should focus on.`.trim(),
       ignoreFocusOut: true,
     });
     if (focus === undefined) return;

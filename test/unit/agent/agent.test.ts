@@ -85,6 +85,20 @@ describe('agent: compaction in the loop', () => {
     assert.equal(standin.requests.length, 3);
   });
 
+  it('the model can ask for a compaction with the Compact tool', async () => {
+    const { store, agent, sent } = setup();
+    standin.enqueue(
+      { content: [{ type: 'tool_use', name: 'Compact', input: { focus: 'the API design' } }] },
+      { content: [{ type: 'text', text: '<summary>design summary</summary>' }] },
+      { content: [{ type: 'text', text: 'continuing' }] },
+    );
+    await agent.submit('design an API, then compact');
+    assert.match(JSON.stringify(sent(1).at(-1)), /focus on: the API design/);
+    assert.match(JSON.stringify(sent(2)[0]), /design summary/);
+    assert.equal(store.getState().messages.at(-1)!.kind, 'assistant');
+    assert.ok(store.getState().messages.some((m) => m.kind === 'compaction'));
+  });
+
   it('manual compaction with Undo restores the transcript', async () => {
     const { store, agent } = setup();
     standin.enqueue({ content: [{ type: 'text', text: 'first answer' }] });
