@@ -24,6 +24,10 @@ export const BASE_SETTINGS = {
   'update.mode': 'none',
 };
 
+// Tests script the stand-in's replies turn by turn; background memory requests would take
+// replies meant for the conversation. Tests that cover memory turn these back on.
+export const TEST_SETTINGS = { 'threadline.autoMemory': false, 'threadline.sessionMemory': false };
+
 export function freePort() {
   return new Promise((res, rej) => {
     const srv = createServer();
@@ -80,7 +84,7 @@ export async function startCodeServer({ workspace, settings = {}, env = {}, vsix
     mkdirSync(join(dirs.userData, 'User'), { recursive: true });
     mkdirSync(dirs.extensions, { recursive: true });
     mkdirSync(dirs.home, { recursive: true });
-    writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify({ ...BASE_SETTINGS, ...settings }, null, 2));
+    writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify({ ...BASE_SETTINGS, ...(isolate ? TEST_SETTINGS : {}), ...settings }, null, 2));
   }
   const childEnv = {
     ...process.env,

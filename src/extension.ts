@@ -17,12 +17,16 @@ import { pickSession } from './vscode/sessionPicker';
 import { ApiKeyStore } from './vscode/apiKey';
 import { ChatViewProvider, CHAT_VIEW_ID } from './vscode/chatViewProvider';
 import { registerCommands, runActionCommand } from './vscode/commands';
-import { readMaxTurns, readPermissionSettings, readSettings } from './vscode/settings';
+import { readMaxTurns, readMemorySettings, readPermissionSettings, readSettings } from './vscode/settings';
+import { showMemory } from './vscode/memoryView';
+import { canonicalRepoRoot } from './context/git';
+import { resolveMemoryDir } from './memory/paths';
+import { join } from 'node:path';
 import { createContextStatusItem } from './vscode/statusBar';
 import { createOutputLogger } from './vscode/log';
 
 // The composition root: build the core, adapt it to VS Code, register. Nothing else here.
-export function activate(context: vscode.ExtensionContext): void {
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const log = createOutputLogger();
   context.subscriptions.push(log);
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
@@ -61,6 +65,14 @@ export function activate(context: vscode.ExtensionContext): void {
       return true;
     },
   });
+  // Auto memory: one folder per repository (all its worktrees share it), or the setting's.
+  const memorySettings = readMemorySettings();
+  const canonical = (await canonicalRepoRoot(cwd, 1500)) ?? cwd;
+  const memoryDir = resolveMemoryDir({ setting: memorySettings.directory, globalStorageDir: context.globalStorageUri.fsPath, canonicalRoot: canonical });
+  if (!memoryDir.ok) void vscode.window.showWarningMessage(`Threadline: auto memory is off: ${memoryDir.reason}`);
+  // Sessions: one JSONL transcript each, in the extension's storage under this folder's key,
+  // written after every answer.
+  const sessions = new SessionStore(sessionsDirFor(context.globalStorageUri.fsPath, cwd));
   const warnBadRule = (message: string) => void vscode.window.showWarningMessage(`Threadline: a permission rule in settings is ignored: ${message}`);
   // One agent per session: its history and its "allow for this session" grants go together.
   const makeAgent = () =>
@@ -76,6 +88,17 @@ export function activate(context: vscode.ExtensionContext): void {
       maxTurns: readMaxTurns,
       context: contextService,
       onLoopComplete: () => persist(),
+      ...(memoryDir.ok
+        ? {
+            memory: {
+              dir: memoryDir.dir,
+              enabled: () => readMemorySettings().enabled,
+              ...(readMemorySettings().sessionMemory ? { sessionNotesPath: join(sessions.dir, 'notes', `${runtime.sessionId}.md`) } : {}),
+              onSaved: (names: string[]) => addNotice(store, 'info', `Saved to memory: ${names.join(', ')}.`, { label: 'Open Memory', command: 'openMemory' }),
+              onError: (err: unknown) => log.warn(`memory: ${err instanceof Error ? err.message : String(err)}`),
+            },
+          }
+        : {}),
       archive: async (history) => {
         // The full transcript, before compaction replaces it: one JSON message per line.
         // Next to the session transcripts, so an archive is found with its session.
@@ -88,12 +111,13 @@ export function activate(context: vscode.ExtensionContext): void {
   let agent = makeAgent();
   contextService.prefetch();
 
-  // Sessions: one JSONL transcript each, in the extension's storage under this folder's key,
-  // written after every answer.
-  const sessions = new SessionStore(sessionsDirFor(context.globalStorageUri.fsPath, cwd));
   const newRecorder = () => new SessionRecorder(sessions, { id: runtime.sessionId, cwd, model: store.getState().settings.model });
   let recorder = newRecorder();
-  flushOnExit = () => recorder.flush();
+  flushOnExit = async () => {
+    // Memory extraction and session notes finish before the extension goes away.
+    await Promise.race([agent.drain(), new Promise((r) => setTimeout(r, 5000))]);
+    await recorder.flush();
+  };
   const persist = (reason = 'update') => {
     const s = store.getState();
     const title = s.messages.find((m) => m.kind === 'user');
@@ -157,6 +181,7 @@ export function activate(context: vscode.ExtensionContext): void {
     compact: compactWithProgress,
     previewContext: () => agent.previewContext(),
     compactPreview: () => agent.compactPreview(),
+    openMemory: () => showMemory(agent.memdir, readMemorySettings().enabled),
     newSession: () => {
       agent.stop();
       contextService.clear();

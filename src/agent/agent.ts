@@ -18,6 +18,7 @@ import { applyReminders, type Reminder } from '../context/reminders';
 import type { CompactedEvent, Compactor } from '../compact/compactor';
 import { estimateTokens } from '../compact/microCompact';
 import { findAnchors } from '../compact/compact';
+import type { MemoryDir } from '../memory/memdir';
 import { breakdownRequest, type ContextPreview } from '../context/breakdown';
 import type { InstructionReport } from '../context/instructions';
 import { runQueryLoop, type LoopDeps, type LoopEvents, type LoopResult, type PermissionOutcome } from './queryLoop';
@@ -51,6 +52,10 @@ export interface AgentDeps {
   afterTools?: LoopDeps['afterTools'];
   /** Extra observers of the loop (the CLI's stream-json output). */
   loopEvents?: LoopEvents;
+  /** Waits for background work (memory extraction, session notes). */
+  drain?(): Promise<void>;
+  /** The memory folder, when auto memory is on. */
+  memdir?: MemoryDir;
   /** Called after each complete loop; sessions and memory hook in here. */
   onLoopComplete?(result: LoopResult, request: MessagesRequest | undefined): void;
 }
@@ -79,6 +84,15 @@ export class Agent implements TurnRunner {
   constructor(private readonly deps: AgentDeps) {
     deps.compactor?.onDidCompact((e) => this.compacted(e));
     deps.compactor?.onNotice(({ level, text }) => addNotice(deps.store, level, text));
+  }
+
+  /** Resolves when background memory work has finished (before exit). */
+  async drain(): Promise<void> {
+    await this.deps.drain?.();
+  }
+
+  get memdir(): MemoryDir | undefined {
+    return this.deps.memdir;
   }
 
   /** Tokens the next request will hold, as well as we know before sending it. */

@@ -6,6 +6,7 @@ import type { MessageParam } from '../api/types';
 import { compactWithSummary, type RecentFile } from '../compact/compact';
 import { Compactor, type CompactorDeps } from '../compact/compactor';
 import { compactTool } from '../compact/compactTool';
+import { createMemoryServices, type MemorySetup } from '../memory/memoryWiring';
 import { computeThresholds } from '../compact/thresholds';
 import { MessagesClient } from '../api/messagesClient';
 import { buildSystemBlocks, environmentSection } from '../context/systemPrompt';
@@ -47,6 +48,8 @@ export interface AgentSetup {
   /** Keeps the full transcript before a compaction replaces it. */
   archive?(history: readonly MessageParam[]): Promise<void>;
   fromSessionMemory?: CompactorDeps['fromSessionMemory'];
+  /** Auto memory and session memory; off when undefined. */
+  memory?: MemorySetup;
   loopEvents?: LoopEvents;
   onLoopComplete?(result: LoopResult, request: MessagesRequest | undefined): void;
 }
@@ -94,6 +97,9 @@ export function createAgent(setup: AgentSetup): Agent {
     }
     return client;
   };
+  const memory = setup.memory
+    ? createMemoryServices({ setup: setup.memory, cwd: setup.cwd, tools: setup.tools, model: () => settings().model, client: getClient })
+    : undefined;
   // The compactor needs the agent's recent reads; the agent needs the compactor.
   const self: { agent?: Agent } = {};
   const settings = () => setup.store.getState().settings;
@@ -135,7 +141,11 @@ export function createAgent(setup: AgentSetup): Agent {
             setup.context?.clear();
             return result;
           },
-          ...(setup.fromSessionMemory ? { fromSessionMemory: setup.fromSessionMemory } : {}),
+          ...(setup.fromSessionMemory
+            ? { fromSessionMemory: setup.fromSessionMemory }
+            : memory
+              ? { fromSessionMemory: (h: readonly MessageParam[]) => memory.fromSessionMemory(h) }
+              : {}),
         });
   const agent = new Agent({
     ...(compactor ? { compactor } : {}),
@@ -147,7 +157,12 @@ export function createAgent(setup: AgentSetup): Agent {
     tools: compactor ? [...setup.tools, compactTool(compactor) as unknown as Tool] : setup.tools,
     createClient: getClient,
     systemBlocks: async () =>
-      buildSystemBlocks([await env(), ...((await setup.context?.systemSections()) ?? []), ...((await setup.dynamicSections?.()) ?? [])]),
+      buildSystemBlocks([
+        await env(),
+        ...((await setup.context?.systemSections()) ?? []),
+        ...((await memory?.section()) ? [(await memory!.section())!] : []),
+        ...((await setup.dynamicSections?.()) ?? []),
+      ]),
     ...(setup.context
       ? {
           reminders: () => setup.context!.reminders(),
@@ -163,7 +178,12 @@ export function createAgent(setup: AgentSetup): Agent {
     grantForSession: (call) => setup.permissions.grantForSession(call),
     maxTurns: setup.maxTurns,
     ...(setup.loopEvents ? { loopEvents: setup.loopEvents } : {}),
-    ...(setup.onLoopComplete ? { onLoopComplete: setup.onLoopComplete } : {}),
+    onLoopComplete: (result, request) => {
+      setup.onLoopComplete?.(result, request);
+      // Memory work runs after the answer, in the background: it never delays the user's turn.
+      if (result.outcome === 'end_turn') memory?.afterLoop(agent.messages, agent.usedTokens());
+    },
+    ...(memory ? { drain: () => memory.drain(), memdir: memory.memdir } : {}),
   });
   self.agent = agent;
   return agent;

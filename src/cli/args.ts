@@ -20,7 +20,8 @@ export type CliArgs =
   | { command: 'help' }
   | { command: 'version' }
   | { command: 'context'; cwd: string; json: boolean; model: string | undefined; contextWindow: number | undefined }
-  | { command: 'sessions'; cwd: string; json: boolean };
+  | { command: 'sessions'; cwd: string; json: boolean }
+  | { command: 'memory'; cwd: string; json: boolean; action: 'list' | 'show' | 'rm'; name?: string };
 
 export class UsageError extends Error {}
 
@@ -68,6 +69,13 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
   if (first === 'context') {
     if (rest.length) throw new UsageError(`unexpected arguments after context: ${rest.join(' ')}`);
     return { command: 'context', cwd: dir, json: Boolean(v.json), model, contextWindow };
+  }
+  if (first === 'memory') {
+    const [action = 'list', name, ...extra] = rest;
+    if (action !== 'list' && action !== 'show' && action !== 'rm') throw new UsageError(`memory takes list, show NAME or rm NAME, got ${JSON.stringify(action)}`);
+    if (action !== 'list' && !name) throw new UsageError(`memory ${action} needs a memory name`);
+    if (extra.length || (action === 'list' && name)) throw new UsageError('too many arguments for memory');
+    return { command: 'memory', cwd: dir, json: Boolean(v.json), action, ...(name ? { name } : {}) };
   }
   if (first === 'sessions') {
     if (rest.length) throw new UsageError(`unexpected arguments after sessions: ${rest.join(' ')}`);

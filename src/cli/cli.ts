@@ -8,8 +8,12 @@ import { silentLogger } from '../ports/logger';
 import { getDefaultAppState, type AppState } from '../state/appState';
 import { RuntimeState } from '../state/runtimeState';
 import { createStore } from '../state/store';
-import { cliSessionsDir } from '../sessions/paths';
+import { cliSessionsDir, cliStateDir } from '../sessions/paths';
 import { SessionStore } from '../sessions/sessionStore';
+import { canonicalRepoRoot } from '../context/git';
+import { MemoryDir } from '../memory/memdir';
+import type { MemorySetup } from '../memory/memoryWiring';
+import { resolveMemoryDir } from '../memory/paths';
 import { parseCliArgs, UsageError } from './args';
 import { runPrompt } from './runPrompt';
 
@@ -23,6 +27,8 @@ Usage:
   threadline -p PROMPT [options]     answer one prompt and exit
   threadline context [--json]        show what a request would hold, and the window's thresholds
   threadline sessions [--json]       list this folder's saved sessions, newest first
+  threadline memory [list|show NAME|rm NAME] [--json]
+                                     what Threadline remembers for this repository
   threadline --version               print the version
   threadline --help                  print this help
 
@@ -44,10 +50,33 @@ Options:
 Environment:
   ANTHROPIC_API_KEY                  the API key (required for -p)
   ANTHROPIC_BASE_URL                 a proxy or Anthropic-compatible server
-  THREADLINE_STATE_DIR               where sessions are kept (default: ~/.local/state/threadline)
+  THREADLINE_STATE_DIR               where sessions and memory are kept (default: ~/.local/state/threadline)
+  THREADLINE_MEMORY_DIR              a memory folder of your own (absolute path)
+  THREADLINE_AUTO_MEMORY=0           do not extract or use memories
 
 Exit codes: 0 success, 1 the run failed (one-line reason on stderr), 2 bad usage.
 `;
+
+async function cliMemoryDir(cwd: string, env: NodeJS.ProcessEnv) {
+  const canonical = (await canonicalRepoRoot(cwd, 1500)) ?? cwd;
+  return resolveMemoryDir({ setting: env.THREADLINE_MEMORY_DIR, globalStorageDir: cliStateDir(env), canonicalRoot: canonical });
+}
+
+async function cliMemorySetup(cwd: string, env: NodeJS.ProcessEnv, io: CliIo): Promise<{ memory?: MemorySetup }> {
+  if (env.THREADLINE_AUTO_MEMORY === '0') return {};
+  const dir = await cliMemoryDir(cwd, env);
+  if (!dir.ok) {
+    io.err(`threadline: auto memory is off: ${dir.reason}\n`);
+    return {};
+  }
+  return {
+    memory: {
+      dir: dir.dir,
+      enabled: () => true,
+      onSaved: (names) => io.err(`threadline: saved to memory: ${names.join(', ')}\n`),
+    },
+  };
+}
 
 function headlessContext(cwd: string, io: CliIo): ContextService {
   return new ContextService({
@@ -133,6 +162,44 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       for (const s of list) io.out(`${s.id}  ${new Date(s.updatedAt).toISOString().slice(0, 16).replace('T', ' ')}  ${String(s.messageCount).padStart(4)} msgs  ${s.title}\n`);
       return 0;
     }
+    case 'memory': {
+      const dir = await cliMemoryDir(resolve(args.cwd), env);
+      if (!dir.ok) {
+        io.err(`threadline: ${dir.reason}\n`);
+        return 1;
+      }
+      const memdir = new MemoryDir(dir.dir);
+      if (args.action === 'list') {
+        const { valid, invalid } = await memdir.list();
+        if (args.json) io.out(`${JSON.stringify({ dir: dir.dir, memories: valid, invalid }, null, 2)}\n`);
+        else {
+          if (!valid.length && !invalid.length) io.out(`No memories yet (${dir.dir}).\n`);
+          for (const m of valid) io.out(`${m.type.padEnd(9)} ${m.name}  ${m.description}\n`);
+          for (const m of invalid) io.out(`invalid   ${m.file}  ${m.reason}\n`);
+        }
+        return 0;
+      }
+      let got;
+      try {
+        got = await memdir.get(args.name!);
+      } catch (err) {
+        io.err(`threadline: ${err instanceof Error ? err.message : String(err)}\n`);
+        return 2;
+      }
+      if (!got) {
+        io.err(`threadline: no memory named ${args.name}\n`);
+        return 1;
+      }
+      if (args.action === 'rm') {
+        await memdir.remove(args.name!);
+        io.out(`Removed ${args.name}.\n`);
+        return 0;
+      }
+      if (args.json) io.out(`${JSON.stringify(got, null, 2)}\n`);
+      else if ('body' in got) io.out(`# ${got.name} (${got.type})\n${got.description}\n\n${got.body}\n`);
+      else io.out(`${got.file} is invalid: ${got.reason}\n`);
+      return 0;
+    }
     case 'prompt': {
       const cwd = resolve(args.cwd);
       const permissions = new Permissions(
@@ -147,6 +214,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
           permissions,
           context: headlessContext(cwd, io),
           sessions: new SessionStore(cliSessionsDir(cwd, env)),
+          ...(await cliMemorySetup(cwd, env, io)),
         },
         io,
         opts.signal,

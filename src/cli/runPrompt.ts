@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AssistantBlock, Usage } from '../api/types';
 import { createAgent, type PermissionEngine } from '../agent/createAgent';
 import type { LoopResult } from '../agent/queryLoop';
@@ -7,6 +8,7 @@ import type { ContextService } from '../context/contextService';
 import { SessionRecorder } from '../sessions/recorder';
 import { restoreSession } from '../sessions/resume';
 import type { SessionStore } from '../sessions/sessionStore';
+import type { MemorySetup } from '../memory/memoryWiring';
 import { silentLogger } from '../ports/logger';
 import { getDefaultAppState, type AppState } from '../state/appState';
 import { RuntimeState } from '../state/runtimeState';
@@ -28,6 +30,7 @@ export interface PromptDeps {
   context?: ContextService;
   /** Where this folder's sessions live; undefined: the run is not saved. */
   sessions?: SessionStore;
+  memory?: MemorySetup;
 }
 
 interface Denial {
@@ -93,6 +96,9 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
     maxTurns: () => args.maxTurns,
     ...(deps.isGitRepo ? { isGitRepo: deps.isGitRepo } : {}),
     ...(deps.context ? { context: deps.context } : {}),
+    ...(deps.memory
+      ? { memory: { ...deps.memory, ...(deps.sessions ? { sessionNotesPath: join(deps.sessions.dir, 'notes', `${runtime.sessionId}.md`) } : {}) } }
+      : {}),
     ...(deps.dynamicSections ? { dynamicSections: deps.dynamicSections } : {}),
     loopEvents: {
       onTurnComplete: (turn) => {
@@ -182,6 +188,8 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
   } else {
     emit(summary);
   }
+  // The answer is out; memory extraction runs now and finishes before the process exits.
+  await agent.drain().catch(() => undefined);
   if (!r) return fail('the agent did not run');
   if (r.outcome === 'error') return fail(r.error?.message.split('\n')[0] ?? 'request failed');
   if (r.outcome === 'max_turns') return fail(`stopped after --max-turns ${args.maxTurns}`);

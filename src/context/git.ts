@@ -22,6 +22,15 @@ function git(cwd: string, timeoutMs: number): SimpleGit {
   return simpleGit({ baseDir: cwd, maxConcurrentProcesses: 5, timeout: { block: timeoutMs } });
 }
 
+/** simple-git throws at construction for a folder that does not exist; that is "no repo". */
+function tryGit(cwd: string, timeoutMs: number): SimpleGit | undefined {
+  try {
+    return git(cwd, timeoutMs);
+  } catch {
+    return undefined;
+  }
+}
+
 async function quiet(p: Promise<string>, keepLeading = false): Promise<string | undefined> {
   try {
     // `status --short` lines start with a meaningful space (" M file"): keep it.
@@ -47,7 +56,8 @@ async function mainBranchOf(g: SimpleGit): Promise<string | undefined> {
 
 /** True when `cwd` is inside a git work tree (false on any failure, including no git). */
 export async function isGitRepo(cwd: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<boolean> {
-  return (await quiet(git(cwd, timeoutMs).raw(['rev-parse', '--is-inside-work-tree']))) === 'true';
+  const g = tryGit(cwd, timeoutMs);
+  return g ? (await quiet(g.raw(['rev-parse', '--is-inside-work-tree']))) === 'true' : false;
 }
 
 /**
@@ -56,7 +66,8 @@ export async function isGitRepo(cwd: string, timeoutMs = DEFAULT_TIMEOUT_MS): Pr
  */
 export async function takeGitSnapshot(cwd: string, opts: GitSnapshotOptions = {}): Promise<GitSnapshot | undefined> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const g = git(cwd, timeoutMs);
+  const g = tryGit(cwd, timeoutMs);
+  if (!g) return undefined;
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), timeoutMs);
@@ -113,5 +124,17 @@ export function formatGitSnapshot(s: GitSnapshot): string {
 
 /** The work tree's top folder, or undefined outside a repository. */
 export async function repoRoot(cwd: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<string | undefined> {
-  return quiet(git(cwd, timeoutMs).raw(['rev-parse', '--show-toplevel']));
+  const g = tryGit(cwd, timeoutMs);
+  return g ? quiet(g.raw(['rev-parse', '--show-toplevel'])) : undefined;
+}
+
+/**
+ * The folder all worktrees of a repository share: the parent of the common git dir. Memory is
+ * keyed on it so every worktree of one repository sees the same memories.
+ */
+export async function canonicalRepoRoot(cwd: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<string | undefined> {
+  const g = tryGit(cwd, timeoutMs);
+  const common = g ? await quiet(g.raw(['rev-parse', '--path-format=absolute', '--git-common-dir'])) : undefined;
+  if (!common) return undefined;
+  return common.endsWith('/.git') || common.endsWith('\\.git') ? common.slice(0, -5) : common;
 }

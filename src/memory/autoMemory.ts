@@ -65,6 +65,7 @@ export interface AutoMemoryDeps {
  */
 export class AutoMemoryService {
   private cursor = 0;
+  private rebuilding: Promise<void> | undefined;
   private readonly scheduler: ExtractionScheduler<MessageParam[]>;
 
   constructor(private readonly deps: AutoMemoryDeps) {
@@ -76,14 +77,14 @@ export class AutoMemoryService {
     if (!this.deps.enabled()) return;
     if (wroteToMemorySince(messages, this.cursor, this.deps.memdir.dir, this.deps.cwd)) {
       this.cursor = messages.length;
-      void this.deps.memdir.rebuildIndex().catch((e: unknown) => this.deps.onError?.(e));
+      this.rebuilding = this.deps.memdir.rebuildIndex().catch((e: unknown) => this.deps.onError?.(e));
       return;
     }
     this.scheduler.request([...messages]);
   }
 
-  drain(): Promise<void> {
-    return this.scheduler.drain();
+  async drain(): Promise<void> {
+    await Promise.all([this.scheduler.drain(), this.rebuilding]);
   }
 
   get running(): boolean {

@@ -6,9 +6,12 @@ import { basename, join, resolve } from 'node:path';
  * Where the CLI keeps a folder's sessions: under the user's state directory, one folder per
  * workspace path (a readable name plus a hash, so two folders with one name never mix).
  */
+export function cliStateDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.THREADLINE_STATE_DIR || join(env.XDG_STATE_HOME || join(env.HOME || homedir(), '.local', 'state'), 'threadline');
+}
+
 export function cliSessionsDir(cwd: string, env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.THREADLINE_STATE_DIR || join(env.XDG_STATE_HOME || join(env.HOME || homedir(), '.local', 'state'), 'threadline');
-  return sessionsDirFor(base, cwd);
+  return sessionsDirFor(cliStateDir(env), cwd);
 }
 
 /**

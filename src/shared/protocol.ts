@@ -36,7 +36,7 @@ type Validator<T> = (payload: unknown) => payload is T;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isEmpty = (v: unknown): v is Record<string, never> => isRecord(v) && Object.keys(v).length === 0;
-const ACTIONS: readonly ActionCommand[] = ['setApiKey', 'retry', 'continue', 'compact', 'newSession', 'openSettings'];
+const ACTIONS: readonly ActionCommand[] = ['setApiKey', 'retry', 'continue', 'compact', 'newSession', 'openSettings', 'openMemory'];
 const DECISIONS: readonly PermissionDecision[] = ['allow-once', 'allow-session', 'deny'];
 
 const validators: { [K in keyof WebviewToHostMap]: Validator<WebviewToHostMap[K]> } = {

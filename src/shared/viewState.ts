@@ -18,7 +18,7 @@ export interface TokenView {
 
 export type ToolStatus = 'pending' | 'awaiting-permission' | 'running' | 'done' | 'error' | 'denied' | 'interrupted';
 
-export type ActionCommand = 'setApiKey' | 'retry' | 'continue' | 'compact' | 'newSession' | 'openSettings';
+export type ActionCommand = 'setApiKey' | 'retry' | 'continue' | 'compact' | 'newSession' | 'openSettings' | 'openMemory';
 
 export interface NoticeAction {
   label: string;

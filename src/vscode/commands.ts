@@ -14,6 +14,7 @@ export interface CommandDeps {
   previewContext?(): Promise<ContextPreview>;
   resumeSession?(): Promise<void>;
   compactPreview?(): string;
+  openMemory?(): Promise<void>;
 }
 
 const CONTEXT_SCHEME = 'threadline-context';
@@ -63,7 +64,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     await deps.compact(focus.trim() || undefined);
   });
   register('threadline.resumeSession', () => (deps.resumeSession ? deps.resumeSession() : notYet('Resume Session')));
-  register('threadline.openMemory', () => notYet('Open Memory'));
+  register('threadline.openMemory', () => (deps.openMemory ? deps.openMemory() : notYet('Open Memory')));
   register('threadline.showContext', async () => {
     contextDocs.changed.fire(contextUri);
     const doc = await vscode.workspace.openTextDocument(contextUri);
@@ -78,6 +79,7 @@ export function runActionCommand(command: ActionCommand): void {
     setApiKey: 'threadline.setApiKey',
     compact: 'threadline.compact',
     newSession: 'threadline.newSession',
+    openMemory: 'threadline.openMemory',
   };
   if (command === 'openSettings') {
     void vscode.commands.executeCommand('workbench.action.openSettings', 'threadline');

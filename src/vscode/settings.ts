@@ -28,3 +28,12 @@ export function readPermissionSettings(): PermissionSettings {
 export function readMaxTurns(): number {
   return Math.max(1, vscode.workspace.getConfiguration('threadline').get<number>('maxTurns') ?? 50);
 }
+
+export function readMemorySettings(): { enabled: boolean; directory: string; sessionMemory: boolean } {
+  const c = vscode.workspace.getConfiguration('threadline');
+  return {
+    enabled: c.get<boolean>('autoMemory') ?? true,
+    directory: c.get<string>('memoryDirectory')?.trim() ?? '',
+    sessionMemory: c.get<boolean>('sessionMemory') ?? true,
+  };
+}

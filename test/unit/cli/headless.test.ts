@@ -20,7 +20,7 @@ async function cli(argv: string[], cwd: string) {
   let err = '';
   const code = await runCli(argv, {
     io: { out: (t) => (out += t), err: (t) => (err += t) },
-    env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: standin.url, THREADLINE_STATE_DIR: stateDir },
+    env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: standin.url, THREADLINE_STATE_DIR: stateDir, THREADLINE_AUTO_MEMORY: '0' },
     cwd,
   });
   return { code, out, err };

@@ -1,0 +1,155 @@
+import type { MessagesClient } from '../api/messagesClient';
+import type { MessageParam } from '../api/types';
+import { runForkedAgent } from '../agent/fork';
+import type { Tool } from '../agent/tools/types';
+import { compactedHistory, findAnchors, splitRounds, type CompactionResult } from '../compact/compact';
+import { estimateTokens } from '../compact/microCompact';
+import { buildSystemBlocks } from '../context/systemPrompt';
+import { AutoMemoryService, EXTRACTION_MAX_TURNS, EXTRACTION_PROMPT } from './autoMemory';
+import { MemoryDir } from './memdir';
+import { buildMemorySection } from './memoryPrompt';
+import { SESSION_MEMORY_PROMPT, SessionMemory } from './sessionMemory';
+
+/** Recent messages kept verbatim after a compaction from session memory (seed 000 §8). */
+export const SM_KEEP_MIN_TOKENS = 10_000;
+export const SM_KEEP_MIN_TEXT_MESSAGES = 5;
+export const SM_KEEP_MAX_TOKENS = 40_000;
+
+export interface MemorySetup {
+  /** The resolved, validated memory folder. */
+  dir: string;
+  /** `threadline.autoMemory` (the setting turns extraction and the prompt section off). */
+  enabled(): boolean;
+  /** This session's notes file; undefined: no session memory (e.g. a one-shot CLI run). */
+  sessionNotesPath?: string;
+  onSaved?(names: string[]): void;
+  onError?(err: unknown): void;
+}
+
+export interface MemoryServices {
+  memdir: MemoryDir;
+  /** The memory section of the system prompt, built once for the session. */
+  section(): Promise<string | undefined>;
+  afterLoop(messages: readonly MessageParam[], usedTokens: number): void;
+  fromSessionMemory(history: readonly MessageParam[]): Promise<CompactionResult | undefined>;
+  drain(): Promise<void>;
+}
+
+function isTextMessage(m: MessageParam): boolean {
+  return typeof m.content === 'string' || m.content.some((b) => b.type === 'text' && !b.text.startsWith('<system-reminder'));
+}
+
+/**
+ * The most recent whole rounds to keep verbatim: at least 10k tokens and 5 text messages when
+ * there are that many, never more than 40k; a round never splits a tool call from its result.
+ */
+export function recentRoundsToKeep(history: readonly MessageParam[]): MessageParam[] {
+  const rounds = splitRounds(history);
+  const kept: MessageParam[][] = [];
+  let tokens = 0;
+  let texts = 0;
+  for (let i = rounds.length - 1; i >= 0; i--) {
+    const r = rounds[i]!;
+    const cost = estimateTokens(r);
+    if (tokens + cost > SM_KEEP_MAX_TOKENS && kept.length) break;
+    kept.unshift(r);
+    tokens += cost;
+    texts += r.filter(isTextMessage).length;
+    if (tokens >= SM_KEEP_MIN_TOKENS && texts >= SM_KEEP_MIN_TEXT_MESSAGES) break;
+  }
+  // Keeping everything would free nothing.
+  return kept.length === rounds.length ? kept.slice(1).flat() : kept.flat();
+}
+
+export function createMemoryServices(opts: {
+  setup: MemorySetup;
+  cwd: string;
+  tools: readonly Tool[];
+  model(): string;
+  client(): Promise<Pick<MessagesClient, 'stream'> | undefined>;
+}): MemoryServices {
+  const { setup, cwd } = opts;
+  const memdir = new MemoryDir(setup.dir);
+  const forkTools = opts.tools.filter((t) => ['Read', 'Grep', 'Glob', 'Write', 'Edit'].includes(t.name));
+  let section: Promise<string | undefined> | undefined;
+  const getSection = () =>
+    (section ??= (async () => (setup.enabled() ? buildMemorySection(setup.dir, await memdir.loadIndex().catch(() => undefined)) : undefined))());
+
+  const fork = async (messages: MessageParam[], prompt: string, source: 'memory_extraction' | 'session_memory', canUseTool: (tool: Tool, input: unknown) => { allowed: true } | { allowed: false; reason: string }, system: string[]) => {
+    const client = await opts.client();
+    if (!client) return;
+    await runForkedAgent({
+      client,
+      model: opts.model(),
+      maxTokens: 8000,
+      source,
+      system: buildSystemBlocks(system),
+      tools: forkTools,
+      canUseTool,
+      messages: [...messages, { role: 'user', content: [{ type: 'text', text: prompt }] } as MessageParam].reduce<MessageParam[]>((acc, m) => {
+        // The history ends with the assistant's answer; the prompt follows as a user turn.
+        const last = acc.at(-1);
+        if (last?.role === 'user' && m.role === 'user') {
+          const a = typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
+          const b = typeof m.content === 'string' ? [{ type: 'text' as const, text: m.content }] : m.content;
+          acc[acc.length - 1] = { role: 'user', content: [...a, ...b] } as MessageParam;
+        } else acc.push(m);
+        return acc;
+      }, []),
+      cwd,
+      maxTurns: EXTRACTION_MAX_TURNS,
+    });
+  };
+
+  const auto = new AutoMemoryService({
+    memdir,
+    cwd,
+    enabled: setup.enabled,
+    runExtraction: async (messages, canUseTool) => fork(messages, EXTRACTION_PROMPT, 'memory_extraction', canUseTool, [buildMemorySection(setup.dir, await memdir.loadIndex().catch(() => undefined))]),
+    ...(setup.onSaved ? { onSaved: setup.onSaved } : {}),
+    ...(setup.onError ? { onError: setup.onError } : {}),
+  });
+  const notesPath = setup.sessionNotesPath;
+  const session = notesPath
+    ? new SessionMemory({
+        path: notesPath,
+        cwd,
+        runUpdate: (messages, canUseTool) => fork(messages, SESSION_MEMORY_PROMPT(notesPath), 'session_memory', canUseTool, ['You keep concise, factual session notes for a coding agent.']),
+        ...(setup.onError ? { onError: setup.onError } : {}),
+      })
+    : undefined;
+  let lastLength = 0;
+  let pendingSession: Promise<void> | undefined;
+
+  return {
+    memdir,
+    section: getSection,
+    afterLoop(messages, usedTokens) {
+      const added = messages.slice(Math.min(lastLength, messages.length));
+      lastLength = messages.length;
+      const toolCalls = added.reduce((n, m) => n + (typeof m.content === 'string' ? 0 : m.content.filter((b) => b.type === 'tool_use').length), 0);
+      auto.onLoopComplete(messages);
+      const p = session?.onTurn({ messages, tokens: usedTokens, toolCalls });
+      if (p) pendingSession = p;
+    },
+    async fromSessionMemory(history) {
+      if (!session) return undefined;
+      const notes = await session.read();
+      if (!notes) return undefined;
+      const kept = recentRoundsToKeep(history);
+      const head = compactedHistory(notes, findAnchors(history), [], 'session-memory');
+      let out: MessageParam[] = head;
+      if (kept.length) {
+        const first = kept[0]!;
+        const a = head[0]!.content as Extract<MessageParam['content'], unknown[]>;
+        const b = typeof first.content === 'string' ? [{ type: 'text' as const, text: first.content }] : first.content;
+        // The notes and the first kept user message become one user message: roles alternate.
+        out = first.role === 'user' ? [{ role: 'user', content: [...a, ...b] } as MessageParam, ...kept.slice(1)] : [...head, ...kept];
+      }
+      return { history: out, summary: notes, tokensBefore: estimateTokens(history), tokensAfter: estimateTokens(out), anchors: findAnchors(history), droppedRounds: 0, source: 'session-memory' };
+    },
+    async drain() {
+      await Promise.all([auto.drain(), pendingSession]);
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { MEMORY_TYPES, type MemoryDir } from '../memory/memdir';
+
+type Item = vscode.QuickPickItem & { file?: string; name?: string };
+
+/**
+ * "Open Memory": every memory grouped by type, to open (and edit) or delete; files with
+ * broken frontmatter are listed too, never hidden.
+ */
+export async function showMemory(memdir: MemoryDir | undefined, enabled: boolean): Promise<void> {
+  if (!memdir) {
+    void vscode.window.showInformationMessage(enabled ? 'Threadline: memory is not ready yet.' : 'Threadline: auto memory is off (threadline.autoMemory).');
+    return;
+  }
+  const deleteButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete this memory' };
+  const build = async (): Promise<Item[]> => {
+    const { valid, invalid } = await memdir.list();
+    const items: Item[] = [];
+    for (const type of MEMORY_TYPES) {
+      const of = valid.filter((m) => m.type === type);
+      if (!of.length) continue;
+      items.push({ label: type, kind: vscode.QuickPickItemKind.Separator });
+      for (const m of of) items.push({ label: m.name, description: m.description, file: join(memdir.dir, m.file), name: m.name, buttons: [deleteButton] });
+    }
+    if (invalid.length) {
+      items.push({ label: 'invalid (fix or delete)', kind: vscode.QuickPickItemKind.Separator });
+      for (const m of invalid) items.push({ label: `$(warning) ${m.file}`, description: m.reason, file: join(memdir.dir, m.file) });
+    }
+    items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
+    items.push({ label: '$(folder-opened) Open the memory folder', description: memdir.dir, file: '' });
+    return items;
+  };
+  const qp = vscode.window.createQuickPick<Item>();
+  qp.title = 'Threadline: Memory';
+  qp.placeholder = 'Open a memory to read or edit it; the trash button deletes it';
+  qp.matchOnDescription = true;
+  qp.items = await build();
+  if (qp.items.filter((i) => i.name).length === 0) qp.placeholder = 'No memories yet: Threadline saves them as it learns your preferences';
+  qp.onDidTriggerItemButton(async (e) => {
+    if (!e.item.name) return;
+    const ok = await vscode.window.showWarningMessage(`Delete the memory "${e.item.name}"?`, { modal: true }, 'Delete');
+    if (ok === 'Delete') {
+      await memdir.remove(e.item.name);
+      qp.items = await build();
+    }
+  });
+  qp.onDidAccept(async () => {
+    const item = qp.selectedItems[0];
+    qp.hide();
+    if (!item || item.file === undefined) return;
+    if (item.file === '') {
+      await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(memdir.dir)).then(undefined, () => undefined);
+      return;
+    }
+    await vscode.window.showTextDocument(vscode.Uri.file(item.file));
+  });
+  qp.onDidHide(() => qp.dispose());
+  qp.show();
+}
