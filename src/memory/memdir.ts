@@ -121,6 +121,8 @@ export class MemoryDir {
   }
 
   async get(name: string): Promise<MemoryRecord | InvalidMemory | undefined> {
+    // A name is never a path: nothing outside the folder can be read through it.
+    if (!NAME.test(name)) return undefined;
     const file = `${name}.md`;
     const text = await fs.readFile(join(this.dir, file), 'utf8').catch(() => undefined);
     return text === undefined ? undefined : parseMemoryFile(file, text);
@@ -139,6 +141,7 @@ export class MemoryDir {
   }
 
   async remove(name: string): Promise<boolean> {
+    if (!NAME.test(name)) return false;
     let removed = false;
     await fs.mkdir(this.dir, { recursive: true });
     await withFileLock(this.lockPath(), async () => {

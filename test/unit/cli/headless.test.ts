@@ -111,3 +111,30 @@ describe('threadline -p against the stand-in', () => {
     assert.match(limited.err, /--max-turns 2/);
   });
 });
+
+describe('threadline memory', () => {
+  it('lists, shows and removes memories; refuses a hostile name', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tl-cli-mem-'));
+    const memDir = join(mkdtempSync(join(tmpdir(), 'tl-cli-memdir-')), 'memory');
+    const { MemoryDir } = await import('../../../src/memory/memdir');
+    await new MemoryDir(memDir).save({ name: 'user_role', description: 'Data engineer', type: 'user', body: 'Works with Spark.' });
+    const run = async (argv: string[]) => {
+      let out = '';
+      let err = '';
+      const code = await runCli(argv, { io: { out: (t) => (out += t), err: (t) => (err += t) }, env: { THREADLINE_MEMORY_DIR: memDir, THREADLINE_STATE_DIR: stateDir }, cwd });
+      return { code, out, err };
+    };
+    const list = await run(['memory']);
+    assert.equal(list.code, 0);
+    assert.match(list.out, /^user\s+user_role {2}Data engineer$/m);
+    const show = await run(['memory', 'show', 'user_role']);
+    assert.match(show.out, /Works with Spark\./);
+    const bad = await run(['memory', 'show', '../../etc/passwd']);
+    assert.equal(bad.code, 1);
+    assert.equal(bad.out, '', 'nothing outside the memory folder is read');
+    assert.match(bad.err, /no memory named/);
+    assert.equal((await run(['memory', 'rm', 'user_role'])).code, 0);
+    assert.match((await run(['memory', 'list'])).out, /No memories yet/);
+    assert.equal((await run(['memory', 'show', 'user_role'])).code, 1);
+  });
+});

@@ -193,3 +193,17 @@ describe('session memory policy', () => {
     assert.equal(shouldUpdateSessionMemory({ ...base, tokensAtLastUpdate: 15_000, naturalBreak: true }), true);
   });
 });
+
+describe('memory names are never paths', () => {
+  it('refuses to read or delete through a name with a path in it', async () => {
+    const { mkdtempSync: mk, writeFileSync: wf, existsSync: ex } = await import('node:fs');
+    const { tmpdir: td } = await import('node:os');
+    const { join: j } = await import('node:path');
+    const root = mk(j(td(), 'tl-memname-'));
+    wf(j(root, 'secret.md'), '---\nname: secret\ndescription: x\ntype: user\n---\nsecret');
+    const dir = new MemoryDir(j(root, 'memory'));
+    assert.equal(await dir.get('../secret'), undefined);
+    assert.equal(await dir.remove('../secret'), false);
+    assert.ok(ex(j(root, 'secret.md')));
+  });
+});
