@@ -4,6 +4,7 @@ import { benchActivate } from './activate.bench';
 import { benchAgent } from './agent.bench';
 import { benchSessions } from './sessions.bench';
 import { benchContext } from './context.bench';
+import { benchCompaction } from './compaction.bench';
 import { benchBundles } from './bundle.bench';
 import { benchViewSync } from './viewSync.bench';
 
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
     ['agent', benchAgent],
     ['sessions', benchSessions],
     ['context', benchContext],
+    ['compaction', benchCompaction],
   ];
   const results: Record<string, Record<string, number>> = {};
   for (const [name, run] of suites) {

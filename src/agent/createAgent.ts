@@ -48,6 +48,8 @@ export interface AgentSetup {
   /** Keeps the full transcript before a compaction replaces it. */
   archive?(history: readonly MessageParam[]): Promise<void>;
   fromSessionMemory?: CompactorDeps['fromSessionMemory'];
+  /** Overrides for micro-compaction's tuning (benchmarks compare strategies with it). */
+  microConfig?: CompactorDeps['microConfig'];
   /** Auto memory and session memory; off when undefined. */
   memory?: MemorySetup;
   loopEvents?: LoopEvents;
@@ -113,6 +115,7 @@ export function createAgent(setup: AgentSetup): Agent {
             return computeThresholds(m.contextWindow, m.maxOutputTokens);
           },
           now: () => Date.now(),
+          ...(setup.microConfig ? { microConfig: setup.microConfig } : {}),
           summarize: async (history, focus) => {
             const c = await getClient();
             if (!c) throw new Error('no API key is set');

@@ -16,7 +16,7 @@ export interface MicroCompactConfig {
 }
 
 export const DEFAULT_MICRO_COMPACT: MicroCompactConfig = {
-  keepRecent: 5,
+  keepRecent: 3,
   clearAtLeastTokens: 20_000,
   expectedFutureTurns: 8,
   cacheTtlMs: 5 * 60_000,

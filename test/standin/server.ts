@@ -26,6 +26,13 @@ export interface ScriptedTurn {
   chunkDelayMs?: number;
   /** split text deltas into chunks of this many chars (default 8) */
   chunkChars?: number;
+  /**
+   * Only for a request whose last user message contains this text; other requests skip past
+   * it. Lets a script answer background requests (summaries, memory) apart from the main ones.
+   */
+  when?: string;
+  /** Stays queued after use: answers every matching request. */
+  repeat?: boolean;
 }
 
 export interface RecordedRequest {
@@ -225,6 +232,8 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
     sendJson(res, status, { type: 'error', error: { type: type ?? ERROR_TYPES[status] ?? 'api_error', message }, request_id: requestId }, requestId, extra);
   };
 
+  const lastUserMessage = (messages: unknown): unknown => (Array.isArray(messages) ? [...messages].reverse().find((m) => (m as { role?: string }).role === 'user') : undefined);
+
   const handleMessages = async (req: IncomingMessage, res: ServerResponse, body: Json, rec: RecordedRequest, requestId: string) => {
     const validation = validateRequest(body);
     rec.validationError = validation;
@@ -234,7 +243,11 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
       return;
     }
     const model = body.model as string;
-    const turn: ScriptedTurn = queue.shift() ?? { content: [{ type: 'text', text: `Stand-in reply to: ${lastUserText(body.messages)}` }] };
+    const lastUser = JSON.stringify(lastUserMessage(body.messages));
+    const at = queue.findIndex((t) => t.when === undefined || lastUser.includes(t.when));
+    const picked = at >= 0 ? queue[at]! : undefined;
+    if (picked && !picked.repeat) queue.splice(at, 1);
+    const turn: ScriptedTurn = picked ?? { content: [{ type: 'text', text: `Stand-in reply to: ${lastUserText(body.messages)}` }] };
     const fault = turn.fault;
     if (fault) rec.fault = fault;
     if (fault?.kind === 'http') {
