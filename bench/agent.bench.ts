@@ -2,13 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAgent } from '../src/agent/createAgent';
-import { Permissions } from '../src/agent/permissions';
-import { createTools } from '../src/agent/tools';
-import { silentLogger } from '../src/ports/logger';
-import { getDefaultAppState, type AppState } from '../src/state/appState';
-import { RuntimeState } from '../src/state/runtimeState';
-import { createStore } from '../src/state/store';
+import { createStandinAgent } from '../test/support/standinAgent';
 import { startStandin } from '../test/standin/server';
 
 function median(xs: number[]): number {
@@ -36,22 +30,9 @@ export async function benchAgent(): Promise<Record<string, number>> {
       bare.push(first);
     }
 
-    const runtime = new RuntimeState(cwd);
-    const store = createStore<AppState>(getDefaultAppState({ sessionId: runtime.sessionId, settings: { model: 'claude-sonnet-4-6' } }));
     let t0 = 0;
     let first = 0;
-    const agent = createAgent({
-      store,
-      runtime,
-      log: silentLogger,
-      cwd,
-      tools: createTools(),
-      permissions: new Permissions({ cwd, rules: () => ({ allow: [], ask: [], deny: [] }), trusted: () => true }),
-      apiKey: async () => 'k',
-      baseUrl: () => standin.url,
-      maxTurns: () => 5,
-      loopEvents: { onTextDelta: () => void (first ||= performance.now() - t0) },
-    });
+    const { agent } = createStandinAgent({ url: standin.url, cwd, extra: { loopEvents: { onTextDelta: () => void (first ||= performance.now() - t0) } } });
     const ours: number[] = [];
     for (let i = 0; i < N; i++) {
       standin.enqueue({ content: [{ type: 'text', text: 'hello there, this is a reply' }] });

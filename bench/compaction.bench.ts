@@ -1,14 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAgent } from '../src/agent/createAgent';
-import { Permissions } from '../src/agent/permissions';
-import { createTools } from '../src/agent/tools';
 import type { MicroCompactConfig } from '../src/compact/microCompact';
-import { silentLogger } from '../src/ports/logger';
-import { getDefaultAppState, type AppSettings, type AppState } from '../src/state/appState';
-import { RuntimeState } from '../src/state/runtimeState';
-import { createStore } from '../src/state/store';
+import type { AppSettings } from '../src/state/appState';
+import { createStandinAgent } from '../test/support/standinAgent';
 import { startStandin } from '../test/standin/server';
 
 const TURNS = 100;
@@ -33,8 +28,6 @@ async function runStrategy(s: Strategy): Promise<Record<string, number>> {
     writeFileSync(join(cwd, `module${i}.ts`), lines.join('\n'));
   }
   try {
-    const runtime = new RuntimeState(cwd);
-    const store = createStore<AppState>(getDefaultAppState({ sessionId: 'b', settings: { model: 'claude-sonnet-4-6', ...s.settings } }));
     let billed = 0;
     let peak = 0;
     let refused = 0;
@@ -42,28 +35,24 @@ async function runStrategy(s: Strategy): Promise<Record<string, number>> {
     let latestResultsVerbatim = true;
     const threshold = () => store.getState().tokens.autoCompactAt;
     let overThreshold = 0;
-    const agent = createAgent({
-      store,
-      runtime,
-      log: silentLogger,
+    const { agent, store } = createStandinAgent({
+      url: standin.url,
       cwd,
-      tools: createTools(),
-      permissions: new Permissions({ cwd, rules: () => ({ allow: [], ask: [], deny: [] }), trusted: () => true }),
-      apiKey: async () => 'k',
-      baseUrl: () => standin.url,
-      maxTurns: () => 5,
-      ...(s.micro ? { microConfig: s.micro } : {}),
-      loopEvents: {
-        onTurnComplete: (turn, request) => {
-          const u = turn.usage;
-          const input = u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens;
-          billed += u.inputTokens + u.cacheCreationInputTokens * 1.25 + u.cacheReadInputTokens * 0.1;
-          peak = Math.max(peak, input);
-          if (input > WINDOW && s.settings.contextWindow === WINDOW) refused++;
-          if (s.settings.autoCompact !== false && input > threshold()) overThreshold++;
-          // The three latest tool results must be there word for word.
-          const results = request.messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content)).filter((b) => b.type === 'tool_result');
-          if (results.slice(-3).some((b) => JSON.stringify(b.content).includes('Old tool result cleared'))) latestResultsVerbatim = false;
+      settings: s.settings,
+      extra: {
+        ...(s.micro ? { microConfig: s.micro } : {}),
+        loopEvents: {
+          onTurnComplete: (turn, request) => {
+            const u = turn.usage;
+            const input = u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens;
+            billed += u.inputTokens + u.cacheCreationInputTokens * 1.25 + u.cacheReadInputTokens * 0.1;
+            peak = Math.max(peak, input);
+            if (input > WINDOW && s.settings.contextWindow === WINDOW) refused++;
+            if (s.settings.autoCompact !== false && input > threshold()) overThreshold++;
+            // The three latest tool results must be there word for word.
+            const results = request.messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content)).filter((b) => b.type === 'tool_result');
+            if (results.slice(-3).some((b) => JSON.stringify(b.content).includes('Old tool result cleared'))) latestResultsVerbatim = false;
+          },
         },
       },
     });

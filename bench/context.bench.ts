@@ -2,14 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAgent } from '../src/agent/createAgent';
-import { Permissions } from '../src/agent/permissions';
-import { createTools } from '../src/agent/tools';
 import { ContextService } from '../src/context/contextService';
-import { silentLogger } from '../src/ports/logger';
-import { getDefaultAppState, type AppState } from '../src/state/appState';
-import { RuntimeState } from '../src/state/runtimeState';
-import { createStore } from '../src/state/store';
+import { createStandinAgent } from '../test/support/standinAgent';
 import { startStandin } from '../test/standin/server';
 
 /** A repository of 50,000 files in nested folders, with instruction files along one path. */
@@ -69,25 +63,18 @@ export async function benchContext(): Promise<Record<string, number>> {
   // Cache hits over a 20-turn scripted session: share of input tokens read from cache.
   const standin = await startStandin();
   try {
-    const runtime = new RuntimeState(cwd);
-    const store = createStore<AppState>(getDefaultAppState({ sessionId: runtime.sessionId, settings: { model: 'claude-sonnet-4-6' } }));
     const shares: number[] = [];
-    const agent = createAgent({
-      store,
-      runtime,
-      log: silentLogger,
+    const { agent } = createStandinAgent({
+      url: standin.url,
       cwd,
-      tools: createTools(),
-      permissions: new Permissions({ cwd, rules: () => ({ allow: [], ask: [], deny: [] }), trusted: () => true }),
-      apiKey: async () => 'k',
-      baseUrl: () => standin.url,
-      maxTurns: () => 5,
-      context: new ContextService({ cwd, home, trusted: () => true }),
-      loopEvents: {
-        onTurnComplete: (turn) => {
-          const u = turn.usage;
-          const input = u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens;
-          shares.push(input ? u.cacheReadInputTokens / input : 0);
+      extra: {
+        context: new ContextService({ cwd, home, trusted: () => true }),
+        loopEvents: {
+          onTurnComplete: (turn) => {
+            const u = turn.usage;
+            const input = u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens;
+            shares.push(input ? u.cacheReadInputTokens / input : 0);
+          },
         },
       },
     });

@@ -3,16 +3,11 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { createAgent } from '../../../src/agent/createAgent';
-import { Permissions } from '../../../src/agent/permissions';
-import { createTools } from '../../../src/agent/tools';
 import type { MessageParam } from '../../../src/api/types';
 import { ContextService } from '../../../src/context/contextService';
-import { silentLogger } from '../../../src/ports/logger';
-import { getDefaultAppState, type AppSettings, type AppState } from '../../../src/state/appState';
-import { RuntimeState } from '../../../src/state/runtimeState';
-import { createStore } from '../../../src/state/store';
+import type { AppSettings } from '../../../src/state/appState';
 import { startStandin, type Standin } from '../../standin/server';
+import { createStandinAgent } from '../../support/standinAgent';
 
 let standin: Standin;
 before(async () => {
@@ -25,20 +20,12 @@ const bulk = (n: number) => Array.from({ length: n }, (_, i) => `line ${i}: the 
 
 function setup(settings: Partial<AppSettings> = {}, withContext = false) {
   const cwd = mkdtempSync(join(tmpdir(), 'tl-agent-'));
-  const runtime = new RuntimeState(cwd);
-  const store = createStore<AppState>(getDefaultAppState({ sessionId: 's', settings: { model: 'standin-test-model', contextWindow: 60_000, ...settings } }));
   const home = mkdtempSync(join(tmpdir(), 'tl-home-'));
-  const agent = createAgent({
-    store,
-    runtime,
-    log: silentLogger,
+  const { agent, store } = createStandinAgent({
+    url: standin.url,
     cwd,
-    tools: createTools(),
-    permissions: new Permissions({ cwd, rules: () => ({ allow: [], ask: [], deny: [] }), trusted: () => true }),
-    apiKey: async () => 'k',
-    baseUrl: () => standin.url,
-    maxTurns: () => 5,
-    ...(withContext ? { context: new ContextService({ cwd, home, trusted: () => true }) } : {}),
+    settings: { model: 'standin-test-model', contextWindow: 60_000, ...settings },
+    ...(withContext ? { extra: { context: new ContextService({ cwd, home, trusted: () => true }) } } : {}),
   });
   const sent = (i = -1) => (standin.requests.at(i)!.body as { messages: MessageParam[] }).messages;
   return { cwd, store, agent, sent };

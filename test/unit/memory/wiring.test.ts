@@ -4,18 +4,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { createAgent } from '../../../src/agent/createAgent';
-import { Permissions } from '../../../src/agent/permissions';
-import { createTools } from '../../../src/agent/tools';
 import type { MessageParam } from '../../../src/api/types';
 import { canonicalRepoRoot } from '../../../src/context/git';
 import { MemoryDir } from '../../../src/memory/memdir';
 import { resolveMemoryDir } from '../../../src/memory/paths';
-import { silentLogger } from '../../../src/ports/logger';
-import { getDefaultAppState, type AppState } from '../../../src/state/appState';
-import { RuntimeState } from '../../../src/state/runtimeState';
-import { createStore } from '../../../src/state/store';
 import { startStandin, type Standin } from '../../standin/server';
+import { createStandinAgent } from '../../support/standinAgent';
 
 let standin: Standin;
 before(async () => {
@@ -29,21 +23,15 @@ const memoryFile = (name: string, type = 'feedback') => `---\nname: ${name}\ndes
 function setup(opts: { memoryInside?: boolean; notes?: boolean; allow?: string[]; auto?: boolean } = {}) {
   const cwd = mkdtempSync(join(tmpdir(), 'tl-mem-'));
   const dir = opts.memoryInside ? join(cwd, '.memory') : join(mkdtempSync(join(tmpdir(), 'tl-memdir-')), 'memory');
-  const runtime = new RuntimeState(cwd);
-  const store = createStore<AppState>(getDefaultAppState({ sessionId: 's', settings: { model: 'standin-test-model', contextWindow: 60_000 } }));
   const saved: string[][] = [];
   const notesPath = join(cwd, '.notes', 'session.md');
-  const agent = createAgent({
-    store,
-    runtime,
-    log: silentLogger,
+  const { agent, store } = createStandinAgent({
+    url: standin.url,
     cwd,
-    tools: createTools(),
-    permissions: new Permissions({ cwd, rules: () => ({ allow: opts.allow ?? [], ask: [], deny: [] }), trusted: () => true, headless: true }),
-    apiKey: async () => 'k',
-    baseUrl: () => standin.url,
-    maxTurns: () => 5,
-    memory: { dir, enabled: () => opts.auto ?? true, onSaved: (n) => saved.push(n), ...(opts.notes ? { sessionNotesPath: notesPath } : {}) },
+    settings: { model: 'standin-test-model', contextWindow: 60_000 },
+    rules: { allow: opts.allow ?? [] },
+    headless: true,
+    extra: { memory: { dir, enabled: () => opts.auto ?? true, onSaved: (n) => saved.push(n), ...(opts.notes ? { sessionNotesPath: notesPath } : {}) } },
   });
   const body = (i: number) => standin.requests[i]!.body as { system: Array<{ text: string }>; messages: MessageParam[] };
   return { cwd, dir, agent, store, saved, notesPath, body };
