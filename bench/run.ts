@@ -5,6 +5,7 @@ import { benchAgent } from './agent.bench';
 import { benchSessions } from './sessions.bench';
 import { benchContext } from './context.bench';
 import { benchCompaction } from './compaction.bench';
+import { benchMemory } from './memory.bench';
 import { benchBundles } from './bundle.bench';
 import { benchViewSync } from './viewSync.bench';
 
@@ -20,6 +21,7 @@ async function main(): Promise<void> {
     ['sessions', benchSessions],
     ['context', benchContext],
     ['compaction', benchCompaction],
+    ['memory', benchMemory],
   ];
   const results: Record<string, Record<string, number>> = {};
   for (const [name, run] of suites) {

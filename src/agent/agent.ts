@@ -143,6 +143,14 @@ export class Agent implements TurnRunner {
     });
   }
 
+  /** The API's own count of the request this history would make (count_tokens). */
+  async exactTokens(history: readonly MessageParam[]): Promise<number> {
+    const client = await this.deps.createClient();
+    if (!client) throw new Error('no API key is set');
+    const r = await this.buildRequest(history);
+    return client.countTokens({ model: r.model, system: r.system, tools: r.tools, messages: r.messages });
+  }
+
   /** What the next request would hold, by category (Show Context, `threadline context`). */
   async previewContext(): Promise<ContextPreview> {
     const history: MessageParam[] = this.history.length ? this.history : [{ role: 'user', content: [{ type: 'text', text: '(your next message)' }] }];

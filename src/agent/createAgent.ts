@@ -115,6 +115,7 @@ export function createAgent(setup: AgentSetup): Agent {
             return computeThresholds(m.contextWindow, m.maxOutputTokens);
           },
           now: () => Date.now(),
+          countTokens: (h) => self.agent!.exactTokens(h),
           ...(setup.microConfig ? { microConfig: setup.microConfig } : {}),
           summarize: async (history, focus) => {
             const c = await getClient();

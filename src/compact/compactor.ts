@@ -18,7 +18,12 @@ export interface CompactorDeps {
   summarize(history: readonly MessageParam[], focus: string | undefined): Promise<CompactionResult>;
   now(): number;
   microConfig?: Partial<MicroCompactConfig>;
+  /** Exact count of what a request with this history would hold (count_tokens). */
+  countTokens?(history: readonly MessageParam[]): Promise<number>;
 }
+
+/** Within this share of the threshold, an estimate is not good enough to decide on. */
+export const NEAR_THRESHOLD = 0.1;
 
 export interface CompactedEvent {
   result: CompactionResult;
@@ -99,7 +104,12 @@ export class Compactor {
         return current;
       }
     }
-    if (!this.deps.settings().autoCompact || used < t.autoCompactAt) return current;
+    if (!this.deps.settings().autoCompact) return current;
+    // Near the line, ask the API for the exact figure rather than compact (or not) on a guess.
+    if (this.deps.countTokens && Math.abs(used - t.autoCompactAt) < t.autoCompactAt * NEAR_THRESHOLD) {
+      used = await this.deps.countTokens(current).catch(() => used);
+    }
+    if (used < t.autoCompactAt) return current;
     if (this.autoDisabled) return current;
     if (this.consecutiveFailures >= MAX_CONSECUTIVE_FAILURES) return current;
     if (this.lastAutoAt !== undefined && this.requests - this.lastAutoAt <= THRASH_TURNS) {

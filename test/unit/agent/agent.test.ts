@@ -46,6 +46,16 @@ describe('agent: compaction in the loop', () => {
     assert.equal(agent.undoCompaction(divider.id), false, 'a turn on top of the compaction retires its Undo');
   });
 
+  it('asks count_tokens for the exact figure when the estimate is near the threshold', async () => {
+    const { agent } = setup();
+    standin.enqueue({ content: [{ type: 'text', text: 'first' }] });
+    await agent.submit(bulk(1500));
+    assert.equal(standin.countTokensRequests.length, 0, 'far from the threshold: no count');
+    standin.enqueue({ when: 'about to be replaced by a summary', content: [{ type: 'text', text: '<summary>s</summary>' }] }, { content: [{ type: 'text', text: 'second' }] });
+    await agent.submit(bulk(330));
+    assert.equal(standin.countTokensRequests.length, 1);
+  });
+
   it('refuses a new prompt at the blocking threshold when auto-compaction is off, offering Compact', async () => {
     const { store, agent } = setup({ autoCompact: false });
     standin.enqueue({ content: [{ type: 'text', text: 'first' }] });

@@ -104,6 +104,25 @@ describe('compactor guards', () => {
     assert.equal(calls, 1);
   });
 
+  it('near the threshold, decides on the exact count from count_tokens rather than the estimate', async () => {
+    let calls = 0;
+    const counted: number[] = [];
+    const make2 = (exact: number) =>
+      new Compactor({
+        settings: () => ({ autoCompact: true, microCompact: false }),
+        thresholds: () => t,
+        now: () => 0,
+        countTokens: async () => (counted.push(exact), exact),
+        summarize: async () => (calls++, { history: small, summary: 's', tokensBefore: 1, tokensAfter: 1, anchors: [], droppedRounds: 0, source: 'llm' as const }),
+      });
+    await make2(t.autoCompactAt + 500).beforeRequest(conversation(2), { usedTokens: t.autoCompactAt - 1000, lastAssistantAt: undefined });
+    assert.equal(calls, 1, 'the estimate was low; the exact count is over: compact');
+    await make2(t.autoCompactAt - 500).beforeRequest(conversation(2), { usedTokens: t.autoCompactAt + 1000, lastAssistantAt: undefined });
+    assert.equal(calls, 1, 'the estimate was high; the exact count is under: no compaction');
+    await make2(0).beforeRequest(conversation(2), { usedTokens: 1000, lastAssistantAt: undefined });
+    assert.equal(counted.length, 2, 'far from the threshold, no count is requested');
+  });
+
   it('stops after three consecutive failures (circuit breaker)', async () => {
     let calls = 0;
     const { c, notices } = make(async () => {
