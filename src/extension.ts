@@ -193,7 +193,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       recorder = newRecorder();
     },
     resumeSession: async () => {
-      const picked = await pickSession(sessions);
+      const picked = await pickSession(sessions, {
+        onRenamed: (id, title) => {
+          if (id === recorder.id) recorder.adoptTitle(title);
+          store.setState((s) => (s.sessionId === id ? { ...s, sessionTitle: title } : s));
+        },
+      });
       if (!picked) return;
       let loaded;
       try {

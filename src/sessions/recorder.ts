@@ -102,8 +102,9 @@ export class SessionRecorder {
     if (entry) await this.store.updateIndex(entry);
   }
 
-  async rename(title: string): Promise<void> {
+  /** The title was changed elsewhere (the history's Rename); later index updates keep it. */
+  adoptTitle(title: string): void {
     this.title = title;
-    await this.store.append(this.init.id, [{ t: 'title', title }]);
+    if (this.pendingIndex) this.pendingIndex = { ...this.pendingIndex, title };
   }
 }

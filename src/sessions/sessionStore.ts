@@ -169,6 +169,31 @@ export class SessionStore {
     }
   }
 
+  async rename(id: string, title: string): Promise<void> {
+    const clean = title.replace(/\s+/g, ' ').trim().slice(0, 200);
+    if (!clean) throw new SessionError('a title cannot be empty');
+    await this.append(id, [{ t: 'title', title: clean }]);
+    const entry = (await this.readIndex()).get(id) ?? summarize(await this.load(id), Date.now());
+    await this.updateIndex({ ...entry, title: clean });
+  }
+
+  /**
+   * Moves a session to the trash folder (nothing is destroyed, so Undo can bring it back);
+   * `restore` undoes it.
+   */
+  async delete(id: string): Promise<void> {
+    const trash = join(this.dir, '.trash');
+    await fs.mkdir(trash, { recursive: true });
+    await fs.rename(this.file(id), join(trash, `${assertSessionId(id)}.jsonl`));
+    await this.removeFromIndex(id);
+  }
+
+  async restore(id: string): Promise<void> {
+    await fs.rename(join(this.dir, '.trash', `${assertSessionId(id)}.jsonl`), this.file(id));
+    const st = await fs.stat(this.file(id));
+    await this.updateIndex(summarize(await this.load(id), st.mtimeMs));
+  }
+
   /** Newest first. */
   async list(): Promise<SessionSummary[]> {
     return [...(await this.readIndex()).values()].sort((a, b) => b.updatedAt - a.updatedAt);
@@ -210,6 +235,31 @@ export function summarize(s: LoadedSession, updatedAt: number): SessionSummary {
     cwd: s.meta.cwd,
     ...(s.meta.branch ? { branch: s.meta.branch } : {}),
   };
+}
+
+/** The conversation as a markdown document, for sharing or keeping. */
+export function sessionToMarkdown(s: LoadedSession): string {
+  const out = [`# ${s.title ?? titleFrom(s.view) ?? 'Threadline session'}`, '', `Session ${s.meta.id}, ${new Date(s.meta.createdAt).toISOString()}, model ${s.meta.model}.`, ''];
+  for (const m of s.view) {
+    switch (m.kind) {
+      case 'user':
+        out.push('## You', '', m.text, '');
+        break;
+      case 'assistant':
+        out.push('## Threadline', '', m.text, '');
+        break;
+      case 'tool':
+        out.push(`> **${m.name}** ${m.summary} — ${m.status}${m.durationMs !== undefined ? `, ${(m.durationMs / 1000).toFixed(1)} s` : ''}`, '');
+        break;
+      case 'compaction':
+        out.push(`---`, '', `*Compacted: ${m.tokensBefore} → ${m.tokensAfter} tokens.*`, '', m.summary, '', '---', '');
+        break;
+      case 'notice':
+        out.push(`> ${m.text}`, '');
+        break;
+    }
+  }
+  return out.join('\n');
 }
 
 /** A short title from the first thing the user asked. */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { SessionStore, SessionSummary } from '../sessions/sessionStore';
+import { sessionToMarkdown, type SessionStore, type SessionSummary } from '../sessions/sessionStore';
 
 function ago(ms: number): string {
   const s = Math.max(0, (Date.now() - ms) / 1000);
@@ -9,28 +9,81 @@ function ago(ms: number): string {
   return `${Math.round(s / 86400)} days ago`;
 }
 
-/** A quick pick over this workspace's sessions, newest first; returns the chosen id. */
-export async function pickSession(store: SessionStore): Promise<string | undefined> {
+type Item = vscode.QuickPickItem & { id: string };
+
+const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: 'Rename' };
+const EXPORT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('markdown'), tooltip: 'Export as Markdown' };
+const DELETE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete (can be undone)' };
+
+export interface PickerHooks {
+  /** A session was renamed (the panel's title follows when it is the current one). */
+  onRenamed?(id: string, title: string): void;
+}
+
+/**
+ * This workspace's sessions, newest first, searchable by title and when; each can be renamed,
+ * exported as Markdown or deleted (with Undo). Resolves with the id to resume, if any.
+ */
+export async function pickSession(store: SessionStore, hooks: PickerHooks = {}): Promise<string | undefined> {
   let list: SessionSummary[] = await store.list();
   // A lost or corrupt index is rebuilt from the transcripts rather than showing nothing.
   if (!list.length) list = await store.rebuildIndex();
   if (!list.length) {
-    void vscode.window.showInformationMessage(`Threadline: no earlier sessions in this workspace yet.`);
+    void vscode.window.showInformationMessage('Threadline: no earlier sessions in this workspace yet.');
     return undefined;
   }
-  const items = list.map((s) => ({
-    label: s.title,
-    description: `${ago(s.updatedAt)} · ${s.messageCount} messages${s.branch ? ` · ${s.branch}` : ''}`,
-    detail: `${s.model} · ${Math.round(s.tokens / 1000)}k tokens`,
-    id: s.id,
-  }));
-  const pick = await vscode.window.showQuickPick(items, {
-    title: 'Threadline: Resume Session',
-    placeHolder: 'Search sessions by title',
-    matchOnDescription: true,
-    matchOnDetail: true,
-    // The chat webview may take focus as it loads; the pick must not vanish with it.
-    ignoreFocusOut: true,
+  const toItems = (l: SessionSummary[]): Item[] =>
+    l.map((s) => ({
+      label: s.title,
+      description: `${ago(s.updatedAt)} · ${s.messageCount} messages${s.branch ? ` · ${s.branch}` : ''}`,
+      detail: `${s.model} · ${Math.round(s.tokens / 1000)}k tokens · ${s.id}`,
+      id: s.id,
+      buttons: [RENAME, EXPORT, DELETE],
+    }));
+  const qp = vscode.window.createQuickPick<Item>();
+  qp.title = 'Threadline: Resume Session';
+  qp.placeholder = 'Search sessions; the buttons rename, export or delete';
+  qp.matchOnDescription = true;
+  qp.matchOnDetail = true;
+  // The chat webview may take focus as it loads; the pick must not vanish with it.
+  qp.ignoreFocusOut = true;
+  qp.items = toItems(list);
+  const refresh = async () => {
+    qp.items = toItems(await store.list());
+  };
+  return new Promise<string | undefined>((resolve) => {
+    let chosen: string | undefined;
+    qp.onDidTriggerItemButton(async ({ item, button }) => {
+      try {
+        if (button === RENAME) {
+          const title = await vscode.window.showInputBox({ title: 'Rename session', value: item.label, ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'A title cannot be empty') });
+          if (title === undefined) return;
+          await store.rename(item.id, title);
+          hooks.onRenamed?.(item.id, title.trim());
+          await refresh();
+        } else if (button === EXPORT) {
+          const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: sessionToMarkdown(await store.load(item.id)) });
+          qp.hide();
+          await vscode.window.showTextDocument(doc);
+        } else if (button === DELETE) {
+          await store.delete(item.id);
+          await refresh();
+          void vscode.window.showInformationMessage(`Threadline: deleted "${item.label}".`, 'Undo').then(async (pick) => {
+            if (pick === 'Undo') await store.restore(item.id);
+          });
+        }
+      } catch (err) {
+        void vscode.window.showErrorMessage(`Threadline: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    });
+    qp.onDidAccept(() => {
+      chosen = qp.selectedItems[0]?.id;
+      qp.hide();
+    });
+    qp.onDidHide(() => {
+      qp.dispose();
+      resolve(chosen);
+    });
+    qp.show();
   });
-  return pick?.id;
 }

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import type { MessageParam } from '../../../src/api/types';
 import type { ViewMessage } from '../../../src/shared/viewState';
 import { SessionRecorder } from '../../../src/sessions/recorder';
-import { assertSessionId, SessionError, SessionStore } from '../../../src/sessions/sessionStore';
+import { assertSessionId, SessionError, SessionStore, sessionToMarkdown } from '../../../src/sessions/sessionStore';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'tl-sess-'));
 const user = (i: number): ViewMessage => ({ kind: 'user', id: `u${i}`, text: `question ${i}`, createdAt: i });
@@ -73,6 +73,26 @@ describe('session persistence', () => {
     assert.equal(s.history.length, 1);
     assert.equal(s.skipped.length, 1);
     assert.match(s.skipped[0]!.reason, /torn or corrupt/);
+  });
+
+  it('renames, deletes with undo, and exports a session as markdown', async () => {
+    const store = new SessionStore(tmp());
+    const rec = new SessionRecorder(store, { id: 'r1', cwd: '/w', model: 'm' });
+    await rec.sync([{ role: 'user', content: [{ type: 'text', text: 'q' }] }], [user(1), { kind: 'assistant', id: 'a1', text: 'The **answer**.', streaming: false, createdAt: 2 }], 5);
+    await rec.flush();
+    await store.rename('r1', '  Login bug   hunt ');
+    assert.equal((await store.list())[0]!.title, 'Login bug hunt');
+    assert.equal((await store.load('r1')).title, 'Login bug hunt');
+    await store.delete('r1');
+    assert.deepEqual(await store.list(), []);
+    assert.deepEqual(await store.rebuildIndex(), [], 'a deleted session stays out of a rebuilt index');
+    await store.restore('r1');
+    assert.equal((await store.list())[0]!.title, 'Login bug hunt');
+    const md = sessionToMarkdown(await store.load('r1'));
+    assert.match(md, /^# Login bug hunt/);
+    assert.match(md, /## You\n\nquestion 1/);
+    assert.match(md, /## Threadline\n\nThe \*\*answer\*\*\./);
+    await assert.rejects(store.rename('r1', '   '), SessionError);
   });
 
   it('refuses hostile ids and rebuilds a corrupt index from the transcripts', async () => {
