@@ -154,6 +154,32 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (ok) persist('undo');
       return ok;
     },
+    rewindTo: (id: string) => {
+      const ok = agent.rewindTo(id);
+      if (ok) persist('rewind');
+      return ok;
+    },
+    forkFrom: async (id: string) => {
+      const point = agent.forkPoint(id);
+      if (!point) return false;
+      const from = store.getState().sessionTitle;
+      agent.stop();
+      runtime.startSession();
+      agent = makeAgent();
+      agent.setHistory(point.history);
+      recorder = newRecorder();
+      store.setState((s) => ({
+        ...s,
+        sessionId: runtime.sessionId,
+        sessionTitle: `Fork of ${from}`.slice(0, 60),
+        // The fork's own Rewind starts with its next message.
+        messages: point.messages.map((m) => (m.kind === 'user' && m.rewindable ? { ...m, rewindable: false } : m)),
+        canContinue: false,
+      }));
+      addNotice(store, 'info', `Forked into a new session; "${from}" is kept as it was. Files on disk were not changed.`);
+      persist('fork');
+      return true;
+    },
   };
   const compactWithProgress = async (focus: string | undefined) => {
     await vscode.window.withProgress(

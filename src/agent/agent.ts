@@ -214,6 +214,7 @@ export class Agent implements TurnRunner {
   /** Replaces the history (resume, fork, rewind); token use is re-estimated from it. */
   setHistory(history: MessageParam[]): void {
     this.history = history;
+    if (!history.length) this.marks.clear();
     this.anchorTokens = 0;
     this.anchorLength = 0;
     this.undo = undefined;
@@ -222,6 +223,34 @@ export class Agent implements TurnRunner {
 
   get busy(): boolean {
     return this.controller !== undefined;
+  }
+
+  /**
+   * The API history as it was just before each user message, by the message's view id: the
+   * arrays are never mutated, so keeping them costs one pointer per message.
+   */
+  private readonly marks = new Map<string, MessageParam[]>();
+
+  /** Rewind: the conversation as it was before this user message; nothing on disk changes. */
+  rewindTo(viewId: string): boolean {
+    const before = this.marks.get(viewId);
+    if (!before || this.controller) return false;
+    const { store } = this.deps;
+    const index = store.getState().messages.findIndex((m) => m.id === viewId);
+    if (index < 0) return false;
+    this.setHistory(before);
+    for (const id of [...this.marks.keys()]) if (!this.deps.store.getState().messages.slice(0, index).some((m) => m.id === id)) this.marks.delete(id);
+    store.setState((s) => ({ ...s, messages: s.messages.slice(0, index), canContinue: false }));
+    this.refreshTokens();
+    return true;
+  }
+
+  /** What a fork from this message starts with: the API history and the panel's messages. */
+  forkPoint(viewId: string): { history: MessageParam[]; messages: ViewMessage[] } | undefined {
+    const before = this.marks.get(viewId);
+    const index = this.deps.store.getState().messages.findIndex((m) => m.id === viewId);
+    if (!before || index < 0) return undefined;
+    return { history: before, messages: this.deps.store.getState().messages.slice(0, index) };
   }
 
   async submit(text: string): Promise<void> {
@@ -234,7 +263,11 @@ export class Agent implements TurnRunner {
       });
       return;
     }
-    appendMessage(this.deps.store, { kind: 'user', id: newId('user'), text, createdAt: Date.now() });
+    const id = newId('user');
+    // Only a message that starts a new user turn can be rewound to cleanly.
+    const clean = this.history.at(-1)?.role !== 'user';
+    if (clean) this.marks.set(id, this.history);
+    appendMessage(store, { kind: 'user', id, text, createdAt: Date.now(), ...(clean ? { rewindable: true } : {}) });
     this.history = appendUserContent(this.history, [{ type: 'text', text }]);
     await this.run();
   }

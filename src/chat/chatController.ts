@@ -16,6 +16,8 @@ export interface TurnRunner {
   respondToPermission(requestId: string, decision: PermissionDecision): void;
   compactNow?(focus?: string): Promise<boolean>;
   undoCompaction?(id: string): boolean;
+  rewindTo?(id: string): boolean;
+  forkFrom?(id: string): Promise<boolean>;
 }
 
 export interface ChatControllerDeps {
@@ -67,6 +69,15 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
       if (!busy()) await runner?.continue();
     },
     'permission/respond': ({ requestId, decision }) => runner?.respondToPermission(requestId, decision),
+    'chat/rewind': ({ id }) => {
+      if (busy()) return;
+      if (runner?.rewindTo?.(id)) addNotice(store, 'info', 'Rewound the conversation to before that message. Files on disk were not changed.');
+      else addNotice(store, 'info', 'Rewind is not available for that message.');
+    },
+    'chat/fork': async ({ id }) => {
+      if (busy()) return;
+      if (!(await runner?.forkFrom?.(id))) addNotice(store, 'info', 'Fork is not available for that message.');
+    },
     'compaction/undo': ({ id }) => {
       if (!runner?.undoCompaction?.(id)) addNotice(store, 'info', 'That compaction can no longer be undone (the conversation has moved on since).');
     },

@@ -13,7 +13,8 @@ export function restoreSession(loaded: LoadedSession, store: Store<AppState>, ag
     ...s,
     sessionId: loaded.meta.id,
     sessionTitle: loaded.title ?? s.sessionTitle,
-    messages: loaded.view.map((m) => (m.kind === 'compaction' ? { ...m, canUndo: false } : m)),
+    // Undo, Rewind and Fork need the in-memory history of the live session that made them.
+    messages: loaded.view.map((m) => (m.kind === 'compaction' ? { ...m, canUndo: false } : m.kind === 'user' && m.rewindable ? { ...m, rewindable: false } : m)),
     status: 'idle',
     permission: null,
     canContinue: false,

@@ -16,6 +16,8 @@ export interface WebviewToHostMap {
   'chat/continue': Record<string, never>;
   'permission/respond': { requestId: string; decision: PermissionDecision };
   'compaction/undo': { id: string };
+  'chat/rewind': { id: string };
+  'chat/fork': { id: string };
   'command/run': { command: ActionCommand };
 }
 
@@ -50,6 +52,8 @@ const validators: { [K in keyof WebviewToHostMap]: Validator<WebviewToHostMap[K]
   'permission/respond': (p): p is WebviewToHostMap['permission/respond'] =>
     isRecord(p) && typeof p.requestId === 'string' && DECISIONS.includes(p.decision as PermissionDecision),
   'compaction/undo': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
+  'chat/rewind': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
+  'chat/fork': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
   'command/run': (p): p is { command: ActionCommand } => isRecord(p) && ACTIONS.includes(p.command as ActionCommand),
 };
 

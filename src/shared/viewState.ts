@@ -26,7 +26,7 @@ export interface NoticeAction {
 }
 
 export type ViewMessage =
-  | { kind: 'user'; id: string; text: string; createdAt: number }
+  | { kind: 'user'; id: string; text: string; createdAt: number; /** Rewind and Fork are offered. */ rewindable?: boolean }
   | { kind: 'assistant'; id: string; text: string; streaming: boolean; createdAt: number }
   | {
       kind: 'tool';

@@ -110,6 +110,28 @@ describe('agent: compaction in the loop', () => {
   });
 });
 
+describe('agent: rewind and fork', () => {
+  it('rewinds to before a message: the panel and the next request both lose what followed', async () => {
+    const { store, agent, sent } = setup();
+    standin.enqueue({ content: [{ type: 'text', text: 'a1' }] }, { content: [{ type: 'text', text: 'a2' }] });
+    await agent.submit('q1');
+    await agent.submit('q2');
+    const q2 = store.getState().messages.find((m) => m.kind === 'user' && m.text === 'q2')!;
+    assert.ok(q2.kind === 'user' && q2.rewindable);
+    const fork = agent.forkPoint(q2.id)!;
+    assert.equal(fork.history.length, 2);
+    assert.deepEqual(fork.messages.map((m) => m.kind), ['user', 'assistant']);
+    assert.equal(agent.rewindTo(q2.id), true);
+    assert.deepEqual(store.getState().messages.map((m) => (m.kind === 'user' || m.kind === 'assistant' ? m.text : m.kind)), ['q1', 'a1']);
+    standin.enqueue({ content: [{ type: 'text', text: 'a3' }] });
+    await agent.submit('q3');
+    const last = JSON.stringify(sent());
+    assert.match(last, /q1/);
+    assert.doesNotMatch(last, /q2|a2/);
+    assert.equal(agent.rewindTo(q2.id), false, 'a message that is gone cannot be rewound to again');
+  });
+});
+
 describe('agent: context', () => {
   it('sends instruction files as a reminder and a conditional rule after reading a matching file', async () => {
     const { cwd, agent, sent } = setup({}, true);

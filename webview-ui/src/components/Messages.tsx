@@ -61,7 +61,19 @@ const MessageView = memo(function MessageView({ message }: { message: ViewMessag
     case 'user':
       return (
         <div className="message user" {...common}>
-          <div className="role"><span className="codicon codicon-account" /> You</div>
+          <div className="role">
+            <span className="codicon codicon-account" /> You
+            {message.rewindable && (
+              <span className="message-actions">
+                <button className="icon" data-testid="message-rewind" title="Rewind to here: drop this message and everything after it (files on disk are not changed)" onClick={() => post({ type: 'chat/rewind', payload: { id: message.id } })}>
+                  <span className="codicon codicon-discard" />
+                </button>
+                <button className="icon" data-testid="message-fork" title="Fork from here: a new session with the conversation up to this message" onClick={() => post({ type: 'chat/fork', payload: { id: message.id } })}>
+                  <span className="codicon codicon-repo-forked" />
+                </button>
+              </span>
+            )}
+          </div>
           <div className="user-text">{message.text}</div>
         </div>
       );
