@@ -13,6 +13,7 @@ import { SessionRecorder } from './sessions/recorder';
 import { restoreSession, skippedNotice } from './sessions/resume';
 import { sessionsDirFor } from './sessions/paths';
 import { SessionStore } from './sessions/sessionStore';
+import { listClaudeSessions, loadClaudeSession } from './sessions/claudeCode';
 import { pickSession } from './vscode/sessionPicker';
 import { ApiKeyStore } from './vscode/apiKey';
 import { ChatViewProvider, CHAT_VIEW_ID } from './vscode/chatViewProvider';
@@ -219,16 +220,39 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       recorder = newRecorder();
     },
     resumeSession: async () => {
-      const picked = await pickSession(sessions, {
-        onRenamed: (id, title) => {
-          if (id === recorder.id) recorder.adoptTitle(title);
-          store.setState((s) => (s.sessionId === id ? { ...s, sessionTitle: title } : s));
+      const picked = await pickSession(
+        sessions,
+        {
+          onRenamed: (id, title) => {
+            if (id === recorder.id) recorder.adoptTitle(title);
+            store.setState((s) => (s.sessionId === id ? { ...s, sessionTitle: title } : s));
+          },
         },
-      });
+        await listClaudeSessions(cwd).catch(() => []),
+      );
       if (!picked) return;
+      if (picked.kind === 'claude') {
+        let converted;
+        try {
+          converted = await loadClaudeSession(picked.file);
+        } catch (err) {
+          void vscode.window.showErrorMessage(`Threadline: could not read that Claude Code session: ${err instanceof Error ? err.message : String(err)}`);
+          return;
+        }
+        agent.stop();
+        contextService.clear();
+        runtime.startSession();
+        agent = makeAgent();
+        agent.setHistory(converted.history);
+        recorder = newRecorder();
+        store.setState((s) => ({ ...s, sessionId: runtime.sessionId, sessionTitle: converted.title.slice(0, 60), messages: converted.view, canContinue: false }));
+        addNotice(store, 'info', `Opened a Claude Code session as a new Threadline session; the original transcript is unchanged.${converted.skipped ? ` ${converted.skipped} unreadable line(s) were skipped.` : ''}`);
+        persist('import');
+        return;
+      }
       let loaded;
       try {
-        loaded = await sessions.load(picked);
+        loaded = await sessions.load(picked.id);
       } catch (err) {
         void vscode.window.showErrorMessage(`Threadline: could not open that session: ${err instanceof Error ? err.message : String(err)}`);
         return;

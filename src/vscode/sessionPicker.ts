@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { ClaudeSessionSummary } from '../sessions/claudeCode';
 import { sessionToMarkdown, type SessionStore, type SessionSummary } from '../sessions/sessionStore';
 
 function ago(ms: number): string {
@@ -9,7 +10,9 @@ function ago(ms: number): string {
   return `${Math.round(s / 86400)} days ago`;
 }
 
-type Item = vscode.QuickPickItem & { id: string };
+type Item = vscode.QuickPickItem & { id: string; claudeFile?: string };
+
+export type Picked = { kind: 'threadline'; id: string } | { kind: 'claude'; file: string };
 
 const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: 'Rename' };
 const EXPORT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('markdown'), tooltip: 'Export as Markdown' };
@@ -24,22 +27,30 @@ export interface PickerHooks {
  * This workspace's sessions, newest first, searchable by title and when; each can be renamed,
  * exported as Markdown or deleted (with Undo). Resolves with the id to resume, if any.
  */
-export async function pickSession(store: SessionStore, hooks: PickerHooks = {}): Promise<string | undefined> {
+export async function pickSession(store: SessionStore, hooks: PickerHooks = {}, claude: readonly ClaudeSessionSummary[] = []): Promise<Picked | undefined> {
   let list: SessionSummary[] = await store.list();
   // A lost or corrupt index is rebuilt from the transcripts rather than showing nothing.
   if (!list.length) list = await store.rebuildIndex();
-  if (!list.length) {
+  if (!list.length && !claude.length) {
     void vscode.window.showInformationMessage('Threadline: no earlier sessions in this workspace yet.');
     return undefined;
   }
-  const toItems = (l: SessionSummary[]): Item[] =>
-    l.map((s) => ({
+  const claudeItems: Item[] = claude.length
+    ? [
+        { label: 'Claude Code sessions in this folder (opened as a new Threadline session)', kind: vscode.QuickPickItemKind.Separator, id: '' },
+        ...claude.map((c) => ({ label: c.title, description: `Claude Code · ${ago(c.updatedAt)}`, detail: c.id, id: '', claudeFile: c.file })),
+      ]
+    : [];
+  const toItems = (l: SessionSummary[]): Item[] => [
+    ...l.map((s) => ({
       label: s.title,
       description: `${ago(s.updatedAt)} · ${s.messageCount} messages${s.branch ? ` · ${s.branch}` : ''}`,
       detail: `${s.model} · ${Math.round(s.tokens / 1000)}k tokens · ${s.id}`,
       id: s.id,
       buttons: [RENAME, EXPORT, DELETE],
-    }));
+    })),
+    ...claudeItems,
+  ];
   const qp = vscode.window.createQuickPick<Item>();
   qp.title = 'Threadline: Resume Session';
   qp.placeholder = 'Search sessions; the buttons rename, export or delete';
@@ -51,8 +62,8 @@ export async function pickSession(store: SessionStore, hooks: PickerHooks = {}):
   const refresh = async () => {
     qp.items = toItems(await store.list());
   };
-  return new Promise<string | undefined>((resolve) => {
-    let chosen: string | undefined;
+  return new Promise<Picked | undefined>((resolve) => {
+    let chosen: Picked | undefined;
     qp.onDidTriggerItemButton(async ({ item, button }) => {
       try {
         if (button === RENAME) {
@@ -77,7 +88,8 @@ export async function pickSession(store: SessionStore, hooks: PickerHooks = {}):
       }
     });
     qp.onDidAccept(() => {
-      chosen = qp.selectedItems[0]?.id;
+      const item = qp.selectedItems[0];
+      chosen = item?.claudeFile ? { kind: 'claude', file: item.claudeFile } : item?.id ? { kind: 'threadline', id: item.id } : undefined;
       qp.hide();
     });
     qp.onDidHide(() => {

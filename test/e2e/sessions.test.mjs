@@ -1,6 +1,6 @@
 // Sessions survive the editor: chat, restart code-server, resume, see the history, continue.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -92,5 +92,35 @@ describe('sessions across an editor restart', { timeout: 300_000 }, () => {
     assert.match(sent, /Remember the codeword heron/);
     assert.match(sent, /Noted\. The codeword is heron\./);
     assert.equal(await frame.locator('[data-testid="message"][data-kind="user"]').count(), 2);
+  });
+
+  it('opens a Claude Code transcript of this folder as a new Threadline session', async () => {
+    // A transcript where the Claude Code CLI keeps it for this folder, in its format.
+    const dir = join(server.dirs.home, '.claude', 'projects', workspace.replace(/[^A-Za-z0-9]/g, '-'));
+    mkdirSync(dir, { recursive: true });
+    const line = (o) => JSON.stringify({ sessionId: 'cc1', cwd: workspace, isSidechain: false, ...o });
+    writeFileSync(
+      join(dir, 'cc1.jsonl'),
+      [
+        line({ type: 'user', uuid: 'u1', message: { role: 'user', content: 'Rename greet to welcome' } }),
+        line({ type: 'assistant', uuid: 'a1', message: { role: 'assistant', content: [{ type: 'text', text: 'Renamed greet to welcome in src/greet.js.' }] } }),
+      ].join('\n') + '\n',
+    );
+    const wb = await openWorkbench(browser, server.url);
+    await wb.openThreadline();
+    await wb.runCommand('Threadline: Resume Session');
+    const row = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Rename greet to welcome' });
+    await row.waitFor();
+    await row.click();
+    const frame = wb.chatFrame();
+    await frame.locator('[data-testid="message"][data-kind="assistant"]', { hasText: 'Renamed greet to welcome' }).waitFor();
+    await frame.locator('[data-testid="message"][data-kind="notice"]', { hasText: 'original transcript is unchanged' }).waitFor();
+    await standin.enqueue([{ content: [{ type: 'text', text: 'Yes, it was greet before.' }] }]);
+    const input = frame.locator('[data-testid="prompt-input"]');
+    await input.fill('What was the old name?');
+    await input.press('Enter');
+    await frame.locator('[data-testid="message"][data-kind="assistant"]', { hasText: 'Yes, it was greet before.' }).waitFor();
+    assert.match(JSON.stringify((await standin.requests()).at(-1).body.messages), /Rename greet to welcome/);
+    await wb.screenshot('22-claude-code-session');
   });
 });
