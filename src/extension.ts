@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { createAgent } from './agent/createAgent';
 import { Permissions } from './agent/permissions';
 import { createTools } from './agent/tools';
-import { createChatHandlers } from './chat/chatController';
+import { createChatHandlers, type HistoryActions } from './chat/chatController';
 import { ContextService } from './context/contextService';
 import { addNotice } from './state/actions';
 import { getDefaultAppState, type AppState } from './state/appState';
@@ -12,7 +12,7 @@ import { ViewSync } from './state/viewSync';
 import { SessionRecorder } from './sessions/recorder';
 import { restoreSession, skippedNotice } from './sessions/resume';
 import { sessionsDirFor } from './sessions/paths';
-import { SessionStore } from './sessions/sessionStore';
+import { SessionStore, sessionToMarkdown } from './sessions/sessionStore';
 import { listClaudeSessions, loadClaudeSession } from './sessions/claudeCode';
 import { pickSession } from './vscode/sessionPicker';
 import { ApiKeyStore } from './vscode/apiKey';
@@ -196,11 +196,84 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     runCommand: runActionCommand,
     runner,
     compact: compactWithProgress,
+    // Defined further down with the session commands; called only once the panel is up.
+    history: {
+      list: () => historyActions.list(),
+      resume: (id) => historyActions.resume(id),
+      rename: (id) => historyActions.rename(id),
+      remove: (id) => historyActions.remove(id),
+      exportMarkdown: (id) => historyActions.exportMarkdown(id),
+    },
   });
   const sync = new ViewSync(store, handlers, log);
   context.subscriptions.push(sync);
   context.subscriptions.push(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, new ChatViewProvider(context.extensionUri, sync)));
   context.subscriptions.push(createContextStatusItem(store));
+
+  const openSession = async (id: string) => {
+    let loaded;
+    try {
+      loaded = await sessions.load(id);
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Threadline: could not open that session: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
+    agent.stop();
+    contextService.clear();
+    runtime.startSession(loaded.meta.id);
+    agent = makeAgent();
+    recorder = restoreSession(loaded, store, agent, sessions);
+    const warn = skippedNotice(loaded);
+    if (warn) addNotice(store, 'warning', warn);
+  };
+  const refreshHistory = async () => {
+    if (store.getState().history === null) return;
+    const items = await historyActions.list();
+    store.setState((s) => ({ ...s, history: items }));
+  };
+  const historyActions: HistoryActions = {
+    list: async () => {
+      let list = await sessions.list();
+      if (!list.length) list = await sessions.rebuildIndex();
+      return list.map((e) => ({ id: e.id, title: e.title, updatedAt: e.updatedAt, messageCount: e.messageCount, current: e.id === runtime.sessionId }));
+    },
+    resume: (id) => openSession(id),
+    rename: async (id) => {
+      const current = (await sessions.list()).find((e) => e.id === id);
+      const title = await vscode.window.showInputBox({ title: 'Rename session', value: current?.title ?? '', ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'A title cannot be empty') });
+      if (title === undefined) return;
+      await sessions.rename(id, title);
+      if (id === recorder.id) recorder.adoptTitle(title.trim());
+      store.setState((s) => (s.sessionId === id ? { ...s, sessionTitle: title.trim() } : s));
+      await refreshHistory();
+    },
+    remove: async (id) => {
+      if (id === runtime.sessionId) {
+        void vscode.window.showInformationMessage('Threadline: this is the open session; start a new session before deleting it.');
+        return;
+      }
+      const title = (await sessions.list()).find((e) => e.id === id)?.title ?? id;
+      await sessions.delete(id);
+      await refreshHistory();
+      void vscode.window.showInformationMessage(`Threadline: deleted "${title}".`, 'Undo').then(async (pick) => {
+        if (pick !== 'Undo') return;
+        await sessions.restore(id);
+        await refreshHistory();
+      });
+    },
+    exportMarkdown: async (id) => {
+      const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: sessionToMarkdown(await sessions.load(id)) });
+      await vscode.window.showTextDocument(doc, { preview: false });
+    },
+  };
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand('threadline.showHistory', async () => {
+      const items = await historyActions.list();
+      store.setState((st) => ({ ...st, history: items }));
+      await vscode.commands.executeCommand('threadline.chat.focus');
+    }),
+  );
 
   registerCommands(context, {
     store,
@@ -250,20 +323,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         persist('import');
         return;
       }
-      let loaded;
-      try {
-        loaded = await sessions.load(picked.id);
-      } catch (err) {
-        void vscode.window.showErrorMessage(`Threadline: could not open that session: ${err instanceof Error ? err.message : String(err)}`);
-        return;
-      }
-      agent.stop();
-      contextService.clear();
-      runtime.startSession(loaded.meta.id);
-      agent = makeAgent();
-      recorder = restoreSession(loaded, store, agent, sessions);
-      const warn = skippedNotice(loaded);
-      if (warn) addNotice(store, 'warning', warn);
+      await openSession(picked.id);
       await vscode.commands.executeCommand('threadline.chat.focus');
     },
   });

@@ -4,7 +4,7 @@ import type { AppState } from '../state/appState';
 import { addNotice, appendMessage } from '../state/actions';
 import type { Store } from '../state/store';
 import type { ChatHandlers } from '../state/viewSync';
-import type { ActionCommand, PermissionDecision } from '../shared/viewState';
+import type { ActionCommand, HistoryItem, PermissionDecision } from '../shared/viewState';
 
 /** What the chat needs from whoever runs model turns (the agent, once configured). */
 export interface TurnRunner {
@@ -26,8 +26,18 @@ export interface ChatControllerDeps {
   hasApiKey(): Promise<boolean>;
   runCommand(command: ActionCommand): void;
   runner?: TurnRunner;
+  /** The session history shown in the panel (the shell owns the store of sessions). */
+  history?: HistoryActions;
   /** Manual compaction with the shell's progress UI; falls back to the runner's. */
   compact?(focus: string | undefined): Promise<void>;
+}
+
+export interface HistoryActions {
+  list(): Promise<HistoryItem[]>;
+  resume(id: string): Promise<void>;
+  rename(id: string): Promise<void>;
+  remove(id: string): Promise<void>;
+  exportMarkdown(id: string): Promise<void>;
 }
 
 /** Turns what the user does in the panel into state changes and agent calls. */
@@ -69,6 +79,25 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
       if (!busy()) await runner?.continue();
     },
     'permission/respond': ({ requestId, decision }) => runner?.respondToPermission(requestId, decision),
+    'history/show': async () => {
+      const items = (await deps.history?.list()) ?? [];
+      store.setState((s) => ({ ...s, history: items }));
+    },
+    'history/hide': () => store.setState((s) => (s.history === null ? s : { ...s, history: null })),
+    'history/resume': async ({ id }) => {
+      if (busy()) return;
+      store.setState((s) => ({ ...s, history: null }));
+      await deps.history?.resume(id);
+    },
+    'history/rename': async ({ id }) => {
+      await deps.history?.rename(id);
+    },
+    'history/delete': async ({ id }) => {
+      await deps.history?.remove(id);
+    },
+    'history/export': async ({ id }) => {
+      await deps.history?.exportMarkdown(id);
+    },
     'chat/rewind': ({ id }) => {
       if (busy()) return;
       if (runner?.rewindTo?.(id)) addNotice(store, 'info', 'Rewound the conversation to before that message. Files on disk were not changed.');

@@ -17,6 +17,12 @@ export interface WebviewToHostMap {
   'permission/respond': { requestId: string; decision: PermissionDecision };
   'compaction/undo': { id: string };
   'chat/rewind': { id: string };
+  'history/show': Record<string, never>;
+  'history/hide': Record<string, never>;
+  'history/resume': { id: string };
+  'history/rename': { id: string };
+  'history/delete': { id: string };
+  'history/export': { id: string };
   'chat/fork': { id: string };
   'command/run': { command: ActionCommand };
 }
@@ -52,6 +58,12 @@ const validators: { [K in keyof WebviewToHostMap]: Validator<WebviewToHostMap[K]
   'permission/respond': (p): p is WebviewToHostMap['permission/respond'] =>
     isRecord(p) && typeof p.requestId === 'string' && DECISIONS.includes(p.decision as PermissionDecision),
   'compaction/undo': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
+  'history/show': isEmpty,
+  'history/hide': isEmpty,
+  'history/resume': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
+  'history/rename': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
+  'history/delete': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
+  'history/export': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
   'chat/rewind': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
   'chat/fork': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
   'command/run': (p): p is { command: ActionCommand } => isRecord(p) && ACTIONS.includes(p.command as ActionCommand),

@@ -67,6 +67,15 @@ export interface PermissionPromptView {
 
 export type ChatStatus = 'idle' | 'streaming' | 'running-tools' | 'awaiting-permission' | 'compacting';
 
+/** One saved session, as the history list in the panel shows it. */
+export interface HistoryItem {
+  id: string;
+  title: string;
+  updatedAt: number;
+  messageCount: number;
+  current: boolean;
+}
+
 export interface ViewState {
   sessionId: string;
   sessionTitle: string;
@@ -79,4 +88,6 @@ export interface ViewState {
   workspaceTrusted: boolean;
   /** True after Stop, while the interrupted turn can be picked up again. */
   canContinue: boolean;
+  /** The session history list, while the panel shows it; null when closed. */
+  history: readonly HistoryItem[] | null;
 }

@@ -39,6 +39,7 @@ export const VIEW_KEYS = {
   apiKeySet: true,
   workspaceTrusted: true,
   canContinue: true,
+  history: true,
 } as const satisfies Record<keyof ViewState, true>;
 
 const viewKeys = Object.keys(VIEW_KEYS) as (keyof ViewState)[];
@@ -67,6 +68,7 @@ export function getDefaultAppState(init: { sessionId: string; settings?: Partial
     apiKeySet: false,
     workspaceTrusted: true,
     canContinue: false,
+    history: null,
     settings,
     lastUsage: null,
   };

@@ -123,4 +123,37 @@ describe('sessions across an editor restart', { timeout: 300_000 }, () => {
     assert.match(JSON.stringify((await standin.requests()).at(-1).body.messages), /Rename greet to welcome/);
     await wb.screenshot('22-claude-code-session');
   });
+
+  it('lists sessions in the panel, renames, exports and deletes with Undo', async () => {
+    const wb = await openWorkbench(browser, server.url);
+    await wb.openThreadline();
+    const frame = wb.chatFrame();
+    await frame.locator('[data-testid="history-button"]').click();
+    const rows = frame.locator('[data-testid="history-row"]');
+    await eventually(() => rows.count(), (n) => n >= 2, { what: 'two saved sessions in the panel' });
+    await wb.screenshot('23-history');
+    // Search narrows the list.
+    await frame.locator('[data-testid="history-search"]').fill('codeword');
+    await eventually(() => rows.count(), (n) => n === 1, { what: 'the search to leave one session' });
+    const row = rows.first();
+    await row.locator('[data-testid="history-rename"]').click();
+    const box = wb.page.locator('.quick-input-widget input');
+    await box.waitFor();
+    await box.fill('Heron codeword session');
+    await box.press('Enter');
+    await frame.locator('[data-testid="history-search"]').fill('');
+    await frame.locator('[data-testid="history-row"]', { hasText: 'Heron codeword session' }).waitFor();
+    // Export opens the conversation as Markdown.
+    await frame.locator('[data-testid="history-row"]', { hasText: 'Heron codeword session' }).locator('[data-testid="history-export"]').click();
+    await wb.page.locator('.view-lines', { hasText: 'Heron codeword session' }).first().waitFor();
+    // Delete the session that is not open, then Undo (the panel stays open beside the editor).
+    const target = frame.locator('[data-testid="history-row"]', { hasText: 'Heron codeword session' });
+    const before = await rows.count();
+    await target.locator('[data-testid="history-delete"]').click();
+    await eventually(() => rows.count(), (n) => n === before - 1, { what: 'the deleted session to leave the list' });
+    const toast = wb.toasts().filter({ hasText: 'deleted' }).first();
+    await toast.waitFor();
+    await toast.locator('a.monaco-button, .monaco-button', { hasText: 'Undo' }).first().click();
+    await eventually(() => rows.count(), (n) => n === before, { what: 'Undo to bring the session back' });
+  });
 });

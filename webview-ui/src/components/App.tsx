@@ -5,6 +5,7 @@ import { useView } from '../useView';
 import { Composer } from './Composer';
 import { MessageList } from './Messages';
 import { PermissionPrompt } from './PermissionPrompt';
+import { HistoryView } from './History';
 
 // Any snapshot at all means the host has answered the ready handshake.
 const selectLoaded = (_s: ViewState) => true as const;
@@ -13,6 +14,7 @@ const selectTokens = (s: ViewState) => s.tokens;
 const selectEmpty = (s: ViewState) => s.messages.length === 0;
 const selectKey = (s: ViewState) => s.apiKeySet;
 const selectTrusted = (s: ViewState) => s.workspaceTrusted;
+const selectHistoryOpen = (s: ViewState) => s.history !== null;
 
 function TokenMeter() {
   const t = useView(selectTokens);
@@ -54,19 +56,23 @@ export function App() {
   const title = useView(selectTitle);
   const empty = useView(selectEmpty);
   const trusted = useView(selectTrusted);
+  const historyOpen = useView(selectHistoryOpen);
   if (!loaded) return <div className="loading" data-testid="loading">Loading…</div>;
   return (
     <div className="app" data-testid="app">
       <header className="header">
         <span className="title" title={title}>{title}</span>
         <TokenMeter />
+        <button className="icon" data-testid="history-button" title="Session history" onClick={() => post({ type: historyOpen ? 'history/hide' : 'history/show', payload: {} })}>
+          <span className="codicon codicon-history" />
+        </button>
       </header>
       {!trusted && (
         <div className="banner" role="status">
           <span className="codicon codicon-workspace-untrusted" /> Restricted Mode: Threadline can read and answer, but it does not load project instruction files, edit files or run commands until you trust this folder.
         </div>
       )}
-      {empty ? <EmptyState /> : <MessageList />}
+      {historyOpen ? <HistoryView /> : empty ? <EmptyState /> : <MessageList />}
       <PermissionPrompt />
       <Composer />
     </div>
