@@ -12,7 +12,7 @@ import { ViewSync } from './state/viewSync';
 import { SessionRecorder } from './sessions/recorder';
 import { restoreSession, skippedNotice } from './sessions/resume';
 import { sessionsDirFor } from './sessions/paths';
-import { SessionStore, sessionToMarkdown } from './sessions/sessionStore';
+import { archiveToMarkdown, SessionStore, sessionToMarkdown } from './sessions/sessionStore';
 import { listClaudeSessions, loadClaudeSession } from './sessions/claudeCode';
 import { pickSession } from './vscode/sessionPicker';
 import { ApiKeyStore } from './vscode/apiKey';
@@ -25,6 +25,8 @@ import { resolveMemoryDir } from './memory/paths';
 import { join } from 'node:path';
 import { createContextStatusItem } from './vscode/statusBar';
 import { createOutputLogger } from './vscode/log';
+
+const ARCHIVE_SCHEME = 'threadline-archive';
 
 // The composition root: build the core, adapt it to VS Code, register. Nothing else here.
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
@@ -74,6 +76,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // Sessions: one JSONL transcript each, in the extension's storage under this folder's key,
   // written after every answer.
   const sessions = new SessionStore(sessionsDirFor(context.globalStorageUri.fsPath, cwd));
+  context.subscriptions.push(
+    vscode.workspace.registerTextDocumentContentProvider(ARCHIVE_SCHEME, {
+      provideTextDocumentContent: async (uri) => {
+        const name = uri.path.replace(/^\//, '').replace(/\.md$/, '');
+        if (!/^[A-Za-z0-9_-]+\.jsonl$/.test(name)) return 'Not an archive.';
+        const bytes = await vscode.workspace.fs.readFile(vscode.Uri.file(join(sessions.dir, 'archive', name)));
+        return archiveToMarkdown(Buffer.from(bytes).toString('utf8'));
+      },
+    }),
+  );
   const warnBadRule = (message: string) => void vscode.window.showWarningMessage(`Threadline: a permission rule in settings is ignored: ${message}`);
   // One agent per session: its history and its "allow for this session" grants go together.
   const makeAgent = () =>
@@ -107,6 +119,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         await vscode.workspace.fs.createDirectory(dir);
         const file = vscode.Uri.joinPath(dir, `${runtime.sessionId}-${Date.now()}.jsonl`);
         await vscode.workspace.fs.writeFile(file, Buffer.from(history.map((m) => JSON.stringify(m)).join('\n') + '\n'));
+        return file.fsPath;
       },
     });
   let agent = makeAgent();
@@ -196,6 +209,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     runCommand: runActionCommand,
     runner,
     compact: compactWithProgress,
+    openArchive: async (path) => {
+      // Only files of our own archive folder, shown read-only through a content provider.
+      const archiveDir = join(sessions.dir, 'archive');
+      if (!path.startsWith(`${archiveDir}/`)) return;
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: ARCHIVE_SCHEME, path: `/${path.slice(archiveDir.length + 1)}.md` }));
+      await vscode.window.showTextDocument(doc, { preview: true });
+    },
     // Defined further down with the session commands; called only once the panel is up.
     history: {
       list: () => historyActions.list(),

@@ -118,6 +118,7 @@ export class Agent implements TurnRunner {
       tokensAfter: e.result.tokensAfter,
       summary: e.result.summary,
       canUndo: true,
+      ...(e.result.archive ? { archive: e.result.archive } : {}),
       createdAt: Date.now(),
     });
     if (e.result.source === 'truncation') addNotice(store, 'warning', e.result.summary);

@@ -46,7 +46,7 @@ export interface AgentSetup {
   /** false: no compaction at all (forked helpers). */
   compaction?: false;
   /** Keeps the full transcript before a compaction replaces it. */
-  archive?(history: readonly MessageParam[]): Promise<void>;
+  archive?(history: readonly MessageParam[]): Promise<string | void>;
   fromSessionMemory?: CompactorDeps['fromSessionMemory'];
   /** Overrides for micro-compaction's tuning (benchmarks compare strategies with it). */
   microConfig?: CompactorDeps['microConfig'];

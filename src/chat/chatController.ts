@@ -26,6 +26,8 @@ export interface ChatControllerDeps {
   hasApiKey(): Promise<boolean>;
   runCommand(command: ActionCommand): void;
   runner?: TurnRunner;
+  /** Opens an archived pre-compaction transcript, read-only. */
+  openArchive?(path: string): Promise<void>;
   /** The session history shown in the panel (the shell owns the store of sessions). */
   history?: HistoryActions;
   /** Manual compaction with the shell's progress UI; falls back to the runner's. */
@@ -106,6 +108,10 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
     'chat/fork': async ({ id }) => {
       if (busy()) return;
       if (!(await runner?.forkFrom?.(id))) addNotice(store, 'info', 'Fork is not available for that message.');
+    },
+    'compaction/openArchive': async ({ id }) => {
+      const m = store.getState().messages.find((x) => x.id === id);
+      if (m?.kind === 'compaction' && m.archive) await deps.openArchive?.(m.archive);
     },
     'compaction/undo': ({ id }) => {
       if (!runner?.undoCompaction?.(id)) addNotice(store, 'info', 'That compaction can no longer be undone (the conversation has moved on since).');

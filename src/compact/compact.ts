@@ -136,6 +136,8 @@ export interface CompactionResult {
   /** Rounds dropped from the summary request because it was itself too long. */
   droppedRounds: number;
   source: 'llm' | 'session-memory' | 'truncation';
+  /** Where the transcript from before this compaction was archived. */
+  archive?: string;
 }
 
 export interface SummaryClient {
@@ -152,7 +154,8 @@ export interface CompactOptions {
   /** Files the agent read recently, newest first; some are put back after the summary. */
   recentFiles?: readonly RecentFile[];
   /** Called with the full transcript before anything is replaced. */
-  archive?(history: readonly MessageParam[]): Promise<void>;
+  /** Keeps the full transcript; returns where, so it can be opened later. */
+  archive?(history: readonly MessageParam[]): Promise<string | void>;
 }
 
 export function recentFilesBlock(files: readonly RecentFile[]): string | undefined {
@@ -194,7 +197,7 @@ export function compactedHistory(summary: string, anchors: readonly Anchor[], re
  */
 export async function compactWithSummary(opts: CompactOptions): Promise<CompactionResult> {
   if (!opts.history.length) throw new Error('Nothing to compact yet.');
-  await opts.archive?.(opts.history);
+  const archive = (await opts.archive?.(opts.history)) ?? undefined;
   const tokensBefore = estimateTokens(opts.history);
   const anchors = findAnchors(opts.history);
   let rounds = splitRounds(opts.history);
@@ -231,10 +234,10 @@ export async function compactWithSummary(opts: CompactOptions): Promise<Compacti
         // No usable summary: keep the latest rounds whole rather than lose everything.
         const history = truncateToRecent(opts.history, FALLBACK_KEEP_TOKENS);
         const note = 'The summary came back empty or malformed, so the oldest part of the conversation was dropped instead and the latest exchanges kept as they were.';
-        return { history, summary: note, tokensBefore, tokensAfter: estimateTokens(history), anchors, droppedRounds: dropped, source: 'truncation' };
+        return { history, summary: note, tokensBefore, tokensAfter: estimateTokens(history), anchors, droppedRounds: dropped, source: 'truncation', ...(archive ? { archive } : {}) };
       }
       const history = compactedHistory(summary, anchors, opts.recentFiles ?? [], 'llm');
-      return { history, summary, tokensBefore, tokensAfter: estimateTokens(history), anchors, droppedRounds: dropped, source: 'llm' };
+      return { history, summary, tokensBefore, tokensAfter: estimateTokens(history), anchors, droppedRounds: dropped, source: 'llm', ...(archive ? { archive } : {}) };
     } catch (err) {
       const tooLong = err instanceof ApiError && err.kind === 'prompt_too_long';
       if (!tooLong || attempt >= MAX_PTL_RETRIES || rounds.length <= 1) throw err;

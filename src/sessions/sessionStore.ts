@@ -269,3 +269,30 @@ export function titleFrom(view: readonly ViewMessage[]): string | undefined {
   const line = first.text.replace(/\s+/g, ' ').trim();
   return line.length > 60 ? `${line.slice(0, 57).trimEnd()}…` : line || undefined;
 }
+
+/** An archived pre-compaction transcript (one API message per line) as read-only markdown. */
+export function archiveToMarkdown(jsonl: string): string {
+  const out = ['# Conversation before compaction', '', '*Read-only: this is the transcript Threadline archived before summarising it.*', ''];
+  for (const line of jsonl.split('\n')) {
+    if (!line.trim()) continue;
+    let m: MessageParam;
+    try {
+      m = JSON.parse(line) as MessageParam;
+    } catch {
+      out.push('> (an unreadable line was skipped)', '');
+      continue;
+    }
+    const blocks = typeof m.content === 'string' ? [{ type: 'text' as const, text: m.content }] : m.content;
+    for (const b of blocks) {
+      if (b.type === 'text') {
+        if (b.text.startsWith('<system-reminder')) continue;
+        out.push(m.role === 'user' ? '## You' : '## Threadline', '', b.text, '');
+      } else if (b.type === 'tool_use') out.push(`> **${b.name}** \`${JSON.stringify(b.input).slice(0, 200)}\``, '');
+      else if (b.type === 'tool_result') {
+        const text = typeof b.content === 'string' ? b.content : JSON.stringify(b.content ?? '');
+        out.push('```', text.length > 2000 ? `${text.slice(0, 2000)}\n… (${text.length - 2000} more characters)` : text, '```', '');
+      }
+    }
+  }
+  return out.join('\n');
+}

@@ -16,6 +16,7 @@ export interface WebviewToHostMap {
   'chat/continue': Record<string, never>;
   'permission/respond': { requestId: string; decision: PermissionDecision };
   'compaction/undo': { id: string };
+  'compaction/openArchive': { id: string };
   'chat/rewind': { id: string };
   'history/show': Record<string, never>;
   'history/hide': Record<string, never>;
@@ -58,6 +59,7 @@ const validators: { [K in keyof WebviewToHostMap]: Validator<WebviewToHostMap[K]
   'permission/respond': (p): p is WebviewToHostMap['permission/respond'] =>
     isRecord(p) && typeof p.requestId === 'string' && DECISIONS.includes(p.decision as PermissionDecision),
   'compaction/undo': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
+  'compaction/openArchive': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
   'history/show': isEmpty,
   'history/hide': isEmpty,
   'history/resume': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,

@@ -80,6 +80,10 @@ describe('token tracking and compaction in real VS Code', { timeout: 300_000 }, 
     await divider.locator('button.divider').click();
     await divider.locator('text=keep two logs in mind').waitFor();
     await wb.screenshot('31-compacted');
+    // The transcript from before the compaction opens read-only.
+    await divider.locator('[data-testid="compaction-archive"]').click();
+    await wb.page.locator('.view-lines', { hasText: 'Conversation before compaction' }).first().waitFor();
+    await wb.page.locator('.view-lines', { hasText: 'Here is a log, keep it in mind' }).first().waitFor();
     // The status bar fell back below the warning threshold.
     await eventually(() => statusItem().getAttribute('class'), (c) => !/warning-kind|error-kind/.test(c ?? ''), { what: 'the status bar to leave the warning colour' });
   });

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import type { MessageParam } from '../../../src/api/types';
 import type { ViewMessage } from '../../../src/shared/viewState';
 import { SessionRecorder } from '../../../src/sessions/recorder';
-import { assertSessionId, SessionError, SessionStore, sessionToMarkdown } from '../../../src/sessions/sessionStore';
+import { archiveToMarkdown, assertSessionId, SessionError, SessionStore, sessionToMarkdown } from '../../../src/sessions/sessionStore';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'tl-sess-'));
 const user = (i: number): ViewMessage => ({ kind: 'user', id: `u${i}`, text: `question ${i}`, createdAt: i });
@@ -93,6 +93,21 @@ describe('session persistence', () => {
     assert.match(md, /## You\n\nquestion 1/);
     assert.match(md, /## Threadline\n\nThe \*\*answer\*\*\./);
     await assert.rejects(store.rename('r1', '   '), SessionError);
+  });
+
+  it('renders an archived transcript as read-only markdown, skipping reminders and bad lines', () => {
+    const jsonl = [
+      JSON.stringify({ role: 'user', content: [{ type: 'text', text: '<system-reminder type="instructions">x</system-reminder>' }, { type: 'text', text: 'Find the bug' }] }),
+      'garbage',
+      JSON.stringify({ role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'Read', input: { file_path: 'a.ts' } }] }),
+      JSON.stringify({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'const a = 1;' }] }),
+    ].join('\n');
+    const md = archiveToMarkdown(jsonl);
+    assert.match(md, /## You\n\nFind the bug/);
+    assert.match(md, /\*\*Read\*\*/);
+    assert.match(md, /const a = 1;/);
+    assert.match(md, /unreadable line was skipped/);
+    assert.doesNotMatch(md, /system-reminder/);
   });
 
   it('refuses hostile ids and rebuilds a corrupt index from the transcripts', async () => {

@@ -157,6 +157,11 @@ function CompactionDivider({ message, common }: { message: Extract<ViewMessage, 
       {open && (
         <div className="compaction-body">
           <Markdown text={message.summary} />
+          {message.archive && (
+            <button className="secondary" data-testid="compaction-archive" onClick={() => post({ type: 'compaction/openArchive', payload: { id: message.id } })} title="The conversation as it was before this compaction, read-only">
+              Open archive
+            </button>
+          )}
           <button className="secondary" data-testid="compaction-undo" disabled={!message.canUndo} onClick={() => post({ type: 'compaction/undo', payload: { id: message.id } })} title={message.canUndo ? 'Restore the conversation as it was before' : 'Undo is not available for this compaction'}>
             Undo
           </button>
