@@ -255,7 +255,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     list: async () => {
       let list = await sessions.list();
       if (!list.length) list = await sessions.rebuildIndex();
-      return list.map((e) => ({ id: e.id, title: e.title, updatedAt: e.updatedAt, messageCount: e.messageCount, current: e.id === runtime.sessionId }));
+      return list.map((e) => ({ id: e.id, title: e.title, updatedAt: e.updatedAt, messageCount: e.messageCount, current: e.id === runtime.sessionId, preview: e.preview ?? '' }));
     },
     resume: (id) => openSession(id),
     rename: async (id) => {

@@ -1,7 +1,7 @@
 import type { MessageParam } from '../api/types';
 import { sequential } from '../base/sequential';
 import type { ViewMessage } from '../shared/viewState';
-import { SCHEMA_VERSION, titleFrom, type SessionEvent, type SessionStore, type SessionSummary } from './sessionStore';
+import { previewFrom, SCHEMA_VERSION, titleFrom, type SessionEvent, type SessionStore, type SessionSummary } from './sessionStore';
 
 const INDEX_DELAY_MS = 300;
 
@@ -88,6 +88,7 @@ export class SessionRecorder {
       tokens,
       cwd: this.init.cwd,
       ...(this.init.branch ? { branch: this.init.branch } : {}),
+      preview: previewFrom(view),
     };
     // The index is a locked, atomic rewrite: coalesce it, so a burst of events costs one.
     this.indexTimer ??= setTimeout(() => void this.flush().catch(() => undefined), INDEX_DELAY_MS).unref();

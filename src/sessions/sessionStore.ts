@@ -31,6 +31,8 @@ export interface SessionSummary {
   tokens: number;
   cwd: string;
   branch?: string;
+  /** What the user asked, for searching beyond the title (capped). */
+  preview?: string;
 }
 
 export interface LoadedSession {
@@ -234,7 +236,17 @@ export function summarize(s: LoadedSession, updatedAt: number): SessionSummary {
     tokens: s.tokens,
     cwd: s.meta.cwd,
     ...(s.meta.branch ? { branch: s.meta.branch } : {}),
+    preview: previewFrom(s.view),
   };
+}
+
+/** The user's own words across the session, for search: the first 400 characters. */
+export function previewFrom(view: readonly ViewMessage[]): string {
+  return view
+    .filter((m): m is Extract<ViewMessage, { kind: 'user' }> => m.kind === 'user')
+    .map((m) => m.text.replace(/\s+/g, ' ').trim())
+    .join(' · ')
+    .slice(0, 400);
 }
 
 /** The conversation as a markdown document, for sharing or keeping. */

@@ -76,6 +76,8 @@ export interface HistoryItem {
   updatedAt: number;
   messageCount: number;
   current: boolean;
+  /** The user's messages, for search. */
+  preview: string;
 }
 
 export interface ViewState {

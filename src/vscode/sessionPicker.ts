@@ -45,7 +45,7 @@ export async function pickSession(store: SessionStore, hooks: PickerHooks = {}, 
     ...l.map((s) => ({
       label: s.title,
       description: `${ago(s.updatedAt)} · ${s.messageCount} messages${s.branch ? ` · ${s.branch}` : ''}`,
-      detail: `${s.model} · ${Math.round(s.tokens / 1000)}k tokens · ${s.id}`,
+      detail: s.preview ? s.preview.slice(0, 160) : `${s.model} · ${Math.round(s.tokens / 1000)}k tokens`,
       id: s.id,
       buttons: [RENAME, EXPORT, DELETE],
     })),

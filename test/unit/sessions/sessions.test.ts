@@ -35,6 +35,7 @@ describe('session persistence', () => {
     assert.equal(entry!.id, 's1');
     assert.equal(entry!.messageCount, 2);
     assert.equal(entry!.branch, 'main');
+    assert.equal(entry!.preview, 'Fix the login bug please', 'the index carries the user\'s words for search');
   });
 
   it('writes nothing for a session with no message yet', async () => {

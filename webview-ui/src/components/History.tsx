@@ -16,7 +16,7 @@ export function HistoryView() {
   const [query, setQuery] = useState('');
   const shown = useMemo(() => {
     const q = query.trim().toLowerCase();
-    return (items ?? []).filter((i) => !q || i.title.toLowerCase().includes(q) || i.id.includes(q));
+    return (items ?? []).filter((i) => !q || i.title.toLowerCase().includes(q) || i.preview.toLowerCase().includes(q) || i.id.includes(q));
   }, [items, query]);
   if (!items) return null;
   return (
@@ -25,7 +25,7 @@ export function HistoryView() {
         <input
           data-testid="history-search"
           aria-label="Search sessions"
-          placeholder="Search sessions"
+          placeholder="Search titles and what you asked"
           value={query}
           onChange={(e) => setQuery(e.target.value)}
           autoFocus
