@@ -207,3 +207,18 @@ describe('memory names are never paths', () => {
     assert.ok(ex(j(root, 'secret.md')));
   });
 });
+
+describe('memory folder deleted mid-session', () => {
+  it('is recreated by the next save, and the index follows', async () => {
+    const { mkdtempSync: mk, rmSync: rm, readFileSync: rf } = await import('node:fs');
+    const { tmpdir: td } = await import('node:os');
+    const { join: j } = await import('node:path');
+    const dir = new MemoryDir(j(mk(j(td(), 'tl-memdel-')), 'memory'));
+    await dir.save({ name: 'a_one', description: 'first', type: 'user', body: 'x' });
+    rm(dir.dir, { recursive: true, force: true });
+    assert.deepEqual((await dir.list()).valid, []);
+    await dir.save({ name: 'b_two', description: 'second', type: 'project', body: 'y' });
+    assert.deepEqual((await dir.list()).valid.map((m) => m.name), ['b_two']);
+    assert.match(rf(j(dir.dir, 'MEMORY.md'), 'utf8'), /b_two/);
+  });
+});
