@@ -6,6 +6,7 @@ import { benchSessions } from './sessions.bench';
 import { benchContext } from './context.bench';
 import { benchCompaction } from './compaction.bench';
 import { benchMemory } from './memory.bench';
+import { benchValidity } from './validity.bench';
 import { benchBundles } from './bundle.bench';
 import { benchViewSync } from './viewSync.bench';
 
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
     ['context', benchContext],
     ['compaction', benchCompaction],
     ['memory', benchMemory],
+    ['validity', () => benchValidity(root)],
   ];
   const results: Record<string, Record<string, number>> = {};
   for (const [name, run] of suites) {
