@@ -4,21 +4,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { buildExthostSuite } from '../exthost/build.mjs';
 import { runTests } from '@vscode/test-electron';
 
 const root = resolve(import.meta.dirname, '../..');
 const work = mkdtempSync(join(tmpdir(), 'threadline-desktop-'));
-await build({
-  entryPoints: [join(root, 'test', 'exthost', 'suite.ts')],
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  external: ['vscode'],
-  outfile: join(work, 'suite.js'),
-  logLevel: 'error',
-});
+await buildExthostSuite(join(work, 'suite.js'));
 try {
   await runTests({
     extensionDevelopmentPath: root,

@@ -1,40 +1,25 @@
 // The agent as a user meets it: real VS Code, the real SDK in the extension host, talking over
 // HTTP to the Messages API stand-in (which rejects any request the real API would reject).
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { cleanup, eventually, launchBrowser, makeSampleWorkspace, openWorkbench, startCodeServer } from './harness.mjs';
-import { startStandinProcess } from './standinProcess.mjs';
+import { eventually, openWorkbench, startEnvironment } from './harness.mjs';
 
 describe('the agent in real VS Code against the Messages API stand-in', { timeout: 300_000 }, () => {
+  let env;
   let standin;
-  let server;
-  let browser;
   let wb;
   let workspace;
 
   before(async () => {
-    standin = await startStandinProcess();
-    workspace = makeSampleWorkspace(mkdtempSync(join(tmpdir(), 'threadline-ws-')));
-    server = await startCodeServer({
-      workspace,
-      settings: { 'threadline.apiBaseUrl': standin.url },
-      env: { ANTHROPIC_API_KEY: 'sk-ant-standin-test' },
-    });
-    browser = await launchBrowser(server.tools);
-    wb = await openWorkbench(browser, server.url);
+    env = await startEnvironment();
+    ({ standin, workspace } = env);
+    wb = await openWorkbench(env.browser, env.server.url);
     await wb.openThreadline();
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    await standin?.stop();
-    if (server) cleanup(server.dirs.base);
-    if (workspace) cleanup(workspace);
-  });
+  after(() => env?.close());
 
   const send = async (text) => {
     const input = wb.chatFrame().locator('[data-testid="prompt-input"]');

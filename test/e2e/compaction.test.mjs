@@ -1,44 +1,26 @@
 // Token tracking and compaction as the user sees them: the status bar turning to the warning
 // colour, automatic compaction with its divider and summary, and Undo.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { cleanup, eventually, launchBrowser, makeSampleWorkspace, openWorkbench, startCodeServer } from './harness.mjs';
-import { startStandinProcess } from './standinProcess.mjs';
+import { eventually, openWorkbench, startEnvironment } from './harness.mjs';
 
 // A 60k window: effective 40k, warning from 20k, auto-compact at 27k, blocking at 37k.
 const WINDOW = 60_000;
 const bulk = (n) => Array.from({ length: n }, (_, i) => `line ${i}: the quick brown fox jumps over the lazy dog`).join('\n');
 
 describe('token tracking and compaction in real VS Code', { timeout: 300_000 }, () => {
+  let env;
   let standin;
-  let server;
-  let browser;
   let wb;
-  let workspace;
 
   before(async () => {
-    standin = await startStandinProcess();
-    workspace = makeSampleWorkspace(mkdtempSync(join(tmpdir(), 'threadline-ws-')));
-    server = await startCodeServer({
-      workspace,
-      settings: { 'threadline.apiBaseUrl': standin.url, 'threadline.model': 'standin-test-model', 'threadline.contextWindow': WINDOW },
-      env: { ANTHROPIC_API_KEY: 'sk-ant-standin-test' },
-    });
-    browser = await launchBrowser(server.tools);
-    wb = await openWorkbench(browser, server.url);
+    env = await startEnvironment({ settings: { 'threadline.model': 'standin-test-model', 'threadline.contextWindow': WINDOW } });
+    standin = env.standin;
+    wb = await openWorkbench(env.browser, env.server.url);
     await wb.openThreadline();
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    await standin?.stop();
-    if (server) cleanup(server.dirs.base);
-    if (workspace) cleanup(workspace);
-  });
+  after(() => env?.close());
 
   const send = async (text) => {
     const input = wb.chatFrame().locator('[data-testid="prompt-input"]');

@@ -9,8 +9,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { build } from 'esbuild';
-import { ROOT, cleanup, eventually, launchBrowser, makeSampleWorkspace, openWorkbench, startCodeServer } from './harness.mjs';
+import { buildExthostSuite } from '../exthost/build.mjs';
+import { cleanup, eventually, launchBrowser, makeSampleWorkspace, openWorkbench, startCodeServer } from './harness.mjs';
 
 describe('extension-host tests in real VS Code', { timeout: 300_000 }, () => {
   let server;
@@ -20,16 +20,7 @@ describe('extension-host tests in real VS Code', { timeout: 300_000 }, () => {
 
   before(async () => {
     work = mkdtempSync(join(tmpdir(), 'threadline-exthost-'));
-    await build({
-      entryPoints: [join(ROOT, 'test', 'exthost', 'suite.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      external: ['vscode'],
-      outfile: join(work, 'suite.js'),
-      logLevel: 'error',
-    });
+    await buildExthostSuite(join(work, 'suite.js'));
     workspace = makeSampleWorkspace(mkdtempSync(join(tmpdir(), 'threadline-ws-')));
     // A built VS Code only honours the development payload with the smoke-test driver on.
     server = await startCodeServer({ workspace, vscodeOptions: ['enable-smoke-test-driver'] });

@@ -75,14 +75,18 @@ describe('foundation in real VS Code', { timeout: 300_000 }, () => {
 
   it('keeps the conversation when the webview is reloaded', async () => {
     const frame = wb.chatFrame();
-    // Hold the current element so the test waits for the reload to replace it, rather than
-    // reading the old page before the reload has begun.
-    const before = await frame.locator('[data-testid="app"]').elementHandle();
-    await wb.runCommand('Developer: Reload Webviews');
-    // The reload replaces the whole frame; its detaching is the signal, as is the element going.
-    await before.waitForElementState('hidden', { timeout: 60_000 }).catch((e) => {
-      if (!/detached/i.test(String(e?.message))) throw e;
+    // Mark the current document, so the test waits for the reload to replace it rather than
+    // reading the old page before the reload has begun. Reads during the reload may fail;
+    // `eventually` retries them.
+    await frame.locator('[data-testid="app"]').evaluate(() => {
+      globalThis.__threadlineBeforeReload = true;
     });
+    await wb.runCommand('Developer: Reload Webviews');
+    await eventually(
+      () => frame.locator('[data-testid="app"]').evaluate(() => globalThis.__threadlineBeforeReload === true, undefined, { timeout: 2000 }),
+      (marked) => marked === false,
+      { timeout: 60_000, what: 'a new webview document after the reload' },
+    );
     await frame.locator('[data-testid="message"][data-kind="user"]', { hasText: 'Hello from the end-to-end test' }).waitFor({ timeout: 60_000 });
     await eventually(() => frame.locator('[data-testid="message"][data-kind="user"]').count(), (n) => n === 1, { what: 'one user message after the reload' });
   });

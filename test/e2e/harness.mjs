@@ -86,3 +86,34 @@ export async function eventually(read, check, { timeout = 30_000, what = 'condit
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/**
+ * The usual end-to-end setup: the Messages API stand-in, a sample git workspace, code-server
+ * pointed at the stand-in with a key, and a browser. `close()` undoes all of it.
+ */
+export async function startEnvironment({ settings = {}, env = {} } = {}) {
+  const { startStandinProcess } = await import('./standinProcess.mjs');
+  const { mkdtempSync, realpathSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { makeSampleWorkspace, startCodeServer } = await import('../../scripts/codeServer.mjs');
+  const standin = await startStandinProcess();
+  const workspace = realpathSync(makeSampleWorkspace(mkdtempSync(join(tmpdir(), 'threadline-ws-'))));
+  const e = {
+    standin,
+    workspace,
+    settings: { 'threadline.apiBaseUrl': standin.url, ...settings },
+    env: { ANTHROPIC_API_KEY: 'sk-ant-standin-test', ...env },
+    server: undefined,
+    browser: undefined,
+  };
+  e.server = await startCodeServer({ workspace, settings: e.settings, env: e.env });
+  e.browser = await launchBrowser(e.server.tools);
+  e.close = async () => {
+    await e.browser?.close();
+    await e.server?.stop();
+    await standin.stop();
+    if (e.server) cleanup(e.server.dirs.base);
+    cleanup(workspace);
+  };
+  return e;
+}

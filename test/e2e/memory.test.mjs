@@ -2,12 +2,10 @@
 // chat says so quietly, and "Threadline: Open Memory" lists it by type.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { cleanup, launchBrowser, makeSampleWorkspace, openWorkbench, startCodeServer } from './harness.mjs';
-import { startStandinProcess } from './standinProcess.mjs';
+import { openWorkbench, startEnvironment } from './harness.mjs';
 
 /** The folder the extension keys this repository's memory on (see src/memory/paths.ts). */
 function memoryDirFor(userData, repoRoot) {
@@ -17,29 +15,18 @@ function memoryDirFor(userData, repoRoot) {
 }
 
 describe('auto memory in real VS Code', { timeout: 300_000 }, () => {
+  let env;
   let standin;
   let server;
   let browser;
   let workspace;
 
   before(async () => {
-    standin = await startStandinProcess();
-    workspace = realpathSync(makeSampleWorkspace(mkdtempSync(join(tmpdir(), 'threadline-ws-'))));
-    server = await startCodeServer({
-      workspace,
-      settings: { 'threadline.apiBaseUrl': standin.url, 'threadline.autoMemory': true },
-      env: { ANTHROPIC_API_KEY: 'sk-ant-standin-test' },
-    });
-    browser = await launchBrowser(server.tools);
+    env = await startEnvironment({ settings: { 'threadline.autoMemory': true } });
+    ({ standin, server, browser, workspace } = env);
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    await standin?.stop();
-    if (server) cleanup(server.dirs.base);
-    if (workspace) cleanup(workspace);
-  });
+  after(() => env?.close());
 
   it('saves a memory after the answer, says so in the chat, and lists it in Open Memory', async () => {
     const dir = memoryDirFor(server.dirs.userData, workspace);
