@@ -49,6 +49,8 @@ export interface RecordedRequest {
   apiKey: string | null;
   /** The scripted fault applied to this request, if any. */
   fault?: Fault;
+  /** The usage the stand-in reported for this request (input side), for cost comparisons. */
+  usage?: { input_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number };
   at: number;
 }
 
@@ -262,6 +264,7 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
     const stopReason = turn.stopReason ?? (blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
     // A failed or dropped request never reaches the cache, like a request the API rejects.
     const usage = cache.apply(model, promptSegments(body));
+    rec.usage = { input_tokens: usage.input_tokens, cache_read_input_tokens: usage.cache_read_input_tokens, cache_creation_input_tokens: usage.cache_creation_input_tokens };
     const outputTokens = Math.max(1, blocks.reduce((n, b) => n + blockTokens(b), 0));
     const message: Json = {
       id: randomId('msg_'),

@@ -65,7 +65,17 @@ export function validateRequest(body: unknown, opts: ValidateOptions = {}): stri
     }
   }
 
-  const messages = body.messages as unknown[];
+  // The current API (and the SDK's types) accept `system`-role messages between turns, with
+  // text content only; they take no part in alternation or tool pairing.
+  for (const [i, m] of (body.messages as unknown[]).entries()) {
+    if (isObject(m) && m.role === 'system') {
+      const c = m.content;
+      const textOnly = typeof c === 'string' ? c.length > 0 : Array.isArray(c) && c.length > 0 && c.every((b) => isObject(b) && b.type === 'text');
+      if (!textOnly) return `messages.${i}.content: a system message takes text content only`;
+      if (i === 0) return 'messages: first message must use the "user" role';
+    }
+  }
+  const messages = (body.messages as unknown[]).filter((m) => !(isObject(m) && m.role === 'system'));
   for (const [i, m] of messages.entries()) {
     if (!isObject(m)) return `messages.${i}: Input should be a valid dictionary`;
     if (m.role !== 'user' && m.role !== 'assistant') return `messages.${i}.role: Input should be 'user' or 'assistant'`;
