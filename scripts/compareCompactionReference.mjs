@@ -15,7 +15,7 @@ if (!claude) {
   process.exit(2);
 }
 const root = resolve(import.meta.dirname, '..');
-const standin = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/standin/cli.ts'), '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
+const standin = spawn(process.execPath, ['--max-old-space-size=8192', '--import', 'tsx', join(root, 'test/standin/cli.ts'), '--port', '0', '--no-bodies'], { cwd: root, stdio: ['ignore', 'pipe', process.env.STANDIN_LOG ? 'inherit' : 'ignore'] });
 const url = await new Promise((res) => standin.stdout.on('data', (b) => /READY (\S+)/.test(String(b)) && res(/READY (\S+)/.exec(String(b))[1])));
 const post = (path, body) => fetch(`${url}/_standin/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
@@ -36,6 +36,7 @@ for (let i = 0; i < TURNS; i++) {
   const args = i === 0 ? ['-p', `Review module${i}.ts`] : ['-c', '-p', `Review module${i}.ts`];
   const r = spawnSync(claude, [...args, '--allowedTools', 'Read'], { cwd, encoding: 'utf8', env: { ...process.env, HOME: home, ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'x' }, timeout: 120_000 });
   if (r.status !== 0) console.error(`turn ${i}: exit ${r.status} ${r.stderr.slice(0, 300)}`);
+  else if (process.env.STANDIN_LOG) console.error(`turn ${i} ok`);
 }
 const reqs = await (await fetch(`${url}/_standin/requests`)).json();
 let billed = 0;

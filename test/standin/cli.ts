@@ -1,11 +1,11 @@
 // Runs the Messages API stand-in as its own process, for e2e tests (VS Code in another
 // process points its base URL here) and for trying the extension by hand without a key.
-//   node --import tsx test/standin/cli.ts [--port N] [--script turns.json] [--api-key K]
+//   node --import tsx test/standin/cli.ts [--port N] [--script turns.json] [--api-key K] [--no-bodies]
 import { readFileSync } from 'node:fs';
 import { startStandin, type ScriptedTurn } from './server';
 
-function parseArgs(argv: string[]): { port: number; script?: string; apiKey?: string } {
-  const out: { port: number; script?: string; apiKey?: string } = { port: 0 };
+function parseArgs(argv: string[]): { port: number; script?: string; apiKey?: string; noBodies?: boolean } {
+  const out: { port: number; script?: string; apiKey?: string; noBodies?: boolean } = { port: 0 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = argv[i + 1];
@@ -20,6 +20,7 @@ function parseArgs(argv: string[]): { port: number; script?: string; apiKey?: st
       out.port = n;
     } else if (arg === '--script') out.script = need();
     else if (arg === '--api-key') out.apiKey = need();
+    else if (arg === '--no-bodies') out.noBodies = true;
     else throw new Error(`unknown argument ${arg}`);
   }
   return out;
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
   const standin = await startStandin({
     port: args.port,
     ...(args.apiKey !== undefined ? { apiKey: args.apiKey } : {}),
+    ...(args.noBodies ? { recordBodies: false } : {}),
     log: (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),
   });
   if (args.script) {

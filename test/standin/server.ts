@@ -76,6 +76,8 @@ export interface StandinOptions {
   now?: () => number;
   /** Called with one line per request (the CLI logs these to stderr). */
   log?: (line: string) => void;
+  /** false: keep status and usage of each request but not its body (long benchmark runs). */
+  recordBodies?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -368,6 +370,7 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
     const finish = () => {
       const b = body as Json | undefined;
       const summary = isMessages && typeof b === 'object' && b ? ` model=${String(b.model)} messages=${Array.isArray(b.messages) ? b.messages.length : '?'} stream=${b.stream === true}` : '';
+      if (opts.recordBodies === false) rec.body = undefined;
       log(`${method} ${path} ${rec.status}${summary}${rec.validationError ? ` invalid: ${rec.validationError}` : ''}${rec.fault ? ` fault=${rec.fault.kind}` : ''}`);
     };
 
