@@ -34,7 +34,8 @@ for (let i = 0; i < TURNS; i++) {
     { when: `value_${i}_499`, content: [{ type: 'text', text: `module${i}.ts defines 500 constants; nothing to change.` }] },
   ]);
   const args = i === 0 ? ['-p', `Review module${i}.ts`] : ['-c', '-p', `Review module${i}.ts`];
-  const r = spawnSync(claude, [...args, '--allowedTools', 'Read'], { cwd, encoding: 'utf8', env: { ...process.env, HOME: home, ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'x' }, timeout: 120_000 });
+  const model = process.env.CLAUDE_MODEL ? ['--model', process.env.CLAUDE_MODEL] : [];
+  const r = spawnSync(claude, [...args, ...model, '--allowedTools', 'Read'], { cwd, encoding: 'utf8', env: { ...process.env, HOME: home, ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'x' }, timeout: 120_000 });
   if (r.status !== 0) console.error(`turn ${i}: exit ${r.status} ${r.stderr.slice(0, 300)}`);
   else if (process.env.STANDIN_LOG) console.error(`turn ${i} ok`);
 }
