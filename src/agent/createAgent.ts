@@ -16,6 +16,7 @@ import type { RuntimeState } from '../state/runtimeState';
 import type { Store } from '../state/store';
 import { Agent, type PermissionVerdict } from './agent';
 import type { LoopEvents, LoopResult } from './queryLoop';
+import { toolPaths } from './tools/paths';
 import type { Tool } from './tools/types';
 import type { MessagesRequest } from '../api/types';
 import type { ContextService } from '../context/contextService';
@@ -57,14 +58,6 @@ export interface AgentSetup {
 }
 
 const FILE_TOOLS = new Set(['Read', 'Write', 'Edit']);
-
-function safePaths(tool: Tool, input: unknown, cwd: string): string[] {
-  try {
-    return tool.paths(input, cwd);
-  } catch {
-    return [];
-  }
-}
 
 export function localIsoDate(d = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, '0');
@@ -172,7 +165,7 @@ export function createAgent(setup: AgentSetup): Agent {
           reminders: () => setup.context!.reminders(),
           instructionReport: async () => (await setup.context!.instructions()).report,
           afterTools: async (calls) => {
-            const touched = calls.filter((c) => FILE_TOOLS.has(c.tool.name)).flatMap((c) => safePaths(c.tool, c.input, setup.cwd));
+            const touched = calls.filter((c) => FILE_TOOLS.has(c.tool.name)).flatMap((c) => toolPaths(c.tool, c.input, setup.cwd));
             const rules = await setup.context!.rulesFor(touched);
             return rules.map((r) => reminderBlock({ type: 'rules', text: formatInstructionFile(r) }));
           },

@@ -2,7 +2,7 @@ import { isAbsolute, relative, sep } from 'node:path';
 import type { PermissionVerdict } from './agent';
 import type { PermissionEngine } from './createAgent';
 import { globToRegExp } from './tools/glob';
-import { isInside } from './tools/paths';
+import { isInside, toolPaths } from './tools/paths';
 import type { Tool } from './tools/types';
 
 export interface PermissionRules {
@@ -51,21 +51,13 @@ function subjects(tool: Tool, input: unknown, cwd: string): string[] {
     return typeof command === 'string' ? [command.trim()] : [];
   }
   if (FILE_TOOLS.has(tool.name)) {
-    return safePaths(tool, input, cwd).flatMap((abs) => {
+    return toolPaths(tool, input, cwd).flatMap((abs) => {
       const rel = relative(cwd, abs);
       const inside = rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
       return inside ? [rel.split(sep).join('/'), abs] : [abs];
     });
   }
   return [];
-}
-
-function safePaths(tool: Tool, input: unknown, cwd: string): string[] {
-  try {
-    return tool.paths(input, cwd);
-  } catch {
-    return [];
-  }
 }
 
 const SUBSTITUTION = /`|\$\(|<\(|>\(/;
@@ -151,7 +143,7 @@ export class Permissions implements PermissionEngine {
     if (denied) return { behavior: 'deny', reason: `Denied by the rule ${denied.source}.` };
     const asked = match(this.parsed(rules.ask), 'ask');
     if (asked) return { behavior: 'ask', reason: `The rule ${asked.source} asks first.` };
-    const outside = safePaths(tool, input, cwd).filter((p) => !isInside(cwd, p));
+    const outside = toolPaths(tool, input, cwd).filter((p) => !isInside(cwd, p));
     // Outside the workspace only a rule naming a path reaches; a tool-wide rule does not.
     const allowList = [...this.parsed(rules.allow), ...this.grants].filter((r) => outside.length === 0 || r.pattern !== undefined);
     const allowed = match(allowList, 'allow');
@@ -172,7 +164,7 @@ export class Permissions implements PermissionEngine {
       if (typeof command === 'string') this.grants.push({ tool: 'Bash', pattern: command.trim(), exact: true, source: `Bash(${command.trim()}) for this session` });
       return;
     }
-    const outside = safePaths(tool, input, cwd).filter((p) => !isInside(cwd, p));
+    const outside = toolPaths(tool, input, cwd).filter((p) => !isInside(cwd, p));
     if (outside.length === 0) {
       this.grants.push({ tool: tool.name, pattern: undefined, source: `${tool.name} for this session` });
       return;

@@ -4,6 +4,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import matter from 'gray-matter';
 import { Lexer, type Token } from 'marked';
 import { globToRegExp } from '../agent/tools/glob';
+import { isWithin } from '../agent/tools/paths';
 
 export type InstructionKind = 'managed' | 'user' | 'project' | 'local';
 
@@ -72,11 +73,6 @@ export interface LoadOptions {
 }
 
 export const DEFAULT_MANAGED_PATH = process.platform === 'darwin' ? '/Library/Application Support/ClaudeCode/CLAUDE.md' : '/etc/claude-code/CLAUDE.md';
-
-function isWithin(root: string, p: string): boolean {
-  const rel = relative(root, p);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
 
 /** Strips frontmatter (keeping `paths:`) and block-level HTML comments outside code. */
 export function parseInstructionContent(raw: string): { body: string; globs: string[] | undefined; warning?: string } {

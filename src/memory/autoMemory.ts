@@ -1,6 +1,7 @@
-import { isAbsolute, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { MessageParam } from '../api/types';
 import type { PermissionOutcome } from '../agent/queryLoop';
+import { isWithin } from '../agent/tools/paths';
 import type { Tool } from '../agent/tools/types';
 import { createExtractionScheduler, type ExtractionScheduler } from './extractionScheduler';
 import type { MemoryDir } from './memdir';
@@ -9,10 +10,6 @@ const READ_ONLY_TOOLS = new Set(['Read', 'Grep', 'Glob']);
 const WRITE_TOOLS = new Set(['Write', 'Edit']);
 export const EXTRACTION_MAX_TURNS = 5;
 
-export function isInside(dir: string, path: string): boolean {
-  const rel = relative(resolve(dir), resolve(path));
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
 
 function filePathOf(input: unknown): string | undefined {
   if (typeof input !== 'object' || input === null) return undefined;
@@ -26,7 +23,7 @@ export function memoryForkPermission(memoryDir: string, cwd: string) {
     if (READ_ONLY_TOOLS.has(tool.name)) return { allowed: true };
     if (WRITE_TOOLS.has(tool.name)) {
       const p = filePathOf(input);
-      if (p && isInside(memoryDir, resolve(cwd, p))) return { allowed: true };
+      if (p && isWithin(memoryDir, resolve(cwd, p))) return { allowed: true };
       return { allowed: false, reason: `memory extraction may only write inside ${memoryDir}` };
     }
     return { allowed: false, reason: `memory extraction may not use ${tool.name}` };
@@ -41,7 +38,7 @@ export function wroteToMemorySince(messages: readonly MessageParam[], fromIndex:
     for (const b of m.content) {
       if (b.type !== 'tool_use' || !WRITE_TOOLS.has(b.name)) continue;
       const p = filePathOf(b.input);
-      if (p && isInside(memoryDir, resolve(cwd, p))) return true;
+      if (p && isWithin(memoryDir, resolve(cwd, p))) return true;
     }
   }
   return false;

@@ -1,6 +1,8 @@
 import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
+import type { Tool } from './types';
+
 export class ToolPathError extends Error {}
 
 /**
@@ -32,9 +34,19 @@ function realLocation(abs: string): string {
   }
 }
 
-function within(root: string, p: string): boolean {
-  const rel = relative(root, p);
+/** Whether `p` is `root` or under it, by the path alone (no symlinks followed). */
+export function isWithin(root: string, p: string): boolean {
+  const rel = relative(resolve(root), resolve(p));
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/** The paths a call touches; a tool that cannot say (bad input) touches none. */
+export function toolPaths(tool: Tool, input: unknown, cwd: string): string[] {
+  try {
+    return tool.paths(input, cwd);
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -45,5 +57,5 @@ function within(root: string, p: string): boolean {
 export function isInside(root: string, abs: string): boolean {
   const r = resolve(root);
   const p = resolve(r, abs);
-  return within(realLocation(r), realLocation(p));
+  return isWithin(realLocation(r), realLocation(p));
 }
