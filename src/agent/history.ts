@@ -19,6 +19,17 @@ export function appendUserContent(history: readonly MessageParam[], blocks: Cont
   return [...history.slice(0, -1), { role: 'user', content: merged }];
 }
 
+/**
+ * Puts blocks at the head of the conversation: into the first message when it is the user's
+ * (so roles still alternate), else as a new first user message. The first user message never
+ * holds tool results, so nothing has to lead it.
+ */
+export function prependUserContent(history: readonly MessageParam[], blocks: ContentBlockParam[]): MessageParam[] {
+  const first = history[0];
+  if (first?.role !== 'user') return [{ role: 'user', content: blocks }, ...history];
+  return [{ ...first, content: [...blocks, ...asBlocks(first.content)] } as MessageParam, ...history.slice(1)];
+}
+
 export function lastUserText(history: readonly MessageParam[]): string | undefined {
   for (let i = history.length - 1; i >= 0; i--) {
     const m = history[i]!;

@@ -1,3 +1,4 @@
+import { prependUserContent } from '../agent/history';
 import { ApiError } from '../api/errors';
 import type { AssistantTurn, ContentBlockParam, MessageParam, MessagesRequest, StreamObserver, SystemBlock, TextBlockParam } from '../api/types';
 import { estimateTokens } from './microCompact';
@@ -57,18 +58,8 @@ export function truncateToRecent(history: readonly MessageParam[], budgetTokens:
     kept.unshift(rounds[i]!);
     used += cost;
   }
-  const note: MessageParam = {
-    role: 'user',
-    content: [{ type: 'text', text: `${COMPACT_BOUNDARY} The earlier part of this conversation was dropped to free context (a summary could not be made); the most recent exchanges follow.` }],
-  };
-  const flat = kept.flat();
-  // Rounds start with a user message; merge the note into the first so roles still alternate.
-  const first = flat[0];
-  if (first?.role === 'user') {
-    const content = typeof first.content === 'string' ? [{ type: 'text' as const, text: first.content }] : first.content;
-    return [{ role: 'user', content: [...(note.content as ContentBlockParam[]), ...content] } as MessageParam, ...flat.slice(1)];
-  }
-  return [note, ...flat];
+  const note = `${COMPACT_BOUNDARY} The earlier part of this conversation was dropped to free context (a summary could not be made); the most recent exchanges follow.`;
+  return prependUserContent(kept.flat(), [{ type: 'text', text: note }]);
 }
 
 /** Rounds: a user message and everything up to the next user text message. */

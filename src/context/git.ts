@@ -54,12 +54,6 @@ async function mainBranchOf(g: SimpleGit): Promise<string | undefined> {
   return undefined;
 }
 
-/** True when `cwd` is inside a git work tree (false on any failure, including no git). */
-export async function isGitRepo(cwd: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<boolean> {
-  const g = tryGit(cwd, timeoutMs);
-  return g ? (await quiet(g.raw(['rev-parse', '--is-inside-work-tree']))) === 'true' : false;
-}
-
 /**
  * Branch, main branch, short status, the last five commits and the user name, fetched in
  * parallel. Undefined outside a repository, or when git does not answer in time.

@@ -1,3 +1,4 @@
+import { prependUserContent } from '../agent/history';
 import type { ContentBlockParam, MessageParam } from '../api/types';
 
 export type ReminderType = 'instructions' | 'environment' | 'gitStatus' | 'tokenStatus' | 'rules';
@@ -40,12 +41,5 @@ export function applyReminders(history: readonly MessageParam[], reminders: read
     });
     if (kept.length) out.push(kept.length === m.content.length ? m : { ...m, content: kept });
   }
-  const first = out.findIndex((m) => m.role === 'user');
-  const blocks = live.map(reminderBlock);
-  if (first !== 0) return [{ role: 'user', content: blocks }, ...out];
-  const head = out[0]!;
-  const content = typeof head.content === 'string' ? [{ type: 'text' as const, text: head.content }] : head.content;
-  // tool_result blocks must lead a user message; the first user message never has any.
-  out[0] = { ...head, content: [...blocks, ...content] } as MessageParam;
-  return out;
+  return prependUserContent(out, live.map(reminderBlock));
 }

@@ -1,6 +1,7 @@
 import type { MessagesClient } from '../api/messagesClient';
-import type { MessageParam } from '../api/types';
+import type { ContentBlockParam, MessageParam } from '../api/types';
 import { runForkedAgent } from '../agent/fork';
+import { appendUserContent, prependUserContent } from '../agent/history';
 import type { Tool } from '../agent/tools/types';
 import { compactedHistory, findAnchors, splitRounds, type CompactionResult } from '../compact/compact';
 import { estimateTokens } from '../compact/microCompact';
@@ -86,16 +87,7 @@ export function createMemoryServices(opts: {
       system: buildSystemBlocks(system),
       tools: forkTools,
       canUseTool,
-      messages: [...messages, { role: 'user', content: [{ type: 'text', text: prompt }] } as MessageParam].reduce<MessageParam[]>((acc, m) => {
-        // The history ends with the assistant's answer; the prompt follows as a user turn.
-        const last = acc.at(-1);
-        if (last?.role === 'user' && m.role === 'user') {
-          const a = typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
-          const b = typeof m.content === 'string' ? [{ type: 'text' as const, text: m.content }] : m.content;
-          acc[acc.length - 1] = { role: 'user', content: [...a, ...b] } as MessageParam;
-        } else acc.push(m);
-        return acc;
-      }, []),
+      messages: appendUserContent(messages, [{ type: 'text', text: prompt }]),
       cwd,
       maxTurns: EXTRACTION_MAX_TURNS,
     });
@@ -137,15 +129,8 @@ export function createMemoryServices(opts: {
       const notes = await session.read();
       if (!notes) return undefined;
       const kept = recentRoundsToKeep(history);
-      const head = compactedHistory(notes, findAnchors(history), [], 'session-memory');
-      let out: MessageParam[] = head;
-      if (kept.length) {
-        const first = kept[0]!;
-        const a = head[0]!.content as Extract<MessageParam['content'], unknown[]>;
-        const b = typeof first.content === 'string' ? [{ type: 'text' as const, text: first.content }] : first.content;
-        // The notes and the first kept user message become one user message: roles alternate.
-        out = first.role === 'user' ? [{ role: 'user', content: [...a, ...b] } as MessageParam, ...kept.slice(1)] : [...head, ...kept];
-      }
+      const [head] = compactedHistory(notes, findAnchors(history), [], 'session-memory');
+      const out = prependUserContent(kept, head!.content as ContentBlockParam[]);
       return { history: out, summary: notes, tokensBefore: estimateTokens(history), tokensAfter: estimateTokens(out), anchors: findAnchors(history), droppedRounds: 0, source: 'session-memory' };
     },
     async drain() {
