@@ -12,7 +12,7 @@ import { ViewSync } from './state/viewSync';
 import { SessionRecorder } from './sessions/recorder';
 import { restoreSession, skippedNotice } from './sessions/resume';
 import { sessionsDirFor } from './sessions/paths';
-import { archiveToMarkdown, SessionStore, sessionToMarkdown } from './sessions/sessionStore';
+import { archiveToMarkdown, SessionStore, sessionToMarkdown, titleFrom } from './sessions/sessionStore';
 import { listClaudeSessions, loadClaudeSession } from './sessions/claudeCode';
 import { pickSession } from './vscode/sessionPicker';
 import { ApiKeyStore } from './vscode/apiKey';
@@ -124,6 +124,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     });
   let agent = makeAgent();
   contextService.prefetch();
+  // Every way into another session (new, resume, fork, import) comes through here, so each gets
+  // a fresh agent (history, session grants) and re-read instruction files and git snapshot.
+  const switchSession = (id?: string) => {
+    agent.stop();
+    contextService.clear();
+    runtime.startSession(id);
+    agent = makeAgent();
+    contextService.prefetch();
+  };
 
   const newRecorder = () => new SessionRecorder(sessions, { id: runtime.sessionId, cwd, model: store.getState().settings.model });
   let recorder = newRecorder();
@@ -134,11 +143,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   };
   const persist = (reason = 'update') => {
     const s = store.getState();
-    const title = s.messages.find((m) => m.kind === 'user');
-    if (s.sessionTitle === 'New session' && title?.kind === 'user') {
-      const t = title.text.replace(/\s+/g, ' ').trim();
-      store.setState((st) => ({ ...st, sessionTitle: t.length > 60 ? `${t.slice(0, 57)}…` : t }));
-    }
+    const title = s.sessionTitle === 'New session' ? titleFrom(s.messages) : undefined;
+    if (title) store.setState((st) => ({ ...st, sessionTitle: title }));
     recorder.sync(agent.messages, store.getState().messages, store.getState().tokens.used, reason).catch((err: unknown) => {
       log.error('could not save the session', err);
       addNotice(store, 'warning', `Threadline could not save this session: ${err instanceof Error ? err.message : String(err)}`);
@@ -177,9 +183,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       const point = agent.forkPoint(id);
       if (!point) return false;
       const from = store.getState().sessionTitle;
-      agent.stop();
-      runtime.startSession();
-      agent = makeAgent();
+      switchSession();
       agent.setHistory(point.history);
       recorder = newRecorder();
       store.setState((s) => ({
@@ -238,10 +242,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       void vscode.window.showErrorMessage(`Threadline: could not open that session: ${err instanceof Error ? err.message : String(err)}`);
       return;
     }
-    agent.stop();
-    contextService.clear();
-    runtime.startSession(loaded.meta.id);
-    agent = makeAgent();
+    switchSession(loaded.meta.id);
     recorder = restoreSession(loaded, store, agent, sessions);
     const warn = skippedNotice(loaded);
     if (warn) addNotice(store, 'warning', warn);
@@ -303,13 +304,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     compactPreview: () => agent.compactPreview(),
     openMemory: () => showMemory(agent.memdir, readMemorySettings().enabled),
     newSession: () => {
-      agent.stop();
-      contextService.clear();
-      runtime.startSession();
+      switchSession();
       const fresh = getDefaultAppState({ sessionId: runtime.sessionId, settings: store.getState().settings });
       store.setState((s) => ({ ...fresh, apiKeySet: s.apiKeySet, workspaceTrusted: s.workspaceTrusted }));
-      agent = makeAgent();
-      contextService.prefetch();
       recorder = newRecorder();
     },
     resumeSession: async () => {
@@ -332,10 +329,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
           void vscode.window.showErrorMessage(`Threadline: could not read that Claude Code session: ${err instanceof Error ? err.message : String(err)}`);
           return;
         }
-        agent.stop();
-        contextService.clear();
-        runtime.startSession();
-        agent = makeAgent();
+        switchSession();
         agent.setHistory(converted.history);
         recorder = newRecorder();
         store.setState((s) => ({ ...s, sessionId: runtime.sessionId, sessionTitle: converted.title.slice(0, 60), messages: converted.view, canContinue: false }));

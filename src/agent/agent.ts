@@ -239,10 +239,11 @@ export class Agent implements TurnRunner {
     const { store } = this.deps;
     const index = store.getState().messages.findIndex((m) => m.id === viewId);
     if (index < 0) return false;
+    // Marks of the messages that go stay valid no longer.
+    const kept = new Set(store.getState().messages.slice(0, index).map((m) => m.id));
+    for (const id of [...this.marks.keys()]) if (!kept.has(id)) this.marks.delete(id);
     this.setHistory(before);
-    for (const id of [...this.marks.keys()]) if (!this.deps.store.getState().messages.slice(0, index).some((m) => m.id === id)) this.marks.delete(id);
     store.setState((s) => ({ ...s, messages: s.messages.slice(0, index), canContinue: false }));
-    this.refreshTokens();
     return true;
   }
 
