@@ -4,11 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createStandinAgent } from '../test/support/standinAgent';
 import { startStandin } from '../test/standin/server';
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
+import { median } from './stats';
 
 /**
  * Time to first token: a bare SDK stream vs. our agent (system prompt, tools, store updates,

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { MemoryDir, MEMORY_TYPES } from '../src/memory/memdir';
 import { startStandin } from '../test/standin/server';
 import { createStandinAgent } from '../test/support/standinAgent';
+import { median } from './stats';
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const bulk = (n: number) => Array.from({ length: n }, (_, i) => `row ${i}: some data worth keeping in mind`).join('\n');
 
 /**

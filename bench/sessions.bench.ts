@@ -5,11 +5,7 @@ import type { MessageParam } from '../src/api/types';
 import { SessionRecorder } from '../src/sessions/recorder';
 import { SessionStore, type SessionSummary } from '../src/sessions/sessionStore';
 import type { ViewMessage } from '../src/shared/viewState';
-
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(s.length * p))]!;
-}
+import { percentile as pct } from './stats';
 
 /** Resume of a 50 MB transcript, listing 1,000 sessions, and the cost of one append. */
 export async function benchSessions(): Promise<Record<string, number>> {

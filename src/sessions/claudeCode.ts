@@ -31,18 +31,24 @@ interface Line {
   message?: { role?: string; content?: unknown };
   uuid?: string;
   timestamp?: string;
-  lastPrompt?: string;
 }
 
 async function* lines(file: string): AsyncGenerator<Line | undefined> {
-  const rl = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  for await (const l of rl) {
-    if (!l.trim()) continue;
-    try {
-      yield JSON.parse(l) as Line;
-    } catch {
-      yield undefined;
+  const input = createReadStream(file, { encoding: 'utf8' });
+  const rl = createInterface({ input, crlfDelay: Infinity });
+  try {
+    for await (const l of rl) {
+      if (!l.trim()) continue;
+      try {
+        yield JSON.parse(l) as Line;
+      } catch {
+        yield undefined;
+      }
     }
+  } finally {
+    // A caller that stops early (listing needs only the first prompt) closes the file too.
+    rl.close();
+    input.destroy();
   }
 }
 
@@ -67,19 +73,19 @@ export async function listClaudeSessions(cwd: string, home = homedir()): Promise
   const out: ClaudeSessionSummary[] = [];
   for (const name of names) {
     const file = join(dir, name);
+    // The title is the first prompt: read only as far as it, not the whole transcript.
     let title: string | undefined;
-    let last: string | undefined;
     for await (const l of lines(file)) {
-      if (!l) continue;
-      if (l.type === 'last-prompt' && l.lastPrompt) last = l.lastPrompt;
-      if (!title && l.type === 'user' && !l.isSidechain) {
-        const t = firstText(l.message?.content);
-        if (t && !t.startsWith('<')) title = t;
+      if (l?.type !== 'user' || l.isSidechain) continue;
+      const t = firstText(l.message?.content);
+      if (t && !t.startsWith('<')) {
+        title = t;
+        break;
       }
     }
     if (!title) continue;
     const st = await fs.stat(file);
-    const t = (title ?? last ?? '').replace(/\s+/g, ' ').trim();
+    const t = title.replace(/\s+/g, ' ').trim();
     out.push({ id: name.slice(0, -6), file, title: t.length > 60 ? `${t.slice(0, 57)}…` : t, updatedAt: st.mtimeMs });
   }
   return out.sort((a, b) => b.updatedAt - a.updatedAt);
