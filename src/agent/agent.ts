@@ -227,14 +227,32 @@ export class Agent implements TurnRunner {
   }
 
   /**
-   * The API history as it was just before each user message, by the message's view id: the
-   * arrays are never mutated, so keeping them costs one pointer per message.
+   * Where the API history stood just before each user message, by the message's view id: a
+   * prefix length of a history array. Marks share the newest array they are a prefix of (see
+   * `shareMarks`), so a long session keeps one array, not one per message; a compaction leaves
+   * the older marks on the pre-compaction array.
    */
-  private readonly marks = new Map<string, MessageParam[]>();
+  private readonly marks = new Map<string, { base: MessageParam[]; length: number }>();
+
+  private markedHistory(viewId: string): MessageParam[] | undefined {
+    const m = this.marks.get(viewId);
+    return m && m.base.slice(0, m.length);
+  }
+
+  /**
+   * Re-points marks to the current history where it extends their array: the message just before
+   * the mark is an assistant turn, which appending (and micro-compaction) never replaces.
+   */
+  private shareMarks(): void {
+    for (const m of this.marks.values()) {
+      if (m.base === this.history || m.length > this.history.length) continue;
+      if (m.length === 0 || m.base[m.length - 1] === this.history[m.length - 1]) m.base = this.history;
+    }
+  }
 
   /** Rewind: the conversation as it was before this user message; nothing on disk changes. */
   rewindTo(viewId: string): boolean {
-    const before = this.marks.get(viewId);
+    const before = this.markedHistory(viewId);
     if (!before || this.controller) return false;
     const { store } = this.deps;
     const index = store.getState().messages.findIndex((m) => m.id === viewId);
@@ -249,7 +267,7 @@ export class Agent implements TurnRunner {
 
   /** What a fork from this message starts with: the API history and the panel's messages. */
   forkPoint(viewId: string): { history: MessageParam[]; messages: ViewMessage[] } | undefined {
-    const before = this.marks.get(viewId);
+    const before = this.markedHistory(viewId);
     const index = this.deps.store.getState().messages.findIndex((m) => m.id === viewId);
     if (!before || index < 0) return undefined;
     return { history: before, messages: this.deps.store.getState().messages.slice(0, index) };
@@ -268,7 +286,7 @@ export class Agent implements TurnRunner {
     const id = newId('user');
     // Only a message that starts a new user turn can be rewound to cleanly.
     const clean = this.history.at(-1)?.role !== 'user';
-    if (clean) this.marks.set(id, this.history);
+    if (clean) this.marks.set(id, { base: this.history, length: this.history.length });
     appendMessage(store, { kind: 'user', id, text, createdAt: Date.now(), ...(clean ? { rewindable: true } : {}) });
     this.history = appendUserContent(this.history, [{ type: 'text', text }]);
     await this.run();
@@ -440,6 +458,7 @@ export class Agent implements TurnRunner {
       finishStreaming();
     }
     this.history = result.history;
+    this.shareMarks();
     this.lastOutcome = result.outcome;
     // "Prompt is too long" from the API: compact and try the turn once more, instead of failing it.
     if (result.outcome === 'error' && result.error?.kind === 'prompt_too_long' && this.deps.compactor && !retriedTooLong) {

@@ -130,6 +130,21 @@ describe('agent: rewind and fork', () => {
     assert.doesNotMatch(last, /q2|a2/);
     assert.equal(agent.rewindTo(q2.id), false, 'a message that is gone cannot be rewound to again');
   });
+
+  it('a mark from before a compaction still gives the history from before it', async () => {
+    const { store, agent } = setup();
+    standin.enqueue({ content: [{ type: 'text', text: 'a1' }] }, { content: [{ type: 'text', text: 'a2' }] });
+    await agent.submit('q1');
+    await agent.submit('q2');
+    standin.enqueue({ content: [{ type: 'text', text: '<summary>s</summary>' }] });
+    assert.equal(await agent.compactNow(), true);
+    standin.enqueue({ content: [{ type: 'text', text: 'a3' }] });
+    await agent.submit('q3');
+    const q2 = store.getState().messages.find((m) => m.kind === 'user' && m.text === 'q2')!;
+    const point = agent.forkPoint(q2.id)!;
+    assert.equal(point.history.length, 2, 'q1 and a1, as they were before the compaction');
+    assert.match(JSON.stringify(point.history), /q1.*a1/s);
+  });
 });
 
 describe('agent: context', () => {
