@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { cleanEnv } from './childEnv.mjs';
 import { ensureE2eToolchain } from './e2eSetup.mjs';
 
 export const ROOT = resolve(import.meta.dirname, '..');
@@ -72,7 +73,7 @@ async function waitForHttp(url, child, logTail, timeoutMs = 120_000) {
  * Returns { url, port, dirs, stop, env } — `stop` kills the whole process group.
  */
 export async function startCodeServer({ workspace, settings = {}, env = {}, vsix = VSIX, dirs: given, port: fixedPort, isolate = true, vscodeOptions = [] } = {}) {
-  const tools = ensureE2eToolchain();
+  const tools = await ensureE2eToolchain();
   const base = given?.base ?? mkdtempSync(join(tmpdir(), 'threadline-e2e-'));
   const dirs = given ?? {
     base,
@@ -86,14 +87,12 @@ export async function startCodeServer({ workspace, settings = {}, env = {}, vsix
     mkdirSync(dirs.home, { recursive: true });
     writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify({ ...BASE_SETTINGS, ...(isolate ? TEST_SETTINGS : {}), ...settings }, null, 2));
   }
-  const childEnv = {
-    ...process.env,
-    PATH: `${tools.nodeBin}:${process.env.PATH}`,
+  const childEnv = cleanEnv({
+    PATH: `${tools.nodeBin}:${cleanEnv().PATH}`,
     // In a test, the user's ~/.claude, global git config and API key must not leak in.
     ...(isolate ? { HOME: dirs.home, ANTHROPIC_API_KEY: '' } : {}),
     ...env,
-  };
-  delete childEnv.npm_config_nodedir;
+  });
   if (!given || given.install) {
     execFileSync(tools.codeServer, ['--install-extension', vsix, '--force', '--extensions-dir', dirs.extensions, '--user-data-dir', dirs.userData], {
       env: childEnv,

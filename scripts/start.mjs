@@ -24,7 +24,21 @@ if (!existsSync(settingsFile)) writeFileSync(settingsFile, JSON.stringify(BASE_S
 const workspace = join(base, 'sample-workspace');
 if (!existsSync(join(workspace, '.git'))) makeSampleWorkspace(workspace);
 
-const server = await startCodeServer({ workspace, dirs, port, isolate: false });
+let server;
+try {
+  server = await startCodeServer({ workspace, dirs, port, isolate: false });
+} catch (err) {
+  console.error(`\n[start] could not start VS Code: ${err.message}`);
+  process.exit(1);
+}
+// Before the address, so it is the last thing read before opening the page.
+if (!process.env.ANTHROPIC_API_KEY) {
+  console.log(
+    '\nNo ANTHROPIC_API_KEY in this shell. To get answers, either restart with the key in the environment\n' +
+      '(ANTHROPIC_API_KEY=sk-ant-… npm start), or in the editor run "Threadline: Set API Key" from the\n' +
+      'command palette (F1) or press Set API Key in the empty chat; the key is kept in VS Code\'s secret storage.',
+  );
+}
 console.log(`\nThreadline is running in VS Code at:\n\n  ${server.url}\n\nOpen it in your browser; the Threadline icon is in the activity bar. Ctrl+C stops it.`);
 const shutdown = async () => {
   await server.stop();

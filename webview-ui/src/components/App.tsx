@@ -41,7 +41,7 @@ function EmptyState() {
       ) : (
         <>
           <h2>Set an API key first</h2>
-          <p>Threadline talks to Anthropic's Messages API with your own key, kept in VS Code's secret storage.</p>
+          <p>Threadline talks to Anthropic's Messages API with your own key. Press the button (or run <b>Threadline: Set API Key</b> from the command palette) to keep it in VS Code's secret storage, or start the editor with <code>ANTHROPIC_API_KEY</code> in its environment.</p>
           <button onClick={() => post({ type: 'command/run', payload: { command: 'setApiKey' } })}>
             <span className="codicon codicon-key" /> Set API Key
           </button>
