@@ -105,6 +105,9 @@ export class Compactor {
       }
     }
     if (!this.deps.settings().autoCompact) return current;
+    // Before the first answer there is nothing to summarise: compacting now would replace the
+    // user's only request with a summary of it.
+    if (!current.some((m) => m.role === 'assistant')) return current;
     // Near the line, ask the API for the exact figure rather than compact (or not) on a guess.
     if (this.deps.countTokens && Math.abs(used - t.autoCompactAt) < t.autoCompactAt * NEAR_THRESHOLD) {
       used = await this.deps.countTokens(current).catch(() => used);

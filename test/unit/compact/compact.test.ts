@@ -138,8 +138,10 @@ describe('compactor guards', () => {
     let calls = 0;
     const { c, notices } = make(async () => (calls++, { history: small, summary: 's', tokensBefore: 1, tokensAfter: 1, anchors: [], droppedRounds: 0, source: 'llm' }));
     await c.beforeRequest(conversation(2), { usedTokens: t.autoCompactAt + 1, lastAssistantAt: undefined });
-    await c.beforeRequest(small, { usedTokens: t.autoCompactAt + 1, lastAssistantAt: undefined });
-    await c.beforeRequest(small, { usedTokens: t.autoCompactAt + 1, lastAssistantAt: undefined });
+    // The summary and one answer on top of it, already over the threshold again.
+    const again: MessageParam[] = [...small, { role: 'assistant', content: [{ type: 'text', text: 'ok' }] }, { role: 'user', content: [{ type: 'text', text: 'more' }] }];
+    await c.beforeRequest(again, { usedTokens: t.autoCompactAt + 1, lastAssistantAt: undefined });
+    await c.beforeRequest(again, { usedTokens: t.autoCompactAt + 1, lastAssistantAt: undefined });
     assert.equal(calls, 1);
     assert.match(notices.join('\n'), /Automatic compaction stopped/);
     assert.ok(c.autoDisabledReason);
