@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import matter from 'gray-matter';
+import { parseFrontmatter } from '../base/frontmatter';
 import { Lexer, type Token } from 'marked';
 import { globToRegExp } from '../tools/glob';
 import { isWithin } from '../tools/paths';
@@ -81,7 +81,7 @@ export function parseInstructionContent(raw: string): { body: string; globs: str
   let warning: string | undefined;
   if (/^---\r?\n/.test(raw)) {
     try {
-      const fm = matter(raw);
+      const fm = parseFrontmatter(raw);
       body = fm.content;
       const paths: unknown = fm.data.paths;
       const list = typeof paths === 'string' ? paths.split(',') : Array.isArray(paths) ? paths : [];
