@@ -153,8 +153,6 @@ export function createAgent(setup: AgentSetup): Agent {
               ...(focus ? { focus } : {}),
               ...(setup.archive ? { archive: setup.archive } : {}),
             });
-            // Instruction files are read again after a compaction (the seeds re-inject them).
-            setup.context?.clear();
             return result;
           },
           ...(setup.fromSessionMemory
@@ -163,6 +161,9 @@ export function createAgent(setup: AgentSetup): Agent {
               ? { fromSessionMemory: (h: readonly MessageParam[]) => memory.fromSessionMemory(h) }
               : {}),
         });
+  // Instruction files (and git) are read again after every kind of compaction, notes-based too.
+  compactor?.onDidCompact(() => setup.context?.clear());
+  compactor?.onDidMicroCompact(() => setup.context?.rereadInstructions());
   const agent = new Agent({
     ...(compactor ? { compactor } : {}),
     store: setup.store,

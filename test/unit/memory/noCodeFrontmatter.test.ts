@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { runCli } from '../../../src/cli/cli';
+import { loadInstructions } from '../../../src/context/instructions';
 import { MemoryDir } from '../../../src/memory/memdir';
 import { startStandin, type Standin } from '../../standin/server';
 import { createStandinAgent } from '../../support/standinAgent';
@@ -79,5 +80,18 @@ describe('frontmatter never runs code', () => {
     assert.equal(standin.requests.length, 3, 'the extraction fork ran');
     assert.equal(existsSync(marker), false);
     assert.equal(existsSync(marker2), false);
+  });
+
+  it('a ---js rule or CLAUDE.md is not run when instructions load', async () => {
+    const { root, marker } = fixture();
+    const cwd = join(root, 'project');
+    mkdirSync(join(cwd, '.claude', 'rules'), { recursive: true });
+    writeFileSync(join(cwd, 'CLAUDE.md'), evil(marker));
+    writeFileSync(join(cwd, '.claude', 'rules', 'evil.md'), evil(`${marker}-rule`));
+    const set = await loadInstructions({ cwd, home: join(root, 'home'), managedRoot: join(root, 'managed'), filesystemRoot: root });
+    assert.equal(existsSync(marker), false);
+    assert.equal(existsSync(`${marker}-rule`), false);
+    const rule = set.report.find((r) => r.path.endsWith('evil.md'))!;
+    assert.equal(rule.status, 'skipped', 'a rule whose frontmatter cannot be read is not made unconditional');
   });
 });
