@@ -70,6 +70,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   });
   // Auto memory: one folder per repository (all its worktrees share it), or the setting's.
   const memorySettings = readMemorySettings();
+  if (memorySettings.ignoredWorkspaceDirectory) void vscode.window.showWarningMessage('Threadline: threadline.memoryDirectory is ignored in workspace settings (a background agent writes there); set it in your user settings.');
   const canonical = (await canonicalRepoRoot(cwd, 1500)) ?? cwd;
   const memoryDir = resolveMemoryDir({ setting: memorySettings.directory, globalStorageDir: context.globalStorageUri.fsPath, canonicalRoot: canonical });
   if (!memoryDir.ok) void vscode.window.showWarningMessage(`Threadline: auto memory is off: ${memoryDir.reason}`);

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { sessionNotesPermission } from './forkPermissions';
 import type { MessageParam } from '../api/types';
 import { writeFileAtomic } from '../base/atomicFile';
 import { sequential } from '../base/sequential';
@@ -12,15 +13,8 @@ export function sessionMemoryPath(workspaceStorageDir: string, sessionId: string
   return join(workspaceStorageDir, 'sessions', sessionId, SESSION_MEMORY_FILE);
 }
 
-/** The session-memory fork may edit exactly one file and nothing else. */
-export function sessionMemoryPermission(path: string, cwd: string) {
-  const target = resolve(path);
-  return (tool: Tool, input: unknown): PermissionOutcome => {
-    const p = typeof input === 'object' && input !== null ? (input as { file_path?: unknown }).file_path : undefined;
-    if (tool.name === 'Edit' && typeof p === 'string' && resolve(cwd, p) === target) return { allowed: true };
-    return { allowed: false, reason: `only Edit on ${target} is allowed` };
-  };
-}
+/** The session-notes fork may Read and Edit exactly one file and nothing else. */
+export { sessionNotesPermission as sessionMemoryPermission } from './forkPermissions';
 
 export const SESSION_MEMORY_PROMPT = (path: string) =>
   `Update the session notes in ${path} so that they describe this conversation as it stands now: the current task, the files in play, decisions, errors and fixes, next steps. Use the Edit tool on that file only, replacing the placeholder lines or earlier notes. Keep it factual and under about 2,000 words. Do not reply with anything else.`;
@@ -46,7 +40,7 @@ export class SessionMemory {
   constructor(private readonly deps: SessionMemoryDeps) {
     this.update = sequential(async (messages: MessageParam[], tokens: number) => {
       await this.ensureFile();
-      await deps.runUpdate(messages, sessionMemoryPermission(deps.path, deps.cwd));
+      await deps.runUpdate(messages, sessionNotesPermission(deps.path, deps.cwd));
       this.tokensAtLastUpdate = tokens;
       this.toolCallsSince = 0;
       this.lastUpdatedAt = Date.now();

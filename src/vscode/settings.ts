@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { getDefaultSettings, type AppSettings } from '../state/appState';
+import { userLevelSetting } from '../memory/paths';
 
 export interface PermissionSettings {
   allow: string[];
@@ -29,11 +30,15 @@ export function readMaxTurns(): number {
   return Math.max(1, vscode.workspace.getConfiguration('threadline').get<number>('maxTurns') ?? 50);
 }
 
-export function readMemorySettings(): { enabled: boolean; directory: string; sessionMemory: boolean } {
+export function readMemorySettings(): { enabled: boolean; directory: string; ignoredWorkspaceDirectory: boolean; sessionMemory: boolean } {
   const c = vscode.workspace.getConfiguration('threadline');
+  // The user's own value only (the setting is machine-scoped, and a workspace value is never
+  // read even if an older VS Code lets one through): a background agent writes there.
+  const dir = userLevelSetting(c.inspect<string>('memoryDirectory'));
   return {
     enabled: c.get<boolean>('autoMemory') ?? true,
-    directory: c.get<string>('memoryDirectory')?.trim() ?? '',
+    directory: dir.value,
+    ignoredWorkspaceDirectory: dir.ignoredWorkspaceValue,
     sessionMemory: c.get<boolean>('sessionMemory') ?? true,
   };
 }
