@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { release } from 'node:os';
 import { resolve } from 'node:path';
+import { contextTokens } from '../api/cost';
 import { resolveModel } from '../api/models';
 import type { MessageParam } from '../api/types';
 import { compactWithSummary, type RecentFile } from '../compact/compact';
@@ -100,7 +101,7 @@ export function createAgent(setup: AgentSetup): Agent {
   const runFork: ForkRunner = async (req) => {
     const client = await getClient();
     if (!client) return;
-    await runForkedAgent({
+    const r = await runForkedAgent({
       client,
       model: settings().model,
       maxTokens: 8000,
@@ -112,6 +113,7 @@ export function createAgent(setup: AgentSetup): Agent {
       cwd: setup.cwd,
       maxTurns: req.maxTurns,
     });
+    return { messages: r.history, outcome: r.outcome };
   };
   const memory = setup.memory ? createMemoryServices({ setup: setup.memory, cwd: setup.cwd, runFork }) : undefined;
   // The compactor needs the agent's recent reads; the agent needs the compactor.
@@ -194,7 +196,15 @@ export function createAgent(setup: AgentSetup): Agent {
     decide: (call) => setup.permissions.decide(call),
     grantForSession: (call) => setup.permissions.grantForSession(call),
     maxTurns: setup.maxTurns,
-    ...(setup.loopEvents ? { loopEvents: setup.loopEvents } : {}),
+    loopEvents: {
+      ...setup.loopEvents,
+      onTurnComplete: (turn, request) => {
+        setup.loopEvents?.onTurnComplete?.(turn, request);
+        // Session notes are considered after every model turn (seed 000), not only after a loop.
+        const calls = turn.blocks.filter((b) => b.type === 'tool_use').length;
+        if (calls) memory?.afterTurn(agent.messages, calls, contextTokens(turn.usage));
+      },
+    },
     onLoopComplete: (result, request) => {
       setup.onLoopComplete?.(result, request);
       // Memory work runs after the answer, in the background: it never delays the user's turn.

@@ -33,6 +33,11 @@ export interface ScriptedTurn {
   when?: string;
   /** Stays queued after use: answers every matching request. */
   repeat?: boolean;
+  /**
+   * Builds the reply from the request body instead of `content` (a model quoting what it was
+   * shown, say); in-process use only, as a function does not survive the control endpoint.
+   */
+  contentFrom?: (body: Record<string, unknown>) => ScriptedBlock[];
 }
 
 export interface RecordedRequest {
@@ -262,7 +267,7 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
       return;
     }
 
-    const blocks = materialise(turn.content);
+    const blocks = materialise(turn.contentFrom ? turn.contentFrom(body) : turn.content);
     const stopReason = turn.stopReason ?? (blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
     // A failed or dropped request never reaches the cache, like a request the API rejects.
     const usage = cache.apply(model, promptSegments(body));
