@@ -1,6 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AssistantBlock, Usage } from '../api/types';
+import type { AssistantBlock, MessageParam, Usage } from '../api/types';
+import { archiveTranscript } from './archive';
+import { lastAssistantTimestamp, timeBasedClearing } from '../compact/timeClearing';
 import { createAgent, type PermissionEngine } from '../agent/createAgent';
 import type { LoopResult } from '../agent/queryLoop';
 import type { Tool } from '../tools/types';
@@ -81,6 +83,26 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
   let result: LoopResult | undefined;
   const toolNames = new Map<string, string>();
 
+  // A resumed session keeps its id for everything written from here on: its notes, archives
+  // and transcript. So the session is found before the agent is built.
+  let loaded: Awaited<ReturnType<SessionStore['load']>> | undefined;
+  if (args.resume) {
+    if (!deps.sessions) return fail('sessions are not available here');
+    const id = 'id' in args.resume ? args.resume.id : (await deps.sessions.list())[0]?.id;
+    if (!id) return fail('there is no earlier session in this folder to continue');
+    try {
+      loaded = await deps.sessions.load(id);
+    } catch (err) {
+      return fail(`cannot resume ${id}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+    }
+    runtime.startSession(loaded.meta.id);
+    // Resumed after the prompt cache expired: old tool results go now, as they would have in
+    // a live session (the transcript on disk keeps them).
+    const cleared = timeBasedClearing({ history: loaded.history, lastAssistantAt: lastAssistantTimestamp(loaded.view), now: Date.now() });
+    if (cleared.cleared) loaded = { ...loaded, history: cleared.history };
+  }
+  const sessionsDir = deps.sessions?.dir;
+
   const agent = createAgent({
     store,
     runtime,
@@ -97,8 +119,10 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
     ...(deps.isGitRepo ? { isGitRepo: deps.isGitRepo } : {}),
     ...(deps.context ? { context: deps.context } : {}),
     ...(deps.memory
-      ? { memory: { ...deps.memory, ...(deps.sessions ? { sessionNotesPath: join(deps.sessions.dir, 'notes', `${runtime.sessionId}.md`) } : {}) } }
+      ? { memory: { ...deps.memory, ...(sessionsDir ? { sessionNotesPath: join(sessionsDir, 'notes', `${runtime.sessionId}.md`) } : {}) } }
       : {}),
+    // The full transcript is kept before a compaction replaces it, as the extension does.
+    ...(sessionsDir ? { archive: (history: readonly MessageParam[]) => archiveTranscript(sessionsDir, runtime.sessionId, history) } : {}),
     ...(deps.dynamicSections ? { dynamicSections: deps.dynamicSections } : {}),
     loopEvents: {
       onTurnComplete: (turn) => {
@@ -125,24 +149,11 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
   });
 
   let recorder: SessionRecorder | undefined;
-  if (deps.sessions) {
-    if (args.resume) {
-      const id = 'id' in args.resume ? args.resume.id : (await deps.sessions.list())[0]?.id;
-      if (!id) return fail('there is no earlier session in this folder to continue');
-      let loaded;
-      try {
-        loaded = await deps.sessions.load(id);
-      } catch (err) {
-        return fail(`cannot resume ${id}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
-      }
-      runtime.startSession(loaded.meta.id);
-      recorder = restoreSession(loaded, store, agent, deps.sessions);
-      if (loaded.skipped.length) io.err(`threadline: ${loaded.skipped.length} unreadable line(s) of the transcript were skipped\n`);
-    } else {
-      recorder = new SessionRecorder(deps.sessions, { id: runtime.sessionId, cwd: args.cwd, model: store.getState().settings.model });
-    }
-  } else if (args.resume) {
-    return fail('sessions are not available here');
+  if (loaded && deps.sessions) {
+    recorder = restoreSession(loaded, store, agent, deps.sessions);
+    if (loaded.skipped.length) io.err(`threadline: ${loaded.skipped.length} unreadable line(s) of the transcript were skipped\n`);
+  } else if (deps.sessions) {
+    recorder = new SessionRecorder(deps.sessions, { id: runtime.sessionId, cwd: args.cwd, model: store.getState().settings.model });
   }
 
   if (stream) {
