@@ -7,6 +7,7 @@ import type { MessageParam } from '../api/types';
 import { compactWithSummary, type RecentFile } from '../compact/compact';
 import { Compactor, type CompactorDeps } from '../compact/compactor';
 import { compactTool } from '../compact/compactTool';
+import type { CompactLimits } from '../compact/limits';
 import { createMemoryServices, type ForkRunner, type MemorySetup } from '../memory/memoryWiring';
 import { appendUserContent } from '../conversation/history';
 import { runForkedAgent } from './fork';
@@ -131,7 +132,7 @@ export function createAgent(setup: AgentSetup): Agent {
           now: () => Date.now(),
           countTokens: (h) => self.agent!.exactTokens(h),
           ...(setup.microConfig ? { microConfig: setup.microConfig } : {}),
-          summarize: async (history, focus) => {
+          summarize: async (history, focus, limits) => {
             const c = await getClient();
             if (!c) throw new Error('no API key is set');
             const recent = [...(self.agent?.recentReads ?? [])].reverse();
@@ -152,6 +153,7 @@ export function createAgent(setup: AgentSetup): Agent {
               model: settings().model,
               signal: new AbortController().signal,
               recentFiles,
+              limits,
               ...(focus ? { focus } : {}),
               ...(setup.archive ? { archive: setup.archive } : {}),
             });
@@ -160,7 +162,7 @@ export function createAgent(setup: AgentSetup): Agent {
           ...(setup.fromSessionMemory
             ? { fromSessionMemory: setup.fromSessionMemory }
             : memory
-              ? { fromSessionMemory: (h: readonly MessageParam[]) => memory.fromSessionMemory(h) }
+              ? { fromSessionMemory: (h: readonly MessageParam[], limits: CompactLimits) => memory.fromSessionMemory(h, limits) }
               : {}),
         });
   // Instruction files (and git) are read again after every kind of compaction, notes-based too.

@@ -4,14 +4,13 @@ import type { AssistantTurn, ContentBlockParam, MessageParam, MessagesRequest, S
 import { estimateTokens } from '../conversation/tokens';
 import type { CompactionCoverage } from './coverage';
 import { carryBlock, userTexts, type CarriedText } from './verbatim';
+import { DEFAULT_COMPACT_LIMITS, type CompactLimits } from './limits';
 
 export const COMPACT_BOUNDARY = '[Conversation compacted]';
 export const MAX_PTL_RETRIES = 3;
 export const POST_COMPACT_MAX_FILES = 5;
 export const POST_COMPACT_FILE_BUDGET = 50_000;
 export const POST_COMPACT_FILE_MAX = 5_000;
-const SUMMARY_MAX_TOKENS = 20_000;
-const FALLBACK_KEEP_TOKENS = 40_000;
 
 const SUMMARY_SYSTEM = 'You write faithful, structured summaries of coding sessions so that the work can continue from the summary alone.';
 
@@ -54,7 +53,7 @@ export const CARRIED_HEADING = 'Your messages (and fixes reported after errors) 
  * whole (a round never splits a tool_use from its result), after the boundary note, which
  * carries every earlier user message and error fix word for word.
  */
-export function truncateWithCoverage(history: readonly MessageParam[], budgetTokens: number): { history: MessageParam[]; coverage: CompactionCoverage } {
+export function truncateWithCoverage(history: readonly MessageParam[], budgetTokens: number, carryTokens = DEFAULT_COMPACT_LIMITS.carryTokens): { history: MessageParam[]; coverage: CompactionCoverage } {
   const rounds = splitRounds(history);
   const kept: MessageParam[][] = [];
   let used = 0;
@@ -67,7 +66,7 @@ export function truncateWithCoverage(history: readonly MessageParam[], budgetTok
   const tail = kept.flat();
   const keptFrom = history.length - tail.length;
   const note = `${COMPACT_BOUNDARY} The earlier part of this conversation was dropped to free context (a summary could not be made); the most recent exchanges follow.`;
-  const carried = carryBlock(uncoveredTexts(history, 0, keptFrom), CARRIED_HEADING);
+  const carried = carryBlock(uncoveredTexts(history, 0, keptFrom), CARRIED_HEADING, carryTokens);
   const head: ContentBlockParam[] = [{ type: 'text', text: carried ? `${note}\n\n${carried}` : note }];
   return { history: prependUserContent(tail, head), coverage: { summaryCovers: null, keptFrom } };
 }
@@ -185,6 +184,8 @@ export interface CompactOptions {
   recentFiles?: readonly RecentFile[];
   /** Called with the full transcript before anything is replaced. */
   /** Keeps the full transcript; returns where, so it can be opened later. */
+  /** Sized to the window (see compactLimits); the 200k figures when not given. */
+  limits?: CompactLimits;
   archive?(history: readonly MessageParam[]): Promise<string | void>;
 }
 
@@ -232,6 +233,7 @@ export function compactedHistory(summary: string, anchors: readonly Anchor[], re
 export async function compactWithSummary(opts: CompactOptions): Promise<CompactionResult> {
   if (!opts.history.length) throw new Error('Nothing to compact yet.');
   const archive = (await opts.archive?.(opts.history)) ?? undefined;
+  const limits = opts.limits ?? DEFAULT_COMPACT_LIMITS;
   const tokensBefore = estimateTokens(opts.history);
   const anchors = findAnchors(opts.history);
   let rounds = splitRounds(opts.history);
@@ -250,7 +252,7 @@ export async function compactWithSummary(opts: CompactOptions): Promise<Compacti
       const turn = await opts.client.stream(
         {
           model: opts.model,
-          maxTokens: SUMMARY_MAX_TOKENS,
+          maxTokens: limits.summaryMaxTokens,
           system: opts.system ?? [{ type: 'text', text: SUMMARY_SYSTEM }],
           tools: [],
           messages,
@@ -266,14 +268,14 @@ export async function compactWithSummary(opts: CompactOptions): Promise<Compacti
       const summary = formatSummary(raw);
       if (!summary) {
         // No usable summary: keep the latest rounds whole rather than lose everything.
-        const { history, coverage } = truncateWithCoverage(opts.history, FALLBACK_KEEP_TOKENS);
+        const { history, coverage } = truncateWithCoverage(opts.history, limits.keepMaxTokens, limits.carryTokens);
         const note = 'The summary came back empty or malformed, so the oldest part of the conversation was dropped instead and the latest exchanges kept as they were (your earlier messages are kept word for word).';
         return { history, summary: note, tokensBefore, tokensAfter: estimateTokens(history), anchors, droppedRounds: dropped, source: 'truncation', coverage, ...(archive ? { archive } : {}) };
       }
       // Rounds dropped to make the summary request fit are not in the summary: carry their
       // messages and fixes word for word.
       const from = opts.history.length - rounds.flat().length;
-      const carried = carryBlock(uncoveredTexts(opts.history, 0, from), CARRIED_HEADING);
+      const carried = carryBlock(uncoveredTexts(opts.history, 0, from), CARRIED_HEADING, limits.carryTokens);
       const history = compactedHistory(summary, anchors, opts.recentFiles ?? [], 'llm', carried);
       const coverage: CompactionCoverage = { summaryCovers: [from, opts.history.length], keptFrom: opts.history.length };
       return { history, summary, tokensBefore, tokensAfter: estimateTokens(history), anchors, droppedRounds: dropped, source: 'llm', coverage, ...(archive ? { archive } : {}) };

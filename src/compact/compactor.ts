@@ -3,6 +3,7 @@ import { Emitter } from '../base/event';
 import type { CompactionResult } from './compact';
 import { microCompact, type MicroCompactConfig, type MicroCompactDecision } from './microCompact';
 import type { Thresholds } from '../conversation/thresholds';
+import { compactLimits, type CompactLimits } from './limits';
 
 export const MAX_CONSECUTIVE_FAILURES = 3;
 /** Compacting again this soon, still over the threshold, means compaction is not helping. */
@@ -14,8 +15,8 @@ export interface CompactorDeps {
   settings(): { autoCompact: boolean; microCompact: boolean };
   thresholds(): Thresholds;
   /** Session memory first (no LLM call) when it is usable; undefined falls back to a summary. */
-  fromSessionMemory?(history: readonly MessageParam[]): Promise<CompactionResult | undefined>;
-  summarize(history: readonly MessageParam[], focus: string | undefined): Promise<CompactionResult>;
+  fromSessionMemory?(history: readonly MessageParam[], limits: CompactLimits): Promise<CompactionResult | undefined>;
+  summarize(history: readonly MessageParam[], focus: string | undefined, limits: CompactLimits): Promise<CompactionResult>;
   now(): number;
   microConfig?: Partial<MicroCompactConfig>;
   /** Exact count of what a request with this history would hold (count_tokens). */
@@ -139,8 +140,9 @@ export class Compactor {
     if (this.running) return this.running;
     const run = (async () => {
       try {
-        const fromMemory = !focus && this.deps.fromSessionMemory ? await this.deps.fromSessionMemory(history) : undefined;
-        const result = fromMemory ?? (await this.deps.summarize(history, focus));
+        const limits = compactLimits(this.deps.thresholds());
+        const fromMemory = !focus && this.deps.fromSessionMemory ? await this.deps.fromSessionMemory(history, limits) : undefined;
+        const result = fromMemory ?? (await this.deps.summarize(history, focus, limits));
         this.consecutiveFailures = 0;
         this.compacted.fire({ result, before: history.slice(), trigger, focus });
         return result;

@@ -2,11 +2,12 @@ import type { ContentBlockParam, MessageParam } from '../api/types';
 import { prependUserContent } from '../conversation/history';
 import { estimateTokens } from '../conversation/tokens';
 import { compactedHistory, findAnchors, splitRounds, type CompactionResult } from './compact';
+import { DEFAULT_COMPACT_LIMITS, type CompactLimits } from './limits';
 
-/** Recent messages kept verbatim after a compaction from session notes (seed 000 §8). */
-export const SM_KEEP_MIN_TOKENS = 10_000;
+/** Recent messages kept verbatim after a compaction from session notes (seed 000 §8, 200k window). */
+export const SM_KEEP_MIN_TOKENS = DEFAULT_COMPACT_LIMITS.keepMinTokens;
 export const SM_KEEP_MIN_TEXT_MESSAGES = 5;
-export const SM_KEEP_MAX_TOKENS = 40_000;
+export const SM_KEEP_MAX_TOKENS = DEFAULT_COMPACT_LIMITS.keepMaxTokens;
 
 function isTextMessage(m: MessageParam): boolean {
   return typeof m.content === 'string' || m.content.some((b) => b.type === 'text' && !b.text.startsWith('<system-reminder'));
@@ -26,21 +27,22 @@ function roundStarts(history: readonly MessageParam[]): { starts: number[]; roun
 
 /**
  * Where the verbatim tail starts when nothing constrains it: the most recent whole rounds with
- * at least 10k tokens and 5 text messages when there are that many, never more than 40k. A
+ * at least 10k tokens and 5 text messages when there are that many, never more than 40k (less
+ * on a smaller window: see CompactLimits). A
  * round never splits a tool call from its result.
  */
-export function defaultTailStart(history: readonly MessageParam[]): number {
+export function defaultTailStart(history: readonly MessageParam[], limits: CompactLimits = DEFAULT_COMPACT_LIMITS): number {
   const { starts, rounds } = roundStarts(history);
   let tokens = 0;
   let texts = 0;
   let start = history.length;
   for (let i = rounds.length - 1; i >= 0; i--) {
     const cost = estimateTokens(rounds[i]);
-    if (tokens + cost > SM_KEEP_MAX_TOKENS && start < history.length) break;
+    if (tokens + cost > limits.keepMaxTokens && start < history.length) break;
     start = starts[i]!;
     tokens += cost;
     texts += rounds[i]!.filter(isTextMessage).length;
-    if (tokens >= SM_KEEP_MIN_TOKENS && texts >= SM_KEEP_MIN_TEXT_MESSAGES) break;
+    if (tokens >= limits.keepMinTokens && texts >= SM_KEEP_MIN_TEXT_MESSAGES) break;
   }
   // Keeping everything would free nothing: keep from the second round on.
   return start === 0 && starts.length > 1 ? starts[1]! : start;
@@ -53,19 +55,19 @@ export type NotesCompaction = { ok: true; result: CompactionResult } | { ok: fal
  * tail it keeps verbatim. `covered` is how many leading messages the notes' last successful
  * update saw (0: none, or they no longer line up with this history). The tail starts where
  * the default rule puts it, or earlier, right after what the notes cover, if they lag; when that
- * tail would be over the 40k keep limit the notes are too stale and the caller falls back to a
+ * tail would be over the keep limit (40k on a 200k window) the notes are too stale and the caller falls back to a
  * summary.
  */
-export function compactFromNotes(history: readonly MessageParam[], notes: string, covered: number): NotesCompaction {
+export function compactFromNotes(history: readonly MessageParam[], notes: string, covered: number, limits: CompactLimits = DEFAULT_COMPACT_LIMITS): NotesCompaction {
   if (!notes.trim()) return { ok: false, reason: 'the session notes are empty' };
   if (covered < 1) return { ok: false, reason: 'the session notes do not cover this conversation (no successful update since it last changed)' };
-  let start = defaultTailStart(history);
+  let start = defaultTailStart(history, limits);
   if (start > covered) {
     // Start the tail at the round that holds the first uncovered message.
     const { starts } = roundStarts(history);
     start = Math.max(0, ...starts.filter((s) => s <= covered));
     const tailTokens = estimateTokens(history.slice(start));
-    if (tailTokens > SM_KEEP_MAX_TOKENS) {
+    if (tailTokens > limits.keepMaxTokens) {
       return { ok: false, reason: `the session notes stop ${history.length - covered} messages (about ${Math.round(estimateTokens(history.slice(covered)) / 1000)}k tokens) short of the end` };
     }
   }

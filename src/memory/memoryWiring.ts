@@ -2,6 +2,7 @@ import type { MessageParam } from '../api/types';
 import type { PermissionOutcome, Tool } from '../tools/types';
 import type { CompactionResult } from '../compact/compact';
 import { compactFromNotes } from '../compact/notesCompaction';
+import type { CompactLimits } from '../compact/limits';
 import { AutoMemoryService, EXTRACTION_MAX_TURNS, EXTRACTION_PROMPT } from './autoMemory';
 import { MemoryDir } from './memdir';
 import { buildMemorySection } from './memoryPrompt';
@@ -46,7 +47,7 @@ export interface MemoryServices {
   afterTurn(history: readonly MessageParam[], toolCalls: number, usedTokens: number): void;
   /** After a complete loop (its last turn called no tools): auto memory, and a natural break for the notes. */
   afterLoop(messages: readonly MessageParam[], usedTokens: number): void;
-  fromSessionMemory(history: readonly MessageParam[]): Promise<CompactionResult | undefined>;
+  fromSessionMemory(history: readonly MessageParam[], limits?: CompactLimits): Promise<CompactionResult | undefined>;
   drain(): Promise<void>;
 }
 
@@ -101,11 +102,11 @@ export function createMemoryServices(opts: {
       const naturalBreak = last?.role === 'assistant' && (typeof last.content === 'string' || !last.content.some((b) => b.type === 'tool_use'));
       noteTurn(session?.onTurn({ messages, tokens: usedTokens, toolCalls: 0, naturalBreak }));
     },
-    async fromSessionMemory(history) {
+    async fromSessionMemory(history, limits) {
       if (!session) return undefined;
       const notes = await session.read();
       if (!notes) return undefined;
-      const decision = compactFromNotes(history, notes, await session.covered(history));
+      const decision = compactFromNotes(history, notes, await session.covered(history), limits);
       return decision.ok ? decision.result : undefined;
     },
     async drain() {

@@ -4,6 +4,10 @@ import fc from 'fast-check';
 import type { MessageParam } from '../../../src/api/types';
 import { Compactor } from '../../../src/compact/compactor';
 import { computeThresholds, SCALE_BELOW_WINDOW } from '../../../src/conversation/thresholds';
+import { estimateTokens } from '../../../src/conversation/tokens';
+import { truncateWithCoverage } from '../../../src/compact/compact';
+import { compactLimits } from '../../../src/compact/limits';
+import { compactFromNotes } from '../../../src/compact/notesCompaction';
 
 describe('thresholds hold for every window (property)', () => {
   it('are never negative and keep warning < auto-compact < blocking < effective window <= window, 8k to 1M', () => {
@@ -66,5 +70,48 @@ describe('the first prompt never compacts', () => {
     }
     assert.equal(summaries, 0);
     assert.equal(c.autoDisabledReason, undefined, 'the thrash guard was not tripped');
+  });
+});
+
+describe('compaction frees room on every window (property)', () => {
+  it('a history just over the auto-compact threshold compacts to well below it, by notes or by truncation, 8k to 1M', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 8_000, max: 1_000_000 }), fc.integer({ min: 200, max: 8_000 }), (window, resultChars) => {
+        const t = computeThresholds(window, 32_000);
+        const limits = compactLimits(t);
+        assert.ok(limits.summaryMaxTokens + t.autoCompactAt <= window, 'the summary request fits the window');
+        const h: MessageParam[] = [];
+        const result = 'x'.repeat(resultChars);
+        for (let i = 0, total = 0; total <= t.autoCompactAt; i++) {
+          const round: MessageParam[] = [
+            { role: 'user', content: [{ type: 'text', text: `request ${i}` }] },
+            { role: 'assistant', content: [{ type: 'tool_use', id: `t${i}`, name: 'Read', input: { file_path: `f${i}` } }] },
+            { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: result }] },
+            { role: 'assistant', content: [{ type: 'text', text: `answer ${i}` }] },
+          ];
+          h.push(...round);
+          total += estimateTokens(round);
+        }
+        const truncated = truncateWithCoverage(h, limits.keepMaxTokens, limits.carryTokens);
+        assert.ok(estimateTokens(truncated.history) < t.autoCompactAt * 0.75, `truncation: ${estimateTokens(truncated.history)} of ${t.autoCompactAt}`);
+        const notes = compactFromNotes(h, '# Session notes\nthe work so far', h.length, limits);
+        assert.ok(notes.ok, notes.ok ? '' : notes.reason);
+        if (notes.ok) assert.ok(notes.result.tokensAfter < t.autoCompactAt * 0.75, `notes: ${notes.result.tokensAfter} of ${t.autoCompactAt}`);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('Compactor.isBlocked holds at the blocking limit for any window', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 8_000, max: 1_000_000 }), (window) => {
+        const t = computeThresholds(window, 32_000);
+        const c = new Compactor({ settings: () => ({ autoCompact: true, microCompact: true }), thresholds: () => t, now: () => 0, summarize: () => Promise.reject(new Error('unused')) });
+        assert.equal(c.isBlocked(t.blockingAt), true);
+        assert.equal(c.isBlocked(t.blockingAt - 1), false);
+        assert.equal(c.isBlocked(t.autoCompactAt), false, 'auto-compaction comes before blocking');
+      }),
+      { numRuns: 300 },
+    );
   });
 });
