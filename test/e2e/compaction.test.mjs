@@ -27,7 +27,16 @@ describe('token tracking and compaction in real VS Code', { timeout: 300_000 }, 
 
   const send = async (text) => {
     const input = wb.chatFrame().locator('[data-testid="prompt-input"]');
-    await input.fill(text);
+    if (text.length > 50_000) {
+      // A long paste: typing it through fill() takes longer than its timeout; set the value the
+      // way a paste does (React listens to the input event) and send.
+      await input.evaluate((el, value) => {
+        Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set.call(el, value);
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+      }, text);
+    } else {
+      await input.fill(text);
+    }
     await input.press('Enter');
   };
   const statusItem = () => wb.page.locator('.statusbar-item', { has: wb.page.locator('[aria-label^="Threadline context"]') }).first();
