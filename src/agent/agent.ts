@@ -39,8 +39,8 @@ export interface AgentDeps {
   createClient(): Promise<MessagesClient | undefined>;
   /** System blocks for the next request (static prefix + dynamic part). */
   systemBlocks(): Promise<SystemBlock[]>;
-  /** Rules, defaults and session grants: allow, ask or deny. */
-  decide(call: { tool: Tool; input: unknown }): PermissionVerdict;
+  /** Rules, defaults and session grants: allow, ask or deny (a Bash answer may wait for the shell parser). */
+  decide(call: { tool: Tool; input: unknown }): PermissionVerdict | Promise<PermissionVerdict>;
   /** Remembers "Allow for this session" for calls like this one. */
   grantForSession(call: { tool: Tool; input: unknown }): void;
   maxTurns(): number;
@@ -509,7 +509,7 @@ export class Agent implements TurnRunner {
   }
 
   private async checkPermission(call: { tool: Tool; input: unknown; id: string }, signal: AbortSignal): Promise<PermissionOutcome> {
-    const verdict = this.deps.decide(call);
+    const verdict = await this.deps.decide(call);
     if (verdict.behavior === 'allow') return { allowed: true };
     if (verdict.behavior === 'deny') return { allowed: false, reason: verdict.reason };
     if (signal.aborted) return { allowed: false, reason: 'interrupted' };

@@ -25,6 +25,8 @@ import { reminderBlock } from '../context/reminders';
 
 export interface PermissionEngine {
   decide(call: { tool: Tool; input: unknown }): PermissionVerdict;
+  /** Resolves when decide() can judge every call (the shell parser has loaded). */
+  ready?(): Promise<void>;
   grantForSession(call: { tool: Tool; input: unknown }): void;
 }
 
@@ -171,7 +173,10 @@ export function createAgent(setup: AgentSetup): Agent {
           },
         }
       : {}),
-    decide: (call) => setup.permissions.decide(call),
+    decide: async (call) => {
+      await setup.permissions.ready?.();
+      return setup.permissions.decide(call);
+    },
     grantForSession: (call) => setup.permissions.grantForSession(call),
     maxTurns: setup.maxTurns,
     ...(setup.loopEvents ? { loopEvents: setup.loopEvents } : {}),
