@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { BashChecker } from '../src/agent/bash/checker';
 import { Permissions } from '../src/agent/permissions';
 import { createTools } from '../src/agent/tools';
-import type { Tool } from '../src/agent/tools/types';
+import type { Tool } from '../src/tools/types';
 import { legacyDecide } from './legacyBashMatcher';
 import { percentile } from './stats';
 

@@ -7,7 +7,7 @@ import { ContextService } from './context/contextService';
 import { addNotice } from './state/actions';
 import { getDefaultAppState, type AppState } from './state/appState';
 import { RuntimeState } from './state/runtimeState';
-import { createStore } from './state/store';
+import { createStore } from './shared/store';
 import { ViewSync } from './state/viewSync';
 import { SessionRecorder } from './sessions/recorder';
 import { restoreSession, skippedNotice } from './sessions/resume';

@@ -4,25 +4,25 @@ import { resolveModel } from '../api/models';
 import type { MessageParam, MessagesRequest, SystemBlock } from '../api/types';
 import type { MessagesClient } from '../api/messagesClient';
 import { newId } from '../base/ids';
-import type { TurnRunner } from '../chat/chatController';
-import { computeThresholds, tokenView } from '../compact/thresholds';
+import type { ChatRunner } from './chatRunner';
+import { computeThresholds, tokenView } from '../conversation/thresholds';
 import { buildMessagesRequest } from '../context/requestBuilder';
 import type { Logger } from '../ports/logger';
 import type { AppState } from '../state/appState';
 import { addNotice, appendMessage, updateMessage } from '../state/actions';
 import type { RuntimeState } from '../state/runtimeState';
-import type { Store } from '../state/store';
+import type { Store } from '../shared/store';
 import type { PermissionDecision, ToolStatus, ViewMessage } from '../shared/viewState';
-import { appendUserContent } from './history';
+import { appendUserContent } from '../conversation/history';
 import { applyReminders, type Reminder } from '../context/reminders';
 import type { CompactedEvent, Compactor } from '../compact/compactor';
-import { estimateTokens } from '../compact/microCompact';
+import { estimateTokens } from '../conversation/tokens';
 import { findAnchors } from '../compact/compact';
 import type { MemoryDir } from '../memory/memdir';
 import { breakdownRequest, type ContextPreview } from '../context/breakdown';
 import type { InstructionReport } from '../context/instructions';
-import { runQueryLoop, type LoopDeps, type LoopEvents, type LoopResult, type PermissionOutcome } from './queryLoop';
-import type { Tool } from './tools/types';
+import { runQueryLoop, type LoopDeps, type LoopEvents, type LoopResult } from './queryLoop';
+import type { PermissionOutcome, Tool } from '../tools/types';
 
 export const CONTINUE_PROMPT = 'Continue from where you left off.';
 const VIEW_RESULT_CHARS = 20_000;
@@ -65,7 +65,7 @@ export interface AgentDeps {
  * answers into the store, asks for permissions through it, and keeps the history valid
  * through Stop, errors and retries.
  */
-export class Agent implements TurnRunner {
+export class Agent implements ChatRunner {
   private history: MessageParam[] = [];
   private controller: AbortController | undefined;
   private readonly pending = new Map<string, { call: { tool: Tool; input: unknown }; resolve: (d: PermissionDecision) => void }>();

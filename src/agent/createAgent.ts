@@ -6,18 +6,20 @@ import type { MessageParam } from '../api/types';
 import { compactWithSummary, type RecentFile } from '../compact/compact';
 import { Compactor, type CompactorDeps } from '../compact/compactor';
 import { compactTool } from '../compact/compactTool';
-import { createMemoryServices, type MemorySetup } from '../memory/memoryWiring';
-import { computeThresholds } from '../compact/thresholds';
+import { createMemoryServices, type ForkRunner, type MemorySetup } from '../memory/memoryWiring';
+import { appendUserContent } from '../conversation/history';
+import { runForkedAgent } from './fork';
+import { computeThresholds } from '../conversation/thresholds';
 import { MessagesClient } from '../api/messagesClient';
 import { buildSystemBlocks, environmentSection } from '../context/systemPrompt';
 import type { Logger } from '../ports/logger';
 import type { AppState } from '../state/appState';
 import type { RuntimeState } from '../state/runtimeState';
-import type { Store } from '../state/store';
+import type { Store } from '../shared/store';
 import { Agent, type PermissionVerdict } from './agent';
 import type { LoopEvents, LoopResult } from './queryLoop';
-import { toolPaths } from './tools/paths';
-import type { Tool } from './tools/types';
+import { toolPaths } from '../tools/paths';
+import type { Tool } from '../tools/types';
 import type { MessagesRequest } from '../api/types';
 import type { ContextService } from '../context/contextService';
 import { formatInstructionFile } from '../context/instructions';
@@ -94,9 +96,26 @@ export function createAgent(setup: AgentSetup): Agent {
     }
     return client;
   };
-  const memory = setup.memory
-    ? createMemoryServices({ setup: setup.memory, cwd: setup.cwd, tools: setup.tools, model: () => settings().model, client: getClient })
-    : undefined;
+  // Background agents (session notes, memory extraction) run on the same loop, with file tools
+  // only; what each may touch is decided by its own permission check.
+  const forkTools = setup.tools.filter((t) => ['Read', 'Grep', 'Glob', 'Write', 'Edit'].includes(t.name));
+  const runFork: ForkRunner = async (req) => {
+    const client = await getClient();
+    if (!client) return;
+    await runForkedAgent({
+      client,
+      model: settings().model,
+      maxTokens: 8000,
+      source: req.source,
+      system: buildSystemBlocks(req.system),
+      tools: forkTools,
+      canUseTool: req.canUseTool,
+      messages: appendUserContent(req.messages, [{ type: 'text', text: req.prompt }]),
+      cwd: setup.cwd,
+      maxTurns: req.maxTurns,
+    });
+  };
+  const memory = setup.memory ? createMemoryServices({ setup: setup.memory, cwd: setup.cwd, runFork }) : undefined;
   // The compactor needs the agent's recent reads; the agent needs the compactor.
   const self: { agent?: Agent } = {};
   const settings = () => setup.store.getState().settings;

@@ -2,9 +2,9 @@ import { isAbsolute, relative, sep } from 'node:path';
 import type { PermissionVerdict } from './agent';
 import { BashChecker } from './bash/checker';
 import type { PermissionEngine } from './createAgent';
-import { globToRegExp } from './tools/glob';
-import { isInside, toolPaths } from './tools/paths';
-import type { Tool } from './tools/types';
+import { globToRegExp } from '../tools/glob';
+import { isInside, toolPaths } from '../tools/paths';
+import type { Tool } from '../tools/types';
 
 export interface PermissionRules {
   allow: readonly string[];

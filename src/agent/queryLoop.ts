@@ -1,9 +1,8 @@
 import { ApiError } from '../api/errors';
 import type { AssistantBlock, AssistantTurn, ContentBlockParam, MessageParam, MessagesRequest, StreamObserver, ToolResultBlockParam } from '../api/types';
-import { appendUserContent, INTERRUPTED_MARKER, INTERRUPTED_TOOL_RESULT } from './history';
-import type { Tool, ToolResult } from './tools/types';
+import { appendUserContent, INTERRUPTED_MARKER, INTERRUPTED_TOOL_RESULT } from '../conversation/history';
+import type { PermissionOutcome, Tool, ToolResult } from '../tools/types';
 
-export type PermissionOutcome = { allowed: true } | { allowed: false; reason: string };
 
 export type ToolCallStatus = 'awaiting-permission' | 'running' | 'done' | 'error' | 'denied' | 'interrupted';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { AssistantBlock, Usage } from '../api/types';
 import { createAgent, type PermissionEngine } from '../agent/createAgent';
 import type { LoopResult } from '../agent/queryLoop';
-import type { Tool } from '../agent/tools/types';
+import type { Tool } from '../tools/types';
 import type { ContextService } from '../context/contextService';
 import { SessionRecorder } from '../sessions/recorder';
 import { restoreSession } from '../sessions/resume';
@@ -12,9 +12,9 @@ import type { MemorySetup } from '../memory/memoryWiring';
 import { silentLogger } from '../ports/logger';
 import { getDefaultAppState, type AppState } from '../state/appState';
 import { RuntimeState } from '../state/runtimeState';
-import { createStore } from '../state/store';
+import { createStore } from '../shared/store';
 import type { PromptArgs } from './args';
-import type { CliIo } from './cli';
+import type { CliIo } from './io';
 
 export interface PromptEnv {
   apiKey: string | undefined;

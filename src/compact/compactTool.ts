@@ -1,4 +1,4 @@
-import type { Tool } from '../agent/tools/types';
+import type { Tool } from '../tools/types';
 import type { Compactor } from './compactor';
 
 interface CompactInput {

@@ -2,7 +2,7 @@ import type { MessageParam } from '../api/types';
 import { Emitter } from '../base/event';
 import type { CompactionResult } from './compact';
 import { microCompact, type MicroCompactConfig, type MicroCompactDecision } from './microCompact';
-import type { Thresholds } from './thresholds';
+import type { Thresholds } from '../conversation/thresholds';
 
 export const MAX_CONSECUTIVE_FAILURES = 3;
 /** Compacting again this soon, still over the threshold, means compaction is not helping. */

@@ -1,4 +1,5 @@
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '../api/types';
+import { estimateTokens } from '../conversation/tokens';
 
 /** Tools whose old output can be re-created by calling them again. */
 export const COMPACTABLE_TOOLS: ReadonlySet<string> = new Set(['Read', 'Bash', 'Grep', 'Glob', 'Write', 'Edit']);
@@ -33,11 +34,6 @@ export interface MicroCompactDecision {
   reason: 'none' | 'time-gap' | 'cost' | 'pressure';
 }
 
-/** A rough count for decisions; the API's usage stays the source of truth for totals. */
-export function estimateTokens(value: unknown): number {
-  const text = typeof value === 'string' ? value : JSON.stringify(value ?? '');
-  return Math.ceil(text.length / 4);
-}
 
 interface Candidate {
   message: number;

@@ -4,7 +4,7 @@ import { createTools } from '../../src/agent/tools';
 import { silentLogger } from '../../src/ports/logger';
 import { getDefaultAppState, type AppSettings, type AppState } from '../../src/state/appState';
 import { RuntimeState } from '../../src/state/runtimeState';
-import { createStore } from '../../src/state/store';
+import { createStore } from '../../src/shared/store';
 
 export interface StandinAgentOptions {
   /** The stand-in's base URL. */

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import type { Tool, ToolResult } from './types';
+import type { Tool, ToolResult } from '../../tools/types';
 import { INTERRUPTED, parseInput } from './util';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;

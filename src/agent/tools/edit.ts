@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
-import { resolveToolPath } from './paths';
-import type { Tool } from './types';
+import { resolveToolPath } from '../../tools/paths';
+import type { Tool } from '../../tools/types';
 import { errorMessage, INTERRUPTED, parseInput, writeAtomic } from './util';
 
 interface EditInput {

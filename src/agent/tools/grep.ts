@@ -1,8 +1,9 @@
 import { promises as fs } from 'node:fs';
 import { basename } from 'node:path';
-import { globToRegExp, walkGlob } from './glob';
-import { resolveToolPath } from './paths';
-import type { Tool } from './types';
+import { globToRegExp } from '../../tools/glob';
+import { walkGlob } from './glob';
+import { resolveToolPath } from '../../tools/paths';
+import type { Tool } from '../../tools/types';
 import { displayPath, errorMessage, hasBinaryExtension, hasNulByte, INTERRUPTED, parseInput } from './util';
 
 export const GREP_MAX_FILE_BYTES = 1024 * 1024;

@@ -3,7 +3,7 @@ import { editTool } from './edit';
 import { globTool } from './glob';
 import { grepTool } from './grep';
 import { readTool } from './read';
-import type { Tool } from './types';
+import type { Tool } from '../../tools/types';
 import { writeTool } from './write';
 
 export { bashTool, editTool, globTool, grepTool, readTool, writeTool };

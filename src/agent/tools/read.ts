@@ -1,7 +1,7 @@
 import { createReadStream, promises as fs } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { resolveToolPath } from './paths';
-import type { Tool } from './types';
+import { resolveToolPath } from '../../tools/paths';
+import type { Tool } from '../../tools/types';
 import { errorMessage, hasBinaryExtension, hasNulByte, INTERRUPTED, parseInput, readHead } from './util';
 
 export const READ_MAX_BYTES = 256 * 1024;

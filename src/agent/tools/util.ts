@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, relative, sep } from 'node:path';
-import type { Parsed } from './types';
+import type { Parsed } from '../../tools/types';
 
 /** How one input field is checked. Unknown fields in the input are ignored. */
 export interface FieldSpec {

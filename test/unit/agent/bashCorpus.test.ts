@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Permissions, type PermissionRules } from '../../../src/agent/permissions';
 import { createTools } from '../../../src/agent/tools';
-import type { Tool } from '../../../src/agent/tools/types';
+import type { Tool } from '../../../src/tools/types';
 
 interface Hostile {
   command: string;

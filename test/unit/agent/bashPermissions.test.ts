@@ -7,7 +7,7 @@ import { BashChecker } from '../../../src/agent/bash/checker';
 import { BashParser, defaultWasmLocations, type ParserStatus } from '../../../src/agent/bash/parser';
 import { Permissions, type PermissionRules } from '../../../src/agent/permissions';
 import { createTools } from '../../../src/agent/tools';
-import type { Tool } from '../../../src/agent/tools/types';
+import type { Tool } from '../../../src/tools/types';
 import { startStandin, type Standin } from '../../standin/server';
 import { createStandinAgent } from '../../support/standinAgent';
 

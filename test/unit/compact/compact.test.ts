@@ -4,7 +4,7 @@ import { MessagesClient } from '../../../src/api/messagesClient';
 import type { MessageParam } from '../../../src/api/types';
 import { compactWithSummary, COMPACT_BOUNDARY, findAnchors, formatSummary, splitRounds } from '../../../src/compact/compact';
 import { Compactor, MAX_CONSECUTIVE_FAILURES } from '../../../src/compact/compactor';
-import { computeThresholds } from '../../../src/compact/thresholds';
+import { computeThresholds } from '../../../src/conversation/thresholds';
 import { startStandin, type Standin } from '../../standin/server';
 import { validateRequest } from '../../standin/validate';
 

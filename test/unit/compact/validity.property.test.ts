@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { appendUserContent, INTERRUPTED_MARKER, INTERRUPTED_TOOL_RESULT } from '../../../src/agent/history';
+import { appendUserContent, INTERRUPTED_MARKER, INTERRUPTED_TOOL_RESULT } from '../../../src/conversation/history';
 import type { ContentBlockParam, MessageParam } from '../../../src/api/types';
 import { compactedHistory, findAnchors, truncateToRecent } from '../../../src/compact/compact';
 import { microCompact } from '../../../src/compact/microCompact';

@@ -5,12 +5,13 @@ import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { bashTool } from '../../../src/agent/tools/bash';
 import { editTool } from '../../../src/agent/tools/edit';
-import { globTool, globToRegExp, walkGlob } from '../../../src/agent/tools/glob';
+import { globTool, walkGlob } from '../../../src/agent/tools/glob';
+import { globToRegExp } from '../../../src/tools/glob';
 import { grepTool } from '../../../src/agent/tools/grep';
-import { createTools, READ_ONLY_TOOL_NAMES } from '../../../src/agent/tools/index';
-import { isInside, resolveToolPath } from '../../../src/agent/tools/paths';
+import { createTools, READ_ONLY_TOOL_NAMES } from '../../../src/agent/tools';
+import { isInside, resolveToolPath } from '../../../src/tools/paths';
 import { readTool } from '../../../src/agent/tools/read';
-import type { Tool, ToolResult } from '../../../src/agent/tools/types';
+import type { Tool, ToolResult } from '../../../src/tools/types';
 import { writeTool } from '../../../src/agent/tools/write';
 
 const made: string[] = [];

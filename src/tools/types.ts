@@ -12,6 +12,9 @@ export interface ToolResult {
   isError?: boolean;
 }
 
+/** What a permission check answers for one call: run it, or refuse with a reason the model sees. */
+export type PermissionOutcome = { allowed: true } | { allowed: false; reason: string };
+
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /**
