@@ -23,6 +23,9 @@ export const SHELLS: ReadonlySet<string> = new Set([
   'bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'posh', 'rbash', 'fish', 'csh', 'tcsh',
 ]);
 
+/** Commands that run another command or a script: only a rule that names them covers them. */
+export const RUNNERS: ReadonlySet<string> = new Set([...WRAPPERS, ...SHELLS, 'eval', 'source', '.', 'trap', 'find']);
+
 /** Builtins that treat an argument as a variable name or an arithmetic expression, which runs `a[$(…)]`. */
 export const EVALUATING_BUILTINS: ReadonlySet<string> = new Set([
   'printf', 'read', 'test', 'unset', 'declare', 'typeset', 'local', 'export', 'readonly', 'let', 'mapfile',

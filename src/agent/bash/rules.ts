@@ -1,4 +1,4 @@
-import { commandBase, type Words } from './commands';
+import { commandBase, RUNNERS, type Words } from './commands';
 
 /**
  * A Bash rule's pattern, as Claude Code writes them: `npm test:*` (the command, or the command
@@ -50,7 +50,9 @@ export function allowCovers(p: BashPattern, words: Words): boolean {
     case 'exact':
       return p.words.length === words.length && p.words.every((w, i) => words[i] === w);
     case 'wildcard':
-      return words[0] !== undefined && p.regex.test(joined(words));
+      // `Bash(* --help)` names no command, so it must not cover `bash -c '…' --help` or `sudo … --help`.
+      if (words[0] === undefined || (p.first === undefined && RUNNERS.has(commandBase(words[0])))) return false;
+      return p.regex.test(joined(words));
   }
 }
 

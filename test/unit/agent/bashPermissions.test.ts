@@ -115,6 +115,12 @@ describe('Bash permissions', () => {
     assert.equal(decide('ls; rm x').behavior, 'ask');
   });
 
+  it('a wildcard rule that names no command does not cover a wrapper or a shell', () => {
+    const { decide } = engine({ allow: ['Bash(* --help)'] });
+    assert.equal(decide('ls --help').behavior, 'allow');
+    for (const c of ["bash -c 'rm -rf x' --help", 'sudo rm -rf x --help', 'xargs rm --help', "eval 'rm x' --help"]) assert.equal(decide(c).behavior, 'ask', c);
+  });
+
   it('a session grant covers exactly that command, however it is spelled', () => {
     const { p, decide } = engine();
     p.grantForSession({ tool: bash, input: { command: 'npm run build' } });
