@@ -1,6 +1,6 @@
 import { isAbsolute, relative, sep } from 'node:path';
 import type { PermissionVerdict } from './agent';
-import { BashChecker } from './bash/checker';
+import { sharedBashChecker, type BashChecker } from './bash/checker';
 import type { PermissionEngine } from './createAgent';
 import { globToRegExp } from '../tools/glob';
 import { isInside, toolPaths } from '../tools/paths';
@@ -72,7 +72,7 @@ function bashCommand(input: unknown): string {
   return typeof command === 'string' ? command : '';
 }
 
-export function ruleMatches(rule: ParsedRule, tool: Tool, input: unknown, cwd: string, mode: RuleMode = 'allow', bash: BashChecker = sharedChecker()): boolean {
+export function ruleMatches(rule: ParsedRule, tool: Tool, input: unknown, cwd: string, mode: RuleMode = 'allow', bash: BashChecker = sharedBashChecker()): boolean {
   if (rule.tool !== tool.name) return false;
   if (rule.pattern === undefined) return true;
   if (tool.name === 'Bash') {
@@ -82,12 +82,6 @@ export function ruleMatches(rule: ParsedRule, tool: Tool, input: unknown, cwd: s
   }
   const subs = subjects(tool, input, cwd);
   return subs.length > 0 && subs.some((s) => patternMatches(rule, s));
-}
-
-let shared: BashChecker | undefined;
-function sharedChecker(): BashChecker {
-  shared ??= new BashChecker();
-  return shared;
 }
 
 /**
@@ -105,7 +99,7 @@ export class Permissions implements PermissionEngine {
     private readonly onBadRule: (message: string) => void = () => undefined,
   ) {
     // Starts loading the shell parser now, so it is ready by the first command.
-    this.bash = opts.bash ?? sharedChecker();
+    this.bash = opts.bash ?? sharedBashChecker();
   }
 
   private parsed(list: readonly string[]): ParsedRule[] {

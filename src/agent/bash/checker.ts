@@ -149,3 +149,11 @@ export class BashChecker {
     return undefined;
   }
 }
+
+let shared: BashChecker | undefined;
+
+/** The process-wide checker over the shared parser (its loading starts on the first call). */
+export function sharedBashChecker(): BashChecker {
+  shared ??= new BashChecker();
+  return shared;
+}

@@ -29,10 +29,14 @@ export type ParserStatus =
 export function defaultWasmLocations(): WasmLocations {
   const bundled = { runtime: join(__dirname, 'wasm', RUNTIME_WASM), grammar: join(__dirname, 'wasm', GRAMMAR_WASM) };
   if (existsSync(bundled.runtime) && existsSync(bundled.grammar)) return bundled;
-  return {
-    runtime: require.resolve(`web-tree-sitter/${RUNTIME_WASM}`),
-    grammar: require.resolve(`tree-sitter-bash/${GRAMMAR_WASM}`),
-  };
+  try {
+    return {
+      runtime: require.resolve(`web-tree-sitter/${RUNTIME_WASM}`),
+      grammar: require.resolve(`tree-sitter-bash/${GRAMMAR_WASM}`),
+    };
+  } catch {
+    throw new Error(`${GRAMMAR_WASM} and ${RUNTIME_WASM} are neither in ${join(__dirname, 'wasm')} nor in node_modules`);
+  }
 }
 
 /**
