@@ -1,6 +1,7 @@
 import type { Node } from 'web-tree-sitter';
-import { commandBase, EVALUATING_BUILTINS, isInertVariable, SHELLS, WRAPPERS, type SimpleCommand } from './commands';
+import { EVALUATING_BUILTINS, invokesShell, isInertVariable, type SimpleCommand } from './commands';
 import { resolveCommand, type InnerScript } from './resolve';
+import { clip, gluedContinuation, hasControl, HAZARDS, isPlainExpansion, OUTPUT_OK, OUTPUT_OPS, PARSE_ERROR, STRUCTURE, WORDISH } from './syntax';
 import { literalOf, normalForm, wordOf } from './words';
 
 /** What a permission check needs to know about one Bash command, copied out of the parse tree. */
@@ -22,41 +23,6 @@ export interface BashAnalysis {
 
 /** Parses a script (a command, or one run by `bash -c`, eval…) at the given nesting depth. */
 export type ParseScript = (script: string, depth: number) => BashAnalysis | undefined;
-
-export const PARSE_ERROR = 'text that does not parse as a shell command';
-
-const STRUCTURE = new Set(['program', 'list', 'pipeline', 'negated_command', 'subshell']);
-const WORDISH = new Set([
-  'word', 'number', 'raw_string', 'ansi_c_string', 'string', 'string_content', 'translated_string', 'concatenation',
-  'simple_expansion', 'variable_name', 'special_variable_name', 'brace_expression', 'file_descriptor',
-  'heredoc_start', 'heredoc_end', 'heredoc_content',
-]);
-const HAZARDS: Record<string, string> = {
-  command_substitution: 'command substitution',
-  process_substitution: 'process substitution',
-  arithmetic_expansion: 'arithmetic expansion',
-  function_definition: 'a function definition',
-  if_statement: 'an if statement',
-  while_statement: 'a loop',
-  for_statement: 'a loop',
-  c_style_for_statement: 'a loop',
-  case_statement: 'a case statement',
-  test_command: 'a [ ] or [[ ]] test (it evaluates arithmetic)',
-  declaration_command: 'a declaration (export, declare, local…)',
-  unset_command: 'unset',
-  variable_assignments: 'variable assignments',
-  ERROR: PARSE_ERROR,
-};
-const OUTPUT_OK = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);
-const OUTPUT_OPS = new Set(['>', '>>', '&>', '&>>', '>|']);
-/** Control characters other than tab and newline: the grammar and bash may split words apart at them. */
-function hasControl(source: string): boolean {
-  for (let i = 0; i < source.length; i++) {
-    const c = source.charCodeAt(i);
-    if ((c < 0x20 && c !== 0x09 && c !== 0x0a) || c === 0x7f) return true;
-  }
-  return false;
-}
 
 interface Pending {
   command: { words: (string | undefined)[]; text: string };
@@ -282,42 +248,6 @@ class Walker {
   }
 }
 
-/** `bash`, or a wrapper that runs one (`sudo bash`, `env -i sh`): its input is a script. */
-function invokesShell(words: readonly (string | undefined)[]): boolean {
-  const head = words[0];
-  if (head === undefined) return false;
-  if (SHELLS.has(commandBase(head))) return true;
-  return WRAPPERS.has(commandBase(head)) && words.some((w) => w !== undefined && SHELLS.has(commandBase(w)));
-}
-
-/** A backslash-newline with no space on either side: inside a word, where bash removes it. */
-function gluedContinuation(source: string): boolean {
-  for (let i = source.indexOf('\\\n'); i !== -1; i = source.indexOf('\\\n', i + 2)) {
-    let run = 0;
-    while (i - run - 1 >= 0 && source[i - run - 1] === '\\') run++;
-    if (run % 2 === 1) continue;
-    const before = source[i - run - 1];
-    const after = source[i + 2];
-    if (before !== undefined && after !== undefined && !/\s/.test(before) && !/\s/.test(after)) return true;
-  }
-  return false;
-}
-
-function isPlainExpansion(node: Node): boolean {
-  const parts = node.children;
-  return (
-    parts.length === 3 &&
-    parts[0]?.type === '${' &&
-    (parts[1]?.type === 'variable_name' || parts[1]?.type === 'special_variable_name') &&
-    parts[2]?.type === '}'
-  );
-}
-
-function clip(s: string): string {
-  const line = s.replace(/\s+/g, ' ').trim();
-  return line.length > 60 ? `${line.slice(0, 57)}…` : line;
-}
-
 /** Reads one parsed script. `parse` parses the scripts found inside it (one level deeper). */
 export function analyzeTree(root: Node, source: string, depth: number, parse: ParseScript): BashAnalysis {
   const walker = new Walker((script) => parse(script, depth + 1));
@@ -335,7 +265,7 @@ export function analyzeTree(root: Node, source: string, depth: number, parse: Pa
   }
   return {
     // Where the grammar and bash may read the text differently, only the same text is the same command.
-    normalized: root.hasError || glued ? `raw:${source.trim()}` : normalForm(root),
+    normalized: root.hasError || glued || hasControl(source) ? `raw:${source.trim()}` : normalForm(root),
     commands: walker.commands,
     hazards: [...walker.hazards],
     runs: walker.runs,

@@ -50,3 +50,11 @@ export function isInertVariable(name: string): boolean {
 export function commandBase(name: string): string {
   return name.includes('/') ? posix.basename(name) : name;
 }
+
+/** `bash`, or a wrapper that runs one (`sudo bash`, `env -i sh`): its input is a script. */
+export function invokesShell(words: readonly (string | undefined)[]): boolean {
+  const head = words[0];
+  if (head === undefined) return false;
+  if (SHELLS.has(commandBase(head))) return true;
+  return WRAPPERS.has(commandBase(head)) && words.some((w) => w !== undefined && SHELLS.has(commandBase(w)));
+}

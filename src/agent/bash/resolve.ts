@@ -1,4 +1,5 @@
 import { commandBase, SHELLS, WRAPPERS, type SimpleCommand, type Words } from './commands';
+import { clip } from './syntax';
 
 /** What deny and ask rules are matched against for one simple command. */
 export interface Resolution {
@@ -18,11 +19,6 @@ const MAX_WRAPPED_WORDS = 64;
 const MAX_HOPS = 8;
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 
-function short(s: string): string {
-  const line = s.replace(/\s+/g, ' ').trim();
-  return line.length > 60 ? `${line.slice(0, 57)}…` : line;
-}
-
 /**
  * Every command a simple command may run: itself (`/bin/rm` as `rm`); for a wrapper (`sudo`,
  * `env`, `timeout`, `xargs`…) each later word as a possible command name, since options differ
@@ -40,7 +36,7 @@ export function resolveCommand(command: SimpleCommand, inner: InnerScript): Reso
   const script = (s: string) => {
     const found = inner(s);
     if (!found) {
-      out.unseen.push(`a script that does not parse cleanly: ${short(s)}`);
+      out.unseen.push(`a script that does not parse cleanly: ${clip(s)}`);
       return;
     }
     for (const r of found.runs) add(r.words, r.text);
@@ -51,7 +47,7 @@ export function resolveCommand(command: SimpleCommand, inner: InnerScript): Reso
   const visitOne = (words: Words, hops: number) => {
     const name = words[0];
     if (name === undefined) {
-      out.unseen.push(`a command name computed when it runs: ${short(command.text)}`);
+      out.unseen.push(`a command name computed when it runs: ${clip(command.text)}`);
       return;
     }
     const base = commandBase(name);
@@ -60,7 +56,7 @@ export function resolveCommand(command: SimpleCommand, inner: InnerScript): Reso
     if (SHELLS.has(base)) {
       let scripted = false;
       for (const a of args) {
-        if (a === undefined) out.unseen.push(`a computed argument to ${base}: ${short(command.text)}`);
+        if (a === undefined) out.unseen.push(`a computed argument to ${base}: ${clip(command.text)}`);
         else if (/^[-+][A-Za-z]*s/.test(a) && !a.startsWith('--')) out.shellReadsInput = true;
         else if (!/^[-+]/.test(a)) {
           // The -c script, or a script file's name (which then parses as one harmless command).
@@ -70,7 +66,7 @@ export function resolveCommand(command: SimpleCommand, inner: InnerScript): Reso
       }
       if (!scripted) out.shellReadsInput = true;
     } else if (base === 'eval') {
-      if (args.some((a) => a === undefined)) out.unseen.push(`eval of a computed string: ${short(command.text)}`);
+      if (args.some((a) => a === undefined)) out.unseen.push(`eval of a computed string: ${clip(command.text)}`);
       else script(args.join(' '));
     } else if (base === 'find') {
       for (let i = 0; i < args.length; i++) {
@@ -84,16 +80,16 @@ export function resolveCommand(command: SimpleCommand, inner: InnerScript): Reso
       // trap 'cmd' EXIT runs its first argument as a script.
       const at = args.findIndex((a) => a === undefined || !a.startsWith('-'));
       const action = args[at];
-      if (at >= 0 && action === undefined) out.unseen.push(`trap of a computed string: ${short(command.text)}`);
+      if (at >= 0 && action === undefined) out.unseen.push(`trap of a computed string: ${clip(command.text)}`);
       else if (action !== undefined) script(action);
     } else if ((base === 'source' || base === '.') && args.some((a) => a === undefined)) {
-      out.unseen.push(`${base} of a computed file name: ${short(command.text)}`);
+      out.unseen.push(`${base} of a computed file name: ${clip(command.text)}`);
     }
   };
 
   const visit = (words: Words, hops: number) => {
     if (hops > MAX_HOPS) {
-      out.unseen.push(`commands nested too deeply: ${short(command.text)}`);
+      out.unseen.push(`commands nested too deeply: ${clip(command.text)}`);
       return;
     }
     visitOne(words, hops);
@@ -106,7 +102,7 @@ export function resolveCommand(command: SimpleCommand, inner: InnerScript): Reso
     for (let i = 1; i < words.length; i++) {
       const w = words[i];
       if (w === undefined) {
-        out.unseen.push(`a word computed when it runs, after ${commandBase(name)}: ${short(command.text)}`);
+        out.unseen.push(`a word computed when it runs, after ${commandBase(name)}: ${clip(command.text)}`);
         continue;
       }
       // `watch 'rm x'`, `su -c 'rm x'`, `env -S 'rm x'`: a word with spaces may be a script.
