@@ -67,7 +67,7 @@ describe('Bash analysis', () => {
   it('gives every spelling of one command the same form, and different commands different forms', () => {
     const same = [['npm run build', "npm  run 'build'", 'npm run "build" # again'], ['ls -la src', 'ls   -la \\\n  src']];
     for (const group of same) assert.equal(new Set(group.map((c) => analyze(c).normalized)).size, 1, group.join(' | '));
-    const different = ['echo a b', "echo 'a b'", 'echo a;b', "echo 'a;b'", 'echo $x', "echo '$x'", 'ls ~/x', "ls '~/x'", 'ls *', "ls '*'", 'r\\\nm x', 'r m x'];
+    const different = ['echo a b', "echo 'a b'", 'echo a;b', "echo 'a;b'", 'echo $x', "echo '$x'", 'ls ~/x', "ls '~/x'", 'ls *', "ls '*'", 'r\\\nm x', 'r m x', 'ls a\x0bb', 'ls a b'];
     assert.equal(new Set(different.map((c) => analyze(c).normalized)).size, different.length);
   });
 });
