@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { createAgent } from './agent/createAgent';
 import { Permissions } from './agent/permissions';
-import { createTools } from './agent/tools';
+import { createToolRegistry } from './agent/tools';
 import { createChatHandlers, type HistoryActions } from './chat/chatController';
 import { ContextService } from './context/contextService';
 import { addNotice } from './state/actions';
@@ -94,7 +94,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       runtime,
       log,
       cwd,
-      tools: createTools(),
+      tools: createToolRegistry(),
       permissions: new Permissions({ cwd, rules: readPermissionSettings, trusted: () => vscode.workspace.isTrusted }, warnBadRule),
       apiKey: () => apiKeys.get(),
       baseUrl: () => store.getState().settings.apiBaseUrl,

@@ -1,7 +1,6 @@
 import { isAbsolute, relative, sep } from 'node:path';
-import type { PermissionVerdict } from './agent';
 import { sharedBashChecker, type BashChecker } from './bash/checker';
-import type { PermissionEngine } from './createAgent';
+import type { PermissionEngine, PermissionVerdict } from './permissionBroker';
 import { globToRegExp } from '../tools/glob';
 import { isInside, toolPaths } from '../tools/paths';
 import type { Tool } from '../tools/types';
@@ -45,11 +44,9 @@ export function parseRule(source: string): ParsedRule {
   return { tool: m[1]!, pattern: pattern === '' || pattern === '*' ? undefined : pattern, source };
 }
 
-const FILE_TOOLS = new Set(['Read', 'Write', 'Edit', 'Grep', 'Glob']);
-
 /** What a rule's pattern is matched against for this call. */
 function subjects(tool: Tool, input: unknown, cwd: string): string[] {
-  if (FILE_TOOLS.has(tool.name)) {
+  if (tool.traits.readsFiles || tool.traits.writesFiles) {
     return toolPaths(tool, input, cwd).flatMap((abs) => {
       const rel = relative(cwd, abs);
       const inside = rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
@@ -75,7 +72,7 @@ function bashCommand(input: unknown): string {
 export function ruleMatches(rule: ParsedRule, tool: Tool, input: unknown, cwd: string, mode: RuleMode = 'allow', bash: BashChecker = sharedBashChecker()): boolean {
   if (rule.tool !== tool.name) return false;
   if (rule.pattern === undefined) return true;
-  if (tool.name === 'Bash') {
+  if (tool.traits.runsCommands) {
     // Bash rules are judged on the parsed command (src/agent/bash/), never on its text.
     if (mode === 'allow') return 'rules' in bash.allowedBy([rule], bashCommand(input));
     return bash.matchedBy([rule], bashCommand(input))?.sure === true;
@@ -144,10 +141,10 @@ export class Permissions implements PermissionEngine {
     if (denied) return { behavior: 'deny', reason: `Denied by the rule ${denied.source}.` };
     const asked = match(this.parsed(rules.ask), 'ask');
     if (asked) return { behavior: 'ask', reason: `The rule ${asked.source} asks first.` };
-    if (tool.name === 'Bash') {
-      const unsure = this.bash.matchedBy([...this.parsed(rules.deny), ...this.parsed(rules.ask)].filter((r) => r.tool === 'Bash'), bashCommand(input));
+    if (tool.traits.runsCommands) {
+      const unsure = this.bash.matchedBy([...this.parsed(rules.deny), ...this.parsed(rules.ask)].filter((r) => r.tool === tool.name), bashCommand(input));
       if (unsure) return { behavior: 'ask', reason: `The rule ${unsure.rule.source} may apply: ${unsure.why ?? 'it cannot be checked'}.` };
-      const allowed = this.bash.allowedBy([...this.parsed(rules.allow), ...this.grants].filter((r) => r.tool === 'Bash'), bashCommand(input));
+      const allowed = this.bash.allowedBy([...this.parsed(rules.allow), ...this.grants].filter((r) => r.tool === tool.name), bashCommand(input));
       if ('rules' in allowed) return { behavior: 'allow', reason: `Allowed by ${allowed.rules.map((r) => r.source).join(', ')}.` };
       return { behavior: 'ask', reason: allowed.reason };
     }
@@ -158,7 +155,7 @@ export class Permissions implements PermissionEngine {
     if (allowed) return { behavior: 'allow', reason: `Allowed by ${allowed.source}.` };
     if (outside.length > 0) return { behavior: 'ask', reason: `${outside[0]} is outside the workspace.` };
     if (readOnly) return { behavior: 'allow', reason: 'Read-only.' };
-    return { behavior: 'ask', reason: tool.name === 'Bash' ? 'Runs a shell command.' : 'Changes files.' };
+    return { behavior: 'ask', reason: tool.traits.runsCommands ? 'Runs a shell command.' : 'Changes files.' };
   }
 
   /**
@@ -167,10 +164,10 @@ export class Permissions implements PermissionEngine {
    */
   grantForSession({ tool, input }: { tool: Tool; input: unknown }): void {
     const { cwd } = this.opts;
-    if (tool.name === 'Bash') {
+    if (tool.traits.runsCommands) {
       // Exactly this command; it is compared by its parsed form, so only a respelling of it matches.
       const command = bashCommand(input).trim();
-      if (command) this.grants.push({ tool: 'Bash', pattern: command, exact: true, source: `Bash(${command}) for this session` });
+      if (command) this.grants.push({ tool: tool.name, pattern: command, exact: true, source: `${tool.name}(${command}) for this session` });
       return;
     }
     const outside = toolPaths(tool, input, cwd).filter((p) => !isInside(cwd, p));
