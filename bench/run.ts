@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchActivate } from './activate.bench';
 import { benchAgent } from './agent.bench';
+import { benchBashPermissions } from './bashPermissions.bench';
 import { benchSessions } from './sessions.bench';
 import { benchContext } from './context.bench';
 import { benchCompaction } from './compaction.bench';
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
     ['compaction', benchCompaction],
     ['memory', benchMemory],
     ['validity', () => benchValidity(root)],
+    ['bashPermissions', () => benchBashPermissions(root)],
   ];
   const results: Record<string, Record<string, number>> = {};
   for (const [name, run] of suites) {

@@ -90,6 +90,7 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
     tools: deps.tools,
     permissions: {
       decide: (call) => deps.permissions.decide(call),
+      ready: () => deps.permissions.ready?.() ?? Promise.resolve(),
       grantForSession: (call) => deps.permissions.grantForSession(call),
     },
     apiKey: async () => env.apiKey,

@@ -2,7 +2,7 @@
 // its stdout, stderr and exit code, against the Messages API stand-in.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -36,5 +36,24 @@ describe('the threadline command', () => {
     const nokey = run(['-p', 'hello', '--cwd', cwd]);
     assert.equal(nokey.status, 1);
     assert.equal(nokey.stderr, 'threadline: ANTHROPIC_API_KEY is not set\n');
+  });
+
+  it('judges Bash by its parsed command with the bundled parser: an allowed echo runs, the same echo writing a file is refused', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tl-cli-bash-'));
+    await standin.enqueue([
+      { content: [{ type: 'tool_use', name: 'Bash', input: { command: "echo 'allowed ran' > /dev/null && echo $'allowed\\x20ran'" } }] },
+      { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'echo pwned > pwned.txt' } }] },
+      { content: [{ type: 'tool_use', name: 'Bash', input: { command: "'r''m' -rf ." } }] },
+      { content: [{ type: 'text', text: 'done' }] },
+    ]);
+    const r = run(['-p', 'go', '--cwd', cwd, '--output-format', 'stream-json', '--allowed-tools', 'Bash(echo:*)'], { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: standin.url });
+    assert.equal(r.status, 0, r.stderr);
+    const results = r.stdout.trim().split('\n').map((l) => JSON.parse(l)).flatMap((e) => (e.type === 'user' ? e.message.content : [])).filter((b) => b.type === 'tool_result');
+    const text = (b) => (typeof b.content === 'string' ? b.content : b.content.map((c) => c.text).join(''));
+    assert.equal(results.length, 3, r.stdout);
+    assert.match(text(results[0]), /allowed ran/);
+    assert.match(text(results[1]), /output redirected to a file/);
+    assert.match(text(results[2]), /no allow rule covers/);
+    assert.equal(existsSync(join(cwd, 'pwned.txt')), false);
   });
 });
