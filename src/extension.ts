@@ -333,7 +333,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         agent.setHistory(converted.history);
         recorder = newRecorder();
         store.setState((s) => ({ ...s, sessionId: runtime.sessionId, sessionTitle: converted.title.slice(0, 60), messages: converted.view, canContinue: false }));
-        addNotice(store, 'info', `Opened a Claude Code session as a new Threadline session; the original transcript is unchanged.${converted.skipped ? ` ${converted.skipped} unreadable line(s) were skipped.` : ''}`);
+        addNotice(store, converted.mustCompact ? 'warning' : 'info', converted.notice);
         persist('import');
         return;
       }
