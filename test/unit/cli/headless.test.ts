@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,6 +97,16 @@ describe('threadline -p against the stand-in', () => {
     const hostile = await cli(['-p', 'x', '--resume', '../../etc/passwd'], cwd);
     assert.equal(hostile.code, 1);
     assert.match(hostile.err, /not a session id/);
+  });
+
+  it('tells the model a folder just made with `git init` (no commits yet) is a git repository', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tl-cli-git-'));
+    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd });
+    standin.enqueue({ content: [{ type: 'text', text: 'ok' }] });
+    assert.equal((await cli(['-p', 'hi'], cwd)).code, 0);
+    const system = JSON.stringify((standin.requests[0]!.body as { system: unknown }).system);
+    assert.match(system, /Is a git repository: yes/);
+    assert.match(system, /Current branch: main/);
   });
 
   it('exits 1 with a one-line reason on an API error, and on the turn limit', async () => {
