@@ -1,21 +1,22 @@
 import { resolve } from 'node:path';
 import { Permissions } from '../agent/permissions';
-import { createTools } from '../agent/tools';
+import { createToolRegistry } from '../agent/tools';
 import { ContextService } from '../context/contextService';
 import { renderContextReport } from '../context/contextReport';
 import { createAgent } from '../agent/createAgent';
 import { silentLogger } from '../ports/logger';
 import { getDefaultAppState, type AppState } from '../state/appState';
 import { RuntimeState } from '../state/runtimeState';
-import { createStore } from '../state/store';
+import { createStore } from '../shared/store';
 import { cliSessionsDir, cliStateDir } from '../sessions/paths';
-import type { Tool } from '../agent/tools/types';
+import type { ToolRegistry } from '../tools/registry';
 import { SessionStore } from '../sessions/sessionStore';
 import { canonicalRepoRoot } from '../context/git';
 import { MemoryDir } from '../memory/memdir';
 import type { MemorySetup } from '../memory/memoryWiring';
 import { resolveMemoryDir } from '../memory/paths';
 import { parseCliArgs, UsageError } from './args';
+import { stdio, type CliIo } from './io';
 import { runPrompt } from './runPrompt';
 import { sessionsCommand } from './sessionsCommand';
 
@@ -99,19 +100,12 @@ function headlessContext(cwd: string, io: CliIo): ContextService {
 }
 
 /** A rule for a tool Threadline does not have grants nothing; say so rather than let it look granted. */
-function warnUnknownTools(rules: readonly string[], tools: readonly Tool[], io: CliIo): void {
-  const names = new Set(tools.map((t) => t.name));
+function warnUnknownTools(rules: readonly string[], tools: ToolRegistry, io: CliIo): void {
+  const names = new Set(tools.tools.map((t) => t.name));
   for (const name of new Set(rules.map((r) => r.replace(/\(.*$/s, '')))) {
     if (!names.has(name)) io.err(`threadline: --allowed-tools ${name}: no tool here asks under that name, so the rule does nothing (tools: ${[...names].join(', ')})\n`);
   }
 }
-
-export interface CliIo {
-  out(text: string): void;
-  err(text: string): void;
-}
-
-const stdio: CliIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
 
 export interface CliOptions {
   io?: CliIo;
@@ -151,7 +145,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
         runtime,
         log: silentLogger,
         cwd,
-        tools: createTools(),
+        tools: createToolRegistry(),
         permissions: new Permissions({ cwd, rules: () => ({ allow: [], ask: [], deny: [] }), trusted: () => true, headless: true }),
         apiKey: async () => undefined,
         baseUrl: () => '',
@@ -210,7 +204,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
         { cwd, rules: () => ({ allow: args.allowedTools, ask: [], deny: [] }), trusted: () => true, headless: true },
         (message) => io.err(`threadline: ignoring --allowed-tools entry: ${message}\n`),
       );
-      const tools = createTools();
+      const tools = createToolRegistry();
       warnUnknownTools(args.allowedTools, tools, io);
       return runPrompt(
         { ...args, cwd },

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { ContentBlockParam, MessageParam } from '../../../src/api/types';
 import { resolveModel } from '../../../src/api/models';
-import { computeThresholds } from '../../../src/compact/thresholds';
+import { computeThresholds } from '../../../src/conversation/thresholds';
 import { buildMessagesRequest } from '../../../src/context/requestBuilder';
 import { loadClaudeSession } from '../../../src/sessions/claudeCode';
 import { ClaudeTranscriptWriter } from '../../support/claudeTranscript';
