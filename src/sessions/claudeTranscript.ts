@@ -78,6 +78,8 @@ export interface ClaudeTranscript {
   entries: Map<string, ClaudeEntry>;
   /** The last non-sidechain node line of the file. */
   lastUuid: string | undefined;
+  /** The same, while reading: the parent of a line that names none. */
+  lastNode?: string;
   /** The leaf the last `last-prompt` line names; `explicit` when a rewind set it and nothing followed. */
   leafHint: { uuid: string; explicit: boolean } | undefined;
   /** A rewind to before the first message, with nothing after it. */
@@ -177,10 +179,13 @@ function take(t: ClaudeTranscript, l: ClaudeLine): void {
     }
     const prev = t.entries.get(uuid);
     if (prev) t.skips.duplicate++;
+    // Claude Code always writes the key (null for a root); a line without it (written by hand or
+    // by another tool) follows the line before it.
+    const parentUuid = 'parentUuid' in l ? (str(l.parentUuid) ?? null) : (t.lastNode ?? null);
     const entry: ClaudeEntry = {
       kind: l.type as EntryKind,
       uuid,
-      parentUuid: str(l.parentUuid) ?? null,
+      parentUuid,
       order: prev?.order ?? t.entries.size,
       isSidechain: l.isSidechain === true,
       time: typeof l.timestamp === 'string' ? Date.parse(l.timestamp) : NaN,
@@ -188,6 +193,7 @@ function take(t: ClaudeTranscript, l: ClaudeLine): void {
     };
     t.entries.set(uuid, entry);
     if (!entry.isSidechain) {
+      t.lastNode = uuid;
       t.lastUuid = uuid;
       // A message after a rewind's marker makes the marker history.
       if (t.leafHint) t.leafHint.explicit = false;

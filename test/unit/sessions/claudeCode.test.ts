@@ -165,6 +165,20 @@ describe('which lines make the conversation', () => {
     assert.equal(valid(s.history), null);
   });
 
+  it('reads lines that name no parent at all (written by hand or another tool) in file order', async () => {
+    const line = (o: object) => JSON.stringify({ sessionId: 'cc1', cwd: '/w', isSidechain: false, ...o });
+    const s = await loadClaudeSession(
+      tmpFile(
+        [
+          line({ type: 'user', uuid: 'u1', message: { role: 'user', content: 'Rename greet to welcome' } }),
+          line({ type: 'assistant', uuid: 'a1', message: { role: 'assistant', content: [{ type: 'text', text: 'Renamed.' }] } }),
+        ].join('\n'),
+      ),
+    );
+    assert.deepEqual(s.view.map((v) => v.kind), ['user', 'assistant']);
+    assert.equal(s.title, 'Rename greet to welcome');
+  });
+
   it('takes the title a user gave (custom-title) over the first prompt', async () => {
     const w = new ClaudeTranscriptWriter();
     w.prompt('one');
