@@ -103,6 +103,8 @@ export async function listClaudeSessions(cwd: string, env: ClaudeEnv = process.e
     for (const name of names) {
       const id = name.slice(0, -'.jsonl'.length);
       if (!name.endsWith('.jsonl') || !SESSION_ID.test(id) || out.has(id)) continue;
+      // Only regular files: opening a FIFO would wait for a writer forever.
+      if (!(await fs.stat(join(dir, name)).catch(() => undefined))?.isFile()) continue;
       const s = await summaryOf(join(dir, name), id).catch(() => undefined);
       if (s) out.set(id, s);
     }

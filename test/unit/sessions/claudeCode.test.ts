@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +45,9 @@ describe('Claude Code transcripts', () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, '11111111-2222.jsonl'), transcript());
     writeFileSync(join(dir, 'empty.jsonl'), JSON.stringify({ type: 'queue-operation' }) + '\n');
+    // A FIFO or a folder with the right name is not a transcript, and must not hang the listing.
+    execFileSync('mkfifo', [join(dir, 'fifo.jsonl')]);
+    mkdirSync(join(dir, 'folder.jsonl'));
     const list = await listClaudeSessions(cwd, { HOME: home });
     assert.deepEqual(list.map((s) => [s.id, s.title, s.cwd]), [['11111111-2222', 'Fix the failing test', '/w']]);
     const before = readFileSync(list[0]!.file, 'utf8');
