@@ -10,6 +10,7 @@ import { benchMemory } from './memory.bench';
 import { benchValidity } from './validity.bench';
 import { benchBundles } from './bundle.bench';
 import { benchViewSync } from './viewSync.bench';
+import { benchClaudeImport } from './claudeImport.bench';
 
 const root = join(__dirname, '..');
 
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
     ['activate', () => benchActivate(root)],
     ['agent', benchAgent],
     ['sessions', benchSessions],
+    ['claudeImport', benchClaudeImport],
     ['context', benchContext],
     ['compaction', benchCompaction],
     ['memory', benchMemory],
