@@ -132,7 +132,6 @@ describe('threadline and Claude Code sessions of one folder', () => {
 
   it(
     'keeps the prompt being sent when a compaction runs before its request',
-    { todo: 'found here, not fixed here: a compaction before the first request summarises the prompt just submitted away (compactedHistory does not re-append it), so the model never sees the question' },
     async () => {
       const where = workspace();
       const talk = new ClaudeTranscriptWriter('big-talk', where.cwd);
