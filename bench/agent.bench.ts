@@ -64,6 +64,7 @@ export async function benchAgent(opts: { quick?: boolean } = {}): Promise<Record
       ttftBareSdkMs: +median(bare).toFixed(2),
       ttftAgentMs: +median(ours).toFixed(2),
       ttftOverheadMs: +(median(ours) - median(bare)).toFixed(2),
+      ttftAgentOverBare: +(median(ours) / median(bare)).toFixed(3),
       // Scaled to 500 turns in the quick variant, so the target means the same.
       heapGrowthMbAfter500Turns: +(((heapAfter - heapBefore) / 1e6) * (500 / TURNS)).toFixed(1),
       historyMessagesAfter500Turns: Math.round(agent.messages.length * (500 / TURNS)),
