@@ -2,12 +2,13 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AssistantBlock, MessageParam, Usage } from '../api/types';
 import { archiveTranscript } from './archive';
-import { lastAssistantTimestamp, timeBasedClearing } from '../compact/timeClearing';
-import { createAgent, type PermissionEngine } from '../agent/createAgent';
+import { createAgent } from '../agent/createAgent';
+import type { PermissionEngine } from '../agent/permissionBroker';
 import type { LoopResult } from '../agent/queryLoop';
-import type { Tool } from '../tools/types';
+import type { ToolRegistry } from '../tools/registry';
 import type { ContextService } from '../context/contextService';
 import { SessionRecorder } from '../sessions/recorder';
+import type { ClaudeEnv } from '../sessions/claudeCode';
 import { restoreSession } from '../sessions/resume';
 import type { SessionStore } from '../sessions/sessionStore';
 import type { MemorySetup } from '../memory/memoryWiring';
@@ -17,6 +18,7 @@ import { RuntimeState } from '../state/runtimeState';
 import { createStore } from '../shared/store';
 import type { PromptArgs } from './args';
 import type { CliIo } from './io';
+import { findResumeTarget } from './resumeTarget';
 
 export interface PromptEnv {
   apiKey: string | undefined;
@@ -24,7 +26,7 @@ export interface PromptEnv {
 }
 
 export interface PromptDeps {
-  tools: readonly Tool[];
+  tools: ToolRegistry;
   /** Headless: what would ask is denied. The CLI passes --allowed-tools rules in. */
   permissions: PermissionEngine;
   isGitRepo?(): Promise<boolean>;
@@ -32,6 +34,8 @@ export interface PromptDeps {
   context?: ContextService;
   /** Where this folder's sessions live; undefined: the run is not saved. */
   sessions?: SessionStore;
+  /** Where Claude Code's sessions are looked for by `--resume ID` (HOME, CLAUDE_CONFIG_DIR). */
+  claudeEnv?: ClaudeEnv;
   memory?: MemorySetup;
 }
 
@@ -83,23 +87,19 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
   let result: LoopResult | undefined;
   const toolNames = new Map<string, string>();
 
-  // A resumed session keeps its id for everything written from here on: its notes, archives
-  // and transcript. So the session is found before the agent is built.
-  let loaded: Awaited<ReturnType<SessionStore['load']>> | undefined;
+  // A resumed session keeps its id for everything written from here on (its notes, archives
+  // and transcript), so the session is found before the agent is built.
+  let target: Awaited<ReturnType<typeof findResumeTarget>> | undefined;
   if (args.resume) {
     if (!deps.sessions) return fail('sessions are not available here');
-    const id = 'id' in args.resume ? args.resume.id : (await deps.sessions.list())[0]?.id;
-    if (!id) return fail('there is no earlier session in this folder to continue');
-    try {
-      loaded = await deps.sessions.load(id);
-    } catch (err) {
-      return fail(`cannot resume ${id}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
-    }
-    runtime.startSession(loaded.meta.id);
-    // Resumed after the prompt cache expired: old tool results go now, as they would have in
-    // a live session (the transcript on disk keeps them).
-    const cleared = timeBasedClearing({ history: loaded.history, lastAssistantAt: lastAssistantTimestamp(loaded.view), now: Date.now() });
-    if (cleared.cleared) loaded = { ...loaded, history: cleared.history };
+    const settings = store.getState().settings;
+    target = await findResumeTarget(args.resume, deps.sessions, {
+      cwd: args.cwd,
+      env: deps.claudeEnv ?? process.env,
+      options: { model: settings.model, ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}) },
+    });
+    if (target.kind === 'error') return fail(target.reason);
+    if (target.kind === 'threadline') runtime.startSession(target.loaded.meta.id);
   }
   const sessionsDir = deps.sessions?.dir;
 
@@ -111,11 +111,13 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
     tools: deps.tools,
     permissions: {
       decide: (call) => deps.permissions.decide(call),
+      ready: () => deps.permissions.ready?.() ?? Promise.resolve(),
       grantForSession: (call) => deps.permissions.grantForSession(call),
     },
     apiKey: async () => env.apiKey,
     baseUrl: () => env.baseUrl ?? '',
-    maxTurns: () => args.maxTurns,
+    // Headless runs finish long work by default, as the reference's -p does; --max-turns caps it.
+    maxTurns: () => args.maxTurns ?? Infinity,
     ...(deps.isGitRepo ? { isGitRepo: deps.isGitRepo } : {}),
     ...(deps.context ? { context: deps.context } : {}),
     ...(deps.memory
@@ -149,15 +151,22 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
   });
 
   let recorder: SessionRecorder | undefined;
-  if (loaded && deps.sessions) {
-    recorder = restoreSession(loaded, store, agent, deps.sessions);
-    if (loaded.skipped.length) io.err(`threadline: ${loaded.skipped.length} unreadable line(s) of the transcript were skipped\n`);
+  if (target?.kind === 'threadline' && deps.sessions) {
+    recorder = restoreSession(target.loaded, store, agent, deps.sessions);
+    if (target.loaded.skipped.length) io.err(`threadline: ${target.loaded.skipped.length} unreadable line(s) of the transcript were skipped\n`);
+  } else if (target?.kind === 'claude' && deps.sessions) {
+    // A new Threadline session (the id runtime already has); Claude Code's file stays as it is.
+    const c = target.converted;
+    agent.setHistory(c.history);
+    store.setState((st) => ({ ...st, sessionTitle: c.title, messages: c.view }));
+    recorder = new SessionRecorder(deps.sessions, { id: runtime.sessionId, cwd: args.cwd, model: store.getState().settings.model, title: c.title });
+    io.err(`threadline: ${c.notice} Its Threadline id is ${runtime.sessionId}.\n`);
   } else if (deps.sessions) {
     recorder = new SessionRecorder(deps.sessions, { id: runtime.sessionId, cwd: args.cwd, model: store.getState().settings.model });
   }
 
   if (stream) {
-    emit({ type: 'system', subtype: 'init', session_id: runtime.sessionId, cwd: args.cwd, model: store.getState().settings.model, tools: deps.tools.map((t) => t.name) });
+    emit({ type: 'system', subtype: 'init', session_id: runtime.sessionId, cwd: args.cwd, model: store.getState().settings.model, tools: deps.tools.tools.map((t) => t.name) });
   }
   const onAbort = () => agent.stop();
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -203,7 +212,7 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
   await agent.drain().catch(() => undefined);
   if (!r) return fail('the agent did not run');
   if (r.outcome === 'error') return fail(r.error?.message.split('\n')[0] ?? 'request failed');
-  if (r.outcome === 'max_turns') return fail(`stopped after --max-turns ${args.maxTurns}`);
+  if (r.outcome === 'max_turns') return fail(`stopped after ${r.turns} model turns (--max-turns ${args.maxTurns}) before the task was done; continue it with -c, or raise --max-turns`);
   if (r.outcome === 'aborted') return fail('interrupted');
   return 0;
 }

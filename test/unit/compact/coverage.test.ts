@@ -8,6 +8,8 @@ import { compactFromNotes, SM_KEEP_MAX_TOKENS } from '../../../src/compact/notes
 import { CUT_MARKER } from '../../../src/compact/verbatim';
 import { checkCoverage } from './coverageContract';
 
+const COMPACTABLE = new Set(['Read', 'Bash', 'Grep', 'Glob', 'Write', 'Edit']);
+
 /** `n` rounds: a request, a Read with a result of `size` characters, an answer. */
 function rounds(n: number, size = 400): MessageParam[] {
   const h: MessageParam[] = [];
@@ -26,7 +28,7 @@ describe('coverage markers', () => {
     const marker = markerFor(h.slice(0, 24));
     const resumed = JSON.parse(JSON.stringify(h)) as MessageParam[];
     assert.equal(coveredCount(resumed, marker), 24);
-    const micro = microCompact({ history: resumed, lastAssistantAt: 0, now: 10 * 60_000, usedTokens: 0, warningAt: 1e9 });
+    const micro = microCompact({ history: resumed, lastAssistantAt: 0, now: 10 * 60_000, usedTokens: 0, warningAt: 1e9, compactable: COMPACTABLE });
     assert.ok(micro.cleared > 0);
     assert.equal(coveredCount(micro.history, marker), 24, 'clearing tool results does not move the marker');
     const rewritten = [{ role: 'user', content: [{ type: 'text', text: 'different start' }] } as MessageParam, ...resumed.slice(1)];

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MessageParam } from '../../../src/api/types';
 import { CLEARED_PREFIX, microCompact, MIN_CLEARABLE_CHARS } from '../../../src/compact/microCompact';
-import { lastAssistantTimestamp, timeBasedClearing } from '../../../src/compact/timeClearing';
 import { estimateTokens } from '../../../src/conversation/tokens';
 
 function session(sizes: number[]): MessageParam[] {
@@ -15,7 +14,7 @@ function session(sizes: number[]): MessageParam[] {
   return h;
 }
 
-const gap = { now: 10_000_000, lastAssistantAt: 10_000_000 - 6 * 60_000, usedTokens: 1_000, warningAt: 150_000 };
+const gap = { now: 10_000_000, lastAssistantAt: 10_000_000 - 6 * 60_000, usedTokens: 1_000, warningAt: 150_000, compactable: new Set(['Read', 'Bash', 'Grep', 'Glob', 'Write', 'Edit']) };
 
 describe('micro-compaction size floor', () => {
   it('never "clears" ten 50-character results into longer placeholders', () => {
@@ -36,32 +35,5 @@ describe('micro-compaction size floor', () => {
     assert.deepEqual(results.map((r) => r.content.startsWith(CLEARED_PREFIX)), [false, false, false, true, true, false, false, false]);
     assert.equal(d.cleared, 2);
     assert.equal(d.tokensSaved, estimateTokens(h) - estimateTokens(d.history), 'the saved figure is the real difference');
-  });
-});
-
-describe('time-based clearing from the transcript (resume)', () => {
-  const day = 24 * 60 * 60_000;
-  it('a session resumed the next day clears its old tool results; the three latest stay', () => {
-    const h = session(Array(8).fill(2_000));
-    const view = [
-      { kind: 'user', createdAt: 1_000 },
-      { kind: 'assistant', createdAt: 2_000 },
-      { kind: 'tool', createdAt: 2_500 },
-      { kind: 'notice', createdAt: 3_000 },
-    ];
-    const last = lastAssistantTimestamp(view);
-    assert.equal(last, 2_500);
-    const d = timeBasedClearing({ history: h, lastAssistantAt: last, now: 2_500 + day });
-    assert.equal(d.reason, 'time-gap');
-    assert.equal(d.cleared, 5);
-    assert.ok(d.tokensSaved > 0);
-    assert.equal(d.history.length, h.length);
-  });
-
-  it('does nothing within the cache lifetime or without a timestamp', () => {
-    const h = session(Array(8).fill(2_000));
-    assert.equal(timeBasedClearing({ history: h, lastAssistantAt: 1_000, now: 1_000 + 60_000 }).cleared, 0);
-    assert.equal(timeBasedClearing({ history: h, lastAssistantAt: undefined, now: day }).cleared, 0);
-    assert.equal(lastAssistantTimestamp([{ kind: 'user', createdAt: 5 }]), undefined);
   });
 });

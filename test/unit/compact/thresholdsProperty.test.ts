@@ -57,6 +57,7 @@ describe('the first prompt never compacts', () => {
     const c = new Compactor({
       settings: () => ({ autoCompact: true, microCompact: true }),
       thresholds: () => computeThresholds(32_768, 32_000),
+      compactable: new Set<string>(),
       now: () => 0,
       summarize: async () => {
         summaries++;
@@ -106,7 +107,7 @@ describe('compaction frees room on every window (property)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 8_000, max: 1_000_000 }), (window) => {
         const t = computeThresholds(window, 32_000);
-        const c = new Compactor({ settings: () => ({ autoCompact: true, microCompact: true }), thresholds: () => t, now: () => 0, summarize: () => Promise.reject(new Error('unused')) });
+        const c = new Compactor({ settings: () => ({ autoCompact: true, microCompact: true }), compactable: new Set<string>(), thresholds: () => t, now: () => 0, summarize: () => Promise.reject(new Error('unused')) });
         assert.equal(c.isBlocked(t.blockingAt), true);
         assert.equal(c.isBlocked(t.blockingAt - 1), false);
         assert.equal(c.isBlocked(t.autoCompactAt), false, 'auto-compaction comes before blocking');

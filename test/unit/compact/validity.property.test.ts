@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { reportPropertyRuns } from '../../support/propertyReport';
 import { appendUserContent, INTERRUPTED_MARKER, INTERRUPTED_TOOL_RESULT } from '../../../src/conversation/history';
 import type { ContentBlockParam, MessageParam } from '../../../src/api/types';
 import { compactedHistory, findAnchors, truncateToRecent } from '../../../src/compact/compact';
@@ -117,6 +118,7 @@ describe('every compaction path produces a request the API accepts (property)', 
             now: 1_000_000 + 1000,
             usedTokens: cfg.pressure ? 200_000 : 0,
             warningAt: 100_000,
+            compactable: new Set(['Read', 'Bash', 'Grep', 'Glob', 'Write', 'Edit']),
             config: { keepRecent: cfg.keepRecent, clearAtLeastTokens: cfg.clearAtLeastTokens },
           });
           check(micro.history, 'micro-compaction');
@@ -129,6 +131,7 @@ describe('every compaction path produces a request the API accepts (property)', 
       { numRuns: PROPERTY_RUNS },
     );
     assert.equal(runs, PROPERTY_RUNS);
+    reportPropertyRuns('compaction validity', runs);
   });
 });
 
@@ -169,12 +172,13 @@ describe('every compaction path keeps the coverage contract (property)', () => {
           checkCoverage(history, { ...truncated, summary: '', tokensBefore: 0, tokensAfter: 0, anchors: [], droppedRounds: 0, source: 'truncation' }, 'truncation');
           check(withReminders(truncated.history), 'truncation');
 
-          const micro = microCompact({ history, lastAssistantAt: p.gap ? 0 : 1_000_000, now: 1_001_000, usedTokens: 0, warningAt: 100_000, config: { clearAtLeastTokens: 0 } });
+          const micro = microCompact({ history, lastAssistantAt: p.gap ? 0 : 1_000_000, now: 1_001_000, usedTokens: 0, warningAt: 100_000, compactable: new Set(['Read', 'Bash', 'Grep', 'Glob', 'Write', 'Edit']), config: { clearAtLeastTokens: 0 } });
           checkMicroKeepsText(history, micro.history);
         },
       ),
       { numRuns: PROPERTY_RUNS },
     );
+    reportPropertyRuns('compaction coverage contract', runs);
     assert.equal(runs, PROPERTY_RUNS);
   });
 });
