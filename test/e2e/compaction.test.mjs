@@ -31,8 +31,9 @@ describe('token tracking and compaction in real VS Code', { timeout: 300_000 }, 
       // A long paste: typing it through fill() takes longer than its timeout; set the value the
       // way a paste does (React listens to the input event) and send.
       await input.evaluate((el, value) => {
-        Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set.call(el, value);
-        el.dispatchEvent(new Event('input', { bubbles: true }));
+        // These run in the page: its own textarea prototype and Event class.
+        Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el), 'value').set.call(el, value);
+        el.dispatchEvent(new el.ownerDocument.defaultView.Event('input', { bubbles: true }));
       }, text);
     } else {
       await input.fill(text);
