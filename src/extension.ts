@@ -17,6 +17,7 @@ import { listClaudeSessions, loadClaudeSession } from './sessions/claudeCode';
 import { pickSession } from './vscode/sessionPicker';
 import { ApiKeyStore } from './vscode/apiKey';
 import { ChatViewProvider, CHAT_VIEW_ID } from './vscode/chatViewProvider';
+import { createEditorActions } from './vscode/editorActions';
 import { registerCommands, runActionCommand } from './vscode/commands';
 import { readMaxTurns, readMemorySettings, readPermissionSettings, readSettings } from './vscode/settings';
 import { showMemory } from './vscode/memoryView';
@@ -213,6 +214,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     runCommand: runActionCommand,
     runner,
     compact: compactWithProgress,
+    editor: createEditorActions(),
     openArchive: async (path) => {
       // Only files of our own archive folder, shown read-only through a content provider.
       const archiveDir = join(sessions.dir, 'archive');

@@ -524,6 +524,7 @@ export class Agent implements TurnRunner {
           toolName: call.tool.name,
           summary: safeSummary(call.tool, call.input),
           detail: `${verdict.reason}\n\n${safeJson(call.input)}`,
+          input: safeJson(call.input),
         },
       }));
     });
