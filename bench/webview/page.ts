@@ -79,7 +79,11 @@ export interface BenchPage {
   page: Page;
   boot(snapshot: HostToWebviewMessage, lastId: string | undefined): Promise<BootResult>;
   stream(patches: HostToWebviewMessage[], intervalMs: number, expectText: string, answerId: string): Promise<StreamResult>;
-  /** Main-thread busy time so far (Chromium's TaskDuration), in milliseconds. */
+  /**
+   * CPU time of the page's main thread so far (Chromium's ThreadTime), in milliseconds. CPU time,
+   * not the wall time of its tasks: on a shared machine a task preempted by other processes would
+   * otherwise count the time it waited.
+   */
   mainThreadMs(): Promise<number>;
   close(): Promise<void>;
 }
@@ -120,9 +124,9 @@ export async function openBenchPage(browser: Browser, assets: PageAssets, viewpo
     },
     async mainThreadMs() {
       const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
-      const task = metrics.find((m) => m.name === 'TaskDuration');
-      if (!task) throw new Error('Chromium reported no TaskDuration metric');
-      return task.value * 1000;
+      const thread = metrics.find((m) => m.name === 'ThreadTime');
+      if (!thread) throw new Error('Chromium reported no ThreadTime metric');
+      return thread.value * 1000;
     },
     async close() {
       await context.close();
