@@ -4,7 +4,7 @@ import type { HostToWebviewMessage } from '../../src/shared/protocol';
 import type { ViewMessage } from '../../src/shared/viewState';
 import { appendMessage, updateMessage } from '../../src/state/actions';
 import { getDefaultAppState, type AppState } from '../../src/state/appState';
-import { createStore } from '../../src/state/store';
+import { createStore } from '../../src/shared/store';
 import { ViewSync } from '../../src/state/viewSync';
 
 /** What the host posts for one benchmark run: the snapshot that answers `view/ready`, then one patch per delta. */

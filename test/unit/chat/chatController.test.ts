@@ -3,16 +3,17 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createChatHandlers, type TurnRunner } from '../../../src/chat/chatController';
+import type { ChatRunner } from '../../../src/agent/chatRunner';
+import { createChatHandlers } from '../../../src/chat/chatController';
 import { resolveOpenable } from '../../../src/chat/openablePath';
 import { silentLogger } from '../../../src/ports/logger';
 import { getDefaultAppState, type AppState } from '../../../src/state/appState';
-import { createStore } from '../../../src/state/store';
+import { createStore } from '../../../src/shared/store';
 
 function setup(state: Partial<AppState>) {
   const store = createStore<AppState>({ ...getDefaultAppState({ sessionId: 's' }), ...state });
   let continued = 0;
-  const runner: TurnRunner = {
+  const runner: ChatRunner = {
     submit: async () => undefined,
     stop: () => undefined,
     retry: async () => undefined,

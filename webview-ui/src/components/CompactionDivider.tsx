@@ -3,7 +3,7 @@ import { formatTokens } from '../../../src/shared/format';
 import type { ViewMessage } from '../../../src/shared/viewState';
 import { post } from '../vscodeApi';
 import { Markdown } from './Markdown';
-import type { RowAttributes } from './MessageView';
+import type { RowAttributes } from './rowAttributes';
 
 export function CompactionDivider({ message, common }: { message: Extract<ViewMessage, { kind: 'compaction' }>; common: RowAttributes }) {
   const [open, setOpen] = useState(false);

@@ -5,12 +5,11 @@ import { useView } from '../useView';
 import { post } from '../vscodeApi';
 import { CompactionDivider } from './CompactionDivider';
 import { Markdown } from './Markdown';
+import type { RowAttributes } from './rowAttributes';
 import { ToolCard } from './ToolCard';
 
 /** The id of a message just brought into view, so it can be marked for a moment. */
 export const FlashContext = createContext<string | undefined>(undefined);
-
-export type RowAttributes = Record<string, string>;
 
 /**
  * Subscribes to one message, so a streamed token re-renders only the message it grows — and

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { formatDuration } from '../../../src/shared/format';
 import type { ViewMessage } from '../../../src/shared/viewState';
 import { describeTool, type ToolDetail } from '../tools/describe';
-import type { RowAttributes } from './MessageView';
+import type { RowAttributes } from './rowAttributes';
 import { PathLink } from './PathLink';
 import { ToolBody } from './ToolBody';
 
