@@ -35,7 +35,13 @@ const SAMPLE = [
  * are judged on what they actually sit on.
  */
 function measureContrast(answer) {
+  // Computed colours come as rgb()/rgba(), or as color(srgb …) in 0–1 when color-mix made them.
   const parse = (c) => {
+    const srgb = /color\(srgb ([^)]+)\)/.exec(c);
+    if (srgb) {
+      const [r, g, b, a = 1] = srgb[1].split(/[\s/]+/).filter(Boolean).map(Number);
+      return { r: r * 255, g: g * 255, b: b * 255, a };
+    }
     const m = /rgba?\(([^)]+)\)/.exec(c);
     if (!m) return null;
     const [r, g, b, a = 1] = m[1].split(/[\s,/]+/).filter(Boolean).map(Number);
