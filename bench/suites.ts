@@ -9,6 +9,7 @@ import { benchMemory } from './memory.bench';
 import { benchSessions } from './sessions.bench';
 import { benchValidity } from './validity.bench';
 import { benchViewSync } from './viewSync.bench';
+import { benchWebview } from './webview.bench';
 
 export interface SuiteOptions {
   root: string;
@@ -35,4 +36,5 @@ export const SUITES: Suite[] = [
   { name: 'compaction', quick: false, run: () => benchCompaction() },
   { name: 'memory', quick: true, run: () => benchMemory() },
   { name: 'validity', quick: true, run: ({ root, quick }) => benchValidity(root, { quick }) },
+  { name: 'webview', quick: false, run: ({ root }) => benchWebview(root) },
 ];

@@ -16,6 +16,7 @@ import { ViewSync } from './state/viewSync';
 import { ApiKeyStore } from './vscode/apiKey';
 import { ArchiveDocuments } from './vscode/archiveDocuments';
 import { ChatViewProvider, CHAT_VIEW_ID } from './vscode/chatViewProvider';
+import { createEditorActions } from './vscode/editorActions';
 import { registerCommands, runActionCommand } from './vscode/commands';
 import { historyActions } from './vscode/historyUi';
 import { approveExternalInclude } from './vscode/includeApprovals';
@@ -65,6 +66,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     hasApiKey: async () => Boolean(await apiKeys.get()),
     runCommand: runActionCommand,
     runner: sessionManager.runner,
+    editor: createEditorActions(),
     openArchive: (path) => archives.open(path),
     history: historyActions(sessionManager, sessions, store),
   });
