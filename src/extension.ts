@@ -1,7 +1,5 @@
 import * as vscode from 'vscode';
 import { createAgent } from './agent/createAgent';
-import { Permissions } from './agent/permissions';
-import { createTools } from './agent/tools';
 import { createChatHandlers, type HistoryActions } from './chat/chatController';
 import { ContextService } from './context/contextService';
 import { addNotice } from './state/actions';
@@ -18,7 +16,8 @@ import { pickSession } from './vscode/sessionPicker';
 import { ApiKeyStore } from './vscode/apiKey';
 import { ChatViewProvider, CHAT_VIEW_ID } from './vscode/chatViewProvider';
 import { registerCommands, runActionCommand } from './vscode/commands';
-import { readMaxTurns, readMemorySettings, readPermissionSettings, readSettings } from './vscode/settings';
+import { readMaxTurns, readMemorySettings, readSettings } from './vscode/settings';
+import { permissionsAndTools, permissionsReport } from './vscode/permissionWiring';
 import { showMemory } from './vscode/memoryView';
 import { canonicalRepoRoot } from './context/git';
 import { resolveMemoryDir } from './memory/paths';
@@ -88,14 +87,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   );
   const warnBadRule = (message: string) => void vscode.window.showWarningMessage(`Threadline: a permission rule in settings is ignored: ${message}`);
   // One agent per session: its history and its "allow for this session" grants go together.
+  // The current session's permission engine and the tools it scopes (Show Context lists its rules).
+  let wiring: ReturnType<typeof permissionsAndTools> | undefined;
   const makeAgent = () =>
     createAgent({
       store,
       runtime,
       log,
       cwd,
-      tools: createTools(),
-      permissions: new Permissions({ cwd, rules: readPermissionSettings, trusted: () => vscode.workspace.isTrusted }, warnBadRule),
+      ...(wiring = permissionsAndTools({ cwd, globalStorageDir: context.globalStorageUri.fsPath, warn: warnBadRule })),
       apiKey: () => apiKeys.get(),
       baseUrl: () => store.getState().settings.apiBaseUrl,
       maxTurns: readMaxTurns,
@@ -301,6 +301,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     apiKeys,
     compact: compactWithProgress,
     previewContext: () => agent.previewContext(),
+    permissionsReport: () => (wiring ? permissionsReport(wiring.permissions) : ''),
     compactPreview: () => agent.compactPreview(),
     openMemory: () => showMemory(agent.memdir, readMemorySettings().enabled),
     newSession: () => {

@@ -6,7 +6,7 @@ import type { MessageParam } from '../api/types';
 import { compactWithSummary, type RecentFile } from '../compact/compact';
 import { Compactor, type CompactorDeps } from '../compact/compactor';
 import { compactTool } from '../compact/compactTool';
-import { createMemoryServices, type ForkRunner, type MemorySetup } from '../memory/memoryWiring';
+import { createMemoryServices, type ForkRequest, type ForkRunner, type MemorySetup } from '../memory/memoryWiring';
 import { appendUserContent } from '../conversation/history';
 import { runForkedAgent } from './fork';
 import { computeThresholds } from '../conversation/thresholds';
@@ -28,6 +28,8 @@ import { reminderBlock } from '../context/reminders';
 export interface PermissionEngine {
   decide(call: { tool: Tool; input: unknown }): PermissionVerdict;
   grantForSession(call: { tool: Tool; input: unknown }): void;
+  /** Binds a background agent's own check by the same rules (see Permissions.boundedCheck). */
+  boundedCheck?(roots: readonly string[], own: ForkRequest['canUseTool']): ForkRequest['canUseTool'];
 }
 
 export interface AgentSetup {
@@ -107,7 +109,8 @@ export function createAgent(setup: AgentSetup): Agent {
       source: req.source,
       system: buildSystemBlocks(req.system),
       tools: forkTools,
-      canUseTool: req.canUseTool,
+      // An engine without boundedCheck (a test double): the fork's own check alone.
+      canUseTool: setup.permissions.boundedCheck?.(req.roots ?? [], req.canUseTool) ?? req.canUseTool,
       messages: appendUserContent(req.messages, [{ type: 'text', text: req.prompt }]),
       cwd: setup.cwd,
       maxTurns: req.maxTurns,

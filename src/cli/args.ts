@@ -10,6 +10,8 @@ export interface PromptArgs {
   contextWindow: number | undefined;
   maxTurns: number;
   allowedTools: string[];
+  /** --add-dir: folders where reads run like in the workspace (writes still ask). */
+  addDirs: string[];
   outputFormat: OutputFormat;
   /** Continue the most recent session in this folder, or the one with this id. */
   resume: { latest: true } | { id: string } | undefined;
@@ -19,7 +21,7 @@ export type CliArgs =
   | PromptArgs
   | { command: 'help' }
   | { command: 'version' }
-  | { command: 'context'; cwd: string; json: boolean; model: string | undefined; contextWindow: number | undefined }
+  | { command: 'context'; cwd: string; json: boolean; model: string | undefined; contextWindow: number | undefined; addDirs: string[] }
   | { command: 'sessions'; cwd: string; json: boolean }
   | { command: 'memory'; cwd: string; json: boolean; action: 'list' | 'show' | 'rm'; name?: string };
 
@@ -48,6 +50,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
         'max-turns': { type: 'string' },
         'allowed-tools': { type: 'string', multiple: true },
         allowedTools: { type: 'string', multiple: true },
+        'add-dir': { type: 'string', multiple: true },
         'output-format': { type: 'string' },
         json: { type: 'boolean' },
         continue: { type: 'boolean', short: 'c' },
@@ -68,7 +71,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
   const [first, ...rest] = parsed.positionals;
   if (first === 'context') {
     if (rest.length) throw new UsageError(`unexpected arguments after context: ${rest.join(' ')}`);
-    return { command: 'context', cwd: dir, json: Boolean(v.json), model, contextWindow };
+    return { command: 'context', cwd: dir, json: Boolean(v.json), model, contextWindow, addDirs: v['add-dir'] ?? [] };
   }
   if (first === 'memory') {
     const [action = 'list', name, ...extra] = rest;
@@ -101,6 +104,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
     contextWindow,
     maxTurns: positiveInt('--max-turns', v['max-turns']) ?? 50,
     allowedTools,
+    addDirs: v['add-dir'] ?? [],
     outputFormat: format,
     resume,
   };

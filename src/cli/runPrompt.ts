@@ -90,6 +90,7 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
     permissions: {
       decide: (call) => deps.permissions.decide(call),
       grantForSession: (call) => deps.permissions.grantForSession(call),
+      ...(deps.permissions.boundedCheck ? { boundedCheck: (roots, own) => deps.permissions.boundedCheck!(roots, own) } : {}),
     },
     apiKey: async () => env.apiKey,
     baseUrl: () => env.baseUrl ?? '',
