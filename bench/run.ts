@@ -9,6 +9,7 @@ import { benchMemory } from './memory.bench';
 import { benchValidity } from './validity.bench';
 import { benchBundles } from './bundle.bench';
 import { benchViewSync } from './viewSync.bench';
+import { benchSearch } from './search.bench';
 
 const root = join(__dirname, '..');
 
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
     ['compaction', benchCompaction],
     ['memory', benchMemory],
     ['validity', () => benchValidity(root)],
+    ['search', benchSearch],
   ];
   const results: Record<string, Record<string, number>> = {};
   for (const [name, run] of suites) {

@@ -120,19 +120,36 @@ export async function walkGlob(root: string, pattern: string, signalOrOptions?: 
     return []; // the start folder is missing or unreadable: nothing to find there
   }
   const out: WalkedFile[] = [];
-  for (const rel of matched.slice(0, limit)) {
+  for await (const [rel, st] of readAhead(matched.slice(0, limit), 64, (rel) => statEntry(join(rootAbs, rel)))) {
     if (opts.signal?.aborted) break;
-    const abs = join(rootAbs, rel);
-    try {
-      const lst = await fs.lstat(abs);
-      const link = lst.isSymbolicLink();
-      const st = link ? await fs.stat(abs) : lst;
-      if (st.isFile()) out.push({ rel, abs, mtimeMs: st.mtimeMs, size: st.size, ...(link ? { link } : {}) });
-    } catch {
-      // gone since the listing, or a dangling link
-    }
+    if (st) out.push({ rel, abs: join(rootAbs, rel), ...st });
   }
   return out;
+}
+
+/** Size and time of a regular file (through a symlink too), or undefined. */
+async function statEntry(abs: string): Promise<Omit<WalkedFile, 'rel' | 'abs'> | undefined> {
+  try {
+    const lst = await fs.lstat(abs);
+    const link = lst.isSymbolicLink();
+    const st = link ? await fs.stat(abs) : lst;
+    return st.isFile() ? { mtimeMs: st.mtimeMs, size: st.size, ...(link ? { link } : {}) } : undefined;
+  } catch {
+    return undefined; // gone since the listing, or a dangling link
+  }
+}
+
+/**
+ * `fn` over `items` with up to `window` calls in flight, yielded in the items' order: file
+ * systems answer many small requests at once far faster than one after another.
+ */
+export async function* readAhead<T, R>(items: readonly T[], window: number, fn: (item: T) => Promise<R>): AsyncGenerator<[T, R]> {
+  const pending: Array<Promise<R>> = [];
+  let next = 0;
+  for (let k = 0; k < items.length; k++) {
+    while (next < items.length && next < k + window) pending.push(fn(items[next++]!));
+    yield [items[k]!, await pending.shift()!];
+  }
 }
 
 /**

@@ -4,7 +4,7 @@ import { RE2JS } from 're2js';
 import { globToRegExp } from '../../tools/glob';
 import { resolveToolPath } from '../../tools/paths';
 import type { Tool } from '../../tools/types';
-import { ROOT_ONLY, scopeFilter, searchRoot, walkGlob, type SearchScope } from '../../tools/walk';
+import { readAhead, ROOT_ONLY, scopeFilter, searchRoot, walkGlob, type SearchScope } from '../../tools/walk';
 import { displayPath, errorMessage, hasBinaryExtension, hasNulByte, INTERRUPTED, parseInput } from './util';
 
 export const GREP_MAX_FILE_BYTES = 1024 * 1024;
@@ -110,21 +110,19 @@ export function createGrepTool(scope: SearchScope = ROOT_ONLY): Tool<GrepInput> 
       const results: string[] = [];
       let cut = false;
       let tooBig = 0;
-      for (const f of files) {
+      const searched = files.filter((f) => {
+        if (f.size > GREP_MAX_FILE_BYTES) tooBig++;
+        return f.size <= GREP_MAX_FILE_BYTES && !hasBinaryExtension(f.abs);
+      });
+      // A pattern with no regex syntax is a plain string: files without it are skipped at once.
+      const literal = !i['-i'] && !/[.^$*+?()[\]{}|\\]/.test(i.pattern) ? i.pattern : undefined;
+      const read = (f: { abs: string }) => fs.readFile(f.abs).catch(() => undefined); // unreadable or gone: skipped
+      for await (const [f, buf] of readAhead(searched, 16, read)) {
         if (signal.aborted) return INTERRUPTED;
-        if (f.size > GREP_MAX_FILE_BYTES) {
-          tooBig++;
-          continue;
-        }
-        if (hasBinaryExtension(f.abs)) continue;
-        let buf: Buffer;
-        try {
-          buf = await fs.readFile(f.abs);
-        } catch {
-          continue; // unreadable or gone
-        }
-        if (hasNulByte(buf)) continue;
-        const lines = buf.toString('utf8').split('\n');
+        if (!buf || hasNulByte(buf)) continue;
+        const text = buf.toString('utf8');
+        if (literal !== undefined && !text.includes(literal)) continue;
+        const lines = text.split('\n');
         if (lines.at(-1) === '') lines.pop();
         let count = 0;
         for (let n = 0; n < lines.length; n++) {
