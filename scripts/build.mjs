@@ -9,6 +9,8 @@ const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
+const IMPORT_META_URL = 'const __importMetaUrl = require("node:url").pathToFileURL(__filename).href;';
+
 const node = {
   bundle: true,
   platform: 'node',
@@ -19,7 +21,10 @@ const node = {
   logLevel: 'warning',
   // The SDK and our deps are bundled; only the editor API is provided at run time.
   external: ['vscode'],
-  define: { __THREADLINE_VERSION__: JSON.stringify(version) },
+  // Some dependencies ship ESM that reads import.meta.url (fdir: createRequire); in a CommonJS
+  // bundle it is this file's URL.
+  define: { __THREADLINE_VERSION__: JSON.stringify(version), 'import.meta.url': '__importMetaUrl' },
+  banner: { js: IMPORT_META_URL },
 };
 
 const configs = [
@@ -28,7 +33,7 @@ const configs = [
     ...node,
     entryPoints: [join(root, 'src/cli/main.ts')],
     outfile: join(root, 'dist/cli.js'),
-    banner: { js: '#!/usr/bin/env node' },
+    banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` },
   },
   {
     bundle: true,
