@@ -222,8 +222,9 @@ export class Permissions implements PermissionEngine, SearchScope {
     const out: Collected = { allow: [], ask: [], deny: [], dirs: [] };
     for (const s of this.activeSources()) {
       const root = s.root ? realLocation(resolve(s.root)) : undefined;
-      for (const b of ['allow', 'ask', 'deny'] as const) out[b].push(...this.parsed(s[b] ?? [], s.label, root));
-      for (const d of s.additionalDirectories ?? []) out.dirs.push({ dir: realLocation(resolve(this.opts.cwd, d)), source: s.label });
+      for (const b of ['allow', 'ask', 'deny'] as const) out[b].push(...this.parsed(s[b] ?? [], s.label, root).filter((r) => b !== 'allow' || !s.project || this.keepProjectAllow(r)));
+      if (s.project && s.additionalDirectories?.length) this.warnOnce(`additionalDirectories in ${s.label} are ignored: a project file may not open folders outside itself`);
+      for (const d of s.project ? [] : (s.additionalDirectories ?? [])) out.dirs.push({ dir: realLocation(resolve(this.opts.cwd, d)), source: s.label });
       if (s.defaultMode && !out.mode) out.mode = { mode: s.defaultMode, source: s.label };
     }
     if (out.mode && !['default', 'acceptEdits', 'dontAsk', 'plan'].includes(out.mode.mode)) {
@@ -231,6 +232,18 @@ export class Permissions implements PermissionEngine, SearchScope {
       delete out.mode;
     }
     return out;
+  }
+
+  /**
+   * A file that ships with the repository may allow things inside it, never reads or writes
+   * elsewhere: trusting a folder should not hand it ~/.ssh. (The reference honours such rules.)
+   */
+  private keepProjectAllow(r: ParsedRule): boolean {
+    if (r.pattern === undefined || !FILE_TOOLS.has(r.tool)) return true;
+    const p = r.pattern.trim();
+    if (!p.startsWith('//') && !p.startsWith('~') && !p.split('/').includes('..')) return true;
+    this.warnOnce(`${r.source} in ${r.origin} is ignored: a project file may not allow paths outside the project`);
+    return false;
   }
 
   decide(call: { tool: Tool; input: unknown }): PermissionVerdict {

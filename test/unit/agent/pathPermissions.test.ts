@@ -178,7 +178,16 @@ describe("Claude Code's settings", () => {
     const untrusted = engine(ws, {}, { sources, trusted: false });
     assert.equal(untrusted.decide('Bash', { command: 'npm test' }), 'deny');
     assert.equal(untrusted.decide('Read', { file_path: '/etc/hostname' }), 'ask', 'its Read(//**) is not applied either');
-    assert.equal(engine(ws, {}, { sources }).decide('Read', { file_path: '/etc/hostname' }), 'allow');
+  });
+
+  it('a project file may not allow paths outside the project, even when trusted (unlike the reference)', () => {
+    const { ws, sources } = withSettings({ permissions: { allow: ['Read(//**)', 'Edit(~/**)', 'Read(../**)', 'Read(src/**)'], additionalDirectories: ['/'] } });
+    const { decide, warnings } = engine(ws, {}, { sources });
+    assert.equal(decide('Read', { file_path: '/etc/hostname' }), 'ask');
+    assert.equal(decide('Grep', { pattern: 'x', path: '/etc' }), 'ask', 'its additionalDirectories are ignored');
+    assert.equal(decide('Read', { file_path: 'src/app.js' }), 'allow');
+    assert.match(warnings.join('\n'), /Read\(\/\/\*\*\) in \.claude\/settings\.json is ignored/);
+    assert.match(warnings.join('\n'), /additionalDirectories in \.claude\/settings\.json are ignored/);
   });
 
   it("a deny in the project's settings beats an allow in Threadline's", () => {
