@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchActivate } from './activate.bench';
 import { benchAgent } from './agent.bench';
+import { benchBashPermissions } from './bashPermissions.bench';
 import { benchSessions } from './sessions.bench';
 import { benchContext } from './context.bench';
 import { benchCompaction } from './compaction.bench';
@@ -10,6 +11,7 @@ import { benchValidity } from './validity.bench';
 import { benchBundles } from './bundle.bench';
 import { benchViewSync } from './viewSync.bench';
 import { benchSearch } from './search.bench';
+import { benchClaudeImport } from './claudeImport.bench';
 
 const root = join(__dirname, '..');
 
@@ -21,11 +23,13 @@ async function main(): Promise<void> {
     ['activate', () => benchActivate(root)],
     ['agent', benchAgent],
     ['sessions', benchSessions],
+    ['claudeImport', benchClaudeImport],
     ['context', benchContext],
     ['compaction', benchCompaction],
     ['memory', benchMemory],
     ['validity', () => benchValidity(root)],
     ['search', benchSearch],
+    ['bashPermissions', () => benchBashPermissions(root)],
   ];
   const results: Record<string, Record<string, number>> = {};
   for (const [name, run] of suites) {

@@ -9,8 +9,6 @@ const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
-const IMPORT_META_URL = 'const __importMetaUrl = require("node:url").pathToFileURL(__filename).href;';
-
 const node = {
   bundle: true,
   platform: 'node',
@@ -21,10 +19,13 @@ const node = {
   logLevel: 'warning',
   // The SDK and our deps are bundled; only the editor API is provided at run time.
   external: ['vscode'],
-  // Some dependencies ship ESM that reads import.meta.url (fdir: createRequire); in a CommonJS
-  // bundle it is this file's URL.
-  define: { __THREADLINE_VERSION__: JSON.stringify(version), 'import.meta.url': '__importMetaUrl' },
-  banner: { js: IMPORT_META_URL },
+  define: { __THREADLINE_VERSION__: JSON.stringify(version) },
+  // web-tree-sitter's and fdir's ESM builds read import.meta.url, which a CommonJS bundle does not
+  // have: take their CommonJS builds.
+  alias: {
+    'web-tree-sitter': join(root, 'node_modules/web-tree-sitter/web-tree-sitter.cjs'),
+    fdir: join(root, 'node_modules/fdir/dist/index.cjs'),
+  },
 };
 
 const configs = [
@@ -33,7 +34,7 @@ const configs = [
     ...node,
     entryPoints: [join(root, 'src/cli/main.ts')],
     outfile: join(root, 'dist/cli.js'),
-    banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` },
+    banner: { js: '#!/usr/bin/env node' },
   },
   {
     bundle: true,
@@ -53,6 +54,11 @@ const configs = [
 
 rmSync(join(root, 'dist'), { recursive: true, force: true, maxRetries: 3 });
 mkdirSync(join(root, 'dist/webview'), { recursive: true });
+// The shell parser (tree-sitter runtime and Bash grammar) is loaded from dist/wasm/ by both bundles.
+mkdirSync(join(root, 'dist/wasm'), { recursive: true });
+for (const [pkg, file] of [['web-tree-sitter', 'web-tree-sitter.wasm'], ['tree-sitter-bash', 'tree-sitter-bash.wasm']]) {
+  cpSync(join(root, 'node_modules', pkg, file), join(root, 'dist/wasm', file));
+}
 // Codicons are loaded by the webview as a stylesheet with its font beside it.
 for (const file of ['codicon.css', 'codicon.ttf']) {
   cpSync(join(root, 'node_modules/@vscode/codicons/dist', file), join(root, 'dist/webview', file));

@@ -1,6 +1,5 @@
 // The hand-rolled glob compiler and walk that Glob and Grep used before picomatch, RE2 and fdir,
 // kept only as the baseline the search benchmark measures the new ones against in the same run.
-/* eslint-disable */
 import { promises as fs } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 // Glob patterns as Claude Code's rules and tools write them, compiled to regular expressions.

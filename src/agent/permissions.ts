@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, resolve, sep } from 'node:path';
-import type { PermissionVerdict } from './agent';
-import type { PermissionEngine } from './createAgent';
+import { sharedBashChecker, type BashChecker } from './bash/checker';
+import type { PermissionEngine, PermissionVerdict } from './permissionBroker';
 import { parsePathPattern, pathPatternMatches, ruleForPath, under, type PathContext } from './pathRules';
 import { describeSources, type DescribedRule, type RuleSource } from './ruleSources';
 import { realLocation, toolPaths } from '../tools/paths';
@@ -34,6 +34,8 @@ export interface PermissionOptions {
   protectedPaths?: readonly string[];
   /** Default: the user's home folder (for `~/` patterns). */
   home?: string;
+  /** Judges Bash commands on their parse tree; one shared parser unless a test gives its own. */
+  bash?: BashChecker;
 }
 
 export interface ParsedRule {
@@ -61,9 +63,9 @@ export function parseRule(source: string): ParsedRule {
   return { tool: m[1]!, pattern: pattern === '' || pattern === '*' ? undefined : pattern, source };
 }
 
-const FILE_TOOLS = new Set(['Read', 'Write', 'Edit', 'Grep', 'Glob']);
-const READ_FAMILY = new Set(['Read', 'Grep', 'Glob']);
-const EDIT_FAMILY = new Set(['Edit', 'Write']);
+/** Rule names of the built-in file tools: a rule names a tool, a call's tool is known by its traits. */
+const EDIT_RULES = new Set(['Edit', 'Write']);
+const isFileTool = (tool: Tool) => Boolean(tool.traits.readsFiles || tool.traits.writesFiles);
 /** Writes inside these folders always ask, as the reference does even in its bypass mode. */
 export const PROTECTED_DIRS: readonly string[] = ['.git', '.vscode', '.claude', '.idea'];
 
@@ -72,11 +74,10 @@ export const PROTECTED_DIRS: readonly string[] = ['.git', '.vscode', '.claude', 
  * Edit rule covers every tool that edits files and a Read rule the tools that read them (Grep,
  * Glob). A deny or ask rule reaches further: a Write deny also holds for Edit.
  */
-export function ruleCovers(ruleTool: string, callTool: string, mode: RuleMode = 'allow'): boolean {
-  if (ruleTool === callTool) return true;
-  if (ruleTool === 'Edit' && EDIT_FAMILY.has(callTool)) return true;
-  if (mode !== 'allow' && EDIT_FAMILY.has(ruleTool) && EDIT_FAMILY.has(callTool)) return true;
-  return ruleTool === 'Read' && READ_FAMILY.has(callTool);
+export function ruleCovers(ruleTool: string, call: Tool, mode: RuleMode = 'allow'): boolean {
+  if (ruleTool === call.name) return true;
+  if (call.traits.writesFiles && (ruleTool === 'Edit' || (mode !== 'allow' && EDIT_RULES.has(ruleTool)))) return true;
+  return ruleTool === 'Read' && Boolean(call.traits.readsFiles);
 }
 
 /** A path a call touches, as written (lexical) and where it really is (symlinks resolved). */
@@ -89,37 +90,16 @@ function touchedPaths(tool: Tool, input: unknown, cwd: string): Touched[] {
   return toolPaths(tool, input, cwd).map((lexical) => ({ lexical, real: realLocation(lexical) }));
 }
 
-/** What a rule's pattern is matched against for this call (commands; file tools are matched by path). */
-function subjects(tool: Tool, input: unknown): string[] {
-  if (tool.name === 'Bash') {
-    const command = (input as { command?: unknown }).command;
-    return typeof command === 'string' ? [command.trim()] : [];
-  }
-  return [];
+function bashCommand(input: unknown): string {
+  const command = (input as { command?: unknown } | null)?.command;
+  return typeof command === 'string' ? command : '';
 }
 
-const SUBSTITUTION = /`|\$\(|<\(|>\(/;
-const SEPARATORS = /&&|\|\||;|\||&|\n/;
-
-function bashMatches(p: string, command: string): boolean {
-  // `npm test:*` is a prefix rule: the command, or the command followed by arguments.
-  if (p.endsWith(':*')) {
-    const prefix = p.slice(0, -2).trim();
-    return command === prefix || command.startsWith(`${prefix} `);
-  }
-  return command === p;
-}
-
-function patternMatches(rule: ParsedRule, tool: Tool, subject: string, mode: RuleMode, ctx?: PathContext): boolean {
+/** A file rule's pattern against one absolute path (exact for a session grant). */
+function patternMatches(rule: ParsedRule, subject: string, mode: RuleMode, ctx: PathContext): boolean {
   const p = rule.pattern!;
   if (rule.exact) return subject === p;
-  if (tool.name !== 'Bash') return ctx !== undefined && pathPatternMatches(parsePathPattern(p, ctx, rule.root), subject, mode !== 'allow');
-  const parts = subject.split(SEPARATORS).map((x) => x.trim()).filter(Boolean);
-  // A deny or ask rule catches its command anywhere in a chain; an allow rule must cover
-  // every command of it, and never one that substitutes another command's output.
-  if (mode !== 'allow') return parts.some((c) => bashMatches(p, c));
-  if (SUBSTITUTION.test(subject)) return false;
-  return parts.length > 0 && parts.every((c) => bashMatches(p, c));
+  return pathPatternMatches(parsePathPattern(p, ctx, rule.root), subject, mode !== 'allow');
 }
 
 type RuleMode = 'allow' | 'ask' | 'deny';
@@ -133,18 +113,29 @@ function defaultContext(cwd: string): PathContext {
  * resolved): an allow rule must name where every touched file really is, while a deny or ask rule
  * catches the path as written too.
  */
-export function ruleMatches(rule: ParsedRule, tool: Tool, input: unknown, cwd: string, mode: RuleMode = 'allow', ctx?: PathContext, touched?: Touched[]): boolean {
-  if (!ruleCovers(rule.tool, tool.name, mode)) return false;
+export function ruleMatches(
+  rule: ParsedRule,
+  tool: Tool,
+  input: unknown,
+  cwd: string,
+  mode: RuleMode = 'allow',
+  bash: BashChecker = sharedBashChecker(),
+  ctx?: PathContext,
+  touched?: Touched[],
+): boolean {
+  if (!ruleCovers(rule.tool, tool, mode)) return false;
   if (rule.pattern === undefined) return true;
-  if (FILE_TOOLS.has(tool.name)) {
-    const c = ctx ?? defaultContext(cwd);
-    const t = touched ?? touchedPaths(tool, input, cwd);
-    if (t.length === 0) return false;
-    if (mode === 'allow') return t.every((x) => patternMatches(rule, tool, x.real, mode, c));
-    return t.some((x) => patternMatches(rule, tool, x.real, mode, c) || patternMatches(rule, tool, x.lexical, mode, c));
+  if (tool.traits.runsCommands) {
+    // Bash rules are judged on the parsed command (src/agent/bash/), never on its text.
+    if (mode === 'allow') return 'rules' in bash.allowedBy([rule], bashCommand(input));
+    return bash.matchedBy([rule], bashCommand(input))?.sure === true;
   }
-  const subs = subjects(tool, input);
-  return subs.length > 0 && subs.some((s) => patternMatches(rule, tool, s, mode));
+  if (!isFileTool(tool)) return false;
+  const c = ctx ?? defaultContext(cwd);
+  const t = touched ?? touchedPaths(tool, input, cwd);
+  if (t.length === 0) return false;
+  if (mode === 'allow') return t.every((x) => patternMatches(rule, x.real, mode, c));
+  return t.some((x) => patternMatches(rule, x.real, mode, c) || patternMatches(rule, x.lexical, mode, c));
 }
 
 /** Why a call asks, so a headless run can name the exact rule or flag that would allow it. */
@@ -176,11 +167,20 @@ export class Permissions implements PermissionEngine, SearchScope {
   private readonly grants: ParsedRule[] = [];
   private warned = new Set<string>();
   private context: PathContext | undefined;
+  private readonly bash: BashChecker;
 
   constructor(
     private readonly opts: PermissionOptions,
     private readonly onBadRule: (message: string) => void = () => undefined,
-  ) {}
+  ) {
+    // Starts loading the shell parser now, so it is ready by the first command.
+    this.bash = opts.bash ?? sharedBashChecker();
+  }
+
+  /** Resolves once the shell parser has loaded (or failed to): Bash decisions wait for it. */
+  async ready(): Promise<void> {
+    await this.bash.ready();
+  }
 
   private ctx(): PathContext {
     return (this.context ??= { cwd: realLocation(resolve(this.opts.cwd)), home: this.opts.home ?? homedir() });
@@ -192,11 +192,11 @@ export class Permissions implements PermissionEngine, SearchScope {
     this.onBadRule(message);
   }
 
-  private parsed(list: readonly string[], origin: string, root?: string): ParsedRule[] {
+  private parsed(list: readonly string[], origin: string | undefined, root?: string): ParsedRule[] {
     const out: ParsedRule[] = [];
     for (const source of list) {
       try {
-        out.push({ ...parseRule(source), origin, ...(root ? { root } : {}) });
+        out.push({ ...parseRule(source), ...(origin ? { origin } : {}), ...(root ? { root } : {}) });
       } catch (e) {
         // A typo in one rule must not stop the agent; say it once.
         this.warnOnce(e instanceof Error ? e.message : String(e));
@@ -220,9 +220,11 @@ export class Permissions implements PermissionEngine, SearchScope {
 
   private collect(): Collected {
     const out: Collected = { allow: [], ask: [], deny: [], dirs: [] };
-    for (const s of this.activeSources()) {
+    for (const [k, s] of this.activeSources().entries()) {
       const root = s.root ? realLocation(resolve(s.root)) : undefined;
-      for (const b of ['allow', 'ask', 'deny'] as const) out[b].push(...this.parsed(s[b] ?? [], s.label, root).filter((r) => b !== 'allow' || !s.project || this.keepProjectAllow(r)));
+      // Messages name the file a rule came from; the host's own rules are the ones the user set here.
+      const origin = k === 0 ? undefined : s.label;
+      for (const b of ['allow', 'ask', 'deny'] as const) out[b].push(...this.parsed(s[b] ?? [], origin, root).filter((r) => b !== 'allow' || !s.project || this.keepProjectAllow(r)));
       if (s.project && s.additionalDirectories?.length) this.warnOnce(`additionalDirectories in ${s.label} are ignored: a project file may not open folders outside itself`);
       for (const d of s.project ? [] : (s.additionalDirectories ?? [])) out.dirs.push({ dir: realLocation(resolve(this.opts.cwd, d)), source: s.label });
       if (s.defaultMode && !out.mode) out.mode = { mode: s.defaultMode, source: s.label };
@@ -239,13 +241,14 @@ export class Permissions implements PermissionEngine, SearchScope {
    * elsewhere: trusting a folder should not hand it ~/.ssh. (The reference honours such rules.)
    */
   private keepProjectAllow(r: ParsedRule): boolean {
-    if (r.pattern === undefined || !FILE_TOOLS.has(r.tool)) return true;
+    if (r.pattern === undefined || !FILE_RULES.has(r.tool)) return true;
     const p = r.pattern.trim();
     if (!p.startsWith('//') && !p.startsWith('~') && !p.split('/').includes('..')) return true;
     this.warnOnce(`${r.source} in ${r.origin} is ignored: a project file may not allow paths outside the project`);
     return false;
   }
 
+  /** A Bash command decided before `ready()` resolves asks, saying so. */
   decide(call: { tool: Tool; input: unknown }): PermissionVerdict {
     const collected = this.collect();
     const verdict = this.rawDecide(call, collected);
@@ -262,15 +265,23 @@ export class Permissions implements PermissionEngine, SearchScope {
     if (!readOnly && !this.opts.trusted()) {
       return { behavior: 'deny', reason: `${tool.name} is not available in Restricted Mode: trust this folder to let Threadline edit files or run commands.` };
     }
-    const isFile = FILE_TOOLS.has(tool.name);
+    const isFile = isFileTool(tool);
     const touched = isFile ? touchedPaths(tool, input, cwd) : [];
-    const match = (list: readonly ParsedRule[], mode: RuleMode) => list.find((r) => ruleMatches(r, tool, input, cwd, mode, ctx, touched));
-    const from = (r: ParsedRule) => (r.origin ? ` (${r.origin})` : '');
+    const match = (list: readonly ParsedRule[], mode: RuleMode) => list.find((r) => ruleMatches(r, tool, input, cwd, mode, this.bash, ctx, touched));
+    // The Bash checker hands back the rules it was given, so their origin is still on them.
+    const from = (r: object) => ('origin' in r && typeof r.origin === 'string' ? ` (${r.origin})` : '');
     const denied = match(c.deny, 'deny');
     if (denied) return { behavior: 'deny', reason: `Denied by the rule ${denied.source}${from(denied)}.` };
     const asked = match(c.ask, 'ask');
     if (asked) return { behavior: 'ask', reason: `The rule ${asked.source}${from(asked)} asks first.`, why: { kind: 'askRule', rule: asked } };
     if (!readOnly && c.mode?.mode === 'plan') return { behavior: 'deny', reason: `${tool.name} does not run in plan mode (defaultMode in ${c.mode.source}).` };
+    if (tool.traits.runsCommands) {
+      const unsure = this.bash.matchedBy([...c.deny, ...c.ask].filter((r) => r.tool === tool.name), bashCommand(input));
+      if (unsure) return { behavior: 'ask', reason: `The rule ${unsure.rule.source}${from(unsure.rule)} may apply: ${unsure.why ?? 'it cannot be checked'}.`, why: { kind: 'default' } };
+      const allowed = this.bash.allowedBy([...c.allow, ...this.grants].filter((r) => r.tool === tool.name), bashCommand(input));
+      if ('rules' in allowed) return { behavior: 'allow', reason: `Allowed by ${allowed.rules.map((r) => `${r.source}${from(r)}`).join(', ')}.` };
+      return { behavior: 'ask', reason: allowed.reason, why: { kind: 'default' } };
+    }
     if (!readOnly && isFile) {
       for (const t of touched) {
         const dir = this.protectedDir(t);
@@ -288,7 +299,7 @@ export class Permissions implements PermissionEngine, SearchScope {
     if (beyond) return { behavior: 'ask', reason: `${beyond.real} is outside the workspace.`, why: { kind: 'outside', path: beyond.real, readOnly } };
     if (readOnly) return { behavior: 'allow', reason: outside.length ? 'Read-only, in an added folder.' : 'Read-only.' };
     if (outside[0]) return { behavior: 'ask', reason: `${outside[0].real} is in an added folder, where writes ask.`, why: { kind: 'addedFolder', path: outside[0].real } };
-    return { behavior: 'ask', reason: tool.name === 'Bash' ? 'Runs a shell command.' : 'Changes files.', why: { kind: 'default', ...(touched[0] ? { path: touched[0].real } : {}) } };
+    return { behavior: 'ask', reason: tool.traits.runsCommands ? 'Runs a shell command.' : 'Changes files.', why: { kind: 'default', ...(touched[0] ? { path: touched[0].real } : {}) } };
   }
 
   /** The protected folder a write would land in, as a name for messages, or undefined. */
@@ -335,9 +346,9 @@ export class Permissions implements PermissionEngine, SearchScope {
       case 'askRule':
         return `${v.reason} Ask rules beat allow rules, and ${because}; remove the rule there to let it run.`;
       default: {
-        if (tool.name === 'Bash') {
-          const command = (input as { command?: unknown }).command;
-          const exact = typeof command === 'string' && !command.includes('\n') ? rule(`Bash(${command.trim()})`) : rule('Bash(...)');
+        if (tool.traits.runsCommands) {
+          const command = bashCommand(input).trim();
+          const exact = command && !command.includes('\n') ? rule(`${tool.name}(${command})`) : rule(`${tool.name}(...)`);
           return `${v.reason} It needs permission, and ${because}; allow it with ${exact}.`;
         }
         const exact = rule(why?.path ? ruleForPath(tool.name, why.path, ctx) : tool.name);
@@ -352,9 +363,10 @@ export class Permissions implements PermissionEngine, SearchScope {
    */
   grantForSession({ tool, input }: { tool: Tool; input: unknown }): void {
     const { cwd } = this.opts;
-    if (tool.name === 'Bash') {
-      const command = (input as { command?: unknown }).command;
-      if (typeof command === 'string') this.grants.push({ tool: 'Bash', pattern: command.trim(), exact: true, source: `Bash(${command.trim()}) for this session` });
+    if (tool.traits.runsCommands) {
+      // Exactly this command; it is compared by its parsed form, so only a respelling of it matches.
+      const command = bashCommand(input).trim();
+      if (command) this.grants.push({ tool: tool.name, pattern: command, exact: true, source: `${tool.name}(${command}) for this session` });
       return;
     }
     const outside = touchedPaths(tool, input, cwd).filter((t) => under(this.ctx().cwd, t.real) === undefined);
@@ -369,16 +381,16 @@ export class Permissions implements PermissionEngine, SearchScope {
   readable(real: string): boolean {
     const c = this.collect();
     const ctx = this.ctx();
-    if (c.deny.some((r) => READ_FAMILY.has(r.tool) && (r.pattern === undefined || patternMatches(r, READ_TOOL, real, 'deny', ctx)))) return false;
+    if (c.deny.some((r) => READ_RULES.has(r.tool) && (r.pattern === undefined || patternMatches(r, real, 'deny', ctx)))) return false;
     if (under(ctx.cwd, real) !== undefined || c.dirs.some((d) => under(d.dir, real) !== undefined)) return true;
-    return [...c.allow, ...this.grants].some((r) => READ_FAMILY.has(r.tool) && r.pattern !== undefined && patternMatches(r, READ_TOOL, real, 'allow', ctx));
+    return [...c.allow, ...this.grants].some((r) => READ_RULES.has(r.tool) && r.pattern !== undefined && patternMatches(r, real, 'allow', ctx));
   }
 
   /** SearchScope: a file Grep or Glob found may be shown unless a read rule denies it or it leads out of every allowed place. */
   mayShow(real: string, realRoot: string): boolean {
     const c = this.collect();
     const ctx = this.ctx();
-    if (c.deny.some((r) => READ_FAMILY.has(r.tool) && r.pattern !== undefined && patternMatches(r, READ_TOOL, real, 'deny', ctx))) return false;
+    if (c.deny.some((r) => READ_RULES.has(r.tool) && r.pattern !== undefined && patternMatches(r, real, 'deny', ctx))) return false;
     return under(realRoot, real) !== undefined || this.readable(real);
   }
 
@@ -392,12 +404,12 @@ export class Permissions implements PermissionEngine, SearchScope {
       if (!this.opts.trusted()) return { allowed: false, reason: 'Background agents do nothing in Restricted Mode.' };
       const mine = own(tool, input);
       if (!mine.allowed) return mine;
-      if (!FILE_TOOLS.has(tool.name)) return { allowed: false, reason: `${tool.name} is not available to background agents.` };
+      if (!isFileTool(tool)) return { allowed: false, reason: `${tool.name} is not available to background agents.` };
       const c = this.collect();
       const ctx = this.ctx();
       const touched = touchedPaths(tool, input, this.opts.cwd);
       if (touched.length === 0) return { allowed: false, reason: 'The call names no path.' };
-      const denied = c.deny.find((r) => ruleMatches(r, tool, input, this.opts.cwd, 'deny', ctx, touched));
+      const denied = c.deny.find((r) => ruleMatches(r, tool, input, this.opts.cwd, 'deny', this.bash, ctx, touched));
       if (denied) return { allowed: false, reason: `Denied by the rule ${denied.source}.` };
       const realRoots = roots.map((r) => realLocation(resolve(r)));
       const readOnly = safeReadOnly(tool, input);
@@ -419,8 +431,9 @@ export class Permissions implements PermissionEngine, SearchScope {
   }
 }
 
-/** Stands in for "a Read call" when rules are matched against a path alone. */
-const READ_TOOL = { name: 'Read' } as Tool;
+/** Rules that speak for reading a file, whatever tool found it (a search's results). */
+const READ_RULES = new Set(['Read', 'Grep', 'Glob']);
+const FILE_RULES = new Set([...READ_RULES, ...EDIT_RULES]);
 
 function isFolder(p: string): boolean {
   try {

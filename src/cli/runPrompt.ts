@@ -1,11 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AssistantBlock, Usage } from '../api/types';
-import { createAgent, type PermissionEngine } from '../agent/createAgent';
+import { createAgent } from '../agent/createAgent';
+import type { PermissionEngine } from '../agent/permissionBroker';
 import type { LoopResult } from '../agent/queryLoop';
-import type { Tool } from '../tools/types';
+import type { ToolRegistry } from '../tools/registry';
 import type { ContextService } from '../context/contextService';
 import { SessionRecorder } from '../sessions/recorder';
+import type { ClaudeEnv } from '../sessions/claudeCode';
 import { restoreSession } from '../sessions/resume';
 import type { SessionStore } from '../sessions/sessionStore';
 import type { MemorySetup } from '../memory/memoryWiring';
@@ -15,6 +17,7 @@ import { RuntimeState } from '../state/runtimeState';
 import { createStore } from '../shared/store';
 import type { PromptArgs } from './args';
 import type { CliIo } from './io';
+import { findResumeTarget } from './resumeTarget';
 
 export interface PromptEnv {
   apiKey: string | undefined;
@@ -22,7 +25,7 @@ export interface PromptEnv {
 }
 
 export interface PromptDeps {
-  tools: readonly Tool[];
+  tools: ToolRegistry;
   /** Headless: what would ask is denied. The CLI passes --allowed-tools rules in. */
   permissions: PermissionEngine;
   isGitRepo?(): Promise<boolean>;
@@ -30,6 +33,8 @@ export interface PromptDeps {
   context?: ContextService;
   /** Where this folder's sessions live; undefined: the run is not saved. */
   sessions?: SessionStore;
+  /** Where Claude Code's sessions are looked for by `--resume ID` (HOME, CLAUDE_CONFIG_DIR). */
+  claudeEnv?: ClaudeEnv;
   memory?: MemorySetup;
 }
 
@@ -89,12 +94,14 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
     tools: deps.tools,
     permissions: {
       decide: (call) => deps.permissions.decide(call),
+      ready: () => deps.permissions.ready?.() ?? Promise.resolve(),
       grantForSession: (call) => deps.permissions.grantForSession(call),
       ...(deps.permissions.boundedCheck ? { boundedCheck: (roots, own) => deps.permissions.boundedCheck!(roots, own) } : {}),
     },
     apiKey: async () => env.apiKey,
     baseUrl: () => env.baseUrl ?? '',
-    maxTurns: () => args.maxTurns,
+    // Headless runs finish long work by default, as the reference's -p does; --max-turns caps it.
+    maxTurns: () => args.maxTurns ?? Infinity,
     ...(deps.isGitRepo ? { isGitRepo: deps.isGitRepo } : {}),
     ...(deps.context ? { context: deps.context } : {}),
     ...(deps.memory
@@ -128,17 +135,26 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
   let recorder: SessionRecorder | undefined;
   if (deps.sessions) {
     if (args.resume) {
-      const id = 'id' in args.resume ? args.resume.id : (await deps.sessions.list())[0]?.id;
-      if (!id) return fail('there is no earlier session in this folder to continue');
-      let loaded;
-      try {
-        loaded = await deps.sessions.load(id);
-      } catch (err) {
-        return fail(`cannot resume ${id}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+      const settings = store.getState().settings;
+      const target = await findResumeTarget(args.resume, deps.sessions, {
+        cwd: args.cwd,
+        env: deps.claudeEnv ?? process.env,
+        options: { model: settings.model, ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}) },
+      });
+      if (target.kind === 'error') return fail(target.reason);
+      if (target.kind === 'threadline') {
+        const loaded = target.loaded;
+        runtime.startSession(loaded.meta.id);
+        recorder = restoreSession(loaded, store, agent, deps.sessions);
+        if (loaded.skipped.length) io.err(`threadline: ${loaded.skipped.length} unreadable line(s) of the transcript were skipped\n`);
+      } else {
+        // A new Threadline session (the id runtime already has); Claude Code's file stays as it is.
+        const c = target.converted;
+        agent.setHistory(c.history);
+        store.setState((st) => ({ ...st, sessionTitle: c.title, messages: c.view }));
+        recorder = new SessionRecorder(deps.sessions, { id: runtime.sessionId, cwd: args.cwd, model: settings.model, title: c.title });
+        io.err(`threadline: ${c.notice} Its Threadline id is ${runtime.sessionId}.\n`);
       }
-      runtime.startSession(loaded.meta.id);
-      recorder = restoreSession(loaded, store, agent, deps.sessions);
-      if (loaded.skipped.length) io.err(`threadline: ${loaded.skipped.length} unreadable line(s) of the transcript were skipped\n`);
     } else {
       recorder = new SessionRecorder(deps.sessions, { id: runtime.sessionId, cwd: args.cwd, model: store.getState().settings.model });
     }
@@ -147,7 +163,7 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
   }
 
   if (stream) {
-    emit({ type: 'system', subtype: 'init', session_id: runtime.sessionId, cwd: args.cwd, model: store.getState().settings.model, tools: deps.tools.map((t) => t.name) });
+    emit({ type: 'system', subtype: 'init', session_id: runtime.sessionId, cwd: args.cwd, model: store.getState().settings.model, tools: deps.tools.tools.map((t) => t.name) });
   }
   const onAbort = () => agent.stop();
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -193,7 +209,7 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
   await agent.drain().catch(() => undefined);
   if (!r) return fail('the agent did not run');
   if (r.outcome === 'error') return fail(r.error?.message.split('\n')[0] ?? 'request failed');
-  if (r.outcome === 'max_turns') return fail(`stopped after --max-turns ${args.maxTurns}`);
+  if (r.outcome === 'max_turns') return fail(`stopped after ${r.turns} model turns (--max-turns ${args.maxTurns}) before the task was done; continue it with -c, or raise --max-turns`);
   if (r.outcome === 'aborted') return fail('interrupted');
   return 0;
 }

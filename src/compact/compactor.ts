@@ -1,4 +1,6 @@
-import type { MessageParam } from '../api/types';
+import type { ContentBlockParam, MessageParam } from '../api/types';
+import { appendUserContent } from '../conversation/history';
+import { estimateTokens } from '../conversation/tokens';
 import { Emitter } from '../base/event';
 import type { CompactionResult } from './compact';
 import { microCompact, type MicroCompactConfig, type MicroCompactDecision } from './microCompact';
@@ -13,6 +15,8 @@ export type CompactTrigger = 'auto' | 'manual' | 'prompt_too_long' | 'tool';
 export interface CompactorDeps {
   settings(): { autoCompact: boolean; microCompact: boolean };
   thresholds(): Thresholds;
+  /** Tools whose old results micro-compaction may clear (from the tool registry). */
+  compactable: ReadonlySet<string>;
   /** Session memory first (no LLM call) when it is usable; undefined falls back to a summary. */
   fromSessionMemory?(history: readonly MessageParam[]): Promise<CompactionResult | undefined>;
   summarize(history: readonly MessageParam[], focus: string | undefined): Promise<CompactionResult>;
@@ -88,7 +92,7 @@ export class Compactor {
     let used = ctx.usedTokens;
     const t = this.deps.thresholds();
     if (this.deps.settings().microCompact) {
-      const d = microCompact({ history: current, lastAssistantAt: ctx.lastAssistantAt, now: this.deps.now(), usedTokens: used, warningAt: t.warningAt, ...(this.deps.microConfig ? { config: this.deps.microConfig } : {}) });
+      const d = microCompact({ history: current, lastAssistantAt: ctx.lastAssistantAt, now: this.deps.now(), usedTokens: used, warningAt: t.warningAt, compactable: this.deps.compactable, ...(this.deps.microConfig ? { config: this.deps.microConfig } : {}) });
       if (d.cleared > 0) {
         current = d.history;
         used = Math.max(0, used - d.tokensSaved);
@@ -136,8 +140,12 @@ export class Compactor {
     if (this.running) return this.running;
     const run = (async () => {
       try {
-        const fromMemory = !focus && this.deps.fromSessionMemory ? await this.deps.fromSessionMemory(history) : undefined;
-        const result = fromMemory ?? (await this.deps.summarize(history, focus));
+        // A prompt the model has not answered yet stays word for word after the summary: it is
+        // the question the next request must answer, not history.
+        const { head, prompt } = splitPendingPrompt(history);
+        const fromMemory = !focus && this.deps.fromSessionMemory ? await this.deps.fromSessionMemory(head) : undefined;
+        const compacted = fromMemory ?? (await this.deps.summarize(head, focus));
+        const result = prompt ? { ...compacted, history: appendUserContent(compacted.history, prompt), tokensAfter: compacted.tokensAfter + estimateTokens(prompt) } : compacted;
         this.consecutiveFailures = 0;
         this.compacted.fire({ result, before: history.slice(), trigger, focus });
         return result;
@@ -157,4 +165,16 @@ export class Compactor {
     this.running = run;
     return run;
   }
+}
+
+/**
+ * Splits off a trailing user prompt that no answer follows yet (text the user typed, not tool
+ * results, which need their tool calls beside them). Anything else: all of it is history.
+ */
+export function splitPendingPrompt(history: readonly MessageParam[]): { head: readonly MessageParam[]; prompt: ContentBlockParam[] | undefined } {
+  const last = history.at(-1);
+  if (history.length < 2 || last?.role !== 'user') return { head: history, prompt: undefined };
+  const blocks: ContentBlockParam[] = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content;
+  if (blocks.length === 0 || blocks.some((b) => b.type === 'tool_result')) return { head: history, prompt: undefined };
+  return { head: history.slice(0, -1), prompt: blocks };
 }

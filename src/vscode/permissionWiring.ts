@@ -2,8 +2,8 @@ import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { Permissions } from '../agent/permissions';
 import { formatRules, readClaudeSettings, type RuleSource } from '../agent/ruleSources';
-import { createTools } from '../agent/tools';
-import type { Tool } from '../tools/types';
+import { createToolRegistry } from '../agent/tools';
+import type { ToolRegistry } from '../tools/registry';
 import { readAdditionalDirectories, readPermissionSettings } from './settings';
 
 export interface PermissionWiring {
@@ -18,7 +18,7 @@ export interface PermissionWiring {
  * Claude Code's settings files (read once per session; project files only while trusted) and
  * the tools whose searches it scopes.
  */
-export function permissionsAndTools(w: PermissionWiring): { permissions: Permissions; tools: Tool[] } {
+export function permissionsAndTools(w: PermissionWiring): { permissions: Permissions; tools: ToolRegistry } {
   let claude: RuleSource[] | undefined;
   const permissions = new Permissions(
     {
@@ -35,7 +35,7 @@ export function permissionsAndTools(w: PermissionWiring): { permissions: Permiss
     },
     w.warn,
   );
-  return { permissions, tools: createTools({ searchScope: permissions }) };
+  return { permissions, tools: createToolRegistry({ searchScope: permissions }) };
 }
 
 /** The rules in force, for Show Context. */

@@ -3,16 +3,19 @@ import { globToRegExp } from '../../tools/glob';
 import { resolveToolPath } from '../../tools/paths';
 import type { Tool } from '../../tools/types';
 import { ROOT_ONLY, scopeFilter, searchRoot, walkGlob, type SearchScope } from '../../tools/walk';
-import { displayPath, errorMessage, INTERRUPTED, parseInput } from './util';
+import { z } from 'zod';
+import { nonEmptyString, parseToolInput, pathField, toInputSchema } from '../../tools/schema';
+import { displayPath, errorMessage, INTERRUPTED } from './util';
 
 export { walkGlob, type WalkedFile } from '../../tools/walk';
 
 const MAX_RESULTS = 100;
 
-interface GlobInput {
-  pattern: string;
-  path?: string;
-}
+const globInput = z.object({
+  pattern: nonEmptyString('Glob pattern: ** any folders, * and ? within a name, {a,b} alternatives, [a-z] classes'),
+  path: pathField('Folder to search in, absolute or relative to the workspace (default: the workspace)').optional(),
+});
+type GlobInput = z.output<typeof globInput>;
 
 /** The folder a Glob call really searches, and its pattern relative to that folder. */
 function target(i: GlobInput, cwd: string) {
@@ -29,16 +32,10 @@ export function createGlobTool(scope: SearchScope = ROOT_ONLY): Tool<GlobInput> 
       'Returns matching file paths (relative to the workspace), most recently modified first, at most 100; narrow the pattern when the list is cut.',
       '.git and node_modules (unless the pattern names them) and files ignored by .gitignore are skipped. Use this instead of `find` or `ls` in Bash; use Grep to search inside files.',
     ].join(' '),
-    inputSchema: {
-      type: 'object',
-      properties: {
-        pattern: { type: 'string', description: 'Glob pattern: ** any folders, * and ? within a name, {a,b} alternatives, [a-z] classes' },
-        path: { type: 'string', description: 'Folder to search in, absolute or relative to the workspace (default: the workspace)' },
-      },
-      required: ['pattern'],
-    },
+    inputSchema: toInputSchema(globInput),
+    traits: { readsFiles: true, compactable: true, background: 'read' },
     parse: (input) => {
-      const r = parseInput<GlobInput>(input, { pattern: { type: 'string', required: true, nonEmpty: true }, path: { type: 'string', path: true } });
+      const r = parseToolInput(globInput, input);
       if (!r.ok) return r;
       try {
         globToRegExp(r.value.pattern);

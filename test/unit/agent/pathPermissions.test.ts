@@ -3,12 +3,16 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
+import { sharedBashChecker } from '../../../src/agent/bash/checker';
 import { Permissions, type PermissionRules } from '../../../src/agent/permissions';
 import { readClaudeSettings, type RuleSource } from '../../../src/agent/ruleSources';
 import { createTools } from '../../../src/agent/tools';
 import type { Tool } from '../../../src/tools/types';
 import { makeHostileWorkspace } from '../../support/hostileWorkspace.mjs';
+
+// Bash decisions need the shell parser loaded (the permission broker awaits it before each call).
+before(() => sharedBashChecker().ready());
 
 const tools = new Map(createTools().map((t) => [t.name, t as Tool]));
 const tool = (name: string) => tools.get(name)!;
