@@ -6,6 +6,7 @@ import { benchClaudeImport } from './claudeImport.bench';
 import { benchCompaction } from './compaction.bench';
 import { benchContext } from './context.bench';
 import { benchMemory } from './memory.bench';
+import { benchSearch } from './search.bench';
 import { benchSessions } from './sessions.bench';
 import { benchValidity } from './validity.bench';
 import { benchViewSync } from './viewSync.bench';
@@ -37,4 +38,6 @@ export const SUITES: Suite[] = [
   { name: 'memory', quick: true, run: () => benchMemory() },
   { name: 'validity', quick: true, run: ({ root, quick }) => benchValidity(root, { quick }) },
   { name: 'webview', quick: false, run: ({ root }) => benchWebview(root) },
+  // Builds a 50,000-file tree (a minute or more on a busy machine): not in the quick subset.
+  { name: 'search', quick: false, run: () => benchSearch() },
 ];

@@ -40,6 +40,9 @@ export const TARGETS: Record<string, Target> = {
   'webview.resumeMs': { max: 1000, why: 'resume of 5,000 messages to the last screen (issue 16)' },
   'webview.longAnswerMainThreadMs': { max: 1000, why: 'main-thread time to stream a 12 KB answer (issue 17)' },
   'validity.propertyCases': { min: 10_000, quick: { min: 2000 }, why: 'the compaction validity property at 10,000 cases (2,000 in the quick run) (issue 5)' },
+  'search.globNewOverOld': { max: 1, why: 'Glob through picomatch, RE2 and fdir no slower than the hand-rolled walk it replaced, same run (issue 13)' },
+  'search.grepLiteralNewOverOld': { max: 1, why: 'Grep on RE2 no slower than the backtracking RegExp it replaced, same run (issue 13)' },
+  'search.grepRegexNewOverOld': { max: 1, why: 'the same, for a regular expression (issue 13)' },
   'validity.counterexamples': { max: 0, why: 'no generated history breaks the API rules (issue 5)' },
 };
 

@@ -13,6 +13,8 @@ export interface PermissionEngine {
   ready?(): Promise<void>;
   /** Remembers "Allow for this session" for calls like this one. */
   grantForSession(call: { tool: Tool; input: unknown }): void;
+  /** Binds a background agent's own check by the same rules (see Permissions.boundedCheck). */
+  boundedCheck?(roots: readonly string[], own: (tool: Tool, input: unknown) => PermissionOutcome): (tool: Tool, input: unknown) => PermissionOutcome;
 }
 
 type Call = { tool: Tool; input: unknown; id: string };
