@@ -6,18 +6,25 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PromptCache, type CacheUsage } from './cache';
+import { defaultModels, findModel, listModels, retrieveModel, thinkingSupport, type ApiModel, type ModelsAnswer } from './models';
+import { DEFAULT_SIGNING_SECRET, redactedThinkingData, requestThinking, signThinking, type RequestThinking } from './thinking';
 import { blockTokens, countRequestTokens, promptSegments } from './tokens';
 import { validateRequest } from './validate';
 
 export type ScriptedBlock =
   | { type: 'text'; text: string }
-  | { type: 'tool_use'; name: string; input: unknown; id?: string }
-  | { type: 'thinking'; thinking: string };
+  /** `rawJson`: the exact input JSON to stream (to play a model that sends invalid JSON). */
+  | { type: 'tool_use'; name: string; input: unknown; id?: string; rawJson?: string }
+  /** Streamed only when the request does not turn thinking off (or the model cannot). */
+  | { type: 'thinking'; thinking: string }
+  | { type: 'redacted_thinking' };
 
 export type Fault =
   | { kind: 'http'; status: 429 | 529 | 500 | 401 | 400; retryAfterSeconds?: number; message?: string }
   | { kind: 'stream-error'; afterEvents: number; errorType?: string }
-  | { kind: 'drop'; afterEvents: number };
+  | { kind: 'drop'; afterEvents: number }
+  /** Sends the headers and the first `afterEvents` events, then nothing until the client gives up. */
+  | { kind: 'stall'; afterEvents: number };
 
 export interface ScriptedTurn {
   content: ScriptedBlock[];
@@ -65,7 +72,11 @@ export interface Standin {
   countTokensRequests: RecordedRequest[];
   /** Scripted turns not yet used. */
   pending(): number;
-  /** Clears the queue, the recorded requests and the prompt cache. */
+  /** Requests received on /v1/models and /v1/models/{id}. */
+  modelsRequests: RecordedRequest[];
+  /** The Models API catalog from now on; null: /v1/models answers 404 (a server without it). */
+  setModels(models: ApiModel[] | null): void;
+  /** Clears the queue, the recorded requests and the prompt cache, and restores the catalog. */
   reset(): void;
 }
 
@@ -78,6 +89,10 @@ export interface StandinOptions {
   log?: (line: string) => void;
   /** false: keep status and usage of each request but not its body (long benchmark runs). */
   recordBodies?: boolean;
+  /** The Models API catalog (default: the SDK's models, see models.ts); null: no Models API. */
+  models?: ApiModel[] | null;
+  /** Key for thinking signatures; the default is the same in every process. */
+  signingSecret?: string;
 }
 
 type Json = Record<string, unknown>;
@@ -140,22 +155,38 @@ function lastUserText(messages: unknown): string {
   return '';
 }
 
-/** The content blocks of the final Message, with ids and signatures filled in. */
-function materialise(content: ScriptedBlock[]): Json[] {
-  return content.map((b) => {
+/**
+ * The content blocks of the final Message, with ids and signatures filled in. Thinking is left
+ * out when the request turned it off (and the model allows that); `display: omitted` sends it
+ * with empty text, as the API does.
+ */
+function materialise(content: ScriptedBlock[], thinking: RequestThinking, thinkingCanBeOff: boolean, secret: string): { blocks: Json[]; rawJson: Map<Json, string> } {
+  const omitThinking = thinking.mode === 'disabled' && thinkingCanBeOff;
+  const display = 'display' in thinking ? thinking.display : undefined;
+  const rawJson = new Map<Json, string>();
+  const blocks = content.flatMap((b): Json[] => {
     switch (b.type) {
       case 'text':
-        return { type: 'text', text: b.text, citations: null };
-      case 'tool_use':
-        return { type: 'tool_use', id: b.id ?? randomId('toolu_'), name: b.name, input: b.input ?? {} };
-      case 'thinking':
+        return [{ type: 'text', text: b.text, citations: null }];
+      case 'tool_use': {
+        const block: Json = { type: 'tool_use', id: b.id ?? randomId('toolu_'), name: b.name, input: b.rawJson !== undefined ? {} : (b.input ?? {}) };
+        if (b.rawJson !== undefined) rawJson.set(block, b.rawJson);
+        return [block];
+      }
+      case 'thinking': {
+        if (omitThinking) return [];
+        const text = display === 'omitted' ? '' : b.thinking;
         // Real signatures are opaque base64; clients must only round-trip them.
-        return { type: 'thinking', thinking: b.thinking, signature: randomBytes(48).toString('base64') };
+        return [{ type: 'thinking', thinking: text, signature: signThinking(text, secret) }];
+      }
+      case 'redacted_thinking':
+        return omitThinking ? [] : [{ type: 'redacted_thinking', data: redactedThinkingData(secret) }];
     }
   });
+  return { blocks, rawJson };
 }
 
-function sseEvents(message: Json, blocks: Json[], usage: CacheUsage, outputTokens: number, chunkChars: number): SseEvent[] {
+function sseEvents(message: Json, blocks: Json[], usage: CacheUsage, outputTokens: number, chunkChars: number, rawJson: ReadonlyMap<Json, string>): SseEvent[] {
   const events: SseEvent[] = [];
   events.push({
     event: 'message_start',
@@ -175,10 +206,13 @@ function sseEvents(message: Json, blocks: Json[], usage: CacheUsage, outputToken
         event: 'content_block_start',
         data: { type: 'content_block_start', index, content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} } },
       });
-      const json = JSON.stringify(b.input);
+      const json = rawJson.get(b) ?? JSON.stringify(b.input);
       // At least three pieces so clients are exercised on genuinely partial JSON.
       const size = Math.min(chunkChars, Math.max(1, Math.ceil(json.length / 3)));
       for (const piece of chunk(json, size)) delta({ type: 'input_json_delta', partial_json: piece });
+    } else if (b.type === 'redacted_thinking') {
+      // Redacted thinking arrives whole in its start event, with no deltas.
+      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'redacted_thinking', data: b.data } } });
     } else {
       events.push({
         event: 'content_block_start',
@@ -225,7 +259,18 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
   const queue: ScriptedTurn[] = [];
   const requests: RecordedRequest[] = [];
   const countTokensRequests: RecordedRequest[] = [];
+  const modelsRequests: RecordedRequest[] = [];
   const log = opts.log ?? (() => {});
+  const secret = opts.signingSecret ?? DEFAULT_SIGNING_SECRET;
+  const initialModels = opts.models === undefined ? defaultModels() : opts.models;
+  let models: ApiModel[] | null = initialModels;
+  // The thinking blocks each tool call was sent with: the API insists they come back with it.
+  const issuedThinking = new Map<string, string[]>();
+  const thinkingContext = {
+    secret,
+    support: (model: string) => (models ? thinkingSupport(models, model) : undefined),
+    issuedWith: (id: string) => issuedThinking.get(id),
+  };
 
   const sendJson = (res: ServerResponse, status: number, body: unknown, requestId: string, extra: Record<string, string> = {}) => {
     const text = JSON.stringify(body);
@@ -239,7 +284,7 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
   const lastUserMessage = (messages: unknown): unknown => (Array.isArray(messages) ? [...messages].reverse().find((m) => (m as { role?: string }).role === 'user') : undefined);
 
   const handleMessages = async (req: IncomingMessage, res: ServerResponse, body: Json, rec: RecordedRequest, requestId: string) => {
-    const validation = validateRequest(body);
+    const validation = validateRequest(body, { thinking: thinkingContext });
     rec.validationError = validation;
     if (validation) {
       rec.status = 400;
@@ -247,6 +292,12 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
       return;
     }
     const model = body.model as string;
+    // Requests naming a retired model fail, as the Models API documents.
+    if (models && findModel(models, model)?.lifecycle === 'retired') {
+      rec.status = 404;
+      sendError(res, 404, `model: ${model} has been retired`, requestId);
+      return;
+    }
     const lastUser = JSON.stringify(lastUserMessage(body.messages));
     const at = queue.findIndex((t) => t.when === undefined || lastUser.includes(t.when));
     const picked = at >= 0 ? queue[at]! : undefined;
@@ -262,7 +313,10 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
       return;
     }
 
-    const blocks = materialise(turn.content);
+    const thinking = requestThinking(body) as RequestThinking;
+    const { blocks, rawJson } = materialise(turn.content, thinking, models ? (thinkingSupport(models, model)?.disabled ?? true) : true, secret);
+    const turnThinking = blocks.filter((b) => b.type === 'thinking' || b.type === 'redacted_thinking').map((b) => String(b.type === 'thinking' ? b.signature : b.data));
+    if (turnThinking.length) for (const b of blocks) if (b.type === 'tool_use') issuedThinking.set(String(b.id), turnThinking);
     const stopReason = turn.stopReason ?? (blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
     // A failed or dropped request never reaches the cache, like a request the API rejects.
     const usage = cache.apply(model, promptSegments(body));
@@ -280,6 +334,11 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
     };
 
     if (body.stream !== true) {
+      if (fault?.kind === 'stall') {
+        rec.status = 0;
+        // Never answers; the socket is freed when the client gives up or the server closes.
+        return;
+      }
       if (fault?.kind === 'drop') {
         rec.status = 0;
         req.socket.destroy();
@@ -295,9 +354,10 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
       return;
     }
 
-    const events = sseEvents(message, blocks, usage, outputTokens, turn.chunkChars ?? 8);
+    const events = sseEvents(message, blocks, usage, outputTokens, turn.chunkChars ?? 8, rawJson);
     rec.status = 200;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'request-id': requestId });
+    res.flushHeaders();
     let closed = false;
     res.on('close', () => {
       closed = true;
@@ -310,6 +370,7 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
           res.socket?.destroy();
           return;
         }
+        if (fault.kind === 'stall') return;
         const error = { type: 'error', error: { type: fault.errorType ?? 'overloaded_error', message: 'Overloaded' }, request_id: requestId };
         res.end(`event: error\ndata: ${JSON.stringify(error)}\n\n`);
         return;
@@ -319,6 +380,24 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
       res.write(`event: ${ev.event}\ndata: ${JSON.stringify(ev.data)}\n\n`);
     }
     res.end();
+  };
+
+  const handleModels = (req: IncomingMessage, res: ServerResponse, method: string, id: string | undefined, requestId: string) => {
+    const rec: RecordedRequest = { method, path: req.url ?? '/', headers: req.headers, body: undefined, status: 0, validationError: null, apiKey: apiKeyOf(req.headers), at: now() };
+    modelsRequests.push(rec);
+    const answer = (a: ModelsAnswer) => {
+      rec.status = a.status;
+      if (a.status === 200) sendJson(res, 200, a.body, requestId);
+      else sendError(res, a.status, a.message, requestId, {}, a.type);
+    };
+    if (method !== 'GET') answer({ status: 400, message: `Method ${method} not allowed`, type: 'invalid_request_error' });
+    else if (opts.apiKey !== undefined && rec.apiKey !== opts.apiKey) {
+      rec.status = 401;
+      sendError(res, 401, 'invalid x-api-key', requestId);
+    } else if (!models) answer({ status: 404, message: `Not found: ${method} ${rec.path}`, type: 'not_found_error' });
+    else if (id === undefined) answer(listModels(models, new URL(rec.path, 'http://standin').searchParams));
+    else answer(retrieveModel(models, id));
+    log(`${method} ${rec.path} ${rec.status}`);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -348,6 +427,13 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
         sendJson(res, 200, { queued: queue.length }, requestId);
       } else if (method === 'GET' && path === '/_standin/requests') {
         sendJson(res, 200, requests, requestId);
+      } else if (method === 'POST' && path === '/_standin/models') {
+        if (!parsed || !(body === null || (Array.isArray(body) && body.every((m) => typeof m === 'object' && m !== null && typeof (m as Json).id === 'string')))) {
+          sendError(res, 400, 'models takes null or a JSON array of ModelInfo objects', requestId);
+          return;
+        }
+        models = body as ApiModel[] | null;
+        sendJson(res, 200, { models: models?.length ?? null }, requestId);
       } else if (method === 'POST' && path === '/_standin/reset') {
         reset();
         sendJson(res, 200, { ok: true }, requestId);
@@ -358,6 +444,11 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
       return;
     }
 
+    const modelsPath = /^\/v1\/models(?:\/([^/]+))?$/.exec(path);
+    if (modelsPath) {
+      handleModels(req, res, method, modelsPath[1] === undefined ? undefined : decodeURIComponent(modelsPath[1]), requestId);
+      return;
+    }
     const isMessages = path === '/v1/messages';
     const isCount = path === '/v1/messages/count_tokens';
     if (!isMessages && !isCount) {
@@ -394,7 +485,7 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
       return;
     }
     if (isCount) {
-      const v = validateRequest(body, { requireMaxTokens: false });
+      const v = validateRequest(body, { requireMaxTokens: false, thinking: thinkingContext });
       rec.validationError = v;
       rec.status = v ? 400 : 200;
       if (v) sendError(res, 400, v, requestId);
@@ -419,6 +510,9 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
     queue.length = 0;
     requests.length = 0;
     countTokensRequests.length = 0;
+    modelsRequests.length = 0;
+    issuedThinking.clear();
+    models = initialModels;
     cache.clear();
   };
 
@@ -436,6 +530,10 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
     port,
     requests,
     countTokensRequests,
+    modelsRequests,
+    setModels: (next) => {
+      models = next;
+    },
     enqueue: (...turns) => {
       queue.push(...turns);
     },
