@@ -31,6 +31,8 @@ export interface ScriptedTurn {
   stopReason?: 'end_turn' | 'tool_use' | 'max_tokens';
   fault?: Fault;
   chunkDelayMs?: number;
+  /** During each chunk delay, send a keep-alive `ping` event this often (as the API does). */
+  keepAliveMs?: number;
   /** split text deltas into chunks of this many chars (default 8) */
   chunkChars?: number;
   /**
@@ -375,7 +377,15 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
         res.end(`event: error\ndata: ${JSON.stringify(error)}\n\n`);
         return;
       }
-      if (i > 0 && delay > 0) await sleep(delay);
+      if (i > 0 && delay > 0) {
+        const every = turn.keepAliveMs ?? 0;
+        if (every > 0) {
+          for (let waited = 0; waited < delay && !closed; waited += every) {
+            await sleep(Math.min(every, delay - waited));
+            if (!closed && waited + every < delay) res.write('event: ping\ndata: {"type": "ping"}\n\n');
+          }
+        } else await sleep(delay);
+      }
       if (closed) return;
       res.write(`event: ${ev.event}\ndata: ${JSON.stringify(ev.data)}\n\n`);
     }

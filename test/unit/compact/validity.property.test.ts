@@ -7,6 +7,7 @@ import { compactedHistory, findAnchors, truncateToRecent } from '../../../src/co
 import { microCompact } from '../../../src/compact/microCompact';
 import { applyReminders } from '../../../src/context/reminders';
 import { buildMessagesRequest } from '../../../src/context/requestBuilder';
+import { signThinking } from '../../standin/thinking';
 import { validateRequest } from '../../standin/validate';
 
 export const PROPERTY_RUNS = Number(process.env.THREADLINE_PROPERTY_RUNS ?? 2000);
@@ -56,7 +57,7 @@ function build(steps: Step[]): MessageParam[] {
       case 'answer': {
         needUser();
         const content: ContentBlockParam[] = [];
-        if (s.thinking) content.push({ type: 'thinking', thinking: 'hmm', signature: 'sig' });
+        if (s.thinking) content.push({ type: 'thinking', thinking: 'hmm', signature: signThinking('hmm') });
         content.push({ type: 'text', text: s.text });
         h = [...h, { role: 'assistant', content }];
         break;
@@ -64,7 +65,7 @@ function build(steps: Step[]): MessageParam[] {
       case 'tools': {
         needUser();
         const content: ContentBlockParam[] = [];
-        if (s.thinking) content.push({ type: 'thinking', thinking: 'plan', signature: 'sig' });
+        if (s.thinking) content.push({ type: 'thinking', thinking: 'plan', signature: signThinking('plan') });
         if (s.text) content.push({ type: 'text', text: s.text });
         const ids = s.calls.map(() => `toolu_${id++}`);
         s.calls.forEach((c, i) => content.push({ type: 'tool_use', id: ids[i]!, name: c.tool, input: { file_path: `f${i}.ts`, command: 'ls' } }));
