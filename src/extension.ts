@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { MessagesClient } from './api/messagesClient';
+import { ModelCatalog } from './api/modelCatalog';
 import { createAgent } from './agent/createAgent';
 import { Permissions } from './agent/permissions';
 import { createTools } from './agent/tools';
@@ -86,6 +88,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       },
     }),
   );
+  // The Models API's list (fetched at most once a day, cached in global storage); the table offline.
+  const models = new ModelCatalog({
+    cachePath: join(context.globalStorageUri.fsPath, 'models.json'),
+    endpoint: store.getState().settings.apiBaseUrl,
+    fetch: async (signal) => {
+      const apiKey = await apiKeys.get();
+      return apiKey ? new MessagesClient({ apiKey, baseUrl: store.getState().settings.apiBaseUrl, timeoutMs: 15_000 }).listModels(signal) : undefined;
+    },
+    log: (message) => log.warn(`models: ${message}`),
+  });
   const warnBadRule = (message: string) => void vscode.window.showWarningMessage(`Threadline: a permission rule in settings is ignored: ${message}`);
   // One agent per session: its history and its "allow for this session" grants go together.
   const makeAgent = () =>
@@ -95,6 +107,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       log,
       cwd,
       tools: createTools(),
+      models,
       permissions: new Permissions({ cwd, rules: readPermissionSettings, trusted: () => vscode.workspace.isTrusted }, warnBadRule),
       apiKey: () => apiKeys.get(),
       baseUrl: () => store.getState().settings.apiBaseUrl,
@@ -124,6 +137,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     });
   let agent = makeAgent();
   contextService.prefetch();
+  context.subscriptions.push(models, models.onDidChange(() => agent.refreshTokens()), apiKeys.onDidChange(() => void models.refresh()));
+  void models.refresh();
   // Every way into another session (new, resume, fork, import) comes through here, so each gets
   // a fresh agent (history, session grants) and re-read instruction files and git snapshot.
   const switchSession = (id?: string) => {
@@ -352,6 +367,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (e.affectsConfiguration('threadline')) {
         const settings = readSettings();
         store.setState((s) => ({ ...s, settings, model: settings.model }));
+        agent.refreshTokens();
       }
     }),
   );

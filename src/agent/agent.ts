@@ -1,6 +1,7 @@
 import { ApiError } from '../api/errors';
 import { contextTokens, costUsd } from '../api/cost';
-import { resolveModel } from '../api/models';
+import { tableModels, type ModelInfo, type ModelSource } from '../api/models';
+import { thinkingParam } from '../api/thinking';
 import type { MessageParam, MessagesRequest, SystemBlock } from '../api/types';
 import type { MessagesClient } from '../api/messagesClient';
 import { newId } from '../base/ids';
@@ -58,6 +59,8 @@ export interface AgentDeps {
   memdir?: MemoryDir;
   /** Called after each complete loop; sessions and memory hook in here. */
   onLoopComplete?(result: LoopResult, request: MessagesRequest | undefined): void;
+  /** The model catalog; without it, the built-in table. */
+  models?: ModelSource;
 }
 
 /**
@@ -125,23 +128,35 @@ export class Agent implements ChatRunner {
     this.refreshTokens();
   }
 
-  private refreshTokens(): void {
+  /** The model the settings name, as the catalog knows it now. */
+  model(): ModelInfo {
+    const s = this.deps.store.getState().settings;
+    return (this.deps.models ?? tableModels).current(s.model, { contextWindow: s.contextWindow });
+  }
+
+  /** Recomputes the meter against the current model (after a compaction, or the catalog changed). */
+  refreshTokens(): void {
     const { store } = this.deps;
-    const s = store.getState();
-    const model = resolveModel(s.settings.model, { contextWindow: s.settings.contextWindow });
+    const model = this.model();
     store.setState((st) => ({ ...st, tokens: tokenView(this.usedTokens(), computeThresholds(model.contextWindow, model.maxOutputTokens)) }));
   }
 
   private async buildRequest(history: readonly MessageParam[]): Promise<MessagesRequest> {
     const s = this.deps.store.getState();
-    const model = resolveModel(s.settings.model, { contextWindow: s.settings.contextWindow });
-    return buildMessagesRequest({
-      model: s.settings.model,
-      maxTokens: Math.min(model.maxOutputTokens, 32_000),
-      system: await this.deps.systemBlocks(),
-      tools: this.deps.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })),
-      history: applyReminders(history, (await this.deps.reminders?.()) ?? []),
-    });
+    const model = this.model();
+    const maxTokens = Math.min(model.maxOutputTokens, 32_000);
+    const thinking = thinkingParam(model, s.settings.thinking, maxTokens, history);
+    return {
+      ...buildMessagesRequest({
+        model: model.id,
+        maxTokens,
+        system: await this.deps.systemBlocks(),
+        tools: this.deps.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })),
+        history: applyReminders(history, (await this.deps.reminders?.()) ?? []),
+      }),
+      ...(thinking ? { thinking } : {}),
+      ...(model.betas.length ? { betas: model.betas } : {}),
+    };
   }
 
   /** The API's own count of the request this history would make (count_tokens). */
@@ -334,6 +349,10 @@ export class Agent implements ChatRunner {
     this.awaitingKey = false;
     const controller = new AbortController();
     this.controller = controller;
+    if (!(await this.checkModel())) {
+      this.controller = undefined;
+      return;
+    }
     store.setState((s) => ({ ...s, status: 'streaming', canContinue: false }));
     let lastRequest: MessagesRequest | undefined;
     let streamingId: string | undefined;
@@ -363,7 +382,7 @@ export class Agent implements ChatRunner {
       onTurnComplete: (turn, request) => {
         lastRequest = request;
         finishStreaming();
-        const model = resolveModel(store.getState().settings.model, { contextWindow: store.getState().settings.contextWindow });
+        const model = this.model();
         const cost = costUsd(turn.model, turn.usage);
         this.deps.runtime.recordUsage(turn.model, turn.usage, cost);
         const used = contextTokens(turn.usage);
@@ -475,6 +494,25 @@ export class Agent implements ChatRunner {
     store.setState((s) => ({ ...s, status: 'idle', permission: null, canContinue: result.outcome === 'aborted' || result.outcome === 'max_turns' }));
     this.report(result);
     this.deps.onLoopComplete?.(result, lastRequest);
+  }
+
+  private readonly warned = new Set<string>();
+
+  /** Refuses a model the API does not know (the message is kept, as without a key); warns once about a deprecated one. */
+  private async checkModel(): Promise<boolean> {
+    const { store } = this.deps;
+    const s = store.getState().settings;
+    const r = await this.deps.models?.resolve?.(s.model, { contextWindow: s.contextWindow });
+    if (!r) return true;
+    if (!r.ok) {
+      addNotice(store, 'error', `${r.error} Your message is kept: choose another model, then press Retry.`, { label: 'Retry', command: 'retry' });
+      return false;
+    }
+    if (r.warning && !this.warned.has(r.warning)) {
+      this.warned.add(r.warning);
+      addNotice(store, 'warning', r.warning);
+    }
+    return true;
   }
 
   get outcome(): LoopResult['outcome'] | undefined {

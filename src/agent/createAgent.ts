@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { release } from 'node:os';
 import { resolve } from 'node:path';
-import { resolveModel } from '../api/models';
+import { tableModels, type ModelSource } from '../api/models';
 import type { MessageParam } from '../api/types';
 import { compactWithSummary, type RecentFile } from '../compact/compact';
 import { Compactor, type CompactorDeps } from '../compact/compactor';
@@ -57,6 +57,8 @@ export interface AgentSetup {
   memory?: MemorySetup;
   loopEvents?: LoopEvents;
   onLoopComplete?(result: LoopResult, request: MessagesRequest | undefined): void;
+  /** The model catalog (Models API, cache, table); without it, the built-in table. */
+  models?: ModelSource;
 }
 
 const FILE_TOOLS = new Set(['Read', 'Write', 'Edit']);
@@ -68,6 +70,9 @@ export function localIsoDate(d = new Date()): string {
 
 /** Builds the agent both faces use; the hosts differ only in the ports they pass. */
 export function createAgent(setup: AgentSetup): Agent {
+  const models = setup.models ?? tableModels;
+  // What requests name: the alias or id of the settings, resolved (`sonnet` → its newest model).
+  const model = () => models.current(settings().model, { contextWindow: settings().contextWindow });
   // The environment section is computed once per agent (per session): it sits in the
   // cached part of the prompt, and a date that changed mid-session would break the cache.
   let environment: Promise<string> | undefined;
@@ -78,7 +83,7 @@ export function createAgent(setup: AgentSetup): Agent {
         isGitRepo: setup.context ? (await setup.context.git()) !== undefined : ((await setup.isGitRepo?.()) ?? false),
         platform: process.platform,
         osVersion: `${process.platform} ${release()}`,
-        model: setup.store.getState().settings.model,
+        model: model().id,
         date: localIsoDate(),
       }))());
   let clientKey = '';
@@ -102,7 +107,7 @@ export function createAgent(setup: AgentSetup): Agent {
     if (!client) return;
     await runForkedAgent({
       client,
-      model: settings().model,
+      model: model().id,
       maxTokens: 8000,
       source: req.source,
       system: buildSystemBlocks(req.system),
@@ -123,7 +128,7 @@ export function createAgent(setup: AgentSetup): Agent {
       : new Compactor({
           settings: () => settings(),
           thresholds: () => {
-            const m = resolveModel(settings().model, { contextWindow: settings().contextWindow });
+            const m = model();
             return computeThresholds(m.contextWindow, m.maxOutputTokens);
           },
           now: () => Date.now(),
@@ -147,7 +152,7 @@ export function createAgent(setup: AgentSetup): Agent {
             const result = await compactWithSummary({
               history,
               client: c,
-              model: settings().model,
+              model: model().id,
               signal: new AbortController().signal,
               recentFiles,
               ...(focus ? { focus } : {}),
@@ -165,6 +170,7 @@ export function createAgent(setup: AgentSetup): Agent {
         });
   const agent = new Agent({
     ...(compactor ? { compactor } : {}),
+    models,
     store: setup.store,
     runtime: setup.runtime,
     log: setup.log,

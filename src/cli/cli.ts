@@ -17,6 +17,8 @@ import { resolveMemoryDir } from '../memory/paths';
 import { parseCliArgs, UsageError } from './args';
 import { stdio, type CliIo } from './io';
 import { runPrompt } from './runPrompt';
+import { cliModelCatalog } from './models';
+import { DEFAULT_MODEL } from '../api/models';
 
 declare const __THREADLINE_VERSION__: string | undefined;
 
@@ -36,8 +38,9 @@ Usage:
 Options:
   -p, --print PROMPT                 the prompt (or give it as the remaining arguments)
   --cwd DIR                          the workspace folder (default: the current directory)
-  --model ID                         model id (default: claude-sonnet-4-6)
-  --context-window N                 context window in tokens, for models the table does not know
+  --model NAME                       sonnet, opus, haiku (the newest of that line) or a model id
+                                     (default: sonnet)
+  --context-window N                 context window in tokens, overriding the model's
   --max-turns N                      most model turns for the answer (default: 50)
   --allowed-tools LIST               tools that run without asking, e.g. "Edit,Bash(npm test:*)";
                                      read-only tools inside --cwd always run; anything else that
@@ -124,7 +127,12 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       const settings = { ...(args.model ? { model: args.model } : {}), ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}) };
       const runtime = new RuntimeState(cwd);
       const store = createStore<AppState>(getDefaultAppState({ sessionId: runtime.sessionId, settings }));
+      // A local preview: the cached model list or the table, never the network, never refused.
+      const models = cliModelCatalog(env, undefined);
+      const resolved = await models.resolve(args.model ?? DEFAULT_MODEL, settings);
+      if (!resolved.ok || resolved.warning) io.err(`threadline: ${resolved.ok ? resolved.warning : resolved.error}\n`);
       const agent = createAgent({
+        models,
         store,
         runtime,
         log: silentLogger,
@@ -136,10 +144,12 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
         maxTurns: () => 1,
         context: headlessContext(cwd, io),
       });
+      agent.refreshTokens();
       const preview = await agent.previewContext();
       const state = store.getState();
-      if (args.json) io.out(`${JSON.stringify({ model: state.model, tokens: state.tokens, categories: preview.categories, total: preview.total, instructionFiles: preview.instructionFiles }, null, 2)}\n`);
-      else io.out(`${renderContextReport(state, preview)}\n`);
+      const modelId = agent.model().id;
+      if (args.json) io.out(`${JSON.stringify({ model: state.model, modelId, tokens: state.tokens, categories: preview.categories, total: preview.total, instructionFiles: preview.instructionFiles }, null, 2)}\n`);
+      else io.out(`${renderContextReport(modelId === state.model ? state : { ...state, model: `${modelId} (${state.model})` }, preview)}\n`);
       return 0;
     }
     case 'sessions': {
@@ -209,6 +219,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
           permissions,
           context: headlessContext(cwd, io),
           sessions: new SessionStore(cliSessionsDir(cwd, env)),
+          models: cliModelCatalog(env, env.ANTHROPIC_API_KEY || undefined),
           ...(await cliMemorySetup(cwd, env, io)),
         },
         io,
