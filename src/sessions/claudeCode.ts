@@ -91,7 +91,10 @@ export async function listClaudeSessions(cwd: string, home = homedir()): Promise
   return out.sort((a, b) => b.updatedAt - a.updatedAt);
 }
 
-const KEEP_ASSISTANT = new Set(['text', 'tool_use', 'thinking', 'redacted_thinking']);
+// Thinking stays behind: its signatures were issued to another conversation (perhaps for another
+// model or account), and one the API cannot verify would fail every later request. The API lets
+// earlier turns go without their thinking.
+const KEEP_ASSISTANT = new Set(['text', 'tool_use']);
 const KEEP_USER = new Set(['text', 'tool_result', 'image']);
 
 /**

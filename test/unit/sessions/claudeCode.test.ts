@@ -46,3 +46,27 @@ describe('Claude Code transcripts', () => {
     assert.deepEqual(s.view.map((m) => m.kind), ['user', 'assistant', 'tool', 'assistant', 'tool']);
   });
 });
+
+describe('Claude Code transcripts with thinking', () => {
+  it('leave the thinking out on import: its signatures belong to another conversation (and perhaps model), which would wedge every request', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tl-ccthink-'));
+    const base = { sessionId: 's', cwd: '/w', version: '2.1.197', userType: 'external', isSidechain: false };
+    const lines = [
+      { ...base, type: 'user', uuid: 'u1', message: { role: 'user', content: 'Why does it fail?' } },
+      { ...base, type: 'assistant', uuid: 'a1', message: { role: 'assistant', content: [{ type: 'thinking', thinking: 'Look at the test first.', signature: 'RXh0ZXJuYWxTaWduYXR1cmU=' }] } },
+      { ...base, type: 'assistant', uuid: 'a2', message: { role: 'assistant', content: [{ type: 'redacted_thinking', data: 'b3BhcXVl' }] } },
+      { ...base, type: 'assistant', uuid: 'a3', message: { role: 'assistant', content: [{ type: 'thinking', thinking: 'cut short' }] } },
+      { ...base, type: 'assistant', uuid: 'a4', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_9', name: 'Read', input: { file_path: 'a.ts' } }] } },
+      { ...base, type: 'user', uuid: 'u2', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_9', content: 'code' }] } },
+    ];
+    const file = join(dir, 'think.jsonl');
+    writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const s = await loadClaudeSession(file);
+    assert.ok(!JSON.stringify(s.history).includes('thinking'), JSON.stringify(s.history));
+    assert.equal(s.history.length, 3);
+    // (With `enabled`, the request builder leaves thinking out for this turn: see api/thinking.ts.)
+    for (const thinking of [undefined, { type: 'adaptive' }]) {
+      assert.equal(validateRequest({ model: 'claude-sonnet-4-6', max_tokens: 8000, messages: s.history, ...(thinking ? { thinking } : {}) }), null);
+    }
+  });
+});
