@@ -41,7 +41,8 @@ const cases: Array<[string, () => Promise<void>]> = [
     'settings live under threadline.* with their documented defaults',
     async () => {
       const c = vscode.workspace.getConfiguration('threadline');
-      assert.equal(c.inspect('model')?.defaultValue, 'claude-sonnet-4-6');
+      assert.equal(c.inspect('model')?.defaultValue, 'sonnet');
+      assert.equal(c.inspect('thinking')?.defaultValue, 'adaptive');
       assert.equal(c.inspect('apiBaseUrl')?.defaultValue, '');
       assert.equal(c.inspect('autoCompact')?.defaultValue, true);
       assert.equal(c.inspect('microCompact')?.defaultValue, true);
