@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchActivate } from './activate.bench';
 import { benchAgent } from './agent.bench';
+import { benchStream } from './stream.bench';
 import { benchSessions } from './sessions.bench';
 import { benchContext } from './context.bench';
 import { benchCompaction } from './compaction.bench';
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
     ['bundles', () => benchBundles(root)],
     ['activate', () => benchActivate(root)],
     ['agent', benchAgent],
+    ['stream', benchStream],
     ['sessions', benchSessions],
     ['context', benchContext],
     ['compaction', benchCompaction],

@@ -137,13 +137,22 @@ export class MessagesClient {
     let stalled = false;
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
-    const alive = () => {
-      clearTimeout(timer);
+    let lastSeen = 0;
+    const idle = this.opts.idleTimeoutMs;
+    // One timer, re-armed for the remainder when it fires early: chunks only stamp the time.
+    const check = () => {
+      const quiet = performance.now() - lastSeen;
       if (settled) return;
-      timer = setTimeout(() => {
-        stalled = true;
-        controller.abort();
-      }, this.opts.idleTimeoutMs);
+      if (quiet < idle) {
+        timer = setTimeout(check, idle - quiet);
+        return;
+      }
+      stalled = true;
+      controller.abort();
+    };
+    const alive = () => {
+      lastSeen = performance.now();
+      if (!timer && !settled) timer = setTimeout(check, idle);
     };
     // The clock starts with the response headers (before them the SDK's request timeout
     // applies: a long prompt can take a while to be accepted). From then on any bytes count
