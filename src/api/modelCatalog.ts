@@ -59,20 +59,47 @@ const cacheSchema = z.object({
   models: z.array(factsSchema).min(1),
 });
 
-/** The API's ModelInfo in our terms (nulls dropped, capabilities reduced to what we use). */
-export function factsFromApi(m: Anthropic.ModelInfo): ModelFacts {
-  const t = m.capabilities?.thinking;
+const positive = z.number().int().positive().optional().catch(undefined);
+const supported = z.object({ supported: z.boolean() }).optional().catch(undefined);
+
+/**
+ * The API's ModelInfo as it arrives, read leniently: a proxy's `/v1/models` may leave fields
+ * out or shape them otherwise. Anything unusable becomes "unknown" rather than a crash.
+ */
+const apiModelSchema = z.object({
+  id: z.string().min(1),
+  display_name: z.string().optional().catch(undefined),
+  created_at: z.string().catch(''),
+  lifecycle: z.enum(['active', 'deprecated', 'retired']).catch('active'),
+  line: z.string().nullable().catch(null),
+  deprecated_at: z.string().nullable().optional().catch(undefined),
+  retires_at: z.string().nullable().optional().catch(undefined),
+  max_input_tokens: positive.nullable().catch(undefined),
+  max_tokens: positive.nullable().catch(undefined),
+  capabilities: z
+    .object({ thinking: z.object({ types: z.object({ adaptive: supported, enabled: supported, disabled: supported }) }).optional().catch(undefined) })
+    .nullable()
+    .optional()
+    .catch(undefined),
+});
+
+/** The API's ModelInfo in our terms (nulls dropped, capabilities reduced to what we use); undefined when unusable. */
+export function factsFromApi(raw: Anthropic.ModelInfo | unknown): ModelFacts | undefined {
+  const parsed = apiModelSchema.safeParse(raw);
+  if (!parsed.success) return undefined;
+  const m = parsed.data;
+  const t = m.capabilities?.thinking?.types;
   return {
     id: m.id,
     displayName: m.display_name || m.id,
-    line: m.line ?? null,
+    line: m.line,
     releasedAt: m.created_at,
     lifecycle: m.lifecycle,
     ...(m.deprecated_at ? { deprecatedAt: m.deprecated_at } : {}),
     ...(m.retires_at ? { retiresAt: m.retires_at } : {}),
     ...(m.max_input_tokens ? { contextWindow: m.max_input_tokens } : {}),
     ...(m.max_tokens ? { maxOutputTokens: m.max_tokens } : {}),
-    ...(t ? { thinking: { adaptive: t.types.adaptive.supported, enabled: t.types.enabled.supported, disabled: t.types.disabled.supported } } : {}),
+    ...(t?.adaptive && t.enabled && t.disabled ? { thinking: { adaptive: t.adaptive.supported, enabled: t.enabled.supported, disabled: t.disabled.supported } } : {}),
   };
 }
 
@@ -149,7 +176,8 @@ export class ModelCatalog implements IDisposable {
       if (!listed) return this.state;
       if (listed.length === 0) throw new Error('the API listed no models');
       const fetchedAt = this.now();
-      const models = listed.map(factsFromApi);
+      const models = listed.map(factsFromApi).filter((m): m is ModelFacts => m !== undefined);
+      if (models.length === 0) throw new Error('the API listed no usable models');
       this.lastFailureAt = undefined;
       this.set({ models, source: 'api', fetchedAt });
       await this.writeCache(models, fetchedAt);

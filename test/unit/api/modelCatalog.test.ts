@@ -208,3 +208,26 @@ describe('model catalog cache', () => {
     assert.equal(r.model.thinking, undefined, 'no capabilities: no thinking sent');
   });
 });
+
+describe('a server whose model list has another shape', () => {
+  it('reads what it can (a proxy in the OpenAI style), skips what it cannot, and still refuses what is not listed', async () => {
+    const odd = [{ id: 'gateway-sonnet', object: 'model', created: 1_700_000_000, owned_by: 'proxy' }, { id: 42 }, { id: 'gateway-haiku', lifecycle: null, line: 7, max_tokens: -5 }];
+    standin.setModels(odd as unknown as Anthropic.ModelInfo[]);
+    const cachePath = join(mkdtempSync(join(tmpdir(), 'tl-models-odd-')), 'models.json');
+    // One page: a junk id cannot serve as the next page's cursor.
+    const c = catalog({ cachePath }, 100);
+    const snap = await c.refresh();
+    assert.equal(snap.source, 'api');
+    assert.deepEqual(snap.models.map((m) => [m.id, m.lifecycle, m.maxOutputTokens]), [
+      ['gateway-sonnet', 'active', undefined],
+      ['gateway-haiku', 'active', undefined],
+    ]);
+    const ok = await c.resolve('gateway-haiku');
+    assert.ok(ok.ok && ok.model.contextWindow === 200_000 && ok.model.thinking === undefined);
+    const no = await c.resolve('gateway-sonet');
+    assert.ok(!no.ok && no.suggestions[0] === 'gateway-sonnet');
+    // What was written reads back next time (the cache schema accepts every fact it wrote).
+    const again = catalog({ cachePath }, 100);
+    assert.equal((await again.refresh()).source, 'cache');
+  });
+});
