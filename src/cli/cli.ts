@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Permissions } from '../agent/permissions';
-import { createTools } from '../agent/tools';
+import { createToolRegistry } from '../agent/tools';
 import { ContextService } from '../context/contextService';
 import { renderContextReport } from '../context/contextReport';
 import { createAgent } from '../agent/createAgent';
@@ -137,14 +137,14 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
         runtime,
         log: silentLogger,
         cwd,
-        tools: createTools(),
+        tools: createToolRegistry(),
         permissions: new Permissions({ cwd, rules: () => ({ allow: [], ask: [], deny: [] }), trusted: () => true, headless: true }),
         apiKey: async () => undefined,
         baseUrl: () => '',
         maxTurns: () => 1,
         context: headlessContext(cwd, io),
       });
-      agent.refreshTokens();
+      agent.publishTokens();
       const preview = await agent.previewContext();
       const state = store.getState();
       const modelId = agent.model().id;
@@ -215,7 +215,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
         { ...args, cwd },
         { apiKey: env.ANTHROPIC_API_KEY || undefined, baseUrl: env.ANTHROPIC_BASE_URL || undefined },
         {
-          tools: createTools(),
+          tools: createToolRegistry(),
           permissions,
           context: headlessContext(cwd, io),
           sessions: new SessionStore(cliSessionsDir(cwd, env)),

@@ -2,9 +2,10 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_MODEL, type ModelSource } from '../api/models';
 import type { AssistantBlock, Usage } from '../api/types';
-import { createAgent, type PermissionEngine } from '../agent/createAgent';
+import { createAgent } from '../agent/createAgent';
+import type { PermissionEngine } from '../agent/permissionBroker';
 import type { LoopResult } from '../agent/queryLoop';
-import type { Tool } from '../tools/types';
+import type { ToolRegistry } from '../tools/registry';
 import type { ContextService } from '../context/contextService';
 import { SessionRecorder } from '../sessions/recorder';
 import { restoreSession } from '../sessions/resume';
@@ -23,7 +24,7 @@ export interface PromptEnv {
 }
 
 export interface PromptDeps {
-  tools: readonly Tool[];
+  tools: ToolRegistry;
   /** Headless: what would ask is denied. The CLI passes --allowed-tools rules in. */
   permissions: PermissionEngine;
   isGitRepo?(): Promise<boolean>;
@@ -153,7 +154,7 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
   }
 
   if (stream) {
-    emit({ type: 'system', subtype: 'init', session_id: runtime.sessionId, cwd: args.cwd, model: agent.model().id, tools: deps.tools.map((t) => t.name) });
+    emit({ type: 'system', subtype: 'init', session_id: runtime.sessionId, cwd: args.cwd, model: agent.model().id, tools: deps.tools.tools.map((t) => t.name) });
   }
   const onAbort = () => agent.stop();
   signal?.addEventListener('abort', onAbort, { once: true });
