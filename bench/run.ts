@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { benchActivate } from './activate.bench';
 import { benchAgent } from './agent.bench';
 import { benchStream } from './stream.bench';
+import { benchBashPermissions } from './bashPermissions.bench';
 import { benchSessions } from './sessions.bench';
 import { benchContext } from './context.bench';
 import { benchCompaction } from './compaction.bench';
@@ -10,6 +11,7 @@ import { benchMemory } from './memory.bench';
 import { benchValidity } from './validity.bench';
 import { benchBundles } from './bundle.bench';
 import { benchViewSync } from './viewSync.bench';
+import { benchClaudeImport } from './claudeImport.bench';
 
 const root = join(__dirname, '..');
 
@@ -22,10 +24,12 @@ async function main(): Promise<void> {
     ['agent', benchAgent],
     ['stream', benchStream],
     ['sessions', benchSessions],
+    ['claudeImport', benchClaudeImport],
     ['context', benchContext],
     ['compaction', benchCompaction],
     ['memory', benchMemory],
     ['validity', () => benchValidity(root)],
+    ['bashPermissions', () => benchBashPermissions(root)],
   ];
   const results: Record<string, Record<string, number>> = {};
   for (const [name, run] of suites) {

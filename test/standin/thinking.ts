@@ -14,6 +14,8 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 export const DEFAULT_SIGNING_SECRET = 'threadline-standin-thinking';
 
 const NONCE_BYTES = 12;
+/** Marks the stand-in's own signatures; anything else counts as another model's. */
+const MAGIC = Buffer.from('TLsi');
 
 function mac(secret: string, kind: string, nonce: Buffer, text: string): Buffer {
   return createHmac('sha256', secret).update(kind).update('\0').update(nonce).update(text).digest();
@@ -21,15 +23,22 @@ function mac(secret: string, kind: string, nonce: Buffer, text: string): Buffer 
 
 function seal(secret: string, kind: string, text: string): string {
   const nonce = randomBytes(NONCE_BYTES);
-  return Buffer.concat([nonce, mac(secret, kind, nonce, text)]).toString('base64');
+  return Buffer.concat([MAGIC, nonce, mac(secret, kind, nonce, text)]).toString('base64');
 }
 
-function opens(secret: string, kind: string, sealed: unknown, text: string): boolean {
-  if (typeof sealed !== 'string' || sealed.length === 0) return false;
+/**
+ * `valid`: issued by this stand-in for exactly this content. `invalid`: issued here but the
+ * block was changed (the API refuses it). `foreign`: another model's (or another tool's)
+ * block, which the API drops from the prompt without an error.
+ */
+export type SealCheck = 'valid' | 'invalid' | 'foreign';
+
+function opens(secret: string, kind: string, sealed: unknown, text: string): SealCheck {
+  if (typeof sealed !== 'string' || sealed.length === 0) return 'invalid';
   const raw = Buffer.from(sealed, 'base64');
-  if (raw.length !== NONCE_BYTES + 32 || raw.toString('base64') !== sealed) return false;
-  const expected = mac(secret, kind, raw.subarray(0, NONCE_BYTES), text);
-  return timingSafeEqual(expected, raw.subarray(NONCE_BYTES));
+  if (raw.length !== MAGIC.length + NONCE_BYTES + 32 || !raw.subarray(0, MAGIC.length).equals(MAGIC)) return 'foreign';
+  const nonce = raw.subarray(MAGIC.length, MAGIC.length + NONCE_BYTES);
+  return timingSafeEqual(mac(secret, kind, nonce, text), raw.subarray(MAGIC.length + NONCE_BYTES)) ? 'valid' : 'invalid';
 }
 
 /** An opaque signature over the thinking text, as the API returns in `signature_delta`. */
@@ -37,7 +46,7 @@ export function signThinking(text: string, secret = DEFAULT_SIGNING_SECRET): str
   return seal(secret, 'thinking', text);
 }
 
-export function verifyThinking(text: string, signature: unknown, secret = DEFAULT_SIGNING_SECRET): boolean {
+export function verifyThinking(text: string, signature: unknown, secret = DEFAULT_SIGNING_SECRET): SealCheck {
   return opens(secret, 'thinking', signature, text);
 }
 
@@ -46,7 +55,7 @@ export function redactedThinkingData(secret = DEFAULT_SIGNING_SECRET): string {
   return seal(secret, 'redacted', '');
 }
 
-export function verifyRedacted(data: unknown, secret = DEFAULT_SIGNING_SECRET): boolean {
+export function verifyRedacted(data: unknown, secret = DEFAULT_SIGNING_SECRET): SealCheck {
   return opens(secret, 'redacted', data, '');
 }
 
@@ -139,16 +148,18 @@ export function validateThinking(body: Json, messages: readonly Json[], ctx: Thi
     if (isObject(choice) && (choice.type === 'any' || choice.type === 'tool')) return 'Thinking may not be enabled when tool_choice forces tool use.';
   }
 
-  // Signatures: a thinking block must come back exactly as it was sent.
+  // Signatures: a thinking block must come back exactly as it was sent. Another model's
+  // blocks (a switched model, an imported transcript) are dropped without an error.
   for (const [i, m] of messages.entries()) {
     if (m.role !== 'assistant') continue;
     for (const [j, b] of blocksOf(m.content).entries()) {
       if (b.type === 'thinking') {
         if (typeof b.thinking !== 'string') return `messages.${i}.content.${j}.thinking.thinking: Field required`;
         if (typeof b.signature !== 'string') return `messages.${i}.content.${j}.thinking.signature: Field required`;
-        if (!verifyThinking(b.thinking, b.signature, secret)) return `messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block`;
+        if (verifyThinking(b.thinking, b.signature, secret) === 'invalid') return `messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block`;
       } else if (b.type === 'redacted_thinking') {
-        if (!verifyRedacted(b.data, secret)) return `messages.${i}.content.${j}: Invalid \`data\` in \`redacted_thinking\` block`;
+        if (typeof b.data !== 'string') return `messages.${i}.content.${j}.redacted_thinking.data: Field required`;
+        if (verifyRedacted(b.data, secret) === 'invalid') return `messages.${i}.content.${j}: Invalid \`data\` in \`redacted_thinking\` block`;
       }
     }
   }

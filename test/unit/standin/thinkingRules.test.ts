@@ -58,8 +58,9 @@ describe('thinking in the stand-in', () => {
     const [thinking, redacted, tool] = asParams as [Anthropic.ThinkingBlockParam, Anthropic.RedactedThinkingBlockParam, Anthropic.ToolUseBlockParam];
     const cases: Array<[string, Anthropic.ContentBlockParam[], RegExp]> = [
       ['edited text', [{ ...thinking, thinking: 'something else' }, redacted, tool], /Invalid `signature` in `thinking` block/],
-      ['a signature from elsewhere', [{ ...thinking, signature: 'c2lnbmF0dXJl' }, redacted, tool], /Invalid `signature`/],
-      ['forged redacted data', [thinking, { ...redacted, data: 'Zm9yZ2Vk' }, tool], /Invalid `data` in `redacted_thinking`/],
+      ['the signature of other thinking', [{ ...thinking, signature: signThinking('other thoughts') }, redacted, tool], /Invalid `signature`/],
+      ['redacted data swapped for a thinking signature', [thinking, { ...redacted, data: signThinking('') }, tool], /Invalid `data` in `redacted_thinking`/],
+      ['another model\'s thinking instead of this turn\'s', [{ type: 'thinking', thinking: 'x', signature: 'c2lnbmF0dXJlIGZyb20gYW5vdGhlciBtb2RlbA==' }, tool], /cannot be modified/],
       ['thinking dropped mid tool loop', [tool], /cannot be modified/],
       ['redacted thinking dropped', [thinking, tool], /cannot be modified/],
     ];
@@ -129,6 +130,16 @@ describe('thinking in the stand-in', () => {
       messages: [user('x'), { role: 'assistant', content: omitted.content as Anthropic.ContentBlockParam[] }, user('y')],
     });
     assert.equal(back.role, 'assistant');
+  });
+
+  it('drops another model\'s thinking without an error, as the API does (a switched model, an imported transcript)', async () => {
+    const msg = await client.messages.create({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 10,
+      thinking: ADAPTIVE,
+      messages: [user('a'), { role: 'assistant', content: [{ type: 'thinking', thinking: 'elsewhere', signature: 'anBxTXhSdUNxODFpc3FRcG96N1dPSHBR' }, { type: 'redacted_thinking', data: 'b3BhcXVl' }, { type: 'text', text: 'b' }] }, user('c')],
+    });
+    assert.equal(msg.role, 'assistant');
   });
 
   it('signs with a secret every stand-in shares by default, so a block survives a restart', async () => {
