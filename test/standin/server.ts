@@ -376,6 +376,10 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
       else res.destroy();
     });
   });
+  // Node closes an idle keep-alive connection after 5 s; a test whose event loop was blocked
+  // that long (a spawnSync of the CLI) then reuses the dead socket and reads "other side
+  // closed". Real endpoints keep idle connections far longer.
+  server.keepAliveTimeout = 120_000;
 
   const reset = () => {
     queue.length = 0;
