@@ -9,14 +9,14 @@ import { percentile } from './stats';
 
 const ALLOW = ['Bash(echo:*)', 'Bash(npm test:*)', 'Bash(touch:*)', 'Bash(git status)', 'Bash(ls:*)'];
 const DENY = ['Bash(rm:*)'];
-const ROUNDS = 15;
 
 /**
  * Decision time per Bash command over the hostile and ordinary corpora, parser warm, against the
  * old string matcher measured in the same run. The analysis cache is smaller than the corpus, so
  * every decision parses its command once (as a new command does) and no round reuses another's.
  */
-export async function benchBashPermissions(root: string): Promise<Record<string, number>> {
+export async function benchBashPermissions(root: string, opts: { quick?: boolean } = {}): Promise<Record<string, number>> {
+  const ROUNDS = opts.quick ? 3 : 15;
   const fixtures = join(root, 'test/fixtures/bash');
   const hostile = (JSON.parse(readFileSync(join(fixtures, 'hostileCommands.json'), 'utf8')) as { command: string }[]).map((h) => h.command);
   const ordinary = (JSON.parse(readFileSync(join(fixtures, 'ordinaryCommands.json'), 'utf8')) as { command: string }[]).map((o) => o.command);

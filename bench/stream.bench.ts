@@ -10,9 +10,9 @@ import { median } from './stats';
  * MessageStream, and our client (MessageStream plus the idle watch, the observer and the turn).
  * The ratios to the bare iterator, measured in the same run, are the cost of accumulating.
  */
-export async function benchStream(): Promise<Record<string, number>> {
+export async function benchStream(opts: { quick?: boolean } = {}): Promise<Record<string, number>> {
   const standin = await startStandin({ recordBodies: false });
-  const N = 40;
+  const N = opts.quick ? 10 : 40;
   const turn: ScriptedTurn = {
     content: [
       { type: 'thinking', thinking: 'Weigh the options. '.repeat(100) },
