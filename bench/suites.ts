@@ -8,6 +8,7 @@ import { benchContext } from './context.bench';
 import { benchMemory } from './memory.bench';
 import { benchSearch } from './search.bench';
 import { benchSessions } from './sessions.bench';
+import { benchStream } from './stream.bench';
 import { benchValidity } from './validity.bench';
 import { benchViewSync } from './viewSync.bench';
 import { benchWebview } from './webview.bench';
@@ -30,6 +31,7 @@ export const SUITES: Suite[] = [
   { name: 'bundles', quick: true, run: ({ root }) => benchBundles(root) },
   { name: 'activate', quick: true, run: ({ root }) => benchActivate(root) },
   { name: 'agent', quick: true, run: ({ quick }) => benchAgent({ quick }) },
+  { name: 'stream', quick: true, run: ({ quick }) => benchStream({ quick }) },
   { name: 'bashPermissions', quick: true, run: ({ root, quick }) => benchBashPermissions(root, { quick }) },
   { name: 'sessions', quick: false, run: () => benchSessions() },
   { name: 'claudeImport', quick: false, run: () => benchClaudeImport() },

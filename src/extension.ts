@@ -20,6 +20,7 @@ import { historyActions } from './vscode/historyUi';
 import { approveExternalInclude } from './vscode/includeApprovals';
 import { createOutputLogger } from './vscode/log';
 import { memorySetup } from './vscode/memorySetup';
+import { createModelCatalog } from './vscode/modelCatalog';
 import { showMemory } from './vscode/memoryView';
 import { resumeFromPicker } from './vscode/resumeCommand';
 import { permissionsAndTools, permissionsReport } from './vscode/permissionWiring';
@@ -42,6 +43,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const sessions = new SessionStore(sessionsDirFor(context.globalStorageUri.fsPath, cwd));
   const archives = new ArchiveDocuments(sessions.dir);
   const memory = await memorySetup({ cwd, globalStorageDir: context.globalStorageUri.fsPath, sessionsDir: sessions.dir, store, log });
+  const models = createModelCatalog({ globalStorageDir: context.globalStorageUri.fsPath, apiKeys, store, log });
   const warnBadRule = (message: string) => void vscode.window.showWarningMessage(`Threadline: a permission rule in settings is ignored: ${message}`);
   // The current session's permission engine and the tools it scopes (Show Context lists its rules).
   let wiring: ReturnType<typeof permissionsAndTools> | undefined;
@@ -51,7 +53,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     // One agent per session: its history and its "allow for this session" grants go together.
     createAgent: ({ onLoopComplete }) =>
       createAgent({
-        store, runtime, log, cwd, context: contextService, maxTurns: readMaxTurns, onLoopComplete,
+        store, runtime, log, cwd, context: contextService, maxTurns: readMaxTurns, onLoopComplete, models,
         ...(wiring = permissionsAndTools({ cwd, globalStorageDir: context.globalStorageUri.fsPath, warn: warnBadRule })),
         apiKey: () => apiKeys.get(),
         baseUrl: () => store.getState().settings.apiBaseUrl,
@@ -75,6 +77,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(apiKeys, archives, sync, sessionManager);
   context.subscriptions.push(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, new ChatViewProvider(context.extensionUri, sync)), createContextStatusItem(store));
   context.subscriptions.push(...watchKeyAndSettings({ store, apiKeys, contextService, agent: () => sessionManager.agent }));
+  // The meter follows the window of the model the Models API describes; a key set later fetches the list.
+  context.subscriptions.push(models, models.onDidChange(() => sessionManager.agent.publishTokens()), apiKeys.onDidChange(() => void models.refresh()));
+  void models.refresh();
   registerCommands(context, {
     store, apiKeys, compact,
     previewContext: () => sessionManager.agent.previewContext(),

@@ -20,6 +20,8 @@ import { resolveMemoryDir } from '../memory/paths';
 import { parseCliArgs, UsageError } from './args';
 import { stdio, type CliIo } from './io';
 import { runPrompt } from './runPrompt';
+import { cliModelCatalog } from './models';
+import { DEFAULT_MODEL } from '../api/models';
 import { sessionsCommand } from './sessionsCommand';
 
 declare const __THREADLINE_VERSION__: string | undefined;
@@ -42,8 +44,9 @@ Usage:
 Options:
   -p, --print PROMPT                 the prompt (or give it as the remaining arguments)
   --cwd DIR                          the workspace folder (default: the current directory)
-  --model ID                         model id (default: claude-sonnet-4-6)
-  --context-window N                 context window in tokens, for models the table does not know
+  --model NAME                       sonnet, opus, haiku (the newest of that line) or a model id
+                                     (default: sonnet)
+  --context-window N                 context window in tokens, overriding the model's
   --max-turns N                      most model turns for the answer (default: no limit)
   --allowed-tools RULE...            tools that run without asking, e.g. Edit "Bash(npm test:*)":
                                      several values, comma lists or the flag repeated; the list
@@ -188,7 +191,12 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       const settings = { ...(args.model ? { model: args.model } : {}), ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}) };
       const runtime = new RuntimeState(cwd);
       const store = createStore<AppState>(getDefaultAppState({ sessionId: runtime.sessionId, settings }));
+      // A local preview: the cached model list or the table, never the network, never refused.
+      const models = cliModelCatalog(env, undefined);
+      const resolved = await models.resolve(args.model ?? DEFAULT_MODEL, settings);
+      if (!resolved.ok || resolved.warning) io.err(`threadline: ${resolved.ok ? resolved.warning : resolved.error}\n`);
       const agent = createAgent({
+        models,
         store,
         runtime,
         log: silentLogger,
@@ -200,11 +208,13 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
         maxTurns: () => 1,
         context: headlessContext(cwd, io),
       });
+      agent.publishTokens();
       const preview = await agent.previewContext();
       const state = store.getState();
       const rules = permissions.describeRules();
-      if (args.json) io.out(`${JSON.stringify({ model: state.model, tokens: state.tokens, categories: preview.categories, total: preview.total, instructionFiles: preview.instructionFiles, permissions: rules }, null, 2)}\n`);
-      else io.out(`${renderContextReport(state, preview)}\n\n${formatRules(rules.rules, rules.directories)}\n`);
+      const modelId = agent.model().id;
+      if (args.json) io.out(`${JSON.stringify({ model: state.model, modelId, tokens: state.tokens, categories: preview.categories, total: preview.total, instructionFiles: preview.instructionFiles, permissions: rules }, null, 2)}\n`);
+      else io.out(`${renderContextReport(modelId === state.model ? state : { ...state, model: `${modelId} (${state.model})` }, preview)}\n\n${formatRules(rules.rules, rules.directories)}\n`);
       return 0;
     }
     case 'sessions':
@@ -263,6 +273,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
           permissions,
           context: headlessContext(cwd, io),
           sessions: new SessionStore(cliSessionsDir(cwd, env)),
+          models: cliModelCatalog(env, env.ANTHROPIC_API_KEY || undefined),
           ...(await cliMemorySetup(cwd, env, io)),
         },
         io,

@@ -28,6 +28,7 @@ export function readSettings(): AppSettings {
     contextWindow: Math.max(0, c.get<number>('contextWindow') ?? 0),
     autoCompact: c.get<boolean>('autoCompact') ?? d.autoCompact,
     microCompact: c.get<boolean>('microCompact') ?? d.microCompact,
+    thinking: c.get<string>('thinking') === 'off' ? 'off' : d.thinking,
   };
 }
 

@@ -45,6 +45,8 @@ export async function startStandinProcess(args = []) {
     enqueue: (turns) => control('enqueue', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(turns) }),
     requests: () => control('requests'),
     reset: () => control('reset', { method: 'POST' }),
+    /** The Models API catalog from now on (ModelInfo objects), or null for a server without one. */
+    setModels: (models) => control('models', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(models) }),
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
