@@ -139,22 +139,3 @@ export function resolveMemoryDir(input: MemoryDirInput): MemoryDirResult {
   }
   return { ok: true, dir: join(resolve(input.globalStorageDir), 'memory', sanitizeKey(resolve(input.canonicalRoot))), source: 'default' };
 }
-
-/** The scopes of one setting as VS Code's `inspect()` reports them. */
-export interface InspectedSetting {
-  globalValue?: unknown;
-  workspaceValue?: unknown;
-  workspaceFolderValue?: unknown;
-}
-
-/**
- * The memory folder comes from the user's own settings only: a folder's `.vscode/settings.json`
- * is written by whoever wrote the repository. Returns the user value and whether a workspace
- * value was ignored (worth telling the user).
- */
-export function userLevelSetting(inspected: InspectedSetting | undefined): { value: string; ignoredWorkspaceValue: boolean } {
-  const value = typeof inspected?.globalValue === 'string' ? inspected.globalValue.trim() : '';
-  const ignoredWorkspaceValue = [inspected?.workspaceValue, inspected?.workspaceFolderValue].some((v) => typeof v === 'string' && v.trim() !== '');
-  return { value, ignoredWorkspaceValue };
-}
-

@@ -15,7 +15,6 @@ import { readMemorySettings } from './settings';
  */
 export async function memorySetup(opts: { cwd: string; globalStorageDir: string; sessionsDir: string; store: Store<AppState>; log: Logger }): Promise<((sessionId: string) => MemorySetup) | undefined> {
   const settings = readMemorySettings();
-  if (settings.ignoredWorkspaceDirectory) void vscode.window.showWarningMessage('Threadline: threadline.memoryDirectory is ignored in workspace settings (a background agent writes there); set it in your user settings.');
   const canonical = (await canonicalRepoRoot(opts.cwd, 1500)) ?? opts.cwd;
   const dir = resolveMemoryDir({ setting: settings.directory, globalStorageDir: opts.globalStorageDir, canonicalRoot: canonical });
   if (!dir.ok) {

@@ -18,7 +18,7 @@ describe('a small context window (threadline -p --context-window 32768)', () => 
     standin.enqueue({ content: [{ type: 'text', text: 'Hello!' }] });
     let out = '';
     let err = '';
-    const code = await runCli(['-p', 'hi there', '--context-window', '32768', '--model', 'my-local-model'], {
+    const code = await runCli(['-p', 'hi there', '--context-window', '32768', '--model', 'claude-sonnet-4-6'], {
       io: { out: (t) => (out += t), err: (t) => (err += t) },
       env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: standin.url, THREADLINE_STATE_DIR: mkdtempSync(join(tmpdir(), 'tl-state-')), THREADLINE_AUTO_MEMORY: '0' },
       cwd,
