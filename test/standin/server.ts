@@ -177,7 +177,7 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
     }
 
     const thinking = requestThinking(body) as RequestThinking;
-    const { blocks, rawJson } = materialise(turn.content, thinking, models ? (thinkingSupport(models, model)?.disabled ?? true) : true, secret);
+    const { blocks, rawJson } = materialise(turn.contentFrom ? turn.contentFrom(body) : turn.content, thinking, models ? (thinkingSupport(models, model)?.disabled ?? true) : true, secret);
     const turnThinking = blocks.filter((b) => b.type === 'thinking' || b.type === 'redacted_thinking').map((b) => String(b.type === 'thinking' ? b.signature : b.data));
     if (turnThinking.length) for (const b of blocks) if (b.type === 'tool_use') issuedThinking.set(String(b.id), turnThinking);
     const stopReason = turn.stopReason ?? (blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
