@@ -1,0 +1,79 @@
+// Threadline's two ways through a session: the real CLI as a user runs it (every prompt after
+// the first with --continue; session notes and memory extraction on, as by default), and the
+// no-strategy baseline in process (no micro-compaction, no background forks; auto-compaction
+// stays, since without it the long sessions cannot fit the window at all).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ContextService } from '../../src/context/contextService';
+import { createStandinAgent } from '../../test/support/standinAgent';
+import { MODEL, type Play, type PlayContext } from './measure';
+
+const root = join(__dirname, '..', '..');
+export const CLI_PATH = join(root, 'dist', 'cli.js');
+
+/** Enough turns for a 60-read loop: the CLI's default (50) stops such a task (issue 15). */
+export const LOOP_MAX_TURNS = 100;
+
+interface Exit {
+  code: number | null;
+  stderr: string;
+  stdout: string;
+}
+
+export function runProcess(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<Exit> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-20_000)));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs);
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr, stdout });
+    });
+  });
+}
+
+/** An environment with nothing of the caller's API settings or npm's variables in it. */
+export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (k.startsWith('npm_') || k.startsWith('ANTHROPIC_') || k.startsWith('THREADLINE_') || k.startsWith('CLAUDE')) continue;
+    env[k] = v;
+  }
+  return { ...env, ...extra };
+}
+
+/** `threadline -p` for the first prompt, `threadline -c -p` for each one after. */
+export const threadlineCli: Play = async (ctx) => {
+  if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: run \`npm run build\` first (npm run bench does)`);
+  const notes: string[] = [];
+  const env = cleanEnv({ HOME: ctx.home, THREADLINE_STATE_DIR: ctx.state, ANTHROPIC_BASE_URL: ctx.url, ANTHROPIC_API_KEY: 'bench-key' });
+  for (const [i, p] of ctx.session.prompts.entries()) {
+    const args = [CLI_PATH, ...(i > 0 ? ['-c'] : []), '-p', p.text, '--cwd', ctx.cwd, '--model', MODEL, '--context-window', String(ctx.window), '--allowed-tools', 'Read', '--output-format', 'json'];
+    if (p.reads.length + 1 > 50) args.push('--max-turns', String(LOOP_MAX_TURNS));
+    const r = await runProcess(process.execPath, args, { cwd: ctx.cwd, env, timeoutMs: 15 * 60_000 });
+    if (r.code !== 0) notes.push(`prompt ${i + 1}: exit ${r.code}: ${r.stderr.trim().split('\n').slice(-2).join(' | ')}`);
+  }
+  return notes;
+};
+
+/** The same turns through one in-process agent with no strategy: no micro-compaction, no forks. */
+export const threadlineBaseline: Play = async (ctx: PlayContext) => {
+  const context = new ContextService({ cwd: ctx.cwd, home: ctx.home, managedPath: join(ctx.home, 'managed-CLAUDE.md'), trusted: () => true, approveExternal: async () => false });
+  const { agent } = createStandinAgent({
+    url: ctx.url,
+    cwd: ctx.cwd,
+    settings: { model: MODEL, contextWindow: ctx.window, microCompact: false, autoCompact: true },
+    rules: { allow: ['Read'] },
+    headless: true,
+    maxTurns: LOOP_MAX_TURNS,
+    extra: { context },
+  });
+  for (const p of ctx.session.prompts) await agent.submit(p.text);
+  await agent.drain();
+  return [];
+};
