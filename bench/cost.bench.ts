@@ -3,6 +3,7 @@
 // stand-in's prompt-cache simulation, beside a no-strategy baseline measured in the same run,
 // the brute-force floor for the three-latest-reads rule and the reference CLI's stored figures.
 // `npm run bench -- cost` runs the full sessions (a few minutes); `costQuick` the CI subset.
+import { backgroundKinds } from './cost/accounting';
 import { measure } from './cost/measure';
 import { agentTable, describe, failures, flatten, loadReference, REFERENCE_AGENT, sessionKey, type SessionOutcome } from './cost/report';
 import { buildSession, type SessionName, type Variant } from './cost/session';
@@ -24,7 +25,7 @@ async function runVariant(variant: Variant): Promise<{ figures: Record<string, n
     const base = await measure(session, threadlineBaseline);
     for (const note of [...run.notes, ...base.notes]) console.log(`  note: ${note}`);
     const ref = reference?.agents[REFERENCE_AGENT]?.sessions[sessionKey(variant, name)];
-    const outcome: SessionOutcome = { variant, name, threadline: run.figures, baseline: base.figures, ...(ref ? { reference: ref } : {}) };
+    const outcome: SessionOutcome = { variant, name, threadline: run.figures, baseline: base.figures, kinds: backgroundKinds(run.ledger.requests), ...(ref ? { reference: ref } : {}) };
     console.log(`\n${describe(outcome, session.title)}`);
     Object.assign(figures, flatten(outcome));
     failed.push(...failures(outcome));

@@ -71,6 +71,38 @@ function missingFiles(body: Json, required: readonly string[], player: SessionPl
   });
 }
 
+export interface BackgroundKind {
+  kind: string;
+  requests: number;
+  billed: number;
+  /** Share of these requests' prompts read from the cache. */
+  readShare: number;
+}
+
+const KINDS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/remembered|memor/i, 'memory extraction'],
+  [/session notes/i, 'session notes'],
+  [/background tool call/i, 'a fork\'s follow-up turn (after its Edit)'],
+  [/summar|TEXT ONLY/i, 'compaction summary'],
+  [/no read tool/i, 'side request without tools (title, quota)'],
+];
+
+/** The background requests grouped by what they were for, for the diagnosis of issue 15. */
+export function backgroundKinds(requests: readonly RequestFacts[]): BackgroundKind[] {
+  const groups = new Map<string, RequestFacts[]>();
+  for (const r of requests) {
+    if (r.classification.kind !== 'background') continue;
+    const why = r.classification.why;
+    const kind = KINDS.find(([re]) => re.test(why))?.[1] ?? `other: ${why.slice(0, 40)}`;
+    groups.set(kind, [...(groups.get(kind) ?? []), r]);
+  }
+  return [...groups].map(([kind, rs]) => {
+    const prompt = rs.reduce((n, r) => n + (r.usage ? r.usage.uncached + r.usage.written + r.usage.read : 0), 0);
+    const read = rs.reduce((n, r) => n + (r.usage?.read ?? 0), 0);
+    return { kind, requests: rs.length, billed: rs.reduce((n, r) => n + r.billed, 0), readShare: prompt > 0 ? read / prompt : NaN };
+  });
+}
+
 interface StepMeasure {
   /** Tokens of the read result as the agent sent it, when the request carried it. */
   result?: number;

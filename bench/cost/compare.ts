@@ -9,6 +9,7 @@ import { claudeCode } from './agents/claudeCode';
 import { cline } from './agents/cline';
 import { continueCli } from './agents/continueCli';
 import { kilo } from './agents/kilo';
+import { backgroundKinds } from './accounting';
 import { measure, MODEL, WINDOW, type Play } from './measure';
 import { agentTable, loadReference, REFERENCE_AGENT, REFERENCE_FILE, sessionKey, stored, type ReferenceFile } from './report';
 import { buildSession, type SessionName, type Variant } from './session';
@@ -130,6 +131,7 @@ async function main(): Promise<void> {
         console.log(
           `${agent.label} ${version} ${sessionKey(variant, name)}: billed ${k(f.billed)} (main ${k(f.billedMain)}, background ${k(f.billedBackground)}), requests ${f.requestsMain}+${f.requestsBackground}, background cache reads ${(f.backgroundReadShare * 100).toFixed(0)}%, peak ${k(f.peakPrompt)}, refused ${f.refusedTooLong}, three latest missing in ${f.verbatimMisses}/${f.mainChecked}, ${f.completed ? 'finished' : 'DID NOT FINISH'}, ${(run.wallMs / 1000).toFixed(0)} s${run.notes.length ? `\n  ${run.notes.join('\n  ')}` : ''}`,
         );
+        for (const g of backgroundKinds(run.ledger.requests)) console.log(`  ${g.requests} × ${g.kind}: billed ${k(g.billed)}, ${(g.readShare * 100).toFixed(0)}% read from the cache`);
       }
     }
   }

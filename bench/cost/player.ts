@@ -112,7 +112,7 @@ export class SessionPlayer {
     const prompts = this.session.prompts;
     const mentions = (p: number) => p >= 0 && p < prompts.length && texts.some((t) => t.includes(prompts[p]!.text));
     const foreign = texts.filter((t) => !prompts.some((p) => t.includes(p.text)) && BACKGROUND_INSTRUCTION.test(t));
-    if (foreign.length) return { kind: 'background', why: foreign[0]!.slice(0, 80) };
+    if (foreign.length) return { kind: 'background', why: foreign[0]!.slice(0, 200) };
     if (resultIds.some((id) => this.backgroundIds.has(id))) return { kind: 'background', why: 'answer to a background tool call' };
     if (!toolShape(body, READ_TOOL_NAMES, PATH_PARAMS)) return { kind: 'background', why: 'no read tool offered' };
     const main = (prompt: number, step: number): Classification => {

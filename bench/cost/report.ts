@@ -1,6 +1,7 @@
 // Targets, the reference figures on disk, the checks that fail the benchmark, and the tables.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { BackgroundKind } from './accounting';
 import type { RunFigures } from './measure';
 import type { SessionName, Variant } from './session';
 
@@ -67,6 +68,8 @@ export interface SessionOutcome {
   threadline: RunFigures;
   baseline: RunFigures;
   reference?: StoredFigures;
+  /** Threadline's background requests by purpose. */
+  kinds?: BackgroundKind[];
 }
 
 const k = (x: number) => `${(x / 1000).toFixed(0)}k`;
@@ -106,6 +109,7 @@ export function describe(o: SessionOutcome, title: string): string {
     `input split       uncached ${k(t.uncached)}, cache written ${k(t.written)}, cache read ${k(t.read)}; output ${k(t.output)}`,
     `requests          main ${t.requestsMain}, background ${t.requestsBackground}; refused as too long ${t.refusedTooLong} (target 0)`,
     `background reads  ${pct(t.backgroundReadShare)} of their prompt from the cache (target ≥ ${pct(FORK_READ_TARGET)})`,
+    ...(o.kinds ?? []).map((g) => `  ${String(g.requests).padStart(3)} × ${g.kind}: billed ${k(g.billed)} (${pct(g.billed / t.billed)} of the total), ${pct(g.readShare)} read from the cache`),
     `peak prompt       ${k(t.peakPrompt)}   three latest reads verbatim in ${t.mainChecked - t.verbatimMisses} of ${t.mainChecked} main requests (target all)`,
     `ratios            to baseline ${ratio(t.billed / b.billed)}, to floor ${ratio(t.billed / t.floor)}${ref ? `, to reference ${ratio(t.billed / ref.billed)} (target ≤ ${ratio(TARGETS[o.name])}), main loop alone ${ratio(t.billedMain / ref.billedMain)}` : ', to reference n/a (no stored figure)'}`,
   ];
