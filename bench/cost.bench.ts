@@ -18,11 +18,18 @@ async function runVariant(variant: Variant): Promise<{ figures: Record<string, n
   const failed: string[] = [];
   const titles = {} as Record<SessionName, string>;
   console.log(`\nBilled tokens = uncached + 1.25 × cache written + 0.1 × cache read + 5 × output, in Sonnet input-token equivalents (a cheaper model's request counts at its price).`);
-  for (const name of SESSIONS) {
-    const session = buildSession(name, variant);
+  // The sessions run side by side, each against its own stand-in: nothing in them depends on
+  // another's timing (the cache lifetime is minutes, a session seconds).
+  const runs = await Promise.all(
+    SESSIONS.map(async (name) => {
+      const session = buildSession(name, variant);
+      const run = await measure(session, threadlineCli);
+      const base = await measure(session, threadlineBaseline);
+      return { name, session, run, base };
+    }),
+  );
+  for (const { name, session, run, base } of runs) {
     titles[name] = session.title;
-    const run = await measure(session, threadlineCli);
-    const base = await measure(session, threadlineBaseline);
     for (const note of [...run.notes, ...base.notes]) console.log(`  note: ${note}`);
     const ref = reference?.agents[REFERENCE_AGENT]?.sessions[sessionKey(variant, name)];
     const outcome: SessionOutcome = { variant, name, threadline: run.figures, baseline: base.figures, kinds: backgroundKinds(run.ledger.requests), ...(ref ? { reference: ref } : {}) };
