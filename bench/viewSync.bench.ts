@@ -1,7 +1,7 @@
 // Bytes posted to the webview per streamed token, at several history lengths.
 import { getDefaultAppState, type AppState } from '../src/state/appState';
 import { appendMessage, updateMessage } from '../src/state/actions';
-import { createStore } from '../src/state/store';
+import { createStore } from '../src/shared/store';
 import { ViewSync } from '../src/state/viewSync';
 import { createChatHandlers } from '../src/chat/chatController';
 import { silentLogger } from '../src/ports/logger';

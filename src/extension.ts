@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import { createAgent } from './agent/createAgent';
 import { Permissions } from './agent/permissions';
-import { createTools } from './agent/tools';
+import { createToolRegistry } from './agent/tools';
 import { createChatHandlers, type HistoryActions } from './chat/chatController';
 import { ContextService } from './context/contextService';
 import { addNotice } from './state/actions';
 import { getDefaultAppState, type AppState } from './state/appState';
 import { RuntimeState } from './state/runtimeState';
-import { createStore } from './state/store';
+import { createStore } from './shared/store';
 import { ViewSync } from './state/viewSync';
 import { SessionRecorder } from './sessions/recorder';
 import { restoreSession, skippedNotice } from './sessions/resume';
@@ -94,7 +94,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       runtime,
       log,
       cwd,
-      tools: createTools(),
+      tools: createToolRegistry(),
       permissions: new Permissions({ cwd, rules: readPermissionSettings, trusted: () => vscode.workspace.isTrusted }, warnBadRule),
       apiKey: () => apiKeys.get(),
       baseUrl: () => store.getState().settings.apiBaseUrl,

@@ -1,8 +1,8 @@
 import type { MessagesClient } from '../api/messagesClient';
 import type { MessageParam, MessagesRequest, SystemBlock } from '../api/types';
 import { buildMessagesRequest } from '../context/requestBuilder';
-import { runQueryLoop, type LoopResult, type PermissionOutcome } from './queryLoop';
-import type { Tool } from './tools/types';
+import { runQueryLoop, type LoopResult } from './queryLoop';
+import type { PermissionOutcome, Tool } from '../tools/types';
 
 export interface ForkOptions {
   client: Pick<MessagesClient, 'stream'>;

@@ -1,9 +1,8 @@
 import { ApiError } from '../api/errors';
 import type { AssistantBlock, AssistantTurn, ContentBlockParam, MessageParam, MessagesRequest, StreamObserver, ToolResultBlockParam } from '../api/types';
-import { appendUserContent, INTERRUPTED_MARKER, INTERRUPTED_TOOL_RESULT } from './history';
-import type { Tool, ToolResult } from './tools/types';
+import { appendUserContent, INTERRUPTED_MARKER, INTERRUPTED_TOOL_RESULT } from '../conversation/history';
+import type { PermissionOutcome, Tool, ToolResult } from '../tools/types';
 
-export type PermissionOutcome = { allowed: true } | { allowed: false; reason: string };
 
 export type ToolCallStatus = 'awaiting-permission' | 'running' | 'done' | 'error' | 'denied' | 'interrupted';
 
@@ -15,11 +14,13 @@ export interface LoopEvents {
   onToolCall?(call: { id: string; name: string; input: unknown; summary: string }): void;
   onToolStatus?(id: string, status: ToolCallStatus, detail?: { result?: string; durationMs?: number }): void;
   onTurnComplete?(turn: AssistantTurn, request: MessagesRequest): void;
+  /** The loop's history changed (an answer, tool results, compaction): the conversation follows. */
+  onHistory?(history: MessageParam[]): void;
 }
 
 export interface LoopDeps {
   client: { stream(request: MessagesRequest, signal: AbortSignal, observer: StreamObserver): Promise<AssistantTurn> };
-  tools: ReadonlyMap<string, Tool>;
+  tools: { get(name: string): Tool | undefined };
   buildRequest(history: readonly MessageParam[]): MessagesRequest | Promise<MessagesRequest>;
   checkPermission(call: { tool: Tool; input: unknown; id: string }): Promise<PermissionOutcome>;
   cwd: string;
@@ -77,7 +78,7 @@ interface CallPlan {
   readOnly: boolean;
 }
 
-function planCall(block: Extract<AssistantBlock, { type: 'tool_use' }>, tools: ReadonlyMap<string, Tool>): CallPlan {
+function planCall(block: Extract<AssistantBlock, { type: 'tool_use' }>, tools: LoopDeps['tools']): CallPlan {
   const tool = tools.get(block.name);
   if (!tool) return { id: block.id, tool, name: block.name, input: block.input, parsed: { ok: false, error: `Unknown tool: ${block.name}` }, readOnly: false };
   const parsed = tool.parse(block.input);
@@ -111,7 +112,10 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
     if (signal.aborted) return interrupted(history, [], turns, finalText);
     turns++;
     // Compaction hooks in here: what it returns is the history from now on.
-    if (deps.prepareHistory) history = await deps.prepareHistory(history);
+    if (deps.prepareHistory) {
+      const prepared = await deps.prepareHistory(history);
+      if (prepared !== history) ev.onHistory?.((history = prepared));
+    }
     if (signal.aborted) return interrupted(history, [], turns, finalText);
     const request = await deps.buildRequest(history);
     // What the stream has produced so far, so Stop can keep the partial answer.
@@ -146,6 +150,7 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
     }
     ev.onTurnComplete?.(turn, request);
     history = [...history, assistantMessage(turn.blocks)];
+    ev.onHistory?.(history);
     finalText = textOf(turn.blocks);
     const toolUses = turn.blocks.filter((b): b is Extract<AssistantBlock, { type: 'tool_use' }> => b.type === 'tool_use');
     if (toolUses.length === 0) return { history, outcome: 'end_turn', turns, finalText };
@@ -198,6 +203,7 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
     const ran = plans.filter((p) => p.tool && p.parsed.ok && results.get(p.id)?.is_error !== true);
     const extra = deps.afterTools && ran.length ? await deps.afterTools(ran.map((p) => ({ tool: p.tool!, input: p.parsed.ok ? p.parsed.value : undefined }))) : [];
     history = appendUserContent(history, [...plans.map((p) => results.get(p.id)!), ...extra]);
+    ev.onHistory?.(history);
   }
 }
 

@@ -2,30 +2,17 @@ import { newId } from '../base/ids';
 import type { Logger } from '../ports/logger';
 import type { AppState } from '../state/appState';
 import { addNotice, appendMessage } from '../state/actions';
-import type { Store } from '../state/store';
+import type { Store } from '../shared/store';
 import type { ChatHandlers } from '../state/viewSync';
-import type { ActionCommand, HistoryItem, PermissionDecision } from '../shared/viewState';
-
-/** What the chat needs from whoever runs model turns (the agent, once configured). */
-export interface TurnRunner {
-  /** Runs one user turn to completion; failures are reported into the store, not thrown. */
-  submit(text: string): Promise<void>;
-  stop(): void;
-  retry(): Promise<void>;
-  continue(): Promise<void>;
-  respondToPermission(requestId: string, decision: PermissionDecision): void;
-  compactNow?(focus?: string): Promise<boolean>;
-  undoCompaction?(id: string): boolean;
-  rewindTo?(id: string): boolean;
-  forkFrom?(id: string): Promise<boolean>;
-}
+import type { ChatRunner } from '../agent/chatRunner';
+import type { ActionCommand, HistoryItem } from '../shared/viewState';
 
 export interface ChatControllerDeps {
   store: Store<AppState>;
   log: Logger;
   hasApiKey(): Promise<boolean>;
   runCommand(command: ActionCommand): void;
-  runner?: TurnRunner;
+  runner?: ChatRunner;
   /** Opens an archived pre-compaction transcript, read-only. */
   openArchive?(path: string): Promise<void>;
   /** The session history shown in the panel (the shell owns the store of sessions). */

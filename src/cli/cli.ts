@@ -1,13 +1,13 @@
 import { resolve } from 'node:path';
 import { Permissions } from '../agent/permissions';
-import { createTools } from '../agent/tools';
+import { createToolRegistry } from '../agent/tools';
 import { ContextService } from '../context/contextService';
 import { renderContextReport } from '../context/contextReport';
 import { createAgent } from '../agent/createAgent';
 import { silentLogger } from '../ports/logger';
 import { getDefaultAppState, type AppState } from '../state/appState';
 import { RuntimeState } from '../state/runtimeState';
-import { createStore } from '../state/store';
+import { createStore } from '../shared/store';
 import { cliSessionsDir, cliStateDir } from '../sessions/paths';
 import { SessionStore } from '../sessions/sessionStore';
 import { canonicalRepoRoot } from '../context/git';
@@ -15,6 +15,7 @@ import { MemoryDir } from '../memory/memdir';
 import type { MemorySetup } from '../memory/memoryWiring';
 import { resolveMemoryDir } from '../memory/paths';
 import { parseCliArgs, UsageError } from './args';
+import { stdio, type CliIo } from './io';
 import { runPrompt } from './runPrompt';
 
 declare const __THREADLINE_VERSION__: string | undefined;
@@ -89,12 +90,6 @@ function headlessContext(cwd: string, io: CliIo): ContextService {
   });
 }
 
-export interface CliIo {
-  out(text: string): void;
-  err(text: string): void;
-}
-
-const stdio: CliIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
 
 export interface CliOptions {
   io?: CliIo;
@@ -134,7 +129,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
         runtime,
         log: silentLogger,
         cwd,
-        tools: createTools(),
+        tools: createToolRegistry(),
         permissions: new Permissions({ cwd, rules: () => ({ allow: [], ask: [], deny: [] }), trusted: () => true, headless: true }),
         apiKey: async () => undefined,
         baseUrl: () => '',
@@ -210,7 +205,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
         { ...args, cwd },
         { apiKey: env.ANTHROPIC_API_KEY || undefined, baseUrl: env.ANTHROPIC_BASE_URL || undefined },
         {
-          tools: createTools(),
+          tools: createToolRegistry(),
           permissions,
           context: headlessContext(cwd, io),
           sessions: new SessionStore(cliSessionsDir(cwd, env)),

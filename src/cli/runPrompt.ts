@@ -1,9 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AssistantBlock, Usage } from '../api/types';
-import { createAgent, type PermissionEngine } from '../agent/createAgent';
+import { createAgent } from '../agent/createAgent';
+import type { PermissionEngine } from '../agent/permissionBroker';
 import type { LoopResult } from '../agent/queryLoop';
-import type { Tool } from '../agent/tools/types';
+import type { ToolRegistry } from '../tools/registry';
 import type { ContextService } from '../context/contextService';
 import { SessionRecorder } from '../sessions/recorder';
 import { restoreSession } from '../sessions/resume';
@@ -12,9 +13,9 @@ import type { MemorySetup } from '../memory/memoryWiring';
 import { silentLogger } from '../ports/logger';
 import { getDefaultAppState, type AppState } from '../state/appState';
 import { RuntimeState } from '../state/runtimeState';
-import { createStore } from '../state/store';
+import { createStore } from '../shared/store';
 import type { PromptArgs } from './args';
-import type { CliIo } from './cli';
+import type { CliIo } from './io';
 
 export interface PromptEnv {
   apiKey: string | undefined;
@@ -22,7 +23,7 @@ export interface PromptEnv {
 }
 
 export interface PromptDeps {
-  tools: readonly Tool[];
+  tools: ToolRegistry;
   /** Headless: what would ask is denied. The CLI passes --allowed-tools rules in. */
   permissions: PermissionEngine;
   isGitRepo?(): Promise<boolean>;
@@ -146,7 +147,7 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
   }
 
   if (stream) {
-    emit({ type: 'system', subtype: 'init', session_id: runtime.sessionId, cwd: args.cwd, model: store.getState().settings.model, tools: deps.tools.map((t) => t.name) });
+    emit({ type: 'system', subtype: 'init', session_id: runtime.sessionId, cwd: args.cwd, model: store.getState().settings.model, tools: deps.tools.tools.map((t) => t.name) });
   }
   const onAbort = () => agent.stop();
   signal?.addEventListener('abort', onAbort, { once: true });

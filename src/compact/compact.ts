@@ -1,7 +1,7 @@
-import { prependUserContent } from '../agent/history';
+import { prependUserContent } from '../conversation/history';
 import { ApiError } from '../api/errors';
 import type { AssistantTurn, ContentBlockParam, MessageParam, MessagesRequest, StreamObserver, SystemBlock, TextBlockParam } from '../api/types';
-import { estimateTokens } from './microCompact';
+import { estimateTokens } from '../conversation/tokens';
 
 export const COMPACT_BOUNDARY = '[Conversation compacted]';
 export const MAX_PTL_RETRIES = 3;

@@ -1,5 +1,5 @@
 import type { ContentBlockParam, MessageParam, MessagesRequest } from '../api/types';
-import { estimateTokens } from '../compact/microCompact';
+import { estimateTokens } from '../conversation/tokens';
 import type { InstructionReport } from './instructions';
 import { reminderTypeOf } from './reminders';
 

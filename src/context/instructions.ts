@@ -3,8 +3,8 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import matter from 'gray-matter';
 import { Lexer, type Token } from 'marked';
-import { globToRegExp } from '../agent/tools/glob';
-import { isWithin } from '../agent/tools/paths';
+import { globToRegExp } from '../tools/glob';
+import { isWithin } from '../tools/paths';
 
 export type InstructionKind = 'managed' | 'user' | 'project' | 'local';
 

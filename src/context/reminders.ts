@@ -1,4 +1,4 @@
-import { prependUserContent } from '../agent/history';
+import { prependUserContent } from '../conversation/history';
 import type { ContentBlockParam, MessageParam } from '../api/types';
 
 export type ReminderType = 'instructions' | 'environment' | 'gitStatus' | 'tokenStatus' | 'rules';

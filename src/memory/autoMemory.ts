@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
 import type { MessageParam } from '../api/types';
-import type { PermissionOutcome } from '../agent/queryLoop';
-import { isWithin } from '../agent/tools/paths';
-import type { Tool } from '../agent/tools/types';
+import { isWithin } from '../tools/paths';
+import type { PermissionOutcome, Tool } from '../tools/types';
 import { createExtractionScheduler, type ExtractionScheduler } from './extractionScheduler';
 import type { MemoryDir } from './memdir';
 

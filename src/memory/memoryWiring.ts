@@ -1,11 +1,8 @@
-import type { MessagesClient } from '../api/messagesClient';
 import type { ContentBlockParam, MessageParam } from '../api/types';
-import { runForkedAgent } from '../agent/fork';
-import { appendUserContent, prependUserContent } from '../agent/history';
-import type { Tool } from '../agent/tools/types';
+import { prependUserContent } from '../conversation/history';
+import type { PermissionOutcome, Tool } from '../tools/types';
 import { compactedHistory, findAnchors, splitRounds, type CompactionResult } from '../compact/compact';
-import { estimateTokens } from '../compact/microCompact';
-import { buildSystemBlocks } from '../context/systemPrompt';
+import { estimateTokens } from '../conversation/tokens';
 import { AutoMemoryService, EXTRACTION_MAX_TURNS, EXTRACTION_PROMPT } from './autoMemory';
 import { MemoryDir } from './memdir';
 import { buildMemorySection } from './memoryPrompt';
@@ -26,6 +23,24 @@ export interface MemorySetup {
   onSaved?(names: string[]): void;
   onError?(err: unknown): void;
 }
+
+/** One background request the memory services ask for: the conversation so far, then `prompt`. */
+export interface ForkRequest {
+  messages: MessageParam[];
+  prompt: string;
+  source: 'memory_extraction' | 'session_memory';
+  /** The fork's own permission check: it never asks anyone, it allows or denies. */
+  canUseTool(tool: Tool, input: unknown): PermissionOutcome;
+  /** System prompt sections of the fork. */
+  system: string[];
+  maxTurns: number;
+}
+
+/**
+ * Runs a forked agent; provided by the agent layer (memory cannot import it). Resolves when the
+ * fork has finished; a missing API key resolves without running.
+ */
+export type ForkRunner = (request: ForkRequest) => Promise<void>;
 
 export interface MemoryServices {
   memdir: MemoryDir;
@@ -65,33 +80,16 @@ export function recentRoundsToKeep(history: readonly MessageParam[]): MessagePar
 export function createMemoryServices(opts: {
   setup: MemorySetup;
   cwd: string;
-  tools: readonly Tool[];
-  model(): string;
-  client(): Promise<Pick<MessagesClient, 'stream'> | undefined>;
+  runFork: ForkRunner;
 }): MemoryServices {
   const { setup, cwd } = opts;
   const memdir = new MemoryDir(setup.dir);
-  const forkTools = opts.tools.filter((t) => ['Read', 'Grep', 'Glob', 'Write', 'Edit'].includes(t.name));
   let section: Promise<string | undefined> | undefined;
   const getSection = () =>
     (section ??= (async () => (setup.enabled() ? buildMemorySection(setup.dir, await memdir.loadIndex().catch(() => undefined)) : undefined))());
 
-  const fork = async (messages: MessageParam[], prompt: string, source: 'memory_extraction' | 'session_memory', canUseTool: (tool: Tool, input: unknown) => { allowed: true } | { allowed: false; reason: string }, system: string[]) => {
-    const client = await opts.client();
-    if (!client) return;
-    await runForkedAgent({
-      client,
-      model: opts.model(),
-      maxTokens: 8000,
-      source,
-      system: buildSystemBlocks(system),
-      tools: forkTools,
-      canUseTool,
-      messages: appendUserContent(messages, [{ type: 'text', text: prompt }]),
-      cwd,
-      maxTurns: EXTRACTION_MAX_TURNS,
-    });
-  };
+  const fork = (messages: MessageParam[], prompt: string, source: ForkRequest['source'], canUseTool: ForkRequest['canUseTool'], system: string[]) =>
+    opts.runFork({ messages, prompt, source, canUseTool, system, maxTurns: EXTRACTION_MAX_TURNS });
 
   const auto = new AutoMemoryService({
     memdir,

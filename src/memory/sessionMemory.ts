@@ -3,8 +3,7 @@ import { join, resolve } from 'node:path';
 import type { MessageParam } from '../api/types';
 import { writeFileAtomic } from '../base/atomicFile';
 import { sequential } from '../base/sequential';
-import type { PermissionOutcome } from '../agent/queryLoop';
-import type { Tool } from '../agent/tools/types';
+import type { PermissionOutcome, Tool } from '../tools/types';
 import { DEFAULT_SESSION_MEMORY_CONFIG, SESSION_MEMORY_TEMPLATE, shouldUpdateSessionMemory, type SessionMemoryConfig } from './sessionMemoryPolicy';
 
 export const SESSION_MEMORY_FILE = 'session-memory.md';

@@ -1,6 +1,6 @@
-import type { Agent } from '../agent/agent';
+import type { MessageParam } from '../api/types';
 import type { AppState } from '../state/appState';
-import type { Store } from '../state/store';
+import type { Store } from '../shared/store';
 import { SessionRecorder } from './recorder';
 import type { LoadedSession, SessionStore } from './sessionStore';
 
@@ -8,7 +8,7 @@ import type { LoadedSession, SessionStore } from './sessionStore';
  * Puts a loaded session back: the agent's API history, the panel's messages, the title and
  * the token indicator; returns the recorder that continues the same transcript.
  */
-export function restoreSession(loaded: LoadedSession, store: Store<AppState>, agent: Agent, sessions: SessionStore): SessionRecorder {
+export function restoreSession(loaded: LoadedSession, store: Store<AppState>, agent: { setHistory(history: MessageParam[]): void }, sessions: SessionStore): SessionRecorder {
   store.setState((s) => ({
     ...s,
     sessionId: loaded.meta.id,

@@ -1,7 +1,7 @@
 import { newId } from '../base/ids';
 import type { NoticeAction, ViewMessage } from '../shared/viewState';
 import type { AppState } from './appState';
-import type { Store } from './store';
+import type { Store } from '../shared/store';
 
 // Small, named state transitions shared by the controller, the agent and the shell,
 // so that no caller rebuilds the message array by hand.

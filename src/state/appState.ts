@@ -1,5 +1,5 @@
 import { DEFAULT_MODEL, resolveModel } from '../api/models';
-import { computeThresholds, tokenView } from '../compact/thresholds';
+import { computeThresholds, tokenView } from '../conversation/thresholds';
 import type { ViewState } from '../shared/viewState';
 
 export interface AppSettings {

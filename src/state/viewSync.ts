@@ -4,7 +4,7 @@ import { dispatch, parseWebviewMessage, type HandlerTable, type HostToWebviewMes
 import { diffViewState } from '../shared/viewPatch';
 import type { ViewState } from '../shared/viewState';
 import { pickView, type AppState } from './appState';
-import type { Store } from './store';
+import type { Store } from '../shared/store';
 
 export interface WebviewChannel {
   postMessage(message: HostToWebviewMessage): unknown;

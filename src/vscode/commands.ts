@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ContextPreview } from '../context/breakdown';
 import { renderContextReport } from '../context/contextReport';
 import type { AppState } from '../state/appState';
-import type { Store } from '../state/store';
+import type { Store } from '../shared/store';
 import type { ActionCommand } from '../shared/viewState';
 import type { ApiKeyStore } from './apiKey';
 

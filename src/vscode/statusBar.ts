@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AppState } from '../state/appState';
-import { subscribeSelector, type Store } from '../state/store';
+import { subscribeSelector, type Store } from '../shared/store';
 import type { TokenView } from '../shared/viewState';
 import { formatTokens } from '../shared/format';
 

@@ -1,7 +1,7 @@
 import type { HostToWebviewMessage, WebviewToHostMessage } from '../../src/shared/protocol';
 import { applyViewPatch } from '../../src/shared/viewPatch';
 import type { ViewState } from '../../src/shared/viewState';
-import { createStore, type Store } from '../../src/state/store';
+import { createStore, type Store } from '../../src/shared/store';
 
 /**
  * The webview's copy of the host's view state, fed only by snapshots and patches. A gap in

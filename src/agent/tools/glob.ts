@@ -1,132 +1,11 @@
 import { promises as fs } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { resolveToolPath } from './paths';
-import type { Tool } from './types';
-import { displayPath, errorMessage, INTERRUPTED, parseInput } from './util';
-
-const MAGIC = /[*?[{\\]/;
-const cache = new Map<string, RegExp>();
-
-function escapeChar(c: string): string {
-  return /[.*+?^${}()|[\]\\/]/.test(c) ? `\\${c}` : c;
-}
-
-/** Patterns as written on this platform, in '/' form, without a leading './'. */
-function normalizePattern(pattern: string): string {
-  let p = process.platform === 'win32' ? pattern.replace(/\\/g, '/') : pattern;
-  while (p.startsWith('./')) p = p.slice(2);
-  return p;
-}
-
-/** `[...]` starting at `start`: the RegExp class and where the glob continues, or null if unclosed. */
-function charClass(p: string, start: number): { re: string; end: number } | null {
-  let j = start + 1;
-  let negate = false;
-  if (p[j] === '!' || p[j] === '^') {
-    negate = true;
-    j++;
-  }
-  let body = '';
-  let first = true;
-  while (j < p.length) {
-    const c = p[j]!;
-    if (c === ']' && !first) return { re: negate ? `[^/${body}]` : `[${body}]`, end: j + 1 };
-    first = false;
-    if (c === '\\' && j + 1 < p.length) {
-      body += `\\${p[j + 1]}`;
-      j += 2;
-      continue;
-    }
-    body += c === '-' ? '-' : /[\]\\^[]/.test(c) ? `\\${c}` : c;
-    j++;
-  }
-  return null;
-}
-
-/** Index of the `}` closing the `{` at `start`, or -1. */
-function braceEnd(p: string, start: number): number {
-  let depth = 0;
-  for (let j = start; j < p.length; j++) {
-    const c = p[j];
-    if (c === '\\') j++;
-    else if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) return j;
-  }
-  return -1;
-}
-
-function compile(p: string): string {
-  let i = 0;
-  const sequence = (inBraces: boolean): string => {
-    let out = '';
-    while (i < p.length) {
-      const c = p[i]!;
-      if (inBraces && (c === ',' || c === '}')) return out;
-      if (c === '\\' && i + 1 < p.length) {
-        out += escapeChar(p[i + 1]!);
-        i += 2;
-      } else if (c === '*') {
-        let j = i;
-        while (p[j] === '*') j++;
-        const wholeSegment = j - i >= 2 && (i === 0 || p[i - 1] === '/') && (j === p.length || p[j] === '/');
-        if (wholeSegment && p[j] === '/') {
-          out += '(?:[^/]*/)*'; // `**/`: any number of folders, none included
-          i = j + 1;
-        } else if (wholeSegment) {
-          out += '.*'; // a final `**`: anything below
-          i = j;
-        } else {
-          out += '[^/]*';
-          i = j;
-        }
-      } else if (c === '?') {
-        out += '[^/]';
-        i++;
-      } else if (c === '[') {
-        const cls = charClass(p, i);
-        if (cls) {
-          out += cls.re;
-          i = cls.end;
-        } else {
-          out += '\\[';
-          i++;
-        }
-      } else if (c === '{' && braceEnd(p, i) > 0) {
-        i++;
-        const alternatives: string[] = [];
-        for (;;) {
-          alternatives.push(sequence(true));
-          const stop = p[i];
-          i++;
-          if (stop !== ',') break;
-        }
-        out += `(?:${alternatives.join('|')})`;
-      } else {
-        out += escapeChar(c);
-        i++;
-      }
-    }
-    return out;
-  };
-  return sequence(false);
-}
-
-/**
- * A glob as a RegExp over '/'-separated paths. `**` (a whole segment) spans any number of
- * folders, `*` and `?` stay within one segment, `{a,b}` picks alternatives (nesting allowed),
- * `[abc]`, `[a-z]` and `[!x]` are classes, and `\` escapes. A pattern with no '/' matches the
- * file name at any depth, so `*.ts` finds `src/a.ts`.
- */
-export function globToRegExp(pattern: string): RegExp {
-  const hit = cache.get(pattern);
-  if (hit) return hit;
-  let p = normalizePattern(pattern);
-  if (!p.includes('/')) p = `**/${p}`;
-  const re = new RegExp(`^${compile(p)}$`);
-  if (cache.size > 500) cache.clear();
-  cache.set(pattern, re);
-  return re;
-}
+import { resolveToolPath } from '../../tools/paths';
+import type { Tool } from '../../tools/types';
+import { z } from 'zod';
+import { nonEmptyString, parseToolInput, pathField, toInputSchema } from '../../tools/schema';
+import { displayPath, errorMessage, INTERRUPTED } from './util';
+import { globToRegExp, MAGIC, normalizePattern } from '../../tools/glob';
 
 export interface WalkedFile {
   /** Relative to the walk's root, '/'-separated. */
@@ -203,10 +82,11 @@ export async function walkGlob(root: string, pattern: string, signal?: AbortSign
 
 const MAX_RESULTS = 100;
 
-interface GlobInput {
-  pattern: string;
-  path?: string;
-}
+const globInput = z.object({
+  pattern: nonEmptyString('Glob pattern: ** any folders, * and ? within a name, {a,b} alternatives, [a-z] classes'),
+  path: pathField('Folder to search in, absolute or relative to the workspace (default: the workspace)').optional(),
+});
+type GlobInput = z.output<typeof globInput>;
 
 export const globTool: Tool<GlobInput> = {
   name: 'Glob',
@@ -216,15 +96,9 @@ export const globTool: Tool<GlobInput> = {
     'Returns matching file paths (relative to the workspace), most recently modified first, at most 100; narrow the pattern when the list is cut.',
     '.git and node_modules are skipped unless the pattern names them. Use this instead of `find` or `ls` in Bash; use Grep to search inside files.',
   ].join(' '),
-  inputSchema: {
-    type: 'object',
-    properties: {
-      pattern: { type: 'string', description: 'Glob pattern: ** any folders, * and ? within a name, {a,b} alternatives, [a-z] classes' },
-      path: { type: 'string', description: 'Folder to search in, absolute or relative to the workspace (default: the workspace)' },
-    },
-    required: ['pattern'],
-  },
-  parse: (input) => parseInput<GlobInput>(input, { pattern: { type: 'string', required: true, nonEmpty: true }, path: { type: 'string', path: true } }),
+  inputSchema: toInputSchema(globInput),
+  traits: { readsFiles: true, compactable: true, background: 'read' },
+  parse: (input) => parseToolInput(globInput, input),
   isReadOnly: () => true,
   summarize: (i) => (i.path ? `${i.pattern} in ${i.path}` : i.pattern),
   paths: (i, cwd) => [resolveToolPath(cwd, i.path ?? '.')],

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MessageParam } from '../../../src/api/types';
-import { appendUserContent, lastUserText, unansweredToolUses } from '../../../src/agent/history';
+import { appendUserContent, lastUserText, unansweredToolUses } from '../../../src/conversation/history';
 
 describe('appendUserContent', () => {
   it('starts a new user message after an assistant message', () => {

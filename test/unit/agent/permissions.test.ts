@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Permissions, parseRule, RuleSyntaxError, type PermissionRules } from '../../../src/agent/permissions';
 import { createTools } from '../../../src/agent/tools';
-import type { Tool } from '../../../src/agent/tools/types';
+import type { Tool } from '../../../src/tools/types';
 
 const root = mkdtempSync(join(tmpdir(), 'tl-perm-'));
 const ws = join(root, 'ws');

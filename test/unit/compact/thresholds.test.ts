@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { computeThresholds, tokenLevel } from '../../../src/compact/thresholds';
+import { computeThresholds, tokenLevel } from '../../../src/conversation/thresholds';
 import { resolveModel } from '../../../src/api/models';
 
 describe('thresholds', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { appendUserContent, INTERRUPTED_MARKER, INTERRUPTED_TOOL_RESULT } from '../../../src/agent/history';
+import { appendUserContent, INTERRUPTED_MARKER, INTERRUPTED_TOOL_RESULT } from '../../../src/conversation/history';
 import type { ContentBlockParam, MessageParam } from '../../../src/api/types';
 import { compactedHistory, findAnchors, truncateToRecent } from '../../../src/compact/compact';
 import { microCompact } from '../../../src/compact/microCompact';
@@ -114,6 +114,7 @@ describe('every compaction path produces a request the API accepts (property)', 
             now: 1_000_000 + 1000,
             usedTokens: cfg.pressure ? 200_000 : 0,
             warningAt: 100_000,
+            compactable: new Set(['Read', 'Bash', 'Grep', 'Glob', 'Write', 'Edit']),
             config: { keepRecent: cfg.keepRecent, clearAtLeastTokens: cfg.clearAtLeastTokens },
           });
           check(micro.history, 'micro-compaction');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createStore, subscribeSelector } from '../../../src/state/store';
+import { createStore, subscribeSelector } from '../../../src/shared/store';
 
 describe('createStore', () => {
   it('applies a functional updater against the current state', () => {

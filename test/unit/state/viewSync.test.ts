@@ -7,7 +7,7 @@ import { applyViewPatch } from '../../../src/shared/viewPatch';
 import type { ViewState } from '../../../src/shared/viewState';
 import { getDefaultAppState, pickView, type AppState } from '../../../src/state/appState';
 import { appendMessage, updateMessage } from '../../../src/state/actions';
-import { createStore } from '../../../src/state/store';
+import { createStore } from '../../../src/shared/store';
 import { ViewSync } from '../../../src/state/viewSync';
 
 function setup(opts: { hasKey?: boolean } = {}) {

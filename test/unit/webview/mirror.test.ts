@@ -5,7 +5,7 @@ import { createChatHandlers } from '../../../src/chat/chatController';
 import type { HostToWebviewMessage, WebviewToHostMessage } from '../../../src/shared/protocol';
 import { pickView, getDefaultAppState, type AppState } from '../../../src/state/appState';
 import { appendMessage } from '../../../src/state/actions';
-import { createStore } from '../../../src/state/store';
+import { createStore } from '../../../src/shared/store';
 import { ViewSync } from '../../../src/state/viewSync';
 
 const tick = () => new Promise((r) => setImmediate(r));
