@@ -10,10 +10,11 @@ import { cline } from './agents/cline';
 import { continueCli } from './agents/continueCli';
 import { kilo } from './agents/kilo';
 import { backgroundKinds } from './accounting';
-import { measure, MODEL, WINDOW, type Play } from './measure';
-import { agentTable, loadReference, REFERENCE_AGENT, REFERENCE_FILE, sessionKey, stored, type ReferenceFile } from './report';
+import { CannotPlay, measure, MODEL, WINDOW, type Play } from './measure';
+import { agentTable, loadReference, REFERENCE_AGENT, REFERENCE_FILE, sessionKey, stored, type AgentFigures, type ReferenceFile } from './report';
 import { buildSession, type SessionName, type Variant } from './session';
-import { cleanEnv, threadlineCli } from './threadline';
+import { cleanEnv } from './process';
+import { threadlineCli } from './threadline';
 
 interface AgentSpec {
   id: string;
@@ -120,14 +121,28 @@ async function main(): Promise<void> {
       continue;
     }
     const version = versionOf(agent, bin);
-    const entry = file.agents[agent.id]?.version === version ? file.agents[agent.id]! : { label: agent.label, version, sessions: {} };
+    const entry: AgentFigures = file.agents[agent.id]?.version === version ? file.agents[agent.id]! : { label: agent.label, version, sessions: {} };
     file.agents[agent.id] = entry;
     for (const variant of args.variants) {
       for (const name of args.only) {
         const session = buildSession(name, variant);
-        const run = await measure(session, agent.make(bin ?? ''));
+        let run;
+        try {
+          run = await measure(session, agent.make(bin ?? ''));
+        } catch (err) {
+          if (!(err instanceof CannotPlay)) throw err;
+          console.log(`${agent.label} ${version} ${sessionKey(variant, name)}: not played: ${err.message}`);
+          const { [sessionKey(variant, name)]: _dropped, ...rest } = entry.sessions;
+          entry.sessions = rest;
+          entry.unplayable = { ...entry.unplayable, [sessionKey(variant, name)]: err.message };
+          continue;
+        }
         const f = run.figures;
         entry.sessions[sessionKey(variant, name)] = stored(f, run.notes);
+        if (entry.unplayable) {
+          const { [sessionKey(variant, name)]: _played, ...still } = entry.unplayable;
+          entry.unplayable = still;
+        }
         console.log(
           `${agent.label} ${version} ${sessionKey(variant, name)}: billed ${k(f.billed)} (main ${k(f.billedMain)}, background ${k(f.billedBackground)}), requests ${f.requestsMain}+${f.requestsBackground}, background cache reads ${(f.backgroundReadShare * 100).toFixed(0)}%, peak ${k(f.peakPrompt)}, refused ${f.refusedTooLong}, three latest missing in ${f.verbatimMisses}/${f.mainChecked}, ${f.completed ? 'finished' : 'DID NOT FINISH'}, ${(run.wallMs / 1000).toFixed(0)} s${run.notes.length ? `\n  ${run.notes.join('\n  ')}` : ''}`,
         );

@@ -27,6 +27,9 @@ export interface PlayContext {
 /** Plays the session; returns notes worth printing (exit codes, errors). */
 export type Play = (ctx: PlayContext) => Promise<string[]>;
 
+/** Thrown by a Play that cannot play this session at all, with the reason. */
+export class CannotPlay extends Error {}
+
 export interface RunFigures {
   billed: number;
   billedMain: number;

@@ -19,6 +19,8 @@ export interface AgentFigures {
   label: string;
   version: string;
   sessions: Record<string, StoredFigures>;
+  /** Sessions the agent's CLI cannot play here, with the reason. */
+  unplayable?: Record<string, string>;
 }
 
 export interface ReferenceFile {
@@ -158,6 +160,7 @@ export function agentTable(file: ReferenceFile, variant: Variant, names: readonl
     const base = ref?.sessions[key];
     const cells = others.map(([, a]) => {
       const f = a.sessions[key];
+      if (a.unplayable?.[key]) return 'cannot run (see notes)';
       if (!f || !base) return 'n/a';
       const flags = [f.refusedTooLong ? `${f.refusedTooLong} refused` : '', f.verbatimMisses ? `${f.verbatimMisses} missed` : '', f.completed ? '' : 'unfinished'].filter(Boolean);
       return `${ratio(f.billed / base.billed)}${flags.length ? ` (${flags.join(', ')})` : ''}`;

@@ -2,50 +2,18 @@
 // the first with --continue; session notes and memory extraction on, as by default), and the
 // no-strategy baseline in process (no micro-compaction, no background forks; auto-compaction
 // stays, since without it the long sessions cannot fit the window at all).
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ContextService } from '../../src/context/contextService';
 import { createStandinAgent } from '../../test/support/standinAgent';
 import { MODEL, type Play, type PlayContext } from './measure';
+import { cleanEnv, runProcess } from './process';
 
 const root = join(__dirname, '..', '..');
 export const CLI_PATH = join(root, 'dist', 'cli.js');
 
 /** Enough turns for a 60-read loop: the CLI's default (50) stops such a task (issue 15). */
 export const LOOP_MAX_TURNS = 100;
-
-interface Exit {
-  code: number | null;
-  stderr: string;
-  stdout: string;
-}
-
-export function runProcess(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<Exit> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-20_000)));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs);
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stderr, stdout });
-    });
-  });
-}
-
-/** An environment with nothing of the caller's API settings or npm's variables in it. */
-export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (k.startsWith('npm_') || k.startsWith('ANTHROPIC_') || k.startsWith('THREADLINE_') || k.startsWith('CLAUDE')) continue;
-    env[k] = v;
-  }
-  return { ...env, ...extra };
-}
 
 /** `threadline -p` for the first prompt, `threadline -c -p` for each one after. */
 export const threadlineCli: Play = async (ctx) => {

@@ -1,5 +1,5 @@
 // The reference: the Claude Code CLI from npm, run as a user runs it headless.
-import { cleanEnv, runProcess } from '../threadline';
+import { cleanEnv, runProcess } from '../process';
 import { MODEL, type Play } from '../measure';
 
 export function claudeCode(bin: string): Play {

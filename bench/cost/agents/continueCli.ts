@@ -1,7 +1,7 @@
 // Continue's CLI (`cn -p`), pointed at the stand-in through a YAML config of its own.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanEnv, runProcess } from '../threadline';
+import { cleanEnv, runProcess } from '../process';
 import { MODEL, type Play } from '../measure';
 
 export function continueCli(bin: string): Play {

@@ -2,7 +2,7 @@
 // assumes a 1M window for Sonnet unless told, so the config gives it the session's window.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanEnv, runProcess } from '../threadline';
+import { cleanEnv, runProcess } from '../process';
 import { MODEL, type Play } from '../measure';
 
 export function kilo(bin: string): Play {
