@@ -12,8 +12,8 @@ import { cleanEnv, runProcess } from './process';
 const root = join(__dirname, '..', '..');
 export const CLI_PATH = join(root, 'dist', 'cli.js');
 
-/** Enough turns for a 60-read loop: the CLI's default (50) stops such a task (issue 15). */
-export const LOOP_MAX_TURNS = 100;
+/** The in-process baseline's turn limit: enough for a 60-read loop (the CLI has none by default). */
+const BASELINE_MAX_TURNS = 100;
 
 /** `threadline -p` for the first prompt, `threadline -c -p` for each one after. */
 export const threadlineCli: Play = async (ctx) => {
@@ -22,7 +22,6 @@ export const threadlineCli: Play = async (ctx) => {
   const env = cleanEnv({ HOME: ctx.home, THREADLINE_STATE_DIR: ctx.state, ANTHROPIC_BASE_URL: ctx.url, ANTHROPIC_API_KEY: 'bench-key' });
   for (const [i, p] of ctx.session.prompts.entries()) {
     const args = [CLI_PATH, ...(i > 0 ? ['-c'] : []), '-p', p.text, '--cwd', ctx.cwd, '--model', MODEL, '--context-window', String(ctx.window), '--allowed-tools', 'Read', '--output-format', 'json'];
-    if (p.reads.length + 1 > 50) args.push('--max-turns', String(LOOP_MAX_TURNS));
     const r = await runProcess(process.execPath, args, { cwd: ctx.cwd, env, timeoutMs: 15 * 60_000 });
     if (r.code !== 0) notes.push(`prompt ${i + 1}: exit ${r.code}: ${r.stderr.trim().split('\n').slice(-2).join(' | ')}`);
   }
@@ -38,7 +37,7 @@ export const threadlineBaseline: Play = async (ctx: PlayContext) => {
     settings: { model: MODEL, contextWindow: ctx.window, microCompact: false, autoCompact: true },
     rules: { allow: ['Read'] },
     headless: true,
-    maxTurns: LOOP_MAX_TURNS,
+    maxTurns: BASELINE_MAX_TURNS,
     extra: { context },
   });
   for (const p of ctx.session.prompts) await agent.submit(p.text);

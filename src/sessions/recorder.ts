@@ -13,6 +13,8 @@ export interface RecorderInit {
   createdAt?: number;
   /** Resuming: what is already on disk. */
   existing?: { history: readonly MessageParam[]; view: readonly ViewMessage[]; title?: string };
+  /** A new session that already has a title (an imported one keeps its own). */
+  title?: string;
 }
 
 /**
@@ -26,6 +28,7 @@ export class SessionRecorder {
   // The store never mutates a message, so an unchanged reference means an unchanged message.
   private viewSeen = new Map<string, ViewMessage>();
   private title: string | undefined;
+  private titleUnwritten = false;
   private started = false;
   readonly createdAt: number;
   private pendingIndex: SessionSummary | undefined;
@@ -41,6 +44,9 @@ export class SessionRecorder {
       this.persisted = init.existing.history.slice();
       for (const v of init.existing.view) this.viewJson.set(v.id, JSON.stringify(v));
       this.title = init.existing.title ?? titleFrom(init.existing.view);
+    } else if (init.title) {
+      this.title = init.title;
+      this.titleUnwritten = true;
     }
   }
 
@@ -69,7 +75,10 @@ export class SessionRecorder {
       this.viewJson.set(v.id, json);
       events.push({ t: 'view', v });
     }
-    if (!this.title) {
+    if (this.titleUnwritten && this.title) {
+      events.push({ t: 'title', title: this.title });
+      this.titleUnwritten = false;
+    } else if (!this.title) {
       const t = titleFrom(view);
       if (t) {
         this.title = t;

@@ -161,6 +161,25 @@ describe('agent: one token figure (system + tools + messages)', () => {
   });
 });
 
+describe('agent: a resumed session', () => {
+  it('clears old tool results on its first request when its last answer is older than the cache lifetime', async () => {
+    const { agent, sent } = setup();
+    const history: MessageParam[] = [{ role: 'user', content: [{ type: 'text', text: 'read eight files' }] }];
+    for (let i = 0; i < 8; i++) {
+      history.push({ role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${i}`, name: 'Read', input: { file_path: `f${i}.ts` } }] });
+      history.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: `file ${i}\n${bulk(20)}` }] });
+    }
+    history.push({ role: 'assistant', content: [{ type: 'text', text: 'read them' }] });
+    agent.setHistory(history, { lastAssistantAt: Date.now() - 24 * 3600_000 });
+    standin.enqueue({ content: [{ type: 'text', text: 'next day' }] });
+    await agent.submit('and now?');
+    const results = sent().flatMap((m) => (typeof m.content === 'string' ? [] : m.content)).filter((b) => b.type === 'tool_result');
+    const cleared = results.filter((b) => JSON.stringify(b).includes('Old tool result cleared'));
+    assert.equal(results.length, 8);
+    assert.equal(cleared.length, 5, 'all but the three latest results are cleared for a cold cache');
+  });
+});
+
 describe('agent: rewind and fork', () => {
   it('rewinds to before a message: the panel and the next request both lose what followed', async () => {
     const { store, agent, sent } = setup();

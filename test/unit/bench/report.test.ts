@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { RunFigures } from '../../../bench/cost/measure';
-import { failures, flatten, stored, type SessionOutcome } from '../../../bench/cost/report';
 import { billedOf } from '../../../bench/cost/accounting';
+import type { RunFigures } from '../../../bench/cost/measure';
+import { flatten, stored, type SessionOutcome } from '../../../bench/cost/report';
+import { judge, TARGETS } from '../../../bench/targets';
 
 const figures = (over: Partial<RunFigures> = {}): RunFigures => ({
   billed: 1_000_000,
@@ -33,26 +34,40 @@ const outcome = (t: Partial<RunFigures>, referenceBilled?: number): SessionOutco
   ...(referenceBilled ? { reference: stored(figures({ billed: referenceBilled, billedMain: referenceBilled })) } : {}),
 });
 
-describe('cost benchmark targets', () => {
-  it('passes figures within twice their targets', () => {
-    // chat target 0.80: 1.5× the reference is under 1.6.
-    assert.deepEqual(failures(outcome({ billed: 1_500_000 }, 1_000_000)), []);
+/** What `npm run bench` would say of each judged figure of the cost suite. */
+const verdicts = (o: SessionOutcome) =>
+  Object.fromEntries(
+    Object.entries(flatten(o))
+      .filter(([k]) => TARGETS[`cost.${k}`])
+      .map(([k, v]) => [k, judge(v, TARGETS[`cost.${k}`])]),
+  );
+
+describe('cost benchmark figures and their targets', () => {
+  it('meets every target with figures inside them', () => {
+    const v = verdicts(outcome({ billed: 700_000 }, 1_000_000));
+    assert.deepEqual(Object.keys(v).sort(), ['chat.backgroundReadShare', 'chat.completed', 'chat.ratioToReference', 'chat.refusedTooLong', 'chat.verbatimMisses']);
+    assert.ok(Object.values(v).every((x) => x === 'met'), JSON.stringify(v));
   });
 
-  it('names each figure more than twice over its target', () => {
-    const f = failures(outcome({ billed: 1_700_000, backgroundReadShare: 0.35, refusedTooLong: 2, verbatimMisses: 4, completed: 0 }, 1_000_000));
-    assert.equal(f.length, 5);
-    assert.match(f[0]!, /full\.chat: billed ratio to the reference 1\.70× is more than twice its target 0\.80×/);
-    assert.match(f[1]!, /read 35% of their prompt from the cache/);
-    assert.match(f[2]!, /2 request\(s\) refused as too long/);
-    assert.match(f[3]!, /4 of 61 main requests lacked/);
-    assert.match(f[4]!, /did not finish/);
+  it('fails the figures of today\'s chat: 2.28x the reference, forks reading 35% from the cache', () => {
+    const v = verdicts(outcome({ billed: 2_280_000, backgroundReadShare: 0.35 }, 1_000_000));
+    assert.equal(v['chat.ratioToReference'], 'failed');
+    assert.equal(v['chat.backgroundReadShare'], 'failed');
+    assert.equal(verdicts(outcome({ billed: 1_200_000 }, 1_000_000))['chat.ratioToReference'], 'missed', 'within twice the target: missed, not failed');
   });
 
-  it('does not judge a ratio it has no reference for, nor a fork share with no forks', () => {
-    assert.deepEqual(failures(outcome({ billed: 9_000_000, backgroundReadShare: NaN })), []);
-    assert.equal(flatten(outcome({}))['full.chat.ratioToReference'], undefined);
-    assert.equal(flatten(outcome({}, 2_000_000))['full.chat.ratioToReference'], 0.5);
+  it('fails any refusal, any missing latest read and an unfinished session', () => {
+    const v = verdicts(outcome({ refusedTooLong: 1, verbatimMisses: 2, completed: 0 }, 1_000_000));
+    assert.equal(v['chat.refusedTooLong'], 'failed');
+    assert.equal(v['chat.verbatimMisses'], 'failed');
+    assert.equal(v['chat.completed'], 'failed');
+  });
+
+  it('judges no ratio without a stored reference, and no fork share without forks', () => {
+    const f = flatten(outcome({ backgroundReadShare: NaN }));
+    assert.equal(f['chat.ratioToReference'], undefined);
+    assert.equal(f['chat.backgroundReadShare'], undefined);
+    assert.equal(flatten(outcome({}, 2_000_000))['chat.ratioToReference'], 0.5);
   });
 
   it('bills by the stated formula, at the model\'s own price', () => {
