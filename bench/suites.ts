@@ -7,9 +7,11 @@ import { benchCompaction } from './compaction.bench';
 import { benchContext } from './context.bench';
 import { benchCost } from './cost.bench';
 import { benchMemory } from './memory.bench';
+import { benchSearch } from './search.bench';
 import { benchSessions } from './sessions.bench';
 import { benchValidity } from './validity.bench';
 import { benchViewSync } from './viewSync.bench';
+import { benchWebview } from './webview.bench';
 
 export interface SuiteOptions {
   root: string;
@@ -36,5 +38,9 @@ export const SUITES: Suite[] = [
   { name: 'compaction', quick: false, run: () => benchCompaction() },
   { name: 'memory', quick: true, run: () => benchMemory() },
   { name: 'validity', quick: true, run: ({ root, quick }) => benchValidity(root, { quick }) },
+  { name: 'webview', quick: false, run: ({ root }) => benchWebview(root) },
+  // Builds a 50,000-file tree (a minute or more on a busy machine): not in the quick subset.
+  { name: 'search', quick: false, run: () => benchSearch() },
+  // Issue 15's sessions against the stand-in's cache (the full ones take a few minutes).
   { name: 'cost', quick: true, run: ({ quick }) => benchCost({ quick }) },
 ];

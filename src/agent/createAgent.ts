@@ -90,7 +90,7 @@ export function createAgent(setup: AgentSetup): Agent {
       }))());
   const getClient = clientFactory(setup);
   const memory = setup.memory
-    ? createMemoryServices({ setup: setup.memory, cwd: setup.cwd, runFork: createForkRunner({ client: getClient, model: () => settings().model, tools: setup.tools, cwd: setup.cwd }) })
+    ? createMemoryServices({ setup: setup.memory, cwd: setup.cwd, runFork: createForkRunner({ client: getClient, model: () => settings().model, tools: setup.tools, cwd: setup.cwd, permissions: setup.permissions }) })
     : undefined;
   // The compactor needs the agent's recent reads and exact counts; the agent needs the compactor.
   const self: { agent?: Agent } = {};

@@ -96,6 +96,7 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
       decide: (call) => deps.permissions.decide(call),
       ready: () => deps.permissions.ready?.() ?? Promise.resolve(),
       grantForSession: (call) => deps.permissions.grantForSession(call),
+      ...(deps.permissions.boundedCheck ? { boundedCheck: (roots, own) => deps.permissions.boundedCheck!(roots, own) } : {}),
     },
     apiKey: async () => env.apiKey,
     baseUrl: () => env.baseUrl ?? '',

@@ -27,7 +27,15 @@ export async function startStandinProcess(args = []) {
     child.once('exit', (code) => reject(new Error(`the stand-in exited with ${code} before it was ready:\n${log}`)));
   });
   const control = async (path, init) => {
-    const r = await fetch(`${url}/_standin/${path}`, init);
+    let r;
+    try {
+      r = await fetch(`${url}/_standin/${path}`, init);
+    } catch (err) {
+      // A kept-alive socket the stand-in closed while the test blocked (spawnSync of the CLI for
+      // longer than its keep-alive timeout) fails at once, before the request is read: once more.
+      if (err?.cause?.code !== 'UND_ERR_SOCKET') throw err;
+      r = await fetch(`${url}/_standin/${path}`, init);
+    }
     if (!r.ok) throw new Error(`stand-in ${path}: ${r.status} ${await r.text()}`);
     return r.json();
   };
