@@ -1,30 +1,28 @@
-import { randomBytes } from 'node:crypto';
 import * as nodeFs from 'node:fs';
 import { promises as fs } from 'node:fs';
-import { dirname, join, basename } from 'node:path';
+import { dirname } from 'node:path';
 import { lock } from 'proper-lockfile';
+import writeFileAtomicLib from 'write-file-atomic';
+
+export interface AtomicWriteOptions {
+  /**
+   * 'private' (the default): mode 0600, for Threadline's own state (sessions, memory, notes).
+   * 'keep': an existing file keeps its mode and owner; a new one gets 0666 less the umask, as
+   * an editor would give it (the Write and Edit tools).
+   */
+  mode?: 'private' | 'keep';
+}
 
 /**
- * Replaces a file so that readers see the old content or the new, never a mix, and a
- * kill at any point leaves one of them whole: write a temp file beside it, fsync, rename.
+ * Replaces a file so that readers see the old content or the new, never a mix, and a kill at
+ * any point leaves one of them whole (write-file-atomic: a temp file beside the real one,
+ * fsync, rename). A symlink is written through, so the link stays a link; overlapping writes
+ * to one file land in the order they were asked for.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  const dir = dirname(path);
-  await fs.mkdir(dir, { recursive: true });
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const handle = await fs.open(tmp, 'w', 0o600);
-  try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await fs.rename(tmp, path);
-  } catch (err) {
-    await fs.rm(tmp, { force: true });
-    throw err;
-  }
+export async function writeFileAtomic(path: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
+  await fs.mkdir(dirname(path), { recursive: true });
+  const bytes = typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  await writeFileAtomicLib(path, bytes, { fsync: true, ...(opts.mode === 'keep' ? {} : { mode: 0o600 }) });
 }
 
 export interface LockOptions {
