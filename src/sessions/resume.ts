@@ -31,7 +31,11 @@ export function restoreSession(loaded: LoadedSession, store: Store<AppState>, ag
 }
 
 export function skippedNotice(loaded: LoadedSession): string | undefined {
-  if (!loaded.skipped.length) return undefined;
-  const lines = loaded.skipped.map((s) => s.line).join(', ');
-  return `Resumed, but ${loaded.skipped.length} unreadable line(s) of the transcript were skipped (line ${lines}). The file itself is kept as it is.`;
+  const parts: string[] = [];
+  if (loaded.skipped.length) {
+    const lines = loaded.skipped.map((s) => s.line).join(', ');
+    parts.push(`${loaded.skipped.length} unreadable line(s) of the transcript were skipped (line ${lines}); the file itself is kept as it is`);
+  }
+  if (loaded.repairs.length) parts.push(`the last turn was cut short: ${loaded.repairs.join('; ')}`);
+  return parts.length ? `Resumed, but ${parts.join('. Also, ')}.` : undefined;
 }

@@ -1,0 +1,43 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { build } from 'esbuild';
+
+const root = join(import.meta.dirname, '..', '..');
+const bundles = new Map<string, Promise<string>>();
+
+/**
+ * A TypeScript entry point as one plain JavaScript file, the way `npm run build` makes
+ * dist/cli.js: tests that start it many times as a real process pay Node's start-up only, not
+ * a TypeScript loader's.
+ */
+export function bundle(entry: string): Promise<string> {
+  let out = bundles.get(entry);
+  if (!out) {
+    out = (async () => {
+      const outfile = join(mkdtempSync(join(tmpdir(), 'tl-bundle-')), `${basename(entry).replace(/\.\w+$/, '')}.cjs`);
+      const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+      await build({
+        entryPoints: [entry],
+        outfile,
+        bundle: true,
+        platform: 'node',
+        target: 'node20',
+        format: 'cjs',
+        external: ['vscode'],
+        // Smaller to parse: the tests start it a hundred times.
+        minify: true,
+        logLevel: 'warning',
+        define: { __THREADLINE_VERSION__: JSON.stringify(version) },
+      });
+      return outfile;
+    })();
+    bundles.set(entry, out);
+  }
+  return out;
+}
+
+/** The headless CLI from the current sources. */
+export function cliBundle(): Promise<string> {
+  return bundle(join(root, 'src/cli/main.ts'));
+}
