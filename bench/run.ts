@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { benchActivate } from './activate.bench';
 import { benchAgent } from './agent.bench';
 import { benchSessions } from './sessions.bench';
+import { benchCrash } from './crash.bench';
 import { benchContext } from './context.bench';
 import { benchCompaction } from './compaction.bench';
 import { benchMemory } from './memory.bench';
@@ -20,6 +21,7 @@ async function main(): Promise<void> {
     ['activate', () => benchActivate(root)],
     ['agent', benchAgent],
     ['sessions', benchSessions],
+    ['crash', () => benchCrash(root)],
     ['context', benchContext],
     ['compaction', benchCompaction],
     ['memory', benchMemory],

@@ -6,6 +6,9 @@ import type { PermissionOutcome, Tool, ToolResult } from '../tools/types';
 
 export type ToolCallStatus = 'awaiting-permission' | 'running' | 'done' | 'error' | 'denied' | 'interrupted';
 
+/** How the loop's history changed: at its start, replaced by compaction, or grown by complete messages. */
+export type HistoryChange = { kind: 'start' } | { kind: 'replaced' } | { kind: 'appended'; messages: readonly MessageParam[] };
+
 export interface LoopEvents {
   /** A new model request starts; attempt 1 of a turn or a retry. */
   onRequestStart?(turn: number): void;
@@ -14,6 +17,12 @@ export interface LoopEvents {
   onToolCall?(call: { id: string; name: string; input: unknown; summary: string }): void;
   onToolStatus?(id: string, status: ToolCallStatus, detail?: { result?: string; durationMs?: number }): void;
   onTurnComplete?(turn: AssistantTurn, request: MessagesRequest): void;
+  /**
+   * The history at the loop's start, after compaction replaced it, and each time messages became
+   * complete (the model's turn; the answers to its tool calls). The loop waits for a returned
+   * promise, so a session recorder has a message on disk before anything depends on it.
+   */
+  onHistory?(history: readonly MessageParam[], change: HistoryChange): void | Promise<void>;
 }
 
 export interface LoopDeps {
@@ -104,13 +113,18 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
   const ev = deps.events ?? {};
   let turns = 0;
   let finalText = '';
+  await ev.onHistory?.(history, { kind: 'start' });
 
   while (true) {
     if (turns >= deps.maxTurns) return { history, outcome: 'max_turns', turns, finalText };
     if (signal.aborted) return interrupted(history, [], turns, finalText);
     turns++;
     // Compaction hooks in here: what it returns is the history from now on.
-    if (deps.prepareHistory) history = await deps.prepareHistory(history);
+    if (deps.prepareHistory) {
+      const before = history;
+      history = await deps.prepareHistory(history);
+      if (history.length !== before.length || history.some((m, i) => m !== before[i])) await ev.onHistory?.(history, { kind: 'replaced' });
+    }
     if (signal.aborted) return interrupted(history, [], turns, finalText);
     const request = await deps.buildRequest(history);
     // What the stream has produced so far, so Stop can keep the partial answer.
@@ -144,7 +158,9 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
       return { history, outcome: 'error', error: apiErr, turns, finalText };
     }
     ev.onTurnComplete?.(turn, request);
-    history = [...history, assistantMessage(turn.blocks)];
+    const answer = assistantMessage(turn.blocks);
+    history = [...history, answer];
+    await ev.onHistory?.(history, { kind: 'appended', messages: [answer] });
     finalText = textOf(turn.blocks);
     const toolUses = turn.blocks.filter((b): b is Extract<AssistantBlock, { type: 'tool_use' }> => b.type === 'tool_use');
     if (toolUses.length === 0) return { history, outcome: 'end_turn', turns, finalText };
@@ -197,6 +213,7 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
     const ran = plans.filter((p) => p.tool && p.parsed.ok && results.get(p.id)?.is_error !== true);
     const extra = deps.afterTools && ran.length ? await deps.afterTools(ran.map((p) => ({ tool: p.tool!, input: p.parsed.ok ? p.parsed.value : undefined }))) : [];
     history = appendUserContent(history, [...plans.map((p) => results.get(p.id)!), ...extra]);
+    await ev.onHistory?.(history, { kind: 'appended', messages: history.slice(-1) });
   }
 }
 

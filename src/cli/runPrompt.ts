@@ -80,6 +80,18 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
   const emit = (obj: unknown) => io.out(`${JSON.stringify(obj)}\n`);
   let result: LoopResult | undefined;
   const toolNames = new Map<string, string>();
+  let recorder: SessionRecorder | undefined;
+  let saveFailed = false;
+  // Each message is saved as soon as it is complete, so a kill loses at most the one in flight.
+  const save = async (write: (r: SessionRecorder) => Promise<void>) => {
+    if (!recorder) return;
+    try {
+      await write(recorder);
+    } catch (err) {
+      if (!saveFailed) io.err(`threadline: could not save the session: ${err instanceof Error ? err.message : String(err)}\n`);
+      saveFailed = true;
+    }
+  };
 
   const agent = createAgent({
     store,
@@ -118,13 +130,19 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
       onRetry: ({ attempt, delayMs, reason }) => {
         if (stream) emit({ type: 'system', subtype: 'api_retry', attempt, delay_ms: delayMs, reason });
       },
+      onHistory: (history, change) =>
+        save((r) => {
+          if (change.kind === 'appended') return r.append(change.messages);
+          if (change.kind === 'replaced') return r.replace(history, 'compaction');
+          return r.sync(history, store.getState().messages, store.getState().tokens.used);
+        }),
     },
     onLoopComplete: (r) => {
       result = r;
     },
   });
 
-  let recorder: SessionRecorder | undefined;
+  const repairs = deps.sessions?.onDidRepair((r) => io.err(`threadline: ${r.message}\n`));
   if (deps.sessions) {
     if (args.resume) {
       const id = 'id' in args.resume ? args.resume.id : (await deps.sessions.list())[0]?.id;
@@ -138,6 +156,7 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
       runtime.startSession(loaded.meta.id);
       recorder = restoreSession(loaded, store, agent, deps.sessions);
       if (loaded.skipped.length) io.err(`threadline: ${loaded.skipped.length} unreadable line(s) of the transcript were skipped\n`);
+      if (loaded.repairs.length) io.err(`threadline: the session's last turn was cut short: ${loaded.repairs.join('; ')}\n`);
     } else {
       recorder = new SessionRecorder(deps.sessions, { id: runtime.sessionId, cwd: args.cwd, model: store.getState().settings.model });
     }
@@ -155,12 +174,11 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
-  try {
-    await recorder?.sync(agent.messages, store.getState().messages, store.getState().tokens.used);
-    await recorder?.flush();
-  } catch (err) {
-    io.err(`threadline: could not save the session: ${err instanceof Error ? err.message : String(err)}\n`);
-  }
+  // What the loop did not hand over as it went: an interrupted ending, the panel's messages.
+  await save(async (r) => {
+    await r.sync(agent.messages, store.getState().messages, store.getState().tokens.used);
+    await r.flush();
+  });
   const r = result;
   const usage = sumUsage(runtime);
   const isError = !r || r.outcome !== 'end_turn';
@@ -190,6 +208,7 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
   }
   // The answer is out; memory extraction runs now and finishes before the process exits.
   await agent.drain().catch(() => undefined);
+  repairs?.dispose();
   if (!r) return fail('the agent did not run');
   if (r.outcome === 'error') return fail(r.error?.message.split('\n')[0] ?? 'request failed');
   if (r.outcome === 'max_turns') return fail(`stopped after --max-turns ${args.maxTurns}`);
