@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SessionEvent } from './transcript';
+import type { SessionEvent } from './events';
 
 // What a transcript line must look like before it is replayed. Objects stay loose (unknown
 // fields pass), so a newer Threadline's additions or the SDK's new block fields do not make a

@@ -4,22 +4,12 @@ import { createInterface } from 'node:readline';
 import type { MessageParam } from '../api/types';
 import type { ViewMessage } from '../shared/viewState';
 import { parseEvent } from './eventSchema';
+import { SCHEMA_VERSION, type SessionEvent } from './events';
 import { repairToolPairing } from './historyRepair';
 
-export const SCHEMA_VERSION = 1;
-const ID = /^[A-Za-z0-9_-]{1,80}$/;
+export { SCHEMA_VERSION, type SessionEvent } from './events';
 
-/**
- * One line of a transcript. Append-only: a compaction or an undo writes a `history` event
- * that replaces the API history from there on; nothing earlier is ever rewritten.
- */
-export type SessionEvent =
-  | { t: 'meta'; v: number; id: string; createdAt: number; cwd: string; model: string; branch?: string }
-  | { t: 'msg'; m: MessageParam }
-  | { t: 'history'; h: MessageParam[]; reason: string }
-  | { t: 'view'; v: ViewMessage }
-  | { t: 'title'; title: string }
-  | { t: 'usage'; tokens: number };
+const ID = /^[A-Za-z0-9_-]{1,80}$/;
 
 export interface LoadedSession {
   meta: Extract<SessionEvent, { t: 'meta' }>;
