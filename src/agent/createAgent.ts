@@ -1,41 +1,32 @@
-import { readFile } from 'node:fs/promises';
 import { release } from 'node:os';
-import { resolve } from 'node:path';
-import { resolveModel } from '../api/models';
-import type { MessageParam } from '../api/types';
-import { compactWithSummary, type RecentFile } from '../compact/compact';
-import { Compactor, type CompactorDeps } from '../compact/compactor';
-import { compactTool } from '../compact/compactTool';
-import { createMemoryServices, type ForkRunner, type MemorySetup } from '../memory/memoryWiring';
-import { appendUserContent } from '../conversation/history';
-import { runForkedAgent } from './fork';
-import { computeThresholds } from '../conversation/thresholds';
 import { MessagesClient } from '../api/messagesClient';
-import { buildSystemBlocks, environmentSection } from '../context/systemPrompt';
-import type { Logger } from '../ports/logger';
-import type { AppState } from '../state/appState';
-import type { RuntimeState } from '../state/runtimeState';
-import type { Store } from '../shared/store';
-import { Agent, type PermissionVerdict } from './agent';
-import type { LoopEvents, LoopResult } from './queryLoop';
-import { toolPaths } from '../tools/paths';
-import type { Tool } from '../tools/types';
-import type { MessagesRequest } from '../api/types';
+import type { MessageParam, MessagesRequest } from '../api/types';
+import type { CompactorDeps } from '../compact/compactor';
+import { compactTool } from '../compact/compactTool';
 import type { ContextService } from '../context/contextService';
 import { formatInstructionFile } from '../context/instructions';
 import { reminderBlock } from '../context/reminders';
-
-export interface PermissionEngine {
-  decide(call: { tool: Tool; input: unknown }): PermissionVerdict;
-  grantForSession(call: { tool: Tool; input: unknown }): void;
-}
+import { buildSystemBlocks, environmentSection } from '../context/systemPrompt';
+import { createMemoryServices, type MemorySetup } from '../memory/memoryWiring';
+import type { Logger } from '../ports/logger';
+import type { Store } from '../shared/store';
+import type { AppState } from '../state/appState';
+import type { RuntimeState } from '../state/runtimeState';
+import type { ToolRegistry } from '../tools/registry';
+import { toolPaths } from '../tools/paths';
+import type { Tool } from '../tools/types';
+import { Agent } from './agent';
+import { createCompactor } from './compaction';
+import { createForkRunner } from './forkRunner';
+import type { PermissionEngine } from './permissionBroker';
+import type { LoopEvents, LoopResult } from './queryLoop';
 
 export interface AgentSetup {
   store: Store<AppState>;
   runtime: RuntimeState;
   log: Logger;
   cwd: string;
-  tools: readonly Tool[];
+  tools: ToolRegistry;
   permissions: PermissionEngine;
   apiKey(): Promise<string | undefined>;
   /** Empty: the SDK default (which reads ANTHROPIC_BASE_URL). */
@@ -59,31 +50,16 @@ export interface AgentSetup {
   onLoopComplete?(result: LoopResult, request: MessagesRequest | undefined): void;
 }
 
-const FILE_TOOLS = new Set(['Read', 'Write', 'Edit']);
-
 export function localIsoDate(d = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
 
-/** Builds the agent both faces use; the hosts differ only in the ports they pass. */
-export function createAgent(setup: AgentSetup): Agent {
-  // The environment section is computed once per agent (per session): it sits in the
-  // cached part of the prompt, and a date that changed mid-session would break the cache.
-  let environment: Promise<string> | undefined;
-  const env = () =>
-    (environment ??= (async () =>
-      environmentSection({
-        cwd: setup.cwd,
-        isGitRepo: setup.context ? (await setup.context.git()) !== undefined : ((await setup.isGitRepo?.()) ?? false),
-        platform: process.platform,
-        osVersion: `${process.platform} ${release()}`,
-        model: setup.store.getState().settings.model,
-        date: localIsoDate(),
-      }))());
+/** One client per key and base URL: a settings change takes effect on the next request. */
+function clientFactory(setup: Pick<AgentSetup, 'apiKey' | 'baseUrl'>): () => Promise<MessagesClient | undefined> {
   let clientKey = '';
   let client: MessagesClient | undefined;
-  const getClient = async () => {
+  return async () => {
     const apiKey = await setup.apiKey();
     if (!apiKey) return undefined;
     const baseUrl = setup.baseUrl();
@@ -94,75 +70,46 @@ export function createAgent(setup: AgentSetup): Agent {
     }
     return client;
   };
-  // Background agents (session notes, memory extraction) run on the same loop, with file tools
-  // only; what each may touch is decided by its own permission check.
-  const forkTools = setup.tools.filter((t) => ['Read', 'Grep', 'Glob', 'Write', 'Edit'].includes(t.name));
-  const runFork: ForkRunner = async (req) => {
-    const client = await getClient();
-    if (!client) return;
-    await runForkedAgent({
-      client,
-      model: settings().model,
-      maxTokens: 8000,
-      source: req.source,
-      system: buildSystemBlocks(req.system),
-      tools: forkTools,
-      canUseTool: req.canUseTool,
-      messages: appendUserContent(req.messages, [{ type: 'text', text: req.prompt }]),
-      cwd: setup.cwd,
-      maxTurns: req.maxTurns,
-    });
-  };
-  const memory = setup.memory ? createMemoryServices({ setup: setup.memory, cwd: setup.cwd, runFork }) : undefined;
-  // The compactor needs the agent's recent reads; the agent needs the compactor.
-  const self: { agent?: Agent } = {};
+}
+
+/** Builds the agent both faces use; the hosts differ only in the ports they pass. */
+export function createAgent(setup: AgentSetup): Agent {
   const settings = () => setup.store.getState().settings;
+  // The environment section is computed once per agent (per session): it sits in the cached part
+  // of the prompt, and a date that changed mid-session would break the cache.
+  let environment: Promise<string> | undefined;
+  const env = () =>
+    (environment ??= (async () =>
+      environmentSection({
+        cwd: setup.cwd,
+        isGitRepo: setup.context ? (await setup.context.git()) !== undefined : ((await setup.isGitRepo?.()) ?? false),
+        platform: process.platform,
+        osVersion: `${process.platform} ${release()}`,
+        model: settings().model,
+        date: localIsoDate(),
+      }))());
+  const getClient = clientFactory(setup);
+  const memory = setup.memory
+    ? createMemoryServices({ setup: setup.memory, cwd: setup.cwd, runFork: createForkRunner({ client: getClient, model: () => settings().model, tools: setup.tools, cwd: setup.cwd }) })
+    : undefined;
+  // The compactor needs the agent's recent reads and exact counts; the agent needs the compactor.
+  const self: { agent?: Agent } = {};
   const compactor =
     setup.compaction === false
       ? undefined
-      : new Compactor({
-          settings: () => settings(),
-          thresholds: () => {
-            const m = resolveModel(settings().model, { contextWindow: settings().contextWindow });
-            return computeThresholds(m.contextWindow, m.maxOutputTokens);
-          },
-          now: () => Date.now(),
+      : createCompactor({
+          settings,
+          client: getClient,
+          cwd: setup.cwd,
+          compactable: setup.tools.names('compactable'),
+          recentReads: () => self.agent?.recentReads.newestFirst() ?? [],
           countTokens: (h) => self.agent!.exactTokens(h),
+          ...(setup.archive ? { archive: setup.archive } : {}),
           ...(setup.microConfig ? { microConfig: setup.microConfig } : {}),
-          summarize: async (history, focus) => {
-            const c = await getClient();
-            if (!c) throw new Error('no API key is set');
-            const recent = [...(self.agent?.recentReads ?? [])].reverse();
-            const recentFiles = (
-              await Promise.all(
-                recent.slice(0, 5).map(async (p) => {
-                  try {
-                    return { path: p, content: await readFile(resolve(setup.cwd, p), 'utf8') };
-                  } catch {
-                    return undefined;
-                  }
-                }),
-              )
-            ).filter((f): f is RecentFile => f !== undefined);
-            const result = await compactWithSummary({
-              history,
-              client: c,
-              model: settings().model,
-              signal: new AbortController().signal,
-              recentFiles,
-              ...(focus ? { focus } : {}),
-              ...(setup.archive ? { archive: setup.archive } : {}),
-            });
-            // Instruction files are read again after a compaction (the seeds re-inject them).
-            setup.context?.clear();
-            return result;
-          },
-          ...(setup.fromSessionMemory
-            ? { fromSessionMemory: setup.fromSessionMemory }
-            : memory
-              ? { fromSessionMemory: (h: readonly MessageParam[]) => memory.fromSessionMemory(h) }
-              : {}),
+          ...(setup.fromSessionMemory ? { fromSessionMemory: setup.fromSessionMemory } : memory ? { fromSessionMemory: (h: readonly MessageParam[]) => memory.fromSessionMemory(h) } : {}),
+          ...(setup.context ? { afterCompaction: () => setup.context!.clear() } : {}),
         });
+  const memorySection = async () => (memory ? await memory.section() : undefined);
   const agent = new Agent({
     ...(compactor ? { compactor } : {}),
     store: setup.store,
@@ -170,28 +117,25 @@ export function createAgent(setup: AgentSetup): Agent {
     log: setup.log,
     cwd: setup.cwd,
     // The model may ask for a compaction itself, through this tool.
-    tools: compactor ? [...setup.tools, compactTool(compactor) as unknown as Tool] : setup.tools,
+    tools: compactor ? setup.tools.with([compactTool(compactor) as unknown as Tool]) : setup.tools,
+    permissions: setup.permissions,
     createClient: getClient,
-    systemBlocks: async () =>
-      buildSystemBlocks([
-        await env(),
-        ...((await setup.context?.systemSections()) ?? []),
-        ...((await memory?.section()) ? [(await memory!.section())!] : []),
-        ...((await setup.dynamicSections?.()) ?? []),
-      ]),
+    systemBlocks: async () => {
+      const mem = await memorySection();
+      return buildSystemBlocks([await env(), ...((await setup.context?.systemSections()) ?? []), ...(mem ? [mem] : []), ...((await setup.dynamicSections?.()) ?? [])]);
+    },
     ...(setup.context
       ? {
           reminders: () => setup.context!.reminders(),
           instructionReport: async () => (await setup.context!.instructions()).report,
           afterTools: async (calls) => {
-            const touched = calls.filter((c) => FILE_TOOLS.has(c.tool.name)).flatMap((c) => toolPaths(c.tool, c.input, setup.cwd));
+            // Rules with `paths:` are earned by reading or editing a matching file.
+            const touched = calls.filter((c) => c.tool.traits.returnsFileContent || c.tool.traits.writesFiles).flatMap((c) => toolPaths(c.tool, c.input, setup.cwd));
             const rules = await setup.context!.rulesFor(touched);
             return rules.map((r) => reminderBlock({ type: 'rules', text: formatInstructionFile(r) }));
           },
         }
       : {}),
-    decide: (call) => setup.permissions.decide(call),
-    grantForSession: (call) => setup.permissions.grantForSession(call),
     maxTurns: setup.maxTurns,
     ...(setup.loopEvents ? { loopEvents: setup.loopEvents } : {}),
     onLoopComplete: (result, request) => {

@@ -1,6 +1,5 @@
 import { isAbsolute, relative, sep } from 'node:path';
-import type { PermissionVerdict } from './agent';
-import type { PermissionEngine } from './createAgent';
+import type { PermissionEngine, PermissionVerdict } from './permissionBroker';
 import { globToRegExp } from '../tools/glob';
 import { isInside, toolPaths } from '../tools/paths';
 import type { Tool } from '../tools/types';
@@ -42,15 +41,13 @@ export function parseRule(source: string): ParsedRule {
   return { tool: m[1]!, pattern: pattern === '' || pattern === '*' ? undefined : pattern, source };
 }
 
-const FILE_TOOLS = new Set(['Read', 'Write', 'Edit', 'Grep', 'Glob']);
-
 /** What a rule's pattern is matched against for this call. */
 function subjects(tool: Tool, input: unknown, cwd: string): string[] {
-  if (tool.name === 'Bash') {
+  if (tool.traits.runsCommands) {
     const command = (input as { command?: unknown }).command;
     return typeof command === 'string' ? [command.trim()] : [];
   }
-  if (FILE_TOOLS.has(tool.name)) {
+  if (tool.traits.readsFiles || tool.traits.writesFiles) {
     return toolPaths(tool, input, cwd).flatMap((abs) => {
       const rel = relative(cwd, abs);
       const inside = rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
@@ -75,7 +72,7 @@ function bashMatches(p: string, command: string): boolean {
 function patternMatches(rule: ParsedRule, tool: Tool, subject: string, mode: RuleMode): boolean {
   const p = rule.pattern!;
   if (rule.exact) return subject === p;
-  if (tool.name !== 'Bash') return globToRegExp(p).test(subject);
+  if (!tool.traits.runsCommands) return globToRegExp(p).test(subject);
   const parts = subject.split(SEPARATORS).map((x) => x.trim()).filter(Boolean);
   // A deny or ask rule catches its command anywhere in a chain; an allow rule must cover
   // every command of it, and never one that substitutes another command's output.
@@ -150,7 +147,7 @@ export class Permissions implements PermissionEngine {
     if (allowed) return { behavior: 'allow', reason: `Allowed by ${allowed.source}.` };
     if (outside.length > 0) return { behavior: 'ask', reason: `${outside[0]} is outside the workspace.` };
     if (readOnly) return { behavior: 'allow', reason: 'Read-only.' };
-    return { behavior: 'ask', reason: tool.name === 'Bash' ? 'Runs a shell command.' : 'Changes files.' };
+    return { behavior: 'ask', reason: tool.traits.runsCommands ? 'Runs a shell command.' : 'Changes files.' };
   }
 
   /**
@@ -159,9 +156,9 @@ export class Permissions implements PermissionEngine {
    */
   grantForSession({ tool, input }: { tool: Tool; input: unknown }): void {
     const { cwd } = this.opts;
-    if (tool.name === 'Bash') {
+    if (tool.traits.runsCommands) {
       const command = (input as { command?: unknown }).command;
-      if (typeof command === 'string') this.grants.push({ tool: 'Bash', pattern: command.trim(), exact: true, source: `Bash(${command.trim()}) for this session` });
+      if (typeof command === 'string') this.grants.push({ tool: tool.name, pattern: command.trim(), exact: true, source: `Bash(${command.trim()}) for this session` });
       return;
     }
     const outside = toolPaths(tool, input, cwd).filter((p) => !isInside(cwd, p));

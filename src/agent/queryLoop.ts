@@ -6,9 +6,6 @@ import type { PermissionOutcome, Tool, ToolResult } from '../tools/types';
 
 export type ToolCallStatus = 'awaiting-permission' | 'running' | 'done' | 'error' | 'denied' | 'interrupted';
 
-/** How the loop's history changed: at its start, replaced by compaction, or grown by complete messages. */
-export type HistoryChange = { kind: 'start' } | { kind: 'replaced' } | { kind: 'appended'; messages: readonly MessageParam[] };
-
 export interface LoopEvents {
   /** A new model request starts; attempt 1 of a turn or a retry. */
   onRequestStart?(turn: number): void;
@@ -18,16 +15,16 @@ export interface LoopEvents {
   onToolStatus?(id: string, status: ToolCallStatus, detail?: { result?: string; durationMs?: number }): void;
   onTurnComplete?(turn: AssistantTurn, request: MessagesRequest): void;
   /**
-   * The history at the loop's start, after compaction replaced it, and each time messages became
-   * complete (the model's turn; the answers to its tool calls). The loop waits for a returned
-   * promise, so a session recorder has a message on disk before anything depends on it.
+   * The loop's history at its start and each time it changed (an answer, tool results,
+   * compaction): the conversation follows. The loop waits for a returned promise, so a session
+   * recorder has each message on disk before anything depends on it (the next request).
    */
-  onHistory?(history: readonly MessageParam[], change: HistoryChange): void | Promise<void>;
+  onHistory?(history: MessageParam[]): void | Promise<void>;
 }
 
 export interface LoopDeps {
   client: { stream(request: MessagesRequest, signal: AbortSignal, observer: StreamObserver): Promise<AssistantTurn> };
-  tools: ReadonlyMap<string, Tool>;
+  tools: { get(name: string): Tool | undefined };
   buildRequest(history: readonly MessageParam[]): MessagesRequest | Promise<MessagesRequest>;
   checkPermission(call: { tool: Tool; input: unknown; id: string }): Promise<PermissionOutcome>;
   cwd: string;
@@ -85,7 +82,7 @@ interface CallPlan {
   readOnly: boolean;
 }
 
-function planCall(block: Extract<AssistantBlock, { type: 'tool_use' }>, tools: ReadonlyMap<string, Tool>): CallPlan {
+function planCall(block: Extract<AssistantBlock, { type: 'tool_use' }>, tools: LoopDeps['tools']): CallPlan {
   const tool = tools.get(block.name);
   if (!tool) return { id: block.id, tool, name: block.name, input: block.input, parsed: { ok: false, error: `Unknown tool: ${block.name}` }, readOnly: false };
   const parsed = tool.parse(block.input);
@@ -113,7 +110,8 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
   const ev = deps.events ?? {};
   let turns = 0;
   let finalText = '';
-  await ev.onHistory?.(history, { kind: 'start' });
+  // The prompt that starts the loop is saved before the first request.
+  await ev.onHistory?.(history);
 
   while (true) {
     if (turns >= deps.maxTurns) return { history, outcome: 'max_turns', turns, finalText };
@@ -121,9 +119,8 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
     turns++;
     // Compaction hooks in here: what it returns is the history from now on.
     if (deps.prepareHistory) {
-      const before = history;
-      history = await deps.prepareHistory(history);
-      if (history.length !== before.length || history.some((m, i) => m !== before[i])) await ev.onHistory?.(history, { kind: 'replaced' });
+      const prepared = await deps.prepareHistory(history);
+      if (prepared !== history) await ev.onHistory?.((history = prepared));
     }
     if (signal.aborted) return interrupted(history, [], turns, finalText);
     const request = await deps.buildRequest(history);
@@ -158,9 +155,8 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
       return { history, outcome: 'error', error: apiErr, turns, finalText };
     }
     ev.onTurnComplete?.(turn, request);
-    const answer = assistantMessage(turn.blocks);
-    history = [...history, answer];
-    await ev.onHistory?.(history, { kind: 'appended', messages: [answer] });
+    history = [...history, assistantMessage(turn.blocks)];
+    await ev.onHistory?.(history);
     finalText = textOf(turn.blocks);
     const toolUses = turn.blocks.filter((b): b is Extract<AssistantBlock, { type: 'tool_use' }> => b.type === 'tool_use');
     if (toolUses.length === 0) return { history, outcome: 'end_turn', turns, finalText };
@@ -213,7 +209,7 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
     const ran = plans.filter((p) => p.tool && p.parsed.ok && results.get(p.id)?.is_error !== true);
     const extra = deps.afterTools && ran.length ? await deps.afterTools(ran.map((p) => ({ tool: p.tool!, input: p.parsed.ok ? p.parsed.value : undefined }))) : [];
     history = appendUserContent(history, [...plans.map((p) => results.get(p.id)!), ...extra]);
-    await ev.onHistory?.(history, { kind: 'appended', messages: history.slice(-1) });
+    await ev.onHistory?.(history);
   }
 }
 

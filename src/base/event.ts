@@ -1,4 +1,5 @@
 import { toDisposable, type IDisposable } from './lifecycle';
+import { onUnexpectedError } from './unexpectedError';
 
 export type Event<T> = (listener: (e: T) => void) => IDisposable;
 
@@ -14,8 +15,15 @@ export class Emitter<T> implements IDisposable {
   };
 
   fire(value: T): void {
-    // Copy so a listener that unsubscribes during delivery does not skip its neighbour.
-    for (const listener of [...this.listeners]) listener(value);
+    // Copy so a listener that unsubscribes during delivery does not skip its neighbour; one
+    // listener's error must not keep the event from the others (as VS Code's Emitter does).
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(value);
+      } catch (err) {
+        onUnexpectedError(err);
+      }
+    }
   }
 
   get hasListeners(): boolean {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Permissions } from '../agent/permissions';
-import { createTools } from '../agent/tools';
+import { createToolRegistry } from '../agent/tools';
 import { ContextService } from '../context/contextService';
 import { renderContextReport } from '../context/contextReport';
 import { createAgent } from '../agent/createAgent';
@@ -129,7 +129,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
         runtime,
         log: silentLogger,
         cwd,
-        tools: createTools(),
+        tools: createToolRegistry(),
         permissions: new Permissions({ cwd, rules: () => ({ allow: [], ask: [], deny: [] }), trusted: () => true, headless: true }),
         apiKey: async () => undefined,
         baseUrl: () => '',
@@ -205,7 +205,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
         { ...args, cwd },
         { apiKey: env.ANTHROPIC_API_KEY || undefined, baseUrl: env.ANTHROPIC_BASE_URL || undefined },
         {
-          tools: createTools(),
+          tools: createToolRegistry(),
           permissions,
           context: headlessContext(cwd, io),
           sessions: new SessionStore(cliSessionsDir(cwd, env)),

@@ -1,9 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AssistantBlock, Usage } from '../api/types';
-import { createAgent, type PermissionEngine } from '../agent/createAgent';
+import { createAgent } from '../agent/createAgent';
+import type { PermissionEngine } from '../agent/permissionBroker';
 import type { LoopResult } from '../agent/queryLoop';
-import type { Tool } from '../tools/types';
+import type { ToolRegistry } from '../tools/registry';
 import type { ContextService } from '../context/contextService';
 import { SessionRecorder } from '../sessions/recorder';
 import { restoreSession } from '../sessions/resume';
@@ -22,7 +23,7 @@ export interface PromptEnv {
 }
 
 export interface PromptDeps {
-  tools: readonly Tool[];
+  tools: ToolRegistry;
   /** Headless: what would ask is denied. The CLI passes --allowed-tools rules in. */
   permissions: PermissionEngine;
   isGitRepo?(): Promise<boolean>;
@@ -130,12 +131,8 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
       onRetry: ({ attempt, delayMs, reason }) => {
         if (stream) emit({ type: 'system', subtype: 'api_retry', attempt, delay_ms: delayMs, reason });
       },
-      onHistory: (history, change) =>
-        save((r) => {
-          if (change.kind === 'appended') return r.append(change.messages);
-          if (change.kind === 'replaced') return r.replace(history, 'compaction');
-          return r.sync(history, store.getState().messages, store.getState().tokens.used);
-        }),
+      // The conversation's changes are being written (below); the loop waits until they are.
+      onHistory: () => save((r) => r.idle()),
     },
     onLoopComplete: (r) => {
       result = r;
@@ -164,8 +161,10 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
     return fail('sessions are not available here');
   }
 
+  // Each change of the history is written as it happens: the prompt, each answer, each set of tool results.
+  const following = agent.conversation.onDidChange((c) => void save((r) => r.record(c)));
   if (stream) {
-    emit({ type: 'system', subtype: 'init', session_id: runtime.sessionId, cwd: args.cwd, model: store.getState().settings.model, tools: deps.tools.map((t) => t.name) });
+    emit({ type: 'system', subtype: 'init', session_id: runtime.sessionId, cwd: args.cwd, model: store.getState().settings.model, tools: deps.tools.tools.map((t) => t.name) });
   }
   const onAbort = () => agent.stop();
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -209,6 +208,7 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
   // The answer is out; memory extraction runs now and finishes before the process exits.
   await agent.drain().catch(() => undefined);
   repairs?.dispose();
+  following.dispose();
   if (!r) return fail('the agent did not run');
   if (r.outcome === 'error') return fail(r.error?.message.split('\n')[0] ?? 'request failed');
   if (r.outcome === 'max_turns') return fail(`stopped after --max-turns ${args.maxTurns}`);

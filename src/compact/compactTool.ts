@@ -1,9 +1,10 @@
+import { z } from 'zod';
+import { parseToolInput, toInputSchema } from '../tools/schema';
 import type { Tool } from '../tools/types';
 import type { Compactor } from './compactor';
 
-interface CompactInput {
-  focus?: string;
-}
+const compactInput = z.object({ focus: z.string().optional().describe('What the summary should concentrate on') });
+type CompactInput = z.output<typeof compactInput>;
 
 /**
  * Lets the model ask for a compaction itself (after finishing a large sub-task, say). It only
@@ -15,12 +16,13 @@ export function compactTool(compactor: Compactor): Tool<CompactInput> {
     description:
       'Summarises the conversation so far to free context, then continues from the summary. Use it when a large piece of work is finished and its details are no longer needed, ' +
       'or when the context is nearly full. Give `focus` to say what the summary must keep. Anything you still need should be stated in your own words before calling it.',
-    inputSchema: { type: 'object', properties: { focus: { type: 'string', description: 'What the summary should concentrate on' } } },
+    inputSchema: toInputSchema(compactInput),
+    traits: {},
     parse: (input) => {
-      if (typeof input !== 'object' || input === null || Array.isArray(input)) return { ok: false, error: 'input must be an object' };
-      const focus = (input as { focus?: unknown }).focus;
-      if (focus !== undefined && focus !== null && typeof focus !== 'string') return { ok: false, error: '"focus" must be a string' };
-      return { ok: true, value: typeof focus === 'string' && focus.trim() ? { focus: focus.trim() } : {} };
+      const r = parseToolInput(compactInput, input);
+      if (!r.ok) return r;
+      const focus = r.value.focus?.trim();
+      return { ok: true, value: focus ? { focus } : {} };
     },
     isReadOnly: () => true,
     summarize: (i) => (i.focus ? `focus: ${i.focus}` : 'the conversation'),

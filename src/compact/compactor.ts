@@ -13,6 +13,8 @@ export type CompactTrigger = 'auto' | 'manual' | 'prompt_too_long' | 'tool';
 export interface CompactorDeps {
   settings(): { autoCompact: boolean; microCompact: boolean };
   thresholds(): Thresholds;
+  /** Tools whose old results micro-compaction may clear (from the tool registry). */
+  compactable: ReadonlySet<string>;
   /** Session memory first (no LLM call) when it is usable; undefined falls back to a summary. */
   fromSessionMemory?(history: readonly MessageParam[]): Promise<CompactionResult | undefined>;
   summarize(history: readonly MessageParam[], focus: string | undefined): Promise<CompactionResult>;
@@ -88,7 +90,7 @@ export class Compactor {
     let used = ctx.usedTokens;
     const t = this.deps.thresholds();
     if (this.deps.settings().microCompact) {
-      const d = microCompact({ history: current, lastAssistantAt: ctx.lastAssistantAt, now: this.deps.now(), usedTokens: used, warningAt: t.warningAt, ...(this.deps.microConfig ? { config: this.deps.microConfig } : {}) });
+      const d = microCompact({ history: current, lastAssistantAt: ctx.lastAssistantAt, now: this.deps.now(), usedTokens: used, warningAt: t.warningAt, compactable: this.deps.compactable, ...(this.deps.microConfig ? { config: this.deps.microConfig } : {}) });
       if (d.cleared > 0) {
         current = d.history;
         used = Math.max(0, used - d.tokensSaved);

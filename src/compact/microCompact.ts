@@ -1,8 +1,6 @@
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '../api/types';
 import { estimateTokens } from '../conversation/tokens';
 
-/** Tools whose old output can be re-created by calling them again. */
-export const COMPACTABLE_TOOLS: ReadonlySet<string> = new Set(['Read', 'Bash', 'Grep', 'Glob', 'Write', 'Edit']);
 export const CLEARED_PREFIX = '[Old tool result cleared';
 
 export interface MicroCompactConfig {
@@ -49,7 +47,7 @@ function describeCall(name: string, input: unknown): string {
   return s ? `${name} ${s.length > 120 ? `${s.slice(0, 117)}...` : s}` : name;
 }
 
-function candidates(history: readonly MessageParam[]): { list: Candidate[]; tokensBefore: number[] } {
+function candidates(history: readonly MessageParam[], compactable: ReadonlySet<string>): { list: Candidate[]; tokensBefore: number[] } {
   const calls = new Map<string, { name: string; input: unknown }>();
   const list: Candidate[] = [];
   const tokensBefore: number[] = [];
@@ -65,7 +63,7 @@ function candidates(history: readonly MessageParam[]): { list: Candidate[]; toke
       if (b.type === 'tool_use') calls.set(b.id, { name: b.name, input: b.input });
       if (b.type !== 'tool_result') return;
       const call = calls.get(b.tool_use_id);
-      if (!call || !COMPACTABLE_TOOLS.has(call.name)) return;
+      if (!call || !compactable.has(call.name)) return;
       const content = typeof b.content === 'string' ? b.content : JSON.stringify(b.content ?? '');
       if (content.startsWith(CLEARED_PREFIX)) return;
       list.push({ message: mi, block: bi, tokens: estimateTokens(content), placeholder: `${CLEARED_PREFIX}: ${describeCall(call.name, call.input)}. Call the tool again if you need it.]` });
@@ -99,6 +97,8 @@ export interface MicroCompactInput {
   /** Tokens in use against the warning threshold: above it, room matters more than cache. */
   usedTokens: number;
   warningAt: number;
+  /** Tools whose old output can be had again by calling them again (the registry's `compactable`). */
+  compactable: ReadonlySet<string>;
   config?: Partial<MicroCompactConfig>;
 }
 
@@ -113,7 +113,7 @@ export interface MicroCompactInput {
 export function microCompact(input: MicroCompactInput): MicroCompactDecision {
   const cfg = { ...DEFAULT_MICRO_COMPACT, ...input.config };
   const keep = Math.max(1, cfg.keepRecent);
-  const { list, tokensBefore } = candidates(input.history);
+  const { list, tokensBefore } = candidates(input.history, input.compactable);
   const none: MicroCompactDecision = { history: input.history.slice(), cleared: 0, tokensSaved: 0, reason: 'none' };
   if (list.length <= keep) return none;
   const old = list.slice(0, list.length - keep);

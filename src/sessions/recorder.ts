@@ -98,6 +98,26 @@ export class SessionRecorder {
     return this.drain();
   }
 
+  /**
+   * A change of the API history as the Conversation reports it (`onDidChange`): appends when
+   * the change only adds messages after what the transcript holds, else one replacement record.
+   * Messages the transcript already holds (a resumed history loaded back) are skipped, so the
+   * work is proportional to the change.
+   */
+  record(change: { from: number; messages: readonly MessageParam[]; history: readonly MessageParam[]; reason: string }): Promise<void> {
+    let from = change.from;
+    let i = 0;
+    while (i < change.messages.length && from + i < this.history.length && change.messages[i] === this.history[from + i]) i++;
+    from += i;
+    if (from === this.history.length) return i < change.messages.length ? this.append(change.messages.slice(i)) : Promise.resolve();
+    return this.replace(change.history, change.reason);
+  }
+
+  /** Resolves once everything asked for so far is written (or has failed). */
+  idle(): Promise<void> {
+    return this.drain();
+  }
+
   /** A panel message that is new or changed. */
   view(v: ViewMessage): Promise<void> {
     this.noteView(v);
@@ -131,6 +151,12 @@ export class SessionRecorder {
       this.history = history.slice();
       this.queue.push({ t: 'history', h: history.slice(), reason });
     }
+    return this.syncView(view, tokens);
+  }
+
+  /** The panel's messages now: writes those new or changed since the last call (compared by identity). */
+  syncView(view: readonly ViewMessage[], tokens: number): Promise<void> {
+    if (!this.started && !view.some((m) => m.kind === 'user')) return Promise.resolve();
     if (view.length < this.lastView.length) this.recount(view);
     for (let i = 0; i < view.length; i++) if (view[i] !== this.lastView[i]) this.noteView(view[i]!);
     // A copy: a caller may grow the same array in place.

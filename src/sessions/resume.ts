@@ -1,14 +1,24 @@
 import type { MessageParam } from '../api/types';
 import type { AppState } from '../state/appState';
 import type { Store } from '../shared/store';
+import type { ViewMessage } from '../shared/viewState';
 import { SessionRecorder } from './recorder';
 import type { LoadedSession, SessionStore } from './sessionStore';
+
+/** When the last answer of a saved conversation arrived: after a long gap its prompt cache is cold. */
+export function lastAssistantAt(view: readonly ViewMessage[]): number | undefined {
+  for (let i = view.length - 1; i >= 0; i--) {
+    const m = view[i]!;
+    if (m.kind === 'assistant') return m.createdAt;
+  }
+  return undefined;
+}
 
 /**
  * Puts a loaded session back: the agent's API history, the panel's messages, the title and
  * the token indicator; returns the recorder that continues the same transcript.
  */
-export function restoreSession(loaded: LoadedSession, store: Store<AppState>, agent: { setHistory(history: MessageParam[]): void }, sessions: SessionStore): SessionRecorder {
+export function restoreSession(loaded: LoadedSession, store: Store<AppState>, agent: { setHistory(history: MessageParam[], opts?: { lastAssistantAt?: number }): void }, sessions: SessionStore): SessionRecorder {
   store.setState((s) => ({
     ...s,
     sessionId: loaded.meta.id,
@@ -19,7 +29,8 @@ export function restoreSession(loaded: LoadedSession, store: Store<AppState>, ag
     permission: null,
     canContinue: false,
   }));
-  agent.setHistory(loaded.history);
+  const at = lastAssistantAt(loaded.view);
+  agent.setHistory(loaded.history, at !== undefined ? { lastAssistantAt: at } : {});
   return new SessionRecorder(sessions, {
     id: loaded.meta.id,
     cwd: loaded.meta.cwd,

@@ -49,6 +49,8 @@ export type ViewMessage =
       tokensAfter: number;
       summary: string;
       canUndo: boolean;
+      /** Undo was used: the conversation is as it was before this compaction. */
+      undone?: boolean;
       /** The archived transcript from before this compaction, when there is one. */
       archive?: string;
       createdAt: number;

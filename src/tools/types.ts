@@ -18,6 +18,25 @@ export type PermissionOutcome = { allowed: true } | { allowed: false; reason: st
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /**
+ * What a tool is, declared once by the tool, so that permissions, micro-compaction, background
+ * agents and the UI ask the tool instead of keeping lists of names.
+ */
+export interface ToolTraits {
+  /** Reads the files its `paths` name: read rules (and a `Read` deny) apply to it. */
+  readonly readsFiles?: boolean;
+  /** Its result is the content of the one file it names: compaction may re-attach it after summarising. */
+  readonly returnsFileContent?: boolean;
+  /** Writes the files its `paths` name: edit rules (and an `Edit` deny) apply to it. */
+  readonly writesFiles?: boolean;
+  /** Runs shell commands: Bash rules apply to it. */
+  readonly runsCommands?: boolean;
+  /** Its old results can be had again by calling it again, so micro-compaction may clear them. */
+  readonly compactable?: boolean;
+  /** What background agents (session notes, memory extraction) may be given it for, if anything. */
+  readonly background?: 'read' | 'write';
+}
+
+/**
  * A tool the model can call. `parse` validates the model's input before anything else sees it,
  * so permissions and summaries only ever deal with well-formed input.
  */
@@ -25,6 +44,7 @@ export interface Tool<I = unknown> {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: JsonSchema;
+  readonly traits: ToolTraits;
   parse(input: unknown): Parsed<I>;
   /** Read-only calls may run in parallel and, by default, without asking. */
   isReadOnly(input: I): boolean;

@@ -15,6 +15,7 @@ export interface CommandDeps {
   resumeSession?(): Promise<void>;
   compactPreview?(): string;
   openMemory?(): Promise<void>;
+  showHistory?(): Promise<void>;
 }
 
 const CONTEXT_SCHEME = 'threadline-context';
@@ -64,6 +65,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     await deps.compact(focus.trim() || undefined);
   });
   register('threadline.resumeSession', () => (deps.resumeSession ? deps.resumeSession() : notYet('Resume Session')));
+  register('threadline.showHistory', () => (deps.showHistory ? deps.showHistory() : notYet('Show History')));
   register('threadline.openMemory', () => (deps.openMemory ? deps.openMemory() : notYet('Open Memory')));
   register('threadline.showContext', async () => {
     contextDocs.changed.fire(contextUri);

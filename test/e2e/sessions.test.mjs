@@ -56,7 +56,9 @@ describe('sessions across an editor restart', { timeout: 300_000 }, () => {
     server = await startCodeServer({ workspace, dirs: server.dirs, settings: settings(), env });
     wb = await openWorkbench(browser, server.url);
     await wb.openThreadline();
-    await wb.chatFrame().locator('[data-testid="empty-state"]').waitFor();
+    // The conversation that was open comes back by itself after the restart.
+    await wb.chatFrame().locator('[data-testid="message"][data-kind="assistant"]', { hasText: 'The codeword is heron.' }).waitFor();
+    await wb.screenshot('21-session-back-after-restart');
 
     await wb.runCommand('Threadline: Resume Session');
     await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Remember the codeword heron' }).or(wb.toasts().first()).first().waitFor();

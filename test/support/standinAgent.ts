@@ -1,6 +1,6 @@
 import { createAgent, type AgentSetup } from '../../src/agent/createAgent';
 import { Permissions, type PermissionRules } from '../../src/agent/permissions';
-import { createTools } from '../../src/agent/tools';
+import { createToolRegistry } from '../../src/agent/tools';
 import { silentLogger } from '../../src/ports/logger';
 import { getDefaultAppState, type AppSettings, type AppState } from '../../src/state/appState';
 import { RuntimeState } from '../../src/state/runtimeState';
@@ -27,7 +27,7 @@ export function createStandinAgent(o: StandinAgentOptions) {
     runtime,
     log: silentLogger,
     cwd: o.cwd,
-    tools: createTools(),
+    tools: createToolRegistry(),
     permissions: new Permissions({ cwd: o.cwd, rules: () => ({ allow: [], ask: [], deny: [], ...o.rules }), trusted: () => true, headless: o.headless ?? false }),
     apiKey: async () => 'k',
     baseUrl: () => o.url,

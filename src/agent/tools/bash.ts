@@ -3,7 +3,9 @@ import { promises as fs } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { processGroupAlive, trackProcessGroup } from '../../base/processGroups';
 import type { Tool, ToolResult } from '../../tools/types';
-import { INTERRUPTED, parseInput } from './util';
+import { z } from 'zod';
+import { nonEmptyString, parseToolInput, toInputSchema } from '../../tools/schema';
+import { INTERRUPTED } from './util';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -11,11 +13,12 @@ export const BASH_MAX_OUTPUT = 30_000;
 /** How long to wait for the pipes to close after the shell exits (a background job may hold them). */
 const PIPE_GRACE_MS = 500;
 
-interface BashInput {
-  command: string;
-  timeout?: number;
-  description?: string;
-}
+const bashInput = z.object({
+  command: nonEmptyString('The shell command to run'),
+  timeout: z.number().min(1).optional().describe(`Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS})`),
+  description: z.string().optional().describe('What the command does, in 5-10 words, shown to the user'),
+});
+type BashInput = z.output<typeof bashInput>;
 
 /** Keeps the first and last parts of a stream of text, counting what falls in between. */
 export class HeadTailBuffer {
@@ -156,21 +159,9 @@ export const bashTool: Tool<BashInput> = {
     `timeout is in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS / 1000} s, at most ${BASH_MAX_TIMEOUT_MS / 1000} s); on timeout the command and everything it started are killed.`,
     `Output beyond ${BASH_MAX_OUTPUT} characters keeps its beginning and end and cuts the middle. The user is asked to approve commands.`,
   ].join(' '),
-  inputSchema: {
-    type: 'object',
-    properties: {
-      command: { type: 'string', description: 'The shell command to run' },
-      timeout: { type: 'number', minimum: 1, maximum: BASH_MAX_TIMEOUT_MS, description: `Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS})` },
-      description: { type: 'string', description: 'What the command does, in 5-10 words, shown to the user' },
-    },
-    required: ['command'],
-  },
-  parse: (input) =>
-    parseInput<BashInput>(input, {
-      command: { type: 'string', required: true, nonEmpty: true },
-      timeout: { type: 'number', min: 1 },
-      description: { type: 'string' },
-    }),
+  inputSchema: toInputSchema(bashInput),
+  traits: { runsCommands: true, compactable: true },
+  parse: (input) => parseToolInput(bashInput, input),
   isReadOnly: () => false,
   summarize: (i) => {
     const lines = i.command.trim().split('\n');

@@ -1,14 +1,17 @@
 import { promises as fs } from 'node:fs';
 import { resolveToolPath } from '../../tools/paths';
 import type { Tool } from '../../tools/types';
-import { errorMessage, INTERRUPTED, parseInput, writeAtomic } from './util';
+import { z } from 'zod';
+import { parseToolInput, pathField, toInputSchema } from '../../tools/schema';
+import { errorMessage, INTERRUPTED, writeAtomic } from './util';
 
-interface EditInput {
-  file_path: string;
-  old_string: string;
-  new_string: string;
-  replace_all?: boolean;
-}
+const editInput = z.object({
+  file_path: pathField('The file to change, absolute or relative to the workspace'),
+  old_string: z.string().describe('The exact text to replace'),
+  new_string: z.string().describe('The text to put in its place (must differ from old_string)'),
+  replace_all: z.boolean().optional().describe('Replace every occurrence instead of requiring exactly one (default false)'),
+});
+type EditInput = z.output<typeof editInput>;
 
 /** Start offsets of every non-overlapping occurrence of `needle`. */
 export function findAll(text: string, needle: string): number[] {
@@ -50,23 +53,9 @@ export const editTool: Tool<EditInput> = {
     'An empty old_string on a file that does not exist creates it with new_string as its content.',
     'Read the file before editing it. The write is atomic; the result shows the changed lines. The user may be asked to approve the edit.',
   ].join(' '),
-  inputSchema: {
-    type: 'object',
-    properties: {
-      file_path: { type: 'string', description: 'The file to change, absolute or relative to the workspace' },
-      old_string: { type: 'string', description: 'The exact text to replace' },
-      new_string: { type: 'string', description: 'The text to put in its place (must differ from old_string)' },
-      replace_all: { type: 'boolean', description: 'Replace every occurrence instead of requiring exactly one (default false)' },
-    },
-    required: ['file_path', 'old_string', 'new_string'],
-  },
-  parse: (input) =>
-    parseInput<EditInput>(input, {
-      file_path: { type: 'string', required: true, nonEmpty: true, path: true },
-      old_string: { type: 'string', required: true },
-      new_string: { type: 'string', required: true },
-      replace_all: { type: 'boolean' },
-    }),
+  inputSchema: toInputSchema(editInput),
+  traits: { writesFiles: true, compactable: true, background: 'write' },
+  parse: (input) => parseToolInput(editInput, input),
   isReadOnly: () => false,
   summarize: (i) => (i.replace_all ? `${i.file_path} (replace all)` : i.file_path),
   paths: (i, cwd) => [resolveToolPath(cwd, i.file_path)],

@@ -2,7 +2,9 @@ import { promises as fs } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { resolveToolPath } from '../../tools/paths';
 import type { Tool } from '../../tools/types';
-import { displayPath, errorMessage, INTERRUPTED, parseInput } from './util';
+import { z } from 'zod';
+import { nonEmptyString, parseToolInput, pathField, toInputSchema } from '../../tools/schema';
+import { displayPath, errorMessage, INTERRUPTED } from './util';
 import { globToRegExp, MAGIC, normalizePattern } from '../../tools/glob';
 
 export interface WalkedFile {
@@ -80,10 +82,11 @@ export async function walkGlob(root: string, pattern: string, signal?: AbortSign
 
 const MAX_RESULTS = 100;
 
-interface GlobInput {
-  pattern: string;
-  path?: string;
-}
+const globInput = z.object({
+  pattern: nonEmptyString('Glob pattern: ** any folders, * and ? within a name, {a,b} alternatives, [a-z] classes'),
+  path: pathField('Folder to search in, absolute or relative to the workspace (default: the workspace)').optional(),
+});
+type GlobInput = z.output<typeof globInput>;
 
 export const globTool: Tool<GlobInput> = {
   name: 'Glob',
@@ -93,15 +96,9 @@ export const globTool: Tool<GlobInput> = {
     'Returns matching file paths (relative to the workspace), most recently modified first, at most 100; narrow the pattern when the list is cut.',
     '.git and node_modules are skipped unless the pattern names them. Use this instead of `find` or `ls` in Bash; use Grep to search inside files.',
   ].join(' '),
-  inputSchema: {
-    type: 'object',
-    properties: {
-      pattern: { type: 'string', description: 'Glob pattern: ** any folders, * and ? within a name, {a,b} alternatives, [a-z] classes' },
-      path: { type: 'string', description: 'Folder to search in, absolute or relative to the workspace (default: the workspace)' },
-    },
-    required: ['pattern'],
-  },
-  parse: (input) => parseInput<GlobInput>(input, { pattern: { type: 'string', required: true, nonEmpty: true }, path: { type: 'string', path: true } }),
+  inputSchema: toInputSchema(globInput),
+  traits: { readsFiles: true, compactable: true, background: 'read' },
+  parse: (input) => parseToolInput(globInput, input),
   isReadOnly: () => true,
   summarize: (i) => (i.path ? `${i.pattern} in ${i.path}` : i.pattern),
   paths: (i, cwd) => [resolveToolPath(cwd, i.path ?? '.')],

@@ -4,7 +4,9 @@ import { globToRegExp } from '../../tools/glob';
 import { walkGlob } from './glob';
 import { resolveToolPath } from '../../tools/paths';
 import type { Tool } from '../../tools/types';
-import { displayPath, errorMessage, hasBinaryExtension, hasNulByte, INTERRUPTED, parseInput } from './util';
+import { z } from 'zod';
+import { nonEmptyString, parseToolInput, pathField, toInputSchema } from '../../tools/schema';
+import { displayPath, errorMessage, hasBinaryExtension, hasNulByte, INTERRUPTED } from './util';
 
 export const GREP_MAX_FILE_BYTES = 1024 * 1024;
 export const GREP_DEFAULT_HEAD_LIMIT = 200;
@@ -13,14 +15,15 @@ const MAX_LINE_SHOWN = 500;
 const MODES = ['files_with_matches', 'content', 'count'] as const;
 type OutputMode = (typeof MODES)[number];
 
-interface GrepInput {
-  pattern: string;
-  path?: string;
-  glob?: string;
-  output_mode?: OutputMode;
-  '-i'?: boolean;
-  head_limit?: number;
-}
+const grepInput = z.object({
+  pattern: nonEmptyString('Regular expression to search for (JavaScript syntax)'),
+  path: pathField('File or folder to search, absolute or relative to the workspace (default: the workspace)').optional(),
+  glob: nonEmptyString('Only search files matching this glob, e.g. "*.js" or "src/**/*.ts"').optional(),
+  output_mode: z.enum(MODES).optional().describe('files_with_matches (default), content or count'),
+  '-i': z.boolean().optional().describe('Case-insensitive search'),
+  head_limit: z.number().int().min(1).optional().describe(`Most results to return (default ${GREP_DEFAULT_HEAD_LIMIT})`),
+});
+type GrepInput = z.output<typeof grepInput>;
 
 function compile(i: Pick<GrepInput, 'pattern' | '-i'>): RegExp {
   return new RegExp(i.pattern, i['-i'] ? 'i' : '');
@@ -35,27 +38,10 @@ export const grepTool: Tool<GrepInput> = {
     `Paths are relative to the workspace and sorted. At most head_limit results (default ${GREP_DEFAULT_HEAD_LIMIT}); the output says when it was cut.`,
     `Skips .git, node_modules, binary files and files over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB. Use it instead of grep or rg in Bash; escape regex characters such as ( [ . to match them literally.`,
   ].join(' '),
-  inputSchema: {
-    type: 'object',
-    properties: {
-      pattern: { type: 'string', description: 'Regular expression to search for (JavaScript syntax)' },
-      path: { type: 'string', description: 'File or folder to search, absolute or relative to the workspace (default: the workspace)' },
-      glob: { type: 'string', description: 'Only search files matching this glob, e.g. "*.js" or "src/**/*.ts"' },
-      output_mode: { type: 'string', enum: [...MODES], description: 'files_with_matches (default), content or count' },
-      '-i': { type: 'boolean', description: 'Case-insensitive search' },
-      head_limit: { type: 'integer', minimum: 1, description: `Most results to return (default ${GREP_DEFAULT_HEAD_LIMIT})` },
-    },
-    required: ['pattern'],
-  },
+  inputSchema: toInputSchema(grepInput),
+  traits: { readsFiles: true, compactable: true, background: 'read' },
   parse: (input) => {
-    const r = parseInput<GrepInput>(input, {
-      pattern: { type: 'string', required: true, nonEmpty: true },
-      path: { type: 'string', path: true },
-      glob: { type: 'string', nonEmpty: true },
-      output_mode: { type: 'string', oneOf: MODES },
-      '-i': { type: 'boolean' },
-      head_limit: { type: 'number', integer: true, min: 1 },
-    });
+    const r = parseToolInput(grepInput, input);
     if (!r.ok) return r;
     try {
       compile(r.value);

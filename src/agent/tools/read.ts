@@ -2,17 +2,20 @@ import { createReadStream, promises as fs } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { resolveToolPath } from '../../tools/paths';
 import type { Tool } from '../../tools/types';
-import { errorMessage, hasBinaryExtension, hasNulByte, INTERRUPTED, parseInput, readHead } from './util';
+import { z } from 'zod';
+import { parseToolInput, pathField, toInputSchema } from '../../tools/schema';
+import { errorMessage, hasBinaryExtension, hasNulByte, INTERRUPTED, readHead } from './util';
 
 export const READ_MAX_BYTES = 256 * 1024;
 export const READ_DEFAULT_LIMIT = 2000;
 export const READ_MAX_LINE = 2000;
 
-interface ReadInput {
-  file_path: string;
-  offset?: number;
-  limit?: number;
-}
+const readInput = z.object({
+  file_path: pathField('The file to read, absolute or relative to the workspace'),
+  offset: z.number().int().min(1).optional().describe('Line number to start at, 1-based (default 1)'),
+  limit: z.number().int().min(1).optional().describe(`Number of lines to return (default ${READ_DEFAULT_LIMIT})`),
+});
+type ReadInput = z.output<typeof readInput>;
 
 function numbered(n: number, line: string): string {
   const text = line.length > READ_MAX_LINE ? `${line.slice(0, READ_MAX_LINE)}… [line cut at ${READ_MAX_LINE} of ${line.length} characters]` : line;
@@ -57,21 +60,9 @@ export const readTool: Tool<ReadInput> = {
     'Binary files (images, archives, executables, PDFs) are refused, and so are folders: use Glob to list files.',
     'Read a file before you Edit it. Reads are safe to batch: several Read calls in one response run in parallel.',
   ].join(' '),
-  inputSchema: {
-    type: 'object',
-    properties: {
-      file_path: { type: 'string', description: 'The file to read, absolute or relative to the workspace' },
-      offset: { type: 'integer', minimum: 1, description: 'Line number to start at, 1-based (default 1)' },
-      limit: { type: 'integer', minimum: 1, description: `Number of lines to return (default ${READ_DEFAULT_LIMIT})` },
-    },
-    required: ['file_path'],
-  },
-  parse: (input) =>
-    parseInput<ReadInput>(input, {
-      file_path: { type: 'string', required: true, nonEmpty: true, path: true },
-      offset: { type: 'number', integer: true, min: 1 },
-      limit: { type: 'number', integer: true, min: 1 },
-    }),
+  inputSchema: toInputSchema(readInput),
+  traits: { readsFiles: true, returnsFileContent: true, compactable: true, background: 'read' },
+  parse: (input) => parseToolInput(readInput, input),
   isReadOnly: () => true,
   summarize: (i) => {
     if (i.offset === undefined && i.limit === undefined) return i.file_path;

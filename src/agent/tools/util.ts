@@ -1,59 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { extname, isAbsolute, relative, sep } from 'node:path';
 import { writeFileAtomic } from '../../base/atomicFile';
-import type { Parsed } from '../../tools/types';
-
-/** How one input field is checked. Unknown fields in the input are ignored. */
-export interface FieldSpec {
-  type: 'string' | 'number' | 'boolean';
-  required?: boolean;
-  /** Numbers: whole numbers only. */
-  integer?: boolean;
-  /** Numbers: smallest allowed value. */
-  min?: number;
-  /** Strings: must not be empty (or only whitespace). */
-  nonEmpty?: boolean;
-  /** Strings: one of these values. */
-  oneOf?: readonly string[];
-  /** Strings: a file path, so a NUL byte is refused here rather than when it is used. */
-  path?: boolean;
-}
-
-function kindOf(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  return `a ${typeof v}`;
-}
-
-/**
- * Validates the model's input by hand against a small spec and copies out only the known
- * fields; `null` counts as absent for optional fields, since models sometimes send it.
- */
-export function parseInput<T>(input: unknown, spec: Record<string, FieldSpec>): Parsed<T> {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return { ok: false, error: `the input must be a JSON object, got ${kindOf(input)}` };
-  const src = input as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const [key, f] of Object.entries(spec)) {
-    const v = src[key];
-    if (v === undefined || v === null) {
-      if (f.required) return { ok: false, error: `missing required field "${key}"` };
-      continue;
-    }
-    if (typeof v !== f.type) return { ok: false, error: `"${key}" must be a ${f.type}, got ${kindOf(v)}` };
-    if (typeof v === 'number') {
-      if (!Number.isFinite(v)) return { ok: false, error: `"${key}" must be a finite number` };
-      if (f.integer && !Number.isInteger(v)) return { ok: false, error: `"${key}" must be a whole number` };
-      if (f.min !== undefined && v < f.min) return { ok: false, error: `"${key}" must be at least ${f.min}` };
-    }
-    if (typeof v === 'string') {
-      if (f.nonEmpty && v.trim() === '') return { ok: false, error: `"${key}" must not be empty` };
-      if (f.oneOf && !f.oneOf.includes(v)) return { ok: false, error: `"${key}" must be one of: ${f.oneOf.join(', ')}` };
-      if (f.path && v.includes('\0')) return { ok: false, error: `"${key}" contains a NUL byte` };
-    }
-    out[key] = v;
-  }
-  return { ok: true, value: out as T };
-}
 
 const BINARY_EXTENSIONS = new Set(
   (

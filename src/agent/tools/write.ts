@@ -1,12 +1,15 @@
 import { promises as fs } from 'node:fs';
 import { resolveToolPath } from '../../tools/paths';
 import type { Tool } from '../../tools/types';
-import { countLines, errorMessage, INTERRUPTED, parseInput, writeAtomic } from './util';
+import { z } from 'zod';
+import { parseToolInput, pathField, toInputSchema } from '../../tools/schema';
+import { countLines, errorMessage, INTERRUPTED, writeAtomic } from './util';
 
-interface WriteInput {
-  file_path: string;
-  content: string;
-}
+const writeInput = z.object({
+  file_path: pathField('The file to write, absolute or relative to the workspace'),
+  content: z.string().describe('The complete content of the file'),
+});
+type WriteInput = z.output<typeof writeInput>;
 
 export const writeTool: Tool<WriteInput> = {
   name: 'Write',
@@ -16,19 +19,9 @@ export const writeTool: Tool<WriteInput> = {
     'To change part of an existing file use Edit instead, which is safer and cheaper. Read an existing file before overwriting it.',
     'The write is atomic (nobody sees a half-written file). The user may be asked to approve it.',
   ].join(' '),
-  inputSchema: {
-    type: 'object',
-    properties: {
-      file_path: { type: 'string', description: 'The file to write, absolute or relative to the workspace' },
-      content: { type: 'string', description: 'The complete content of the file' },
-    },
-    required: ['file_path', 'content'],
-  },
-  parse: (input) =>
-    parseInput<WriteInput>(input, {
-      file_path: { type: 'string', required: true, nonEmpty: true, path: true },
-      content: { type: 'string', required: true },
-    }),
+  inputSchema: toInputSchema(writeInput),
+  traits: { writesFiles: true, compactable: true, background: 'write' },
+  parse: (input) => parseToolInput(writeInput, input),
   isReadOnly: () => false,
   summarize: (i) => `${i.file_path} (${countLines(i.content)} lines)`,
   paths: (i, cwd) => [resolveToolPath(cwd, i.file_path)],

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { MessageParam } from '../../../src/api/types';
+import { estimateTokens } from '../../../src/conversation/tokens';
 import { ContextService } from '../../../src/context/contextService';
 import type { AppSettings } from '../../../src/state/appState';
 import { startStandin, type Standin } from '../../standin/server';
@@ -107,6 +108,75 @@ describe('agent: compaction in the loop', () => {
     const divider = store.getState().messages.find((m) => m.kind === 'compaction')!;
     assert.equal(agent.undoCompaction(divider.id), true);
     assert.deepEqual(agent.messages, before);
+  });
+});
+
+describe('agent: one token figure (system + tools + messages)', () => {
+  const overhead = (req: { system?: unknown; tools?: unknown }) => estimateTokens(req.system) + estimateTokens(req.tools);
+
+  it('after a resume, the figure includes the system prompt and tools before any reply', async () => {
+    const { store, agent } = setup();
+    const history: MessageParam[] = [
+      { role: 'user', content: [{ type: 'text', text: bulk(50) }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
+    ];
+    agent.setHistory(history);
+    const request = await agent.previewContext();
+    await new Promise((r) => setImmediate(r));
+    const used = store.getState().tokens.used;
+    assert.ok(used >= estimateTokens(history) + 1000, `the figure ${used} counts more than the messages`);
+    assert.equal(used, agent.usedTokens());
+    assert.ok(request.total > 0);
+  });
+
+  it('right after a manual compaction the figure is the compacted request, and the divider agrees with it', async () => {
+    const { store, agent } = setup();
+    standin.enqueue({ content: [{ type: 'text', text: 'first answer' }] });
+    await agent.submit(bulk(300));
+    const before = store.getState().tokens.used;
+    standin.enqueue({ content: [{ type: 'text', text: '<summary>sum</summary>' }] });
+    assert.equal(await agent.compactNow(), true);
+    const after = store.getState().tokens.used;
+    const divider = store.getState().messages.find((m) => m.kind === 'compaction')!;
+    assert.ok(divider.kind === 'compaction');
+    assert.equal(divider.tokensBefore, before, 'the divider starts from what the status bar showed');
+    assert.equal(divider.tokensAfter, after, 'and ends where the status bar is now');
+    assert.ok(after < before);
+    const sentBefore = standin.requests.at(-2)!.body as { system?: unknown; tools?: unknown };
+    assert.ok(after > overhead(sentBefore), 'the figure after compacting still counts system and tools');
+  });
+
+  it('after Undo the figure returns to the restored history and the divider says so', async () => {
+    const { store, agent } = setup();
+    standin.enqueue({ content: [{ type: 'text', text: 'first answer' }] });
+    await agent.submit(bulk(300));
+    standin.enqueue({ content: [{ type: 'text', text: '<summary>sum</summary>' }] });
+    await agent.compactNow();
+    const divider = store.getState().messages.find((m) => m.kind === 'compaction')!;
+    assert.equal(agent.undoCompaction(divider.id), true);
+    const undone = store.getState().messages.find((m) => m.id === divider.id)!;
+    assert.ok(undone.kind === 'compaction' && undone.undone === true && !undone.canUndo);
+    assert.equal(store.getState().tokens.used, agent.usedTokens());
+    assert.ok(store.getState().tokens.used > (divider.kind === 'compaction' ? divider.tokensAfter : 0));
+  });
+});
+
+describe('agent: a resumed session', () => {
+  it('clears old tool results on its first request when its last answer is older than the cache lifetime', async () => {
+    const { agent, sent } = setup();
+    const history: MessageParam[] = [{ role: 'user', content: [{ type: 'text', text: 'read eight files' }] }];
+    for (let i = 0; i < 8; i++) {
+      history.push({ role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${i}`, name: 'Read', input: { file_path: `f${i}.ts` } }] });
+      history.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: `file ${i}\n${bulk(20)}` }] });
+    }
+    history.push({ role: 'assistant', content: [{ type: 'text', text: 'read them' }] });
+    agent.setHistory(history, { lastAssistantAt: Date.now() - 24 * 3600_000 });
+    standin.enqueue({ content: [{ type: 'text', text: 'next day' }] });
+    await agent.submit('and now?');
+    const results = sent().flatMap((m) => (typeof m.content === 'string' ? [] : m.content)).filter((b) => b.type === 'tool_result');
+    const cleared = results.filter((b) => JSON.stringify(b).includes('Old tool result cleared'));
+    assert.equal(results.length, 8);
+    assert.equal(cleared.length, 5, 'all but the three latest results are cleared for a cold cache');
   });
 });
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Emitter } from '../../../src/base/event';
+import { setUnexpectedErrorHandler } from '../../../src/base/unexpectedError';
 import { DisposableStore, toDisposable } from '../../../src/base/lifecycle';
 import { sequential } from '../../../src/base/sequential';
 
@@ -29,6 +30,25 @@ describe('DisposableStore', () => {
 });
 
 describe('Emitter', () => {
+  it('delivers to every listener even when one throws, and reports the error', () => {
+    const errors: unknown[] = [];
+    const restore = setUnexpectedErrorHandler((e) => errors.push(e));
+    try {
+      const e = new Emitter<number>();
+      const seen: number[] = [];
+      e.event(() => {
+        throw new Error('boom');
+      });
+      e.event((v) => seen.push(v));
+      e.fire(7);
+      assert.deepEqual(seen, [7]);
+      assert.equal(errors.length, 1);
+      assert.match(String(errors[0]), /boom/);
+    } finally {
+      restore();
+    }
+  });
+
   it('delivers to listeners and stops after their disposable is disposed', () => {
     const e = new Emitter<number>();
     const got: number[] = [];

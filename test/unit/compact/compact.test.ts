@@ -88,7 +88,7 @@ describe('compactor guards', () => {
   const t = computeThresholds(200_000, 64_000);
   function make(summarize: () => Promise<never> | Promise<{ history: MessageParam[]; summary: string; tokensBefore: number; tokensAfter: number; anchors: []; droppedRounds: number; source: 'llm' }>) {
     const notices: string[] = [];
-    const c = new Compactor({ settings: () => ({ autoCompact: true, microCompact: false }), thresholds: () => t, now: () => 0, summarize });
+    const c = new Compactor({ settings: () => ({ autoCompact: true, microCompact: false }), compactable: new Set<string>(), thresholds: () => t, now: () => 0, summarize });
     c.onNotice((n) => notices.push(n.text));
     return { c, notices };
   }
@@ -110,6 +110,7 @@ describe('compactor guards', () => {
     const make2 = (exact: number) =>
       new Compactor({
         settings: () => ({ autoCompact: true, microCompact: false }),
+        compactable: new Set<string>(),
         thresholds: () => t,
         now: () => 0,
         countTokens: async () => (counted.push(exact), exact),

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createToolRegistry } from '../../../src/agent/tools';
 import { describe, it } from 'node:test';
 import type { MessageParam } from '../../../src/api/types';
 import { CLEARED_PREFIX, microCompact } from '../../../src/compact/microCompact';
@@ -17,7 +18,7 @@ function session(n: number, size: number, tool = 'Read'): MessageParam[] {
 const results = (h: MessageParam[]) =>
   h.flatMap((m) => (typeof m.content === 'string' ? [] : m.content)).filter((b) => b.type === 'tool_result') as Array<{ tool_use_id: string; content: string }>;
 
-const base = { now: 1_000_000, lastAssistantAt: 1_000_000 - 1000, usedTokens: 10_000, warningAt: 150_000 };
+const base = { now: 1_000_000, lastAssistantAt: 1_000_000 - 1000, usedTokens: 10_000, warningAt: 150_000, compactable: createToolRegistry().names('compactable') };
 
 describe('micro-compaction', () => {
   it('leaves a small session alone', () => {

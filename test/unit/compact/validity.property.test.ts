@@ -114,6 +114,7 @@ describe('every compaction path produces a request the API accepts (property)', 
             now: 1_000_000 + 1000,
             usedTokens: cfg.pressure ? 200_000 : 0,
             warningAt: 100_000,
+            compactable: new Set(['Read', 'Bash', 'Grep', 'Glob', 'Write', 'Edit']),
             config: { keepRecent: cfg.keepRecent, clearAtLeastTokens: cfg.clearAtLeastTokens },
           });
           check(micro.history, 'micro-compaction');

@@ -8,7 +8,7 @@ import { editTool } from '../../../src/agent/tools/edit';
 import { globTool, walkGlob } from '../../../src/agent/tools/glob';
 import { globToRegExp } from '../../../src/tools/glob';
 import { grepTool } from '../../../src/agent/tools/grep';
-import { createTools, READ_ONLY_TOOL_NAMES } from '../../../src/agent/tools';
+import { createToolRegistry, createTools } from '../../../src/agent/tools';
 import { isInside, resolveToolPath } from '../../../src/tools/paths';
 import { readTool } from '../../../src/agent/tools/read';
 import type { Tool, ToolResult } from '../../../src/tools/types';
@@ -408,14 +408,17 @@ describe('parse', () => {
   it('lists the tools in order and marks only the read-only ones', () => {
     const tools = createTools();
     assert.deepEqual(tools.map((t) => t.name), ['Read', 'Write', 'Edit', 'Bash', 'Grep', 'Glob']);
-    assert.deepEqual([...READ_ONLY_TOOL_NAMES].sort(), ['Glob', 'Grep', 'Read']);
+    const readOnly = new Set(tools.filter((t) => t.traits.readsFiles && !t.traits.writesFiles && !t.traits.runsCommands).map((t) => t.name));
+    assert.deepEqual([...readOnly].sort(), ['Glob', 'Grep', 'Read']);
+    assert.deepEqual([...createToolRegistry().names('compactable')].sort(), ['Bash', 'Edit', 'Glob', 'Grep', 'Read', 'Write']);
+    assert.deepEqual(createToolRegistry().forBackground().tools.map((t) => t.name), ['Read', 'Write', 'Edit', 'Grep', 'Glob']);
     for (const t of tools) {
       assert.equal(t.inputSchema.type, 'object');
       assert.ok(t.description.length > 100, `${t.name} has a real description`);
       const sample = { Read: { file_path: 'a' }, Write: { file_path: 'a', content: '' }, Edit: { file_path: 'a', old_string: 'a', new_string: 'b' }, Bash: { command: 'ls' }, Grep: { pattern: 'x' }, Glob: { pattern: '*' } }[t.name];
       const p = t.parse(sample);
       assert.ok(p.ok);
-      assert.equal(t.isReadOnly(p.value), READ_ONLY_TOOL_NAMES.has(t.name));
+      assert.equal(t.isReadOnly(p.value), readOnly.has(t.name));
     }
   });
 });

@@ -1,0 +1,79 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { MessagesClient } from '../api/messagesClient';
+import type { MessageParam } from '../api/types';
+import { compactWithSummary, findAnchors, type RecentFile } from '../compact/compact';
+import { Compactor, type CompactorDeps } from '../compact/compactor';
+import { thresholdsFor } from '../conversation/thresholds';
+import type { AppSettings } from '../state/appState';
+
+export interface CompactionSetup {
+  settings(): AppSettings;
+  client(): Promise<MessagesClient | undefined>;
+  cwd: string;
+  compactable: ReadonlySet<string>;
+  /** Files read recently, newest first, to re-attach after a summary. */
+  recentReads(): readonly string[];
+  countTokens(history: readonly MessageParam[]): Promise<number>;
+  /** Keeps the full transcript before a compaction replaces it. */
+  archive?(history: readonly MessageParam[]): Promise<string | void>;
+  fromSessionMemory?: CompactorDeps['fromSessionMemory'];
+  microConfig?: CompactorDeps['microConfig'];
+  /** Instruction files and the git snapshot are read again after every compaction (the seeds re-inject them). */
+  afterCompaction?(): void;
+}
+
+async function readRecent(cwd: string, paths: readonly string[]): Promise<RecentFile[]> {
+  const files = await Promise.all(
+    paths.slice(0, 5).map(async (p) => {
+      try {
+        return { path: p, content: await readFile(resolve(cwd, p), 'utf8') };
+      } catch {
+        return undefined;
+      }
+    }),
+  );
+  return files.filter((f): f is RecentFile => f !== undefined);
+}
+
+/** The session's compactor: micro-compaction, session notes first, else the nine-section summary. */
+export function createCompactor(setup: CompactionSetup): Compactor {
+  const compactor = new Compactor({
+    settings: () => setup.settings(),
+    thresholds: () => thresholdsFor(setup.settings()),
+    compactable: setup.compactable,
+    now: () => Date.now(),
+    countTokens: (h) => setup.countTokens(h),
+    ...(setup.microConfig ? { microConfig: setup.microConfig } : {}),
+    ...(setup.fromSessionMemory ? { fromSessionMemory: setup.fromSessionMemory } : {}),
+    summarize: async (history, focus) => {
+      const client = await setup.client();
+      if (!client) throw new Error('no API key is set');
+      return compactWithSummary({
+        history,
+        client,
+        model: setup.settings().model,
+        signal: new AbortController().signal,
+        recentFiles: await readRecent(setup.cwd, setup.recentReads()),
+        ...(focus ? { focus } : {}),
+        ...(setup.archive ? { archive: setup.archive } : {}),
+      });
+    },
+  });
+  if (setup.afterCompaction) compactor.onDidCompact(() => setup.afterCompaction!());
+  return compactor;
+}
+
+/** What a manual compaction would do now, in one sentence (shown before the user confirms). */
+export function describeCompaction(history: readonly MessageParam[], usedTokens: number, recentReads: readonly string[]): string {
+  const n = history.length;
+  const anchors = findAnchors(history).length;
+  const files = recentReads.slice(0, 5);
+  const plural = (k: number, one: string, many: string) => (k === 1 ? one : many);
+  const kept = anchors ? `; keeps word for word ${anchors} ${plural(anchors, 'correction, completion or fix', 'corrections, completions or fixes')}` : '';
+  return (
+    `Summarises ${n} ${plural(n, 'message', 'messages')} (about ${Math.round(usedTokens / 1000)}k tokens) into the nine-section summary${kept}` +
+    (files.length ? ` and re-attaches ${files.join(', ')}` : '') +
+    '. Undo stays available until the next message.'
+  );
+}

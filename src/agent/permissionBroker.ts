@@ -1,0 +1,80 @@
+import { newId } from '../base/ids';
+import type { Store } from '../shared/store';
+import type { PermissionDecision } from '../shared/viewState';
+import type { AppState } from '../state/appState';
+import type { PermissionOutcome, Tool } from '../tools/types';
+
+export type PermissionVerdict = { behavior: 'allow' | 'ask' | 'deny'; reason: string };
+
+/** Rules, defaults and grants: what a host gives the agent to decide about one call. */
+export interface PermissionEngine {
+  decide(call: { tool: Tool; input: unknown }): PermissionVerdict;
+  /** Remembers "Allow for this session" for calls like this one. */
+  grantForSession(call: { tool: Tool; input: unknown }): void;
+}
+
+type Call = { tool: Tool; input: unknown; id: string };
+
+/**
+ * Turns the engine's verdict into an answer for the loop: allow and deny at once, ask through the
+ * store (the panel shows the request; whoever answers calls `respond`). Stop denies every open
+ * request, so nothing waits on a prompt nobody will answer.
+ */
+export class PermissionBroker {
+  private readonly pending = new Map<string, { call: Call; resolve: (d: PermissionDecision) => void }>();
+
+  constructor(
+    private readonly engine: PermissionEngine,
+    private readonly store: Store<AppState>,
+  ) {}
+
+  async check(call: Call, signal: AbortSignal): Promise<PermissionOutcome> {
+    const verdict = this.engine.decide(call);
+    if (verdict.behavior === 'allow') return { allowed: true };
+    if (verdict.behavior === 'deny') return { allowed: false, reason: verdict.reason };
+    if (signal.aborted) return { allowed: false, reason: 'interrupted' };
+    const requestId = newId('perm');
+    const decision = await new Promise<PermissionDecision>((resolve) => {
+      this.pending.set(requestId, { call, resolve });
+      this.store.setState((s) => ({
+        ...s,
+        status: 'awaiting-permission',
+        permission: { requestId, toolName: call.tool.name, summary: safeSummary(call.tool, call.input), detail: `${verdict.reason}\n\n${safeJson(call.input)}` },
+      }));
+    });
+    if (decision === 'deny') return { allowed: false, reason: 'The user denied this tool call.' };
+    return { allowed: true };
+  }
+
+  respond(requestId: string, decision: PermissionDecision): void {
+    const p = this.pending.get(requestId);
+    if (!p) return;
+    this.pending.delete(requestId);
+    if (decision === 'allow-session') this.engine.grantForSession(p.call);
+    this.store.setState((s) => ({ ...s, permission: null, status: 'running-tools' }));
+    p.resolve(decision);
+  }
+
+  denyAll(): void {
+    for (const [id, p] of this.pending) {
+      this.pending.delete(id);
+      p.resolve('deny');
+    }
+  }
+}
+
+export function safeJson(v: unknown): string {
+  try {
+    return JSON.stringify(v, null, 2) ?? '';
+  } catch {
+    return String(v);
+  }
+}
+
+export function safeSummary(tool: Tool, input: unknown): string {
+  try {
+    return tool.summarize(input);
+  } catch {
+    return tool.name;
+  }
+}

@@ -1,0 +1,191 @@
+import { ApiError } from '../api/errors';
+import { costUsd } from '../api/cost';
+import type { MessageParam, MessagesRequest } from '../api/types';
+import type { MessagesClient } from '../api/messagesClient';
+import { newId } from '../base/ids';
+import type { Compactor } from '../compact/compactor';
+import type { Conversation } from '../conversation/conversation';
+import { thresholdsFor, tokenView } from '../conversation/thresholds';
+import type { TokenMeter } from '../conversation/tokenMeter';
+import type { Logger } from '../ports/logger';
+import type { Store } from '../shared/store';
+import type { ToolStatus, ViewMessage } from '../shared/viewState';
+import { appendMessage, addNotice, updateMessage } from '../state/actions';
+import type { AppState } from '../state/appState';
+import type { RuntimeState } from '../state/runtimeState';
+import type { ToolRegistry } from '../tools/registry';
+import type { PermissionBroker } from './permissionBroker';
+import { safeJson } from './permissionBroker';
+import { runQueryLoop, type LoopDeps, type LoopEvents, type LoopResult } from './queryLoop';
+
+const VIEW_RESULT_CHARS = 20_000;
+
+export interface TurnRunnerDeps {
+  store: Store<AppState>;
+  runtime: RuntimeState;
+  log: Logger;
+  cwd: string;
+  tools: ToolRegistry;
+  conversation: Conversation;
+  meter: TokenMeter;
+  broker: PermissionBroker;
+  buildRequest(history: readonly MessageParam[]): Promise<MessagesRequest>;
+  maxTurns(): number;
+  compactor?: Compactor;
+  afterTools?: LoopDeps['afterTools'];
+  /** Extra observers of the loop (the CLI's stream-json output). */
+  loopEvents?: LoopEvents;
+  /** A tool call the model made (the agent keeps the files it read). */
+  onToolCall?(name: string, input: unknown): void;
+}
+
+export interface TurnOutcome {
+  result: LoopResult;
+  /** The last main request sent, for whoever wants to look at what went out. */
+  lastRequest: MessagesRequest | undefined;
+}
+
+/**
+ * Runs the query loop for one user turn and streams it into the store: the answer as it arrives,
+ * a card per tool call, retries, usage and the token figure. The conversation follows every
+ * change the loop makes, so a Stop or an error mid-loop keeps what was done.
+ */
+export class TurnRunner {
+  /** When the last assistant message arrived; the cache is cold after a long gap. */
+  lastAssistantAt: number | undefined;
+
+  constructor(private readonly deps: TurnRunnerDeps) {}
+
+  async run(client: Pick<MessagesClient, 'stream'>, signal: AbortSignal): Promise<TurnOutcome> {
+    const { store, conversation, meter, compactor } = this.deps;
+    let lastRequest: MessagesRequest | undefined;
+    const view = new StreamingView(store);
+    const events: LoopEvents = {
+      onRequestStart: () => store.setState((s) => (s.status === 'streaming' ? s : { ...s, status: 'streaming' })),
+      onTextDelta: (text) => view.text(text),
+      onRetry: ({ attempt, delayMs, reason }) => {
+        view.discard();
+        addNotice(store, 'info', `Retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt}): ${reason}`);
+      },
+      onTurnComplete: (turn, request) => {
+        lastRequest = request;
+        view.finish();
+        this.deps.runtime.recordUsage(turn.model, turn.usage, costUsd(turn.model, turn.usage));
+        const used = meter.anchor(turn.usage, request.messages.length);
+        this.lastAssistantAt = Date.now();
+        // A new turn on top of a compaction makes its Undo lossy: retire it.
+        if (request.source === 'main') {
+          const retired = conversation.retireUndo();
+          if (retired) updateMessage(store, retired, (m) => (m.kind === 'compaction' ? { ...m, canUndo: false } : m));
+        }
+        store.setState((s) => ({ ...s, lastUsage: turn.usage, tokens: tokenView(used, thresholdsFor(s.settings)) }));
+      },
+      onToolCall: ({ id, name, input, summary }) => {
+        view.finish();
+        this.deps.onToolCall?.(name, input);
+        appendMessage(store, { kind: 'tool', id, name, summary, input: safeJson(input), status: 'pending', createdAt: Date.now() });
+        store.setState((s) => ({ ...s, status: 'running-tools' }));
+      },
+      onToolStatus: (id, status, detail) => view.toolStatus(id, status, detail),
+      onHistory: (history) => conversation.set(history, 'turn'),
+    };
+    let result: LoopResult;
+    try {
+      result = await runQueryLoop(
+        conversation.history,
+        {
+          client,
+          tools: this.deps.tools,
+          buildRequest: (history) => this.deps.buildRequest(history),
+          ...(this.deps.afterTools ? { afterTools: this.deps.afterTools } : {}),
+          ...(compactor
+            ? {
+                prepareHistory: async (h: MessageParam[]) => {
+                  const next = await compactor.beforeRequest(h, { usedTokens: meter.used(h), lastAssistantAt: this.lastAssistantAt });
+                  if (next !== h) conversation.set(next, 'micro-compaction');
+                  return next;
+                },
+              }
+            : {}),
+          checkPermission: (call) => this.deps.broker.check(call, signal),
+          cwd: this.deps.cwd,
+          maxTurns: this.deps.maxTurns(),
+          events: mergeEvents(events, this.deps.loopEvents),
+        },
+        signal,
+      );
+    } catch (err) {
+      // runQueryLoop reports API failures as outcomes; reaching here is a bug, but the session
+      // must survive it with its history intact.
+      this.deps.log.error('query loop failed', err);
+      result = { history: [...conversation.history], outcome: 'error', error: new ApiError('unknown', err instanceof Error ? err.message : String(err), undefined, undefined), turns: 0, finalText: '' };
+    } finally {
+      view.finish();
+    }
+    conversation.set(result.history, 'turn');
+    conversation.shareMarks();
+    return { result, lastRequest };
+  }
+}
+
+/** The assistant message being streamed into the panel, and the tool cards' updates. */
+class StreamingView {
+  private streamingId: string | undefined;
+
+  constructor(private readonly store: Store<AppState>) {}
+
+  text(delta: string): void {
+    if (!this.streamingId) {
+      this.streamingId = newId('asst');
+      appendMessage(this.store, { kind: 'assistant', id: this.streamingId, text: delta, streaming: true, createdAt: Date.now() });
+      return;
+    }
+    updateMessage(this.store, this.streamingId, (m) => (m.kind === 'assistant' ? { ...m, text: m.text + delta } : m));
+  }
+
+  /** A retry starts the answer over: the half-streamed text goes. */
+  discard(): void {
+    const id = this.streamingId;
+    if (!id) return;
+    this.streamingId = undefined;
+    this.store.setState((s) => ({ ...s, messages: s.messages.filter((m) => m.id !== id) }));
+  }
+
+  finish(): void {
+    const id = this.streamingId;
+    if (!id) return;
+    this.streamingId = undefined;
+    updateMessage(this.store, id, (m) => (m.kind === 'assistant' ? { ...m, streaming: false } : m));
+  }
+
+  toolStatus(id: string, status: ToolStatus, detail: { result?: string; durationMs?: number } | undefined): void {
+    updateMessage(this.store, id, (m): ViewMessage => {
+      if (m.kind !== 'tool') return m;
+      const next: ViewMessage = { ...m, status };
+      if (detail?.result !== undefined) next.result = clip(detail.result);
+      if (detail?.durationMs !== undefined) next.durationMs = detail.durationMs;
+      return next;
+    });
+  }
+}
+
+function mergeEvents(a: LoopEvents, b: LoopEvents | undefined): LoopEvents {
+  if (!b) return a;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof LoopEvents)[]);
+  const out: Record<string, (...args: never[]) => unknown> = {};
+  for (const key of keys) {
+    const fa = a[key] as ((...args: unknown[]) => unknown) | undefined;
+    const fb = b[key] as ((...args: unknown[]) => unknown) | undefined;
+    out[key] = (...args: unknown[]) => {
+      const ra = fa?.(...args);
+      const rb = fb?.(...args);
+      // onHistory may return a promise the loop waits for.
+      return ra instanceof Promise || rb instanceof Promise ? Promise.all([ra, rb]).then(() => undefined) : undefined;
+    };
+  }
+  return out as LoopEvents;
+}
+
+function clip(text: string): string {
+  return text.length > VIEW_RESULT_CHARS ? `${text.slice(0, VIEW_RESULT_CHARS)}\n… (${text.length - VIEW_RESULT_CHARS} more characters)` : text;
+}

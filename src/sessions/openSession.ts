@@ -1,0 +1,22 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../base/atomicFile';
+import { assertSessionId } from './sessionStore';
+
+// Which session was open in this folder, kept in a file beside the transcripts rather than in
+// VS Code's global state: the state database is flushed late, and a killed editor loses it.
+const FILE = 'open-session.json';
+
+export async function writeOpenSession(sessionsDir: string, id: string): Promise<void> {
+  await writeFileAtomic(join(sessionsDir, FILE), `${JSON.stringify({ id, at: Date.now() })}\n`);
+}
+
+/** The id last written, or undefined when there is none or it is not a valid id. */
+export async function readOpenSession(sessionsDir: string): Promise<string | undefined> {
+  try {
+    const { id } = JSON.parse(await readFile(join(sessionsDir, FILE), 'utf8')) as { id?: unknown };
+    return typeof id === 'string' ? assertSessionId(id) : undefined;
+  } catch {
+    return undefined;
+  }
+}

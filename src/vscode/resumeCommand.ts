@@ -1,0 +1,33 @@
+import * as vscode from 'vscode';
+import type { SessionManager } from '../chat/sessionManager';
+import { listClaudeSessions, loadClaudeSession } from '../sessions/claudeCode';
+import type { SessionStore } from '../sessions/sessionStore';
+import { pickSession } from './sessionPicker';
+
+/** "Resume Session": this folder's sessions and its Claude Code transcripts, in one picker. */
+export async function resumeFromPicker(manager: SessionManager, sessions: SessionStore, cwd: string): Promise<void> {
+  const picked = await pickSession(sessions, { onRenamed: (id, title) => manager.adoptTitle(id, title) }, await listClaudeSessions(cwd).catch(() => []));
+  if (!picked) return;
+  if (picked.kind === 'claude') {
+    let converted;
+    try {
+      converted = await loadClaudeSession(picked.file);
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Threadline: could not read that Claude Code session: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
+    const skipped = converted.skipped ? ` ${converted.skipped} unreadable line(s) were skipped.` : '';
+    manager.importConversation(
+      { history: converted.history, view: converted.view, title: converted.title },
+      `Opened a Claude Code session as a new Threadline session; the original transcript is unchanged.${skipped}`,
+    );
+    return;
+  }
+  try {
+    await manager.resume(picked.id);
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Threadline: could not open that session: ${err instanceof Error ? err.message : String(err)}`);
+    return;
+  }
+  await vscode.commands.executeCommand('threadline.chat.focus');
+}
