@@ -7,6 +7,9 @@ import type { MessageParam } from '../../../src/api/types';
 import type { ViewMessage } from '../../../src/shared/viewState';
 import { SessionRecorder } from '../../../src/sessions/recorder';
 import { SessionStore, type SessionEvent } from '../../../src/sessions/sessionStore';
+import { Conversation } from '../../../src/conversation/conversation';
+import { appendUserContent } from '../../../src/conversation/history';
+import { readFileSync } from 'node:fs';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'tl-rec-'));
 const msg = (role: 'user' | 'assistant', t: string): MessageParam => ({ role, content: [{ type: 'text', text: t }] });
@@ -102,4 +105,35 @@ describe('SessionRecorder', () => {
     assert.equal(s.view.length, 1);
     assert.equal(s.title, 'one');
   });
+
+  it('follows a Conversation: appends for new messages, one record for compaction or rewind, nothing for a resumed history', async () => {
+    const store = new SessionStore(tmp());
+    const conversation = new Conversation();
+    const rec = new SessionRecorder(store, { id: 'c', cwd: '/w', model: 'm' });
+    const writes: Array<Promise<void>> = [];
+    conversation.onDidChange((c) => writes.push(rec.record(c)));
+    const lines = () => readFileSync(store.file('c'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as SessionEvent).t);
+    conversation.set(appendUserContent(conversation.history, [{ type: 'text', text: 'q1' }]), 'user');
+    conversation.set([...conversation.history, msg('assistant', 'a1')], 'turn');
+    conversation.set(appendUserContent(conversation.history, [{ type: 'text', text: 'q2' }]), 'user');
+    await Promise.all(writes);
+    assert.deepEqual(lines(), ['meta', 'msg', 'msg', 'msg']);
+    const before = conversation.history;
+    conversation.set([msg('user', 'summary')], 'compaction');
+    conversation.set(before.slice(0, 2), 'rewind');
+    await Promise.all(writes);
+    assert.deepEqual(lines().slice(4), ['history', 'history']);
+    assert.deepEqual((await store.load('c')).history, before.slice(0, 2));
+
+    // Resumed: the loaded history goes back into a new conversation; nothing is written again.
+    const loaded = await store.load('c');
+    const again = new SessionRecorder(store, { id: 'c', cwd: '/w', model: 'm', existing: { history: loaded.history, view: loaded.view } });
+    const c2 = new Conversation();
+    c2.onDidChange((c) => writes.push(again.record(c)));
+    c2.set(loaded.history, 'load');
+    c2.set([...c2.history, msg('user', 'q3')], 'user');
+    await Promise.all(writes);
+    assert.deepEqual(lines().slice(6), ['msg']);
+  });
 });
+
