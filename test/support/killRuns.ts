@@ -37,19 +37,18 @@ export interface Turn {
   steps: number;
 }
 
-/** A turn of `steps` model requests: Read and Bash calls in turn, then a final answer. */
+/** A turn of `steps` model requests: Read, Grep and Bash calls, then a final answer. */
 export function scriptedTurn(steps: number): Turn {
   const turns: ScriptedTurn[] = [];
   const files: Record<string, string> = {};
   for (let i = 1; i < steps; i++) {
-    const read = i % 2 === 1;
-    if (read) files[`f${i}.txt`] = `contents of file ${i}\n`.repeat(20);
-    turns.push({
-      content: [{ type: 'text', text: `Step ${i}: ${read ? 'reading a file' : 'running a command'}.` }, { type: 'tool_use', id: `toolu_step${i}`, name: read ? 'Read' : 'Bash', input: read ? { file_path: `f${i}.txt` } : { command: `echo step ${i}` } }],
-      chunkDelayMs: 1,
-    });
+    // Every fourth step runs a command (a real process group); the others read.
+    const kind = i % 4 === 0 ? 'Bash' : i % 2 ? 'Read' : 'Grep';
+    files[`f${i}.txt`] = `contents of file ${i}\n`.repeat(20);
+    const input = kind === 'Bash' ? { command: `echo step ${i}` } : kind === 'Read' ? { file_path: `f${i}.txt` } : { pattern: `file ${i}`, path: `f${i}.txt` };
+    turns.push({ content: [{ type: 'text', text: `Step ${i}: ${kind}.` }, { type: 'tool_use', id: `toolu_step${i}`, name: kind, input }], chunkDelayMs: 1, chunkChars: 16 });
   }
-  turns.push({ content: [{ type: 'text', text: `All ${steps} steps are done.` }], chunkDelayMs: 1 });
+  turns.push({ content: [{ type: 'text', text: `All ${steps} steps are done.` }], chunkDelayMs: 1, chunkChars: 16 });
   return { turns, files, steps };
 }
 
@@ -109,7 +108,7 @@ async function oneRun(k: number, o: Options, f: KillFigures): Promise<void> {
     const stateDir = tmp('tl-kill-state-');
     const env = { PATH: process.env.PATH, HOME: cwd, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: standin.url, THREADLINE_STATE_DIR: stateDir, THREADLINE_AUTO_MEMORY: '0' };
     standin.enqueue(...o.turn.turns);
-    const run = runCliProcess(o.cli, ['-p', `Run ${k}: do the steps`, '--allowed-tools', 'Read,Bash', '--cwd', cwd, '--max-turns', '40'], env);
+    const run = runCliProcess(o.cli, ['-p', `Run ${k}: do the steps`, '--allowed-tools', 'Read,Grep,Bash', '--cwd', cwd, '--max-turns', '40'], env);
     let exited = false;
     void run.exit.then(() => (exited = true));
     // A random step (0: while it starts), then a random moment within it.

@@ -53,7 +53,7 @@ describe('a turn that survives a crash', () => {
   it('kill -9 at random points of a 12-step turn: every completed message reloads and the session resumes', async () => {
     const cli = await cliBundle();
     const runs = Number(process.env.THREADLINE_KILL_RUNS ?? 100);
-    const figures: KillFigures = await killRuns({ cli, runs, concurrency: 4, turn: scriptedTurn(12), cliResumeEvery: 10 });
+    const figures: KillFigures = await killRuns({ cli, runs, concurrency: 4, turn: scriptedTurn(12), cliResumeEvery: 20 });
     process.stdout.write(`# kill -9: ${figures.runs} kills (${figures.byStep.join('/')} per step 0-12), ${figures.lostMessages} completed messages lost of ${figures.completedMessages}, ${figures.resumed}/${figures.runs} resumed (${figures.resumedByCli}/${figures.cliResumes} by a real --resume), ${figures.tornLines} torn last lines mended\n`);
     assert.equal(figures.invalidRequests, 0, 'every request the stand-in saw was valid');
     assert.equal(figures.lostMessages, 0, figures.failures.join('\n'));
