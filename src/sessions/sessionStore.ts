@@ -69,6 +69,7 @@ export class SessionStore {
    */
   async append(id: string, events: readonly SessionEvent[]): Promise<{ wasEmpty: boolean }> {
     const file = this.file(id);
+    if (!events.length) return { wasEmpty: false };
     let text = '';
     for (const e of events) text += `${JSON.stringify(e)}\n`;
     let fh;
@@ -84,7 +85,7 @@ export class SessionStore {
       const torn = await cutTornTail(fh, file);
       if (torn) this.repaired.fire({ kind: 'torn-line', message: `${id}: the last line was cut off by a crash; its ${torn.bytes} bytes were removed from the transcript and kept in ${torn.keptIn}` });
       const wasEmpty = torn ? torn.sizeAfter === 0 : (await fh.stat()).size === 0;
-      if (text) await fh.writeFile(text, 'utf8');
+      await fh.writeFile(text, 'utf8');
       return { wasEmpty };
     } finally {
       await fh.close();
