@@ -2,50 +2,54 @@
 // the editor API: enough surface for activation, no behaviour. The figure measures our
 // own start-up work (bundle load + composition), which is what we control.
 import Module from 'node:module';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-function fakeVscode(): unknown {
+/**
+ * Anything the composition root touches that is not listed below answers with a harmless value:
+ * callable, constructible, with any property. So a new API use (a ThemeIcon, an event) cannot
+ * crash the benchmark, while settings, folders and storage answer as an empty editor would.
+ */
+function auto(): unknown {
+  const target = function () {};
+  return new Proxy(target, {
+    get: (_t, key) => (key === 'then' ? undefined : key === Symbol.toPrimitive ? () => '' : auto()),
+    apply: () => auto(),
+    construct: () => auto() as object,
+    set: () => true,
+  });
+}
+
+function withFallback<T extends object>(known: T): T {
+  return new Proxy(known, { get: (t, key) => (key in t ? (t as Record<string | symbol, unknown>)[key] : key === 'then' ? undefined : auto()) });
+}
+
+/** Every name `vscode` exports, from its type declarations (the bundle copies them one by one). */
+function vscodeExportNames(root: string): string[] {
+  const dts = readFileSync(join(root, 'node_modules/@types/vscode/index.d.ts'), 'utf8');
+  return [...new Set([...dts.matchAll(/^\t(?:export )?(?:class|enum|namespace|const|function) (\w+)/gm)].map((m) => m[1]!))];
+}
+
+function fakeVscode(root: string): unknown {
   const disposable = { dispose: () => undefined };
-  const emitter = class {
-    event = () => disposable;
-    fire() {}
-    dispose() {}
-  };
-  const any: Record<string, unknown> = new Proxy(
-    {},
-    { get: (_t, key) => (key === 'then' ? undefined : () => disposable) },
-  );
-  return {
-    EventEmitter: emitter,
-    Disposable: class { constructor(private fn: () => void) {} dispose() { this.fn(); } },
-    ThemeColor: class { constructor(public id: string) {} },
-    MarkdownString: class { constructor(public value: string) {} },
-    StatusBarAlignment: { Left: 1, Right: 2 },
-    ProgressLocation: { Notification: 15 },
-    Uri: { joinPath: () => ({}), from: () => ({}), file: (p: string) => ({ fsPath: p }) },
-    window: {
-      createOutputChannel: () => ({ info() {}, warn() {}, error() {}, dispose() {} }),
-      createStatusBarItem: () => ({ show() {}, dispose() {} }),
-      registerWebviewViewProvider: () => disposable,
-      showInformationMessage: async () => undefined,
-    },
-    commands: { registerCommand: () => disposable, executeCommand: async () => undefined },
-    workspace: {
+  const every = Object.fromEntries(vscodeExportNames(root).map((n) => [n, auto()]));
+  return withFallback({
+    ...every,
+    Uri: withFallback({ file: (p: string) => ({ fsPath: p, path: p }), joinPath: (u: { fsPath: string }, ...parts: string[]) => ({ fsPath: [u.fsPath, ...parts].join('/') }) }),
+    window: withFallback({}),
+    commands: withFallback({ executeCommand: async () => undefined }),
+    workspace: withFallback({
       workspaceFolders: [{ uri: { fsPath: process.cwd() } }],
       isTrusted: true,
-      getConfiguration: () => ({ get: () => undefined }),
+      getConfiguration: () => ({ get: () => undefined, inspect: () => undefined }),
       onDidGrantWorkspaceTrust: () => disposable,
       onDidChangeConfiguration: () => disposable,
-      registerTextDocumentContentProvider: () => disposable,
-      fs: any,
-    },
-    languages: any,
-    env: any,
-  };
+    }),
+  });
 }
 
 export async function benchActivate(root: string): Promise<Record<string, number>> {
-  const stub = fakeVscode();
+  const stub = fakeVscode(root);
   const load = (Module as unknown as { _load: (req: string, ...rest: unknown[]) => unknown })._load;
   (Module as unknown as { _load: (req: string, ...rest: unknown[]) => unknown })._load = (req, ...rest) =>
     req === 'vscode' ? stub : load(req, ...rest);

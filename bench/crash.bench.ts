@@ -15,6 +15,7 @@ export async function benchCrash(root: string): Promise<Record<string, number>> 
     completedMessages: f.completedMessages,
     lostMessages: f.lostMessages,
     resumed: f.resumed,
+    resumedShare: +(f.resumed / f.runs).toFixed(3),
     resumedByCli: f.resumedByCli,
     cliResumes: f.cliResumes,
     nothingSavedYet: f.nothingSaved,

@@ -20,6 +20,8 @@ const node = {
   // The SDK and our deps are bundled; only the editor API is provided at run time.
   external: ['vscode'],
   define: { __THREADLINE_VERSION__: JSON.stringify(version) },
+  // web-tree-sitter's ESM build reads import.meta.url, which a CommonJS bundle does not have.
+  alias: { 'web-tree-sitter': join(root, 'node_modules/web-tree-sitter/web-tree-sitter.cjs') },
 };
 
 const configs = [
@@ -48,6 +50,11 @@ const configs = [
 
 rmSync(join(root, 'dist'), { recursive: true, force: true, maxRetries: 3 });
 mkdirSync(join(root, 'dist/webview'), { recursive: true });
+// The shell parser (tree-sitter runtime and Bash grammar) is loaded from dist/wasm/ by both bundles.
+mkdirSync(join(root, 'dist/wasm'), { recursive: true });
+for (const [pkg, file] of [['web-tree-sitter', 'web-tree-sitter.wasm'], ['tree-sitter-bash', 'tree-sitter-bash.wasm']]) {
+  cpSync(join(root, 'node_modules', pkg, file), join(root, 'dist/wasm', file));
+}
 // Codicons are loaded by the webview as a stylesheet with its font beside it.
 for (const file of ['codicon.css', 'codicon.ttf']) {
   cpSync(join(root, 'node_modules/@vscode/codicons/dist', file), join(root, 'dist/webview', file));

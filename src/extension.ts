@@ -86,9 +86,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       await vscode.commands.executeCommand('threadline.chat.focus');
     },
   });
-  // The session that was open before a reload or a restart comes back.
-  const open = await readOpenSession(sessions.dir);
-  if (open) await sessionManager.resume(open).catch((err: unknown) => log.warn(`could not reopen session ${open}: ${err instanceof Error ? err.message : String(err)}`));
+  // The session that was open before a reload or a restart comes back, after activation returns.
+  void readOpenSession(sessions.dir).then(async (open) => {
+    // Unless the user has started typing into the new session meanwhile.
+    if (!open || store.getState().messages.length > 0) return;
+    await sessionManager.resume(open).catch((err: unknown) => log.warn(`could not reopen session ${open}: ${err instanceof Error ? err.message : String(err)}`));
+  });
 }
 
 export async function deactivate(): Promise<void> {

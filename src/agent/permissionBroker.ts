@@ -9,6 +9,8 @@ export type PermissionVerdict = { behavior: 'allow' | 'ask' | 'deny'; reason: st
 /** Rules, defaults and grants: what a host gives the agent to decide about one call. */
 export interface PermissionEngine {
   decide(call: { tool: Tool; input: unknown }): PermissionVerdict;
+  /** Resolves when decide() can judge every call (the shell parser has loaded); awaited before each decision. */
+  ready?(): Promise<void>;
   /** Remembers "Allow for this session" for calls like this one. */
   grantForSession(call: { tool: Tool; input: unknown }): void;
 }
@@ -29,6 +31,7 @@ export class PermissionBroker {
   ) {}
 
   async check(call: Call, signal: AbortSignal): Promise<PermissionOutcome> {
+    await this.engine.ready?.();
     const verdict = this.engine.decide(call);
     if (verdict.behavior === 'allow') return { allowed: true };
     if (verdict.behavior === 'deny') return { allowed: false, reason: verdict.reason };

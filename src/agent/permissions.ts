@@ -1,4 +1,5 @@
 import { isAbsolute, relative, sep } from 'node:path';
+import { sharedBashChecker, type BashChecker } from './bash/checker';
 import type { PermissionEngine, PermissionVerdict } from './permissionBroker';
 import { globToRegExp } from '../tools/glob';
 import { isInside, toolPaths } from '../tools/paths';
@@ -18,6 +19,8 @@ export interface PermissionOptions {
   trusted(): boolean;
   /** No one to ask (the CLI): what would ask is denied, with the reason. */
   headless?: boolean;
+  /** Judges Bash commands on their parse tree; one shared parser unless a test gives its own. */
+  bash?: BashChecker;
 }
 
 export interface ParsedRule {
@@ -43,10 +46,6 @@ export function parseRule(source: string): ParsedRule {
 
 /** What a rule's pattern is matched against for this call. */
 function subjects(tool: Tool, input: unknown, cwd: string): string[] {
-  if (tool.traits.runsCommands) {
-    const command = (input as { command?: unknown }).command;
-    return typeof command === 'string' ? [command.trim()] : [];
-  }
   if (tool.traits.readsFiles || tool.traits.writesFiles) {
     return toolPaths(tool, input, cwd).flatMap((abs) => {
       const rel = relative(cwd, abs);
@@ -57,37 +56,29 @@ function subjects(tool: Tool, input: unknown, cwd: string): string[] {
   return [];
 }
 
-const SUBSTITUTION = /`|\$\(|<\(|>\(/;
-const SEPARATORS = /&&|\|\||;|\||&|\n/;
-
-function bashMatches(p: string, command: string): boolean {
-  // `npm test:*` is a prefix rule: the command, or the command followed by arguments.
-  if (p.endsWith(':*')) {
-    const prefix = p.slice(0, -2).trim();
-    return command === prefix || command.startsWith(`${prefix} `);
-  }
-  return command === p;
-}
-
-function patternMatches(rule: ParsedRule, tool: Tool, subject: string, mode: RuleMode): boolean {
+function patternMatches(rule: ParsedRule, subject: string): boolean {
   const p = rule.pattern!;
   if (rule.exact) return subject === p;
-  if (!tool.traits.runsCommands) return globToRegExp(p).test(subject);
-  const parts = subject.split(SEPARATORS).map((x) => x.trim()).filter(Boolean);
-  // A deny or ask rule catches its command anywhere in a chain; an allow rule must cover
-  // every command of it, and never one that substitutes another command's output.
-  if (mode !== 'allow') return parts.some((c) => bashMatches(p, c));
-  if (SUBSTITUTION.test(subject)) return false;
-  return parts.length > 0 && parts.every((c) => bashMatches(p, c));
+  return globToRegExp(p).test(subject);
 }
 
 type RuleMode = 'allow' | 'ask' | 'deny';
 
-export function ruleMatches(rule: ParsedRule, tool: Tool, input: unknown, cwd: string, mode: RuleMode = 'allow'): boolean {
+function bashCommand(input: unknown): string {
+  const command = (input as { command?: unknown } | null)?.command;
+  return typeof command === 'string' ? command : '';
+}
+
+export function ruleMatches(rule: ParsedRule, tool: Tool, input: unknown, cwd: string, mode: RuleMode = 'allow', bash: BashChecker = sharedBashChecker()): boolean {
   if (rule.tool !== tool.name) return false;
   if (rule.pattern === undefined) return true;
+  if (tool.traits.runsCommands) {
+    // Bash rules are judged on the parsed command (src/agent/bash/), never on its text.
+    if (mode === 'allow') return 'rules' in bash.allowedBy([rule], bashCommand(input));
+    return bash.matchedBy([rule], bashCommand(input))?.sure === true;
+  }
   const subs = subjects(tool, input, cwd);
-  return subs.length > 0 && subs.some((s) => patternMatches(rule, tool, s, mode));
+  return subs.length > 0 && subs.some((s) => patternMatches(rule, s));
 }
 
 /**
@@ -98,11 +89,15 @@ export function ruleMatches(rule: ParsedRule, tool: Tool, input: unknown, cwd: s
 export class Permissions implements PermissionEngine {
   private readonly grants: ParsedRule[] = [];
   private warned = new Set<string>();
+  private readonly bash: BashChecker;
 
   constructor(
     private readonly opts: PermissionOptions,
     private readonly onBadRule: (message: string) => void = () => undefined,
-  ) {}
+  ) {
+    // Starts loading the shell parser now, so it is ready by the first command.
+    this.bash = opts.bash ?? sharedBashChecker();
+  }
 
   private parsed(list: readonly string[]): ParsedRule[] {
     const out: ParsedRule[] = [];
@@ -120,6 +115,12 @@ export class Permissions implements PermissionEngine {
     return out;
   }
 
+  /** Resolves once the shell parser has loaded (or failed to): Bash decisions wait for it. */
+  async ready(): Promise<void> {
+    await this.bash.ready();
+  }
+
+  /** A Bash command decided before `ready()` resolves asks, saying so. */
   decide(call: { tool: Tool; input: unknown }): PermissionVerdict {
     const verdict = this.rawDecide(call);
     if (verdict.behavior === 'ask' && this.opts.headless) {
@@ -135,11 +136,18 @@ export class Permissions implements PermissionEngine {
     if (!readOnly && !this.opts.trusted()) {
       return { behavior: 'deny', reason: `${tool.name} is not available in Restricted Mode: trust this folder to let Threadline edit files or run commands.` };
     }
-    const match = (list: readonly ParsedRule[], mode: RuleMode) => list.find((r) => ruleMatches(r, tool, input, cwd, mode));
+    const match = (list: readonly ParsedRule[], mode: RuleMode) => list.find((r) => ruleMatches(r, tool, input, cwd, mode, this.bash));
     const denied = match(this.parsed(rules.deny), 'deny');
     if (denied) return { behavior: 'deny', reason: `Denied by the rule ${denied.source}.` };
     const asked = match(this.parsed(rules.ask), 'ask');
     if (asked) return { behavior: 'ask', reason: `The rule ${asked.source} asks first.` };
+    if (tool.traits.runsCommands) {
+      const unsure = this.bash.matchedBy([...this.parsed(rules.deny), ...this.parsed(rules.ask)].filter((r) => r.tool === tool.name), bashCommand(input));
+      if (unsure) return { behavior: 'ask', reason: `The rule ${unsure.rule.source} may apply: ${unsure.why ?? 'it cannot be checked'}.` };
+      const allowed = this.bash.allowedBy([...this.parsed(rules.allow), ...this.grants].filter((r) => r.tool === tool.name), bashCommand(input));
+      if ('rules' in allowed) return { behavior: 'allow', reason: `Allowed by ${allowed.rules.map((r) => r.source).join(', ')}.` };
+      return { behavior: 'ask', reason: allowed.reason };
+    }
     const outside = toolPaths(tool, input, cwd).filter((p) => !isInside(cwd, p));
     // Outside the workspace only a rule naming a path reaches; a tool-wide rule does not.
     const allowList = [...this.parsed(rules.allow), ...this.grants].filter((r) => outside.length === 0 || r.pattern !== undefined);
@@ -157,8 +165,9 @@ export class Permissions implements PermissionEngine {
   grantForSession({ tool, input }: { tool: Tool; input: unknown }): void {
     const { cwd } = this.opts;
     if (tool.traits.runsCommands) {
-      const command = (input as { command?: unknown }).command;
-      if (typeof command === 'string') this.grants.push({ tool: tool.name, pattern: command.trim(), exact: true, source: `Bash(${command.trim()}) for this session` });
+      // Exactly this command; it is compared by its parsed form, so only a respelling of it matches.
+      const command = bashCommand(input).trim();
+      if (command) this.grants.push({ tool: tool.name, pattern: command, exact: true, source: `${tool.name}(${command}) for this session` });
       return;
     }
     const outside = toolPaths(tool, input, cwd).filter((p) => !isInside(cwd, p));

@@ -8,7 +8,8 @@ export interface PromptArgs {
   cwd: string;
   model: string | undefined;
   contextWindow: number | undefined;
-  maxTurns: number;
+  /** Undefined: no limit, as the reference's -p has none by default. */
+  maxTurns: number | undefined;
   allowedTools: string[];
   outputFormat: OutputFormat;
   /** Continue the most recent session in this folder, or the one with this id. */
@@ -20,7 +21,7 @@ export type CliArgs =
   | { command: 'help' }
   | { command: 'version' }
   | { command: 'context'; cwd: string; json: boolean; model: string | undefined; contextWindow: number | undefined }
-  | { command: 'sessions'; cwd: string; json: boolean }
+  | { command: 'sessions'; cwd: string; json: boolean; all: boolean }
   | { command: 'memory'; cwd: string; json: boolean; action: 'list' | 'show' | 'rm'; name?: string };
 
 export class UsageError extends Error {}
@@ -32,12 +33,65 @@ function positiveInt(name: string, raw: string | undefined): number | undefined 
   return n;
 }
 
+// Flags that, like the reference's, take every argument after them up to the next flag (or
+// `--`); `--flag=value` takes that one value only.
+const MULTI_VALUE = new Set(['--allowed-tools', '--allowedTools']);
+// Flags whose value is the next argument, so a value is never mistaken for a flag's list.
+const TAKES_VALUE = new Set(['-p', '--print', '--cwd', '--model', '--context-window', '--max-turns', '--output-format', '-r', '--resume']);
+
+interface Gathered {
+  argv: string[];
+  /** Arguments a multi-value flag took, so an error can say the prompt may be among them. */
+  taken: Array<{ flag: string; values: string[] }>;
+}
+
+function gatherLists(argv: readonly string[]): Gathered {
+  const out: string[] = [];
+  const taken: Gathered['taken'] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    if (MULTI_VALUE.has(a)) {
+      const values: string[] = [];
+      while (i + 1 < argv.length && !argv[i + 1]!.startsWith('-')) values.push(argv[++i]!);
+      if (!values.length) throw new UsageError(`${a} needs at least one tool rule, e.g. ${a} Read "Bash(npm test:*)"`);
+      // One spelling from here on, so the rules keep the order they were written in.
+      out.push(...values.map((v) => `--allowed-tools=${v}`));
+      taken.push({ flag: a, values });
+    } else if (a.startsWith('--allowedTools=')) {
+      out.push(`--allowed-tools=${a.slice('--allowedTools='.length)}`);
+    } else if (TAKES_VALUE.has(a) && i + 1 < argv.length && !argv[i + 1]!.startsWith('-')) {
+      out.push(a, argv[++i]!);
+    } else {
+      out.push(a);
+    }
+  }
+  return { argv: out, taken };
+}
+
+// Tool names are capitalised (Read, Bash, WebFetch) or MCP's `mcp__server__tool`; a lowercase
+// word in a tool list is far more likely a piece of a prompt.
+const TOOL_RULE = /^(?:[A-Z][A-Za-z0-9_]*|mcp__[A-Za-z0-9_-]+)(?:\(.*\))?$/s;
+
+function checkRules(rules: string[], taken: Gathered['taken']): void {
+  for (const r of rules) {
+    if (TOOL_RULE.test(r)) continue;
+    const flag = taken.find((t) => t.values.some((v) => v.includes(r)))?.flag;
+    const hint = flag ? `; ${flag} takes every argument up to the next flag, so give the prompt with -p, before ${flag}, or after --` : '';
+    throw new UsageError(`${JSON.stringify(r)} is not a tool rule (rules look like Read or "Bash(npm test:*)")${hint}`);
+  }
+}
+
 /** Claude Code users already know these flags; keep their names and meanings. */
 export function parseCliArgs(argv: string[], cwd: string): CliArgs {
+  const gathered = gatherLists(argv);
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv,
+      args: gathered.argv,
       allowPositionals: true,
       strict: true,
       options: {
@@ -47,9 +101,9 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
         'context-window': { type: 'string' },
         'max-turns': { type: 'string' },
         'allowed-tools': { type: 'string', multiple: true },
-        allowedTools: { type: 'string', multiple: true },
         'output-format': { type: 'string' },
         json: { type: 'boolean' },
+        all: { type: 'boolean' },
         continue: { type: 'boolean', short: 'c' },
         resume: { type: 'string', short: 'r' },
         help: { type: 'boolean', short: 'h' },
@@ -79,27 +133,34 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
   }
   if (first === 'sessions') {
     if (rest.length) throw new UsageError(`unexpected arguments after sessions: ${rest.join(' ')}`);
-    return { command: 'sessions', cwd: dir, json: Boolean(v.json) };
+    return { command: 'sessions', cwd: dir, json: Boolean(v.json), all: Boolean(v.all) };
   }
   if (v.continue && v.resume !== undefined) throw new UsageError('use either --continue or --resume, not both');
   const resume = v.continue ? ({ latest: true } as const) : v.resume !== undefined ? { id: v.resume } : undefined;
+  const allowedTools = (v['allowed-tools'] ?? []).flatMap((s) => splitToolList(s)).filter(Boolean);
+  checkRules(allowedTools, gathered.taken);
+  // Words the user wrote never just vanish: with -p, the prompt is its value and nothing else.
+  if (v.print !== undefined && parsed.positionals.length) {
+    throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[0])}: the prompt is the value of -p (quote a prompt of several words)`);
+  }
   const prompt = v.print ?? (parsed.positionals.length ? parsed.positionals.join(' ') : undefined);
+  if (prompt === undefined && gathered.taken.length) {
+    const t = gathered.taken[0]!;
+    throw new UsageError(`no prompt: ${t.flag} took every argument after it (${t.values.join(' ')}); give the prompt with -p, before ${t.flag}, or after --`);
+  }
   if (prompt === undefined) return { command: 'help' };
   if (!prompt.trim()) throw new UsageError('the prompt is empty');
   const format = v['output-format'] ?? 'text';
   if (format !== 'text' && format !== 'json' && format !== 'stream-json') {
     throw new UsageError(`--output-format must be text, json or stream-json, got ${JSON.stringify(format)}`);
   }
-  const allowedTools = [...(v['allowed-tools'] ?? []), ...(v.allowedTools ?? [])]
-    .flatMap((s) => splitToolList(s))
-    .filter(Boolean);
   return {
     command: 'prompt',
     prompt,
     cwd: dir,
     model,
     contextWindow,
-    maxTurns: positiveInt('--max-turns', v['max-turns']) ?? 50,
+    maxTurns: positiveInt('--max-turns', v['max-turns']),
     allowedTools,
     outputFormat: format,
     resume,

@@ -9,6 +9,7 @@ import { getDefaultAppState, type AppState } from '../state/appState';
 import { RuntimeState } from '../state/runtimeState';
 import { createStore } from '../shared/store';
 import { cliSessionsDir, cliStateDir } from '../sessions/paths';
+import type { ToolRegistry } from '../tools/registry';
 import { SessionStore } from '../sessions/sessionStore';
 import { canonicalRepoRoot } from '../context/git';
 import { MemoryDir } from '../memory/memdir';
@@ -17,6 +18,7 @@ import { resolveMemoryDir } from '../memory/paths';
 import { parseCliArgs, UsageError } from './args';
 import { stdio, type CliIo } from './io';
 import { runPrompt } from './runPrompt';
+import { sessionsCommand } from './sessionsCommand';
 
 declare const __THREADLINE_VERSION__: string | undefined;
 
@@ -27,7 +29,9 @@ export const HELP = `threadline ${VERSION} — a coding agent that keeps the thr
 Usage:
   threadline -p PROMPT [options]     answer one prompt and exit
   threadline context [--json]        show what a request would hold, and the window's thresholds
-  threadline sessions [--json]       list this folder's saved sessions, newest first
+  threadline sessions [--all] [--json]
+                                     list this folder's saved sessions, newest first;
+                                     --all adds this folder's Claude Code sessions, marked
   threadline memory [list|show NAME|rm NAME] [--json]
                                      what Threadline remembers for this repository
   threadline --version               print the version
@@ -38,12 +42,16 @@ Options:
   --cwd DIR                          the workspace folder (default: the current directory)
   --model ID                         model id (default: claude-sonnet-4-6)
   --context-window N                 context window in tokens, for models the table does not know
-  --max-turns N                      most model turns for the answer (default: 50)
-  --allowed-tools LIST               tools that run without asking, e.g. "Edit,Bash(npm test:*)";
-                                     read-only tools inside --cwd always run; anything else that
+  --max-turns N                      most model turns for the answer (default: no limit)
+  --allowed-tools RULE...            tools that run without asking, e.g. Edit "Bash(npm test:*)":
+                                     several values, comma lists or the flag repeated; the list
+                                     runs to the next flag or --. Also spelled --allowedTools.
+                                     Read-only tools inside --cwd always run; anything else that
                                      would ask is denied, and the denial is reported
-  -c, --continue                     continue the most recent session in this folder
-  -r, --resume ID                    continue the session with this id (see \`threadline sessions\`)
+  -c, --continue                     continue the most recent Threadline session in this folder
+  -r, --resume ID                    continue the session with this id: a Threadline session, or a
+                                     Claude Code one of this folder, imported as a new Threadline
+                                     session (see \`threadline sessions --all\`)
   --output-format text|json|stream-json
                                      text: the final answer; json: one result object;
                                      stream-json: one JSON event per line, ending in the result
@@ -54,6 +62,7 @@ Environment:
   THREADLINE_STATE_DIR               where sessions and memory are kept (default: ~/.local/state/threadline)
   THREADLINE_MEMORY_DIR              a memory folder of your own (absolute path)
   THREADLINE_AUTO_MEMORY=0           do not extract or use memories
+  CLAUDE_CONFIG_DIR                  where Claude Code keeps its sessions (default: ~/.claude)
 
 Exit codes: 0 success, 1 the run failed or was stopped by Ctrl+C (one-line reason on stderr),
 2 bad usage, 143 stopped by SIGTERM, 129 by SIGHUP. A stop saves the session and ends every
@@ -92,6 +101,13 @@ function headlessContext(cwd: string, io: CliIo): ContextService {
   });
 }
 
+/** A rule for a tool Threadline does not have grants nothing; say so rather than let it look granted. */
+function warnUnknownTools(rules: readonly string[], tools: ToolRegistry, io: CliIo): void {
+  const names = new Set(tools.tools.map((t) => t.name));
+  for (const name of new Set(rules.map((r) => r.replace(/\(.*$/s, '')))) {
+    if (!names.has(name)) io.err(`threadline: --allowed-tools ${name}: no tool here asks under that name, so the rule does nothing (tools: ${[...names].join(', ')})\n`);
+  }
+}
 
 export interface CliOptions {
   io?: CliIo;
@@ -144,21 +160,8 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       else io.out(`${renderContextReport(state, preview)}\n`);
       return 0;
     }
-    case 'sessions': {
-      const store = new SessionStore(cliSessionsDir(resolve(args.cwd), env));
-      let list = await store.list();
-      if (!list.length) list = await store.rebuildIndex();
-      if (args.json) {
-        io.out(`${JSON.stringify(list, null, 2)}\n`);
-        return 0;
-      }
-      if (!list.length) {
-        io.out('No sessions in this folder yet.\n');
-        return 0;
-      }
-      for (const s of list) io.out(`${s.id}  ${new Date(s.updatedAt).toISOString().slice(0, 16).replace('T', ' ')}  ${String(s.messageCount).padStart(4)} msgs  ${s.title}\n`);
-      return 0;
-    }
+    case 'sessions':
+      return sessionsCommand(args, env, io);
     case 'memory': {
       const dir = await cliMemoryDir(resolve(args.cwd), env);
       if (!dir.ok) {
@@ -203,11 +206,14 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
         { cwd, rules: () => ({ allow: args.allowedTools, ask: [], deny: [] }), trusted: () => true, headless: true },
         (message) => io.err(`threadline: ignoring --allowed-tools entry: ${message}\n`),
       );
+      const tools = createToolRegistry();
+      warnUnknownTools(args.allowedTools, tools, io);
       return runPrompt(
         { ...args, cwd },
         { apiKey: env.ANTHROPIC_API_KEY || undefined, baseUrl: env.ANTHROPIC_BASE_URL || undefined },
         {
-          tools: createToolRegistry(),
+          tools,
+          claudeEnv: { HOME: env.HOME, CLAUDE_CONFIG_DIR: env.CLAUDE_CONFIG_DIR },
           permissions,
           context: headlessContext(cwd, io),
           sessions: new SessionStore(cliSessionsDir(cwd, env)),

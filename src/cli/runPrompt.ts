@@ -7,6 +7,7 @@ import type { LoopResult } from '../agent/queryLoop';
 import type { ToolRegistry } from '../tools/registry';
 import type { ContextService } from '../context/contextService';
 import { SessionRecorder } from '../sessions/recorder';
+import type { ClaudeEnv } from '../sessions/claudeCode';
 import { restoreSession } from '../sessions/resume';
 import type { SessionStore } from '../sessions/sessionStore';
 import type { MemorySetup } from '../memory/memoryWiring';
@@ -16,6 +17,7 @@ import { RuntimeState } from '../state/runtimeState';
 import { createStore } from '../shared/store';
 import type { PromptArgs } from './args';
 import type { CliIo } from './io';
+import { findResumeTarget } from './resumeTarget';
 
 export interface PromptEnv {
   apiKey: string | undefined;
@@ -31,6 +33,8 @@ export interface PromptDeps {
   context?: ContextService;
   /** Where this folder's sessions live; undefined: the run is not saved. */
   sessions?: SessionStore;
+  /** Where Claude Code's sessions are looked for by `--resume ID` (HOME, CLAUDE_CONFIG_DIR). */
+  claudeEnv?: ClaudeEnv;
   memory?: MemorySetup;
 }
 
@@ -102,11 +106,13 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
     tools: deps.tools,
     permissions: {
       decide: (call) => deps.permissions.decide(call),
+      ready: () => deps.permissions.ready?.() ?? Promise.resolve(),
       grantForSession: (call) => deps.permissions.grantForSession(call),
     },
     apiKey: async () => env.apiKey,
     baseUrl: () => env.baseUrl ?? '',
-    maxTurns: () => args.maxTurns,
+    // Headless runs finish long work by default, as the reference's -p does; --max-turns caps it.
+    maxTurns: () => args.maxTurns ?? Infinity,
     ...(deps.isGitRepo ? { isGitRepo: deps.isGitRepo } : {}),
     ...(deps.context ? { context: deps.context } : {}),
     ...(deps.memory
@@ -142,18 +148,27 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
   const repairs = deps.sessions?.onDidRepair((r) => io.err(`threadline: ${r.message}\n`));
   if (deps.sessions) {
     if (args.resume) {
-      const id = 'id' in args.resume ? args.resume.id : (await deps.sessions.list())[0]?.id;
-      if (!id) return fail('there is no earlier session in this folder to continue');
-      let loaded;
-      try {
-        loaded = await deps.sessions.load(id);
-      } catch (err) {
-        return fail(`cannot resume ${id}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+      const settings = store.getState().settings;
+      const target = await findResumeTarget(args.resume, deps.sessions, {
+        cwd: args.cwd,
+        env: deps.claudeEnv ?? process.env,
+        options: { model: settings.model, ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}) },
+      });
+      if (target.kind === 'error') return fail(target.reason);
+      if (target.kind === 'threadline') {
+        const loaded = target.loaded;
+        runtime.startSession(loaded.meta.id);
+        recorder = restoreSession(loaded, store, agent, deps.sessions);
+        if (loaded.skipped.length) io.err(`threadline: ${loaded.skipped.length} unreadable line(s) of the transcript were skipped\n`);
+        if (loaded.repairs.length) io.err(`threadline: the session's last turn was cut short: ${loaded.repairs.join('; ')}\n`);
+      } else {
+        // A new Threadline session (the id runtime already has); Claude Code's file stays as it is.
+        const c = target.converted;
+        agent.setHistory(c.history);
+        store.setState((st) => ({ ...st, sessionTitle: c.title, messages: c.view }));
+        recorder = new SessionRecorder(deps.sessions, { id: runtime.sessionId, cwd: args.cwd, model: settings.model, title: c.title });
+        io.err(`threadline: ${c.notice} Its Threadline id is ${runtime.sessionId}.\n`);
       }
-      runtime.startSession(loaded.meta.id);
-      recorder = restoreSession(loaded, store, agent, deps.sessions);
-      if (loaded.skipped.length) io.err(`threadline: ${loaded.skipped.length} unreadable line(s) of the transcript were skipped\n`);
-      if (loaded.repairs.length) io.err(`threadline: the session's last turn was cut short: ${loaded.repairs.join('; ')}\n`);
     } else {
       recorder = new SessionRecorder(deps.sessions, { id: runtime.sessionId, cwd: args.cwd, model: store.getState().settings.model });
     }
@@ -211,7 +226,7 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
   following.dispose();
   if (!r) return fail('the agent did not run');
   if (r.outcome === 'error') return fail(r.error?.message.split('\n')[0] ?? 'request failed');
-  if (r.outcome === 'max_turns') return fail(`stopped after --max-turns ${args.maxTurns}`);
+  if (r.outcome === 'max_turns') return fail(`stopped after ${r.turns} model turns (--max-turns ${args.maxTurns}) before the task was done; continue it with -c, or raise --max-turns`);
   if (r.outcome === 'aborted') return fail('interrupted');
   return 0;
 }

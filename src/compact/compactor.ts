@@ -1,4 +1,6 @@
-import type { MessageParam } from '../api/types';
+import type { ContentBlockParam, MessageParam } from '../api/types';
+import { appendUserContent } from '../conversation/history';
+import { estimateTokens } from '../conversation/tokens';
 import { Emitter } from '../base/event';
 import type { CompactionResult } from './compact';
 import { microCompact, type MicroCompactConfig, type MicroCompactDecision } from './microCompact';
@@ -138,8 +140,12 @@ export class Compactor {
     if (this.running) return this.running;
     const run = (async () => {
       try {
-        const fromMemory = !focus && this.deps.fromSessionMemory ? await this.deps.fromSessionMemory(history) : undefined;
-        const result = fromMemory ?? (await this.deps.summarize(history, focus));
+        // A prompt the model has not answered yet stays word for word after the summary: it is
+        // the question the next request must answer, not history.
+        const { head, prompt } = splitPendingPrompt(history);
+        const fromMemory = !focus && this.deps.fromSessionMemory ? await this.deps.fromSessionMemory(head) : undefined;
+        const compacted = fromMemory ?? (await this.deps.summarize(head, focus));
+        const result = prompt ? { ...compacted, history: appendUserContent(compacted.history, prompt), tokensAfter: compacted.tokensAfter + estimateTokens(prompt) } : compacted;
         this.consecutiveFailures = 0;
         this.compacted.fire({ result, before: history.slice(), trigger, focus });
         return result;
@@ -159,4 +165,16 @@ export class Compactor {
     this.running = run;
     return run;
   }
+}
+
+/**
+ * Splits off a trailing user prompt that no answer follows yet (text the user typed, not tool
+ * results, which need their tool calls beside them). Anything else: all of it is history.
+ */
+export function splitPendingPrompt(history: readonly MessageParam[]): { head: readonly MessageParam[]; prompt: ContentBlockParam[] | undefined } {
+  const last = history.at(-1);
+  if (history.length < 2 || last?.role !== 'user') return { head: history, prompt: undefined };
+  const blocks: ContentBlockParam[] = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content;
+  if (blocks.length === 0 || blocks.some((b) => b.type === 'tool_result')) return { head: history, prompt: undefined };
+  return { head: history.slice(0, -1), prompt: blocks };
 }

@@ -54,6 +54,12 @@ async function mainBranchOf(g: SimpleGit): Promise<string | undefined> {
   return undefined;
 }
 
+/** A detached HEAD is named by the commit it points at. */
+async function detachedName(g: SimpleGit): Promise<string | undefined> {
+  const sha = await quiet(g.raw(['rev-parse', '--short', 'HEAD']));
+  return sha ? `HEAD (detached at ${sha})` : undefined;
+}
+
 /**
  * Branch, main branch, short status, the last five commits and the user name, fetched in
  * parallel. Undefined outside a repository, or when git does not answer in time.
@@ -69,16 +75,19 @@ export async function takeGitSnapshot(cwd: string, opts: GitSnapshotOptions = {}
   const work = (async (): Promise<GitSnapshot | undefined> => {
     // All at once, the repository check included: a folder that is not a repository just
     // answers each of them with an error.
-    const [head, mainBranch, status, log, userName] = await Promise.all([
-      quiet(g.raw(['rev-parse', '--is-inside-work-tree', '--abbrev-ref', 'HEAD'])),
+    // The branch comes from the symbolic ref, which exists before the first commit: asking
+    // `rev-parse HEAD` in a fresh `git init` fails and made the folder look like no repository.
+    const [inside, symbolic, mainBranch, status, log, userName] = await Promise.all([
+      quiet(g.raw(['rev-parse', '--is-inside-work-tree'])),
+      quiet(g.raw(['symbolic-ref', '--short', '-q', 'HEAD'])),
       mainBranchOf(g),
       // --no-optional-locks: a snapshot must never contend with the user's own git commands.
       quiet(g.raw(['--no-optional-locks', 'status', '--short']), true),
       quiet(g.raw(['--no-optional-locks', 'log', '--oneline', '-n', '5'])),
       quiet(g.raw(['config', 'user.name'])),
     ]);
-    const [inside, branch] = (head ?? '').split('\n').map((l) => l.trim());
     if (inside !== 'true') return undefined;
+    const branch = symbolic ?? (await detachedName(g));
     const full = status ?? '';
     const statusTruncated = full.length > MAX_STATUS_CHARS;
     return {

@@ -1,13 +1,55 @@
-import { createReadStream, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import type { ContentBlockParam, MessageParam } from '../api/types';
+import type { MessageParam } from '../api/types';
+import { DEFAULT_MODEL, resolveModel } from '../api/models';
+import { estimateTokens } from '../conversation/tokens';
+import { computeThresholds } from '../conversation/thresholds';
 import type { ViewMessage } from '../shared/viewState';
+import { buildChain } from './claudeChain';
+import { convertChain } from './claudeConvert';
+import { lineStream, readClaudeTranscript, type ClaudeEntry, type ClaudeLine, type SkipCounts, type SkipReason } from './claudeTranscript';
 
-/** Where the Claude Code CLI keeps a folder's transcripts: every non-alphanumeric becomes '-'. */
-export function claudeProjectDir(cwd: string, home = homedir()): string {
-  return join(home, '.claude', 'projects', resolve(cwd).replace(/[^A-Za-z0-9]/g, '-'));
+/** The variables Claude Code reads to find its folder. */
+export interface ClaudeEnv {
+  HOME?: string | undefined;
+  CLAUDE_CONFIG_DIR?: string | undefined;
+}
+
+export function claudeProjectsRoot(env: ClaudeEnv = process.env): string {
+  return join(env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude'), 'projects');
+}
+
+// Claude Code caps folder names at this many characters and adds a hash of the full path.
+const KEY_MAX = 200;
+
+/** The folder name Claude Code keeps a workspace's transcripts under: every non-alphanumeric becomes '-'. */
+export function projectKey(path: string): string {
+  const key = path.replace(/[^A-Za-z0-9]/g, '-');
+  if (key.length <= KEY_MAX) return key;
+  let h = 0;
+  for (let i = 0; i < path.length; i++) h = (h * 31 + path.charCodeAt(i)) | 0;
+  return `${key.slice(0, KEY_MAX)}-${Math.abs(h).toString(36)}`;
+}
+
+export function claudeProjectDir(cwd: string, env: ClaudeEnv = process.env): string {
+  return join(claudeProjectsRoot(env), projectKey(resolve(cwd)));
+}
+
+/**
+ * Every folder that may hold this workspace's transcripts: keyed on the real path (as Claude
+ * Code keys it) and on the path as given; for long paths, any folder with the same capped
+ * prefix, since builds of Claude Code hash the rest differently.
+ */
+async function projectDirs(cwd: string, env: ClaudeEnv): Promise<string[]> {
+  const root = claudeProjectsRoot(env);
+  const paths = new Set([resolve(cwd), await fs.realpath(cwd).catch(() => resolve(cwd))]);
+  const out = new Set([...paths].map((p) => join(root, projectKey(p))));
+  const prefixes = [...paths].map((p) => projectKey(p)).filter((k) => k.length > KEY_MAX).map((k) => k.slice(0, KEY_MAX + 1));
+  if (prefixes.length) {
+    for (const name of await fs.readdir(root).catch(() => [] as string[])) if (prefixes.some((p) => name.startsWith(p))) out.add(join(root, name));
+  }
+  return [...out];
 }
 
 export interface ClaudeSessionSummary {
@@ -15,158 +57,150 @@ export interface ClaudeSessionSummary {
   file: string;
   title: string;
   updatedAt: number;
+  /** The working folder of the first prompt. */
+  cwd?: string;
 }
 
-export interface ConvertedSession {
-  title: string;
-  history: MessageParam[];
-  view: ViewMessage[];
-  /** Lines that were not JSON, skipped. */
-  skipped: number;
+const SESSION_ID = /^[A-Za-z0-9_-]{1,80}$/;
+
+/** The text of a prompt the user typed, or undefined for tool results, meta lines and command wrappers. */
+function promptText(l: ClaudeLine): string | undefined {
+  if (l.type !== 'user' || l.isSidechain === true || l.isMeta === true || l.isCompactSummary === true) return undefined;
+  const c = l.message?.content;
+  const first = typeof c === 'string' ? c : Array.isArray(c) ? (c.find((b) => (b as { type?: unknown }).type === 'text') as { text?: unknown } | undefined)?.text : undefined;
+  if (typeof first !== 'string') return undefined;
+  const t = first.replace(/\s+/g, ' ').trim();
+  return t && !t.startsWith('<') ? t : undefined;
 }
 
-interface Line {
-  type?: string;
-  isSidechain?: boolean;
-  message?: { role?: string; content?: unknown };
-  uuid?: string;
-  timestamp?: string;
+function shortTitle(t: string): string {
+  const s = t.replace(/\s+/g, ' ').trim();
+  return s.length > 60 ? `${s.slice(0, 57).trimEnd()}…` : s;
 }
 
-async function* lines(file: string): AsyncGenerator<Line | undefined> {
-  const input = createReadStream(file, { encoding: 'utf8' });
-  const rl = createInterface({ input, crlfDelay: Infinity });
-  try {
-    for await (const l of rl) {
-      if (!l.trim()) continue;
-      try {
-        yield JSON.parse(l) as Line;
-      } catch {
-        yield undefined;
-      }
+async function summaryOf(file: string, id: string): Promise<ClaudeSessionSummary | undefined> {
+  // The title is the first prompt: read only as far as it, not the whole transcript.
+  for await (const raw of lineStream(file)) {
+    let l: ClaudeLine;
+    try {
+      l = JSON.parse(raw) as ClaudeLine;
+    } catch {
+      continue;
     }
-  } finally {
-    // A caller that stops early (listing needs only the first prompt) closes the file too.
-    rl.close();
-    input.destroy();
-  }
-}
-
-function firstText(content: unknown): string | undefined {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) {
-    const t = content.find((b) => (b as { type?: string }).type === 'text') as { text?: string } | undefined;
-    return t?.text;
+    const t = l && typeof l === 'object' ? promptText(l) : undefined;
+    if (!t) continue;
+    const st = await fs.stat(file);
+    return { id, file, title: shortTitle(t), updatedAt: st.mtimeMs, ...(typeof l.cwd === 'string' ? { cwd: l.cwd } : {}) };
   }
   return undefined;
 }
 
-/** This folder's Claude Code sessions that hold at least one user message, newest first. */
-export async function listClaudeSessions(cwd: string, home = homedir()): Promise<ClaudeSessionSummary[]> {
-  const dir = claudeProjectDir(cwd, home);
-  let names: string[];
-  try {
-    names = (await fs.readdir(dir)).filter((n) => n.endsWith('.jsonl'));
-  } catch {
-    return [];
-  }
-  const out: ClaudeSessionSummary[] = [];
-  for (const name of names) {
-    const file = join(dir, name);
-    // The title is the first prompt: read only as far as it, not the whole transcript.
-    let title: string | undefined;
-    for await (const l of lines(file)) {
-      if (l?.type !== 'user' || l.isSidechain) continue;
-      const t = firstText(l.message?.content);
-      if (t && !t.startsWith('<')) {
-        title = t;
-        break;
-      }
+/** This folder's Claude Code sessions that hold at least one prompt, newest first. */
+export async function listClaudeSessions(cwd: string, env: ClaudeEnv = process.env): Promise<ClaudeSessionSummary[]> {
+  const out = new Map<string, ClaudeSessionSummary>();
+  for (const dir of await projectDirs(cwd, env)) {
+    const names = await fs.readdir(dir).catch(() => [] as string[]);
+    for (const name of names) {
+      const id = name.slice(0, -'.jsonl'.length);
+      if (!name.endsWith('.jsonl') || !SESSION_ID.test(id) || out.has(id)) continue;
+      // Only regular files: opening a FIFO would wait for a writer forever.
+      if (!(await fs.stat(join(dir, name)).catch(() => undefined))?.isFile()) continue;
+      const s = await summaryOf(join(dir, name), id).catch(() => undefined);
+      if (s) out.set(id, s);
     }
-    if (!title) continue;
-    const st = await fs.stat(file);
-    const t = title.replace(/\s+/g, ' ').trim();
-    out.push({ id: name.slice(0, -6), file, title: t.length > 60 ? `${t.slice(0, 57)}…` : t, updatedAt: st.mtimeMs });
   }
-  return out.sort((a, b) => b.updatedAt - a.updatedAt);
+  return [...out.values()].sort((a, b) => b.updatedAt - a.updatedAt);
 }
 
-const KEEP_ASSISTANT = new Set(['text', 'tool_use', 'thinking', 'redacted_thinking']);
-const KEEP_USER = new Set(['text', 'tool_result', 'image']);
+/** The Claude Code session of this folder with that id, if there is one. */
+export async function findClaudeSession(cwd: string, id: string, env: ClaudeEnv = process.env): Promise<ClaudeSessionSummary | undefined> {
+  if (!SESSION_ID.test(id)) return undefined;
+  for (const dir of await projectDirs(cwd, env)) {
+    const file = join(dir, `${id}.jsonl`);
+    const st = await fs.stat(file).catch(() => undefined);
+    if (!st?.isFile()) continue;
+    return (await summaryOf(file, id)) ?? { id, file, title: 'Claude Code session', updatedAt: st.mtimeMs };
+  }
+  return undefined;
+}
+
+export interface ImportOptions {
+  /** The model the session continues with: its window decides whether the import fits. */
+  model?: string;
+  contextWindow?: number;
+  /** Room kept for the system prompt, tools and instruction files (default 10k tokens). */
+  reserveTokens?: number;
+}
+
+export interface ConvertedSession {
+  title: string;
+  /** The working folder Claude Code recorded, if any. */
+  cwd: string | undefined;
+  history: MessageParam[];
+  view: ViewMessage[];
+  /** Unreadable lines (not JSON, or not shaped like their type). */
+  skipped: number;
+  /** Every line that did not become part of the conversation, by reason. */
+  skips: SkipCounts;
+  /** Compact boundaries in the file; the import starts at the last one's summary. */
+  compactions: number;
+  fromSummary: boolean;
+  /** A rough count of the history (the API's usage is the truth). */
+  estimatedTokens: number;
+  /**
+   * Too big for the window even after the last summary: the caller must compact before the
+   * first request (and tell the user so).
+   */
+  mustCompact: boolean;
+  /** One sentence for the user: what was imported and what was left out. */
+  notice: string;
+}
+
+const DEFAULT_RESERVE = 10_000;
+
+const REASONS: Array<[SkipReason, string]> = [
+  ['beforeCompaction', 'before the last compaction (its summary stands for them)'],
+  ['offChain', 'on a branch left by a rewind'],
+  ['sidechain', 'from sub-agents'],
+  ['malformed', 'unreadable'],
+  ['unknownType', 'of a kind this version does not know'],
+];
+
+function noticeFor(c: Omit<ConvertedSession, 'notice'>): string {
+  const parts = [`Imported the Claude Code session "${c.title}" as a new Threadline session; its transcript is unchanged.`];
+  if (c.fromSummary) parts.push(`It starts from the summary of its last compaction (${c.compactions} in the file).`);
+  const left = REASONS.filter(([r]) => c.skips[r] > 0).map(([r, why]) => `${c.skips[r]} ${why}`);
+  if (left.length) parts.push(`Lines left out: ${left.join(', ')}.`);
+  if (c.mustCompact) parts.push(`At about ${Math.round(c.estimatedTokens / 1000)}k tokens it does not fit the context window and needs compacting before the next request.`);
+  return parts.join(' ');
+}
+
+function firstPrompt(entries: Iterable<ClaudeEntry>): string | undefined {
+  for (const e of entries) {
+    const t = promptText(e.line);
+    if (t) return t;
+  }
+  return undefined;
+}
 
 /**
- * Converts a Claude Code transcript on read (the file is never changed): main-thread user and
- * assistant messages, consecutive ones of a role merged, and the pairing the API insists on
- * repaired (an unanswered tool call gets a "not recorded" result; an orphaned result is dropped).
+ * Converts a Claude Code transcript on read (the file is never changed) into the conversation
+ * Claude Code itself would resume: the leaf's branch, from the last compaction summary on.
  */
-export async function loadClaudeSession(file: string): Promise<ConvertedSession> {
-  const raw: MessageParam[] = [];
-  let skipped = 0;
-  let title: string | undefined;
-  for await (const l of lines(file)) {
-    if (!l) {
-      skipped++;
-      continue;
-    }
-    if ((l.type !== 'user' && l.type !== 'assistant') || l.isSidechain || !l.message) continue;
-    const role = l.type;
-    const content = l.message.content;
-    const blocks = (typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : []) as ContentBlockParam[];
-    const kept = blocks.filter((b) => (role === 'assistant' ? KEEP_ASSISTANT : KEEP_USER).has(b.type) && !(b.type === 'text' && !b.text.trim()));
-    if (!kept.length) continue;
-    if (role === 'user' && !title) {
-      const t = firstText(kept);
-      if (t && !t.startsWith('<')) title = t;
-    }
-    const prev = raw.at(-1);
-    if (prev?.role === role) raw[raw.length - 1] = { role, content: [...(prev.content as ContentBlockParam[]), ...kept] } as MessageParam;
-    else raw.push({ role, content: kept } as MessageParam);
-  }
-  // Repair the pairing, message by message.
-  const history: MessageParam[] = [];
-  for (let i = 0; i < raw.length; i++) {
-    const m = raw[i]!;
-    let content = m.content as ContentBlockParam[];
-    if (m.role === 'user') {
-      const prev = history.at(-1);
-      const asked = new Set(prev?.role === 'assistant' ? (prev.content as ContentBlockParam[]).filter((b) => b.type === 'tool_use').map((b) => (b as { id: string }).id) : []);
-      content = content.filter((b) => b.type !== 'tool_result' || asked.has(b.tool_use_id));
-      const answered = new Set(content.filter((b) => b.type === 'tool_result').map((b) => (b as { tool_use_id: string }).tool_use_id));
-      const missing = [...asked].filter((id) => !answered.has(id));
-      content = [
-        ...missing.map((id) => ({ type: 'tool_result' as const, tool_use_id: id, content: 'Result not recorded in the Claude Code transcript.', is_error: true })),
-        ...content.filter((b) => b.type === 'tool_result'),
-        ...content.filter((b) => b.type !== 'tool_result'),
-      ];
-      if (!content.length) continue;
-    } else if (history.length === 0) {
-      history.push({ role: 'user', content: [{ type: 'text', text: '(conversation imported from Claude Code)' }] });
-    } else if (history.at(-1)!.role === 'assistant') {
-      history.push({ role: 'user', content: [{ type: 'text', text: '(continued)' }] });
-    }
-    history.push({ role: m.role, content } as MessageParam);
-  }
-  // A final unanswered tool call is answered too, so the next request is valid.
-  const last = history.at(-1);
-  if (last?.role === 'assistant') {
-    const ids = (last.content as ContentBlockParam[]).filter((b) => b.type === 'tool_use').map((b) => (b as { id: string }).id);
-    if (ids.length) history.push({ role: 'user', content: ids.map((id) => ({ type: 'tool_result' as const, tool_use_id: id, content: 'Result not recorded in the Claude Code transcript.', is_error: true })) });
-  }
-  const view: ViewMessage[] = [];
-  let n = 0;
-  for (const m of history) {
-    for (const b of m.content as ContentBlockParam[]) {
-      const id = `cc${n++}`;
-      if (m.role === 'user' && b.type === 'text' && !b.text.startsWith('<')) view.push({ kind: 'user', id, text: b.text, createdAt: 0 });
-      else if (m.role === 'assistant' && b.type === 'text') view.push({ kind: 'assistant', id, text: b.text, streaming: false, createdAt: 0 });
-      else if (b.type === 'tool_use') view.push({ kind: 'tool', id, name: b.name, summary: summarizeInput(b.input), input: JSON.stringify(b.input, null, 2), status: 'done', createdAt: 0 });
-    }
-  }
-  return { title: title ?? 'Claude Code session', history, view, skipped };
-}
-
-function summarizeInput(input: unknown): string {
-  const i = (input ?? {}) as Record<string, unknown>;
-  const v = i.file_path ?? i.command ?? i.pattern ?? i.path;
-  return typeof v === 'string' ? v.slice(0, 120) : '';
+export async function loadClaudeSession(file: string, opts: ImportOptions = {}): Promise<ConvertedSession> {
+  const t = await readClaudeTranscript(file);
+  const skips = { ...t.skips };
+  // The first prompt is taken before the chain is cut at the last summary.
+  const first = firstPrompt(t.entries.values());
+  const chain = buildChain(t, skips);
+  const { history, view } = convertChain(chain, skips);
+  const leaf = chain.leaf;
+  const title = t.customTitle ?? (leaf ? t.summaries.get(leaf.uuid) : undefined) ?? [...t.summaries.values()].at(-1) ?? t.aiTitle ?? first ?? 'Claude Code session';
+  const cwd = [leaf, ...[...t.entries.values()].reverse()].map((e) => e?.line.cwd).find((c): c is string => typeof c === 'string' && c.length > 0);
+  const model = resolveModel(opts.model ?? DEFAULT_MODEL, opts.contextWindow ? { contextWindow: opts.contextWindow } : {});
+  const budget = computeThresholds(model.contextWindow, model.maxOutputTokens).autoCompactAt - (opts.reserveTokens ?? DEFAULT_RESERVE);
+  const estimatedTokens = estimateTokens(history);
+  const fromSummary = chain.entries.some((e) => e.line.isCompactSummary === true);
+  const out = { title: shortTitle(title), cwd, history, view, skipped: skips.malformed, skips, compactions: chain.compactions, fromSummary, estimatedTokens, mustCompact: estimatedTokens > budget };
+  return { ...out, notice: noticeFor(out) };
 }

@@ -16,6 +16,8 @@ export interface RecorderInit {
   createdAt?: number;
   /** Resuming: what is already on disk. */
   existing?: { history: readonly MessageParam[]; view: readonly ViewMessage[]; title?: string };
+  /** A new session that already has a title (an imported one keeps its own). */
+  title?: string;
 }
 
 /** Flags that only matter in the live session (resume clears them), so a change to them is not saved. */
@@ -71,6 +73,8 @@ export class SessionRecorder {
       this.lastView = init.existing.view.slice();
       this.recount(init.existing.view);
       this.title = init.existing.title ?? titleFrom(init.existing.view);
+    } else if (init.title) {
+      this.title = init.title;
     }
   }
 
@@ -184,6 +188,7 @@ export class SessionRecorder {
   private start(): void {
     if (this.started) return;
     this.started = true;
+    if (this.title) this.queue.push({ t: 'title', title: this.title });
     for (const v of this.views.values()) this.queue.push({ t: 'view', v });
   }
 

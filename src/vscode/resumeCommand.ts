@@ -16,11 +16,8 @@ export async function resumeFromPicker(manager: SessionManager, sessions: Sessio
       void vscode.window.showErrorMessage(`Threadline: could not read that Claude Code session: ${err instanceof Error ? err.message : String(err)}`);
       return;
     }
-    const skipped = converted.skipped ? ` ${converted.skipped} unreadable line(s) were skipped.` : '';
-    manager.importConversation(
-      { history: converted.history, view: converted.view, title: converted.title },
-      `Opened a Claude Code session as a new Threadline session; the original transcript is unchanged.${skipped}`,
-    );
+    // The notice says what was left out and whether the import must be compacted to fit.
+    manager.importConversation({ history: converted.history, view: converted.view, title: converted.title }, converted.notice);
     return;
   }
   try {

@@ -13,7 +13,8 @@ describe('the agent in real VS Code against the Messages API stand-in', { timeou
   let workspace;
 
   before(async () => {
-    env = await startEnvironment();
+    // An allow rule for echo, read as the user set it: Bash rules are judged by the bundled shell parser.
+    env = await startEnvironment({ settings: { 'threadline.permissions.allow': ['Bash(echo:*)'] } });
     ({ standin, workspace } = env);
     wb = await openWorkbench(env.browser, env.server.url);
     await wb.openThreadline();
@@ -97,6 +98,27 @@ describe('the agent in real VS Code against the Messages API stand-in', { timeou
     const result = last.messages.at(-1).content.find((b) => b.type === 'tool_result');
     assert.equal(result.is_error, true);
     assert.match(JSON.stringify(result.content), /denied/i);
+  });
+
+  it('an allowed Bash command runs without asking; the same command writing a file asks', async () => {
+    await standin.enqueue([
+      { content: [{ type: 'tool_use', name: 'Bash', input: { command: "echo 'ran by rule' 2>&1 | echo $'ran\\x20by rule'" } }] },
+      { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'echo pwned > pwned.txt' } }] },
+      { content: [{ type: 'text', text: 'Both tried.' }] },
+    ]);
+    await send('Run the echoes');
+    const frame = wb.chatFrame();
+    const prompt = frame.locator('[data-testid="permission-prompt"]');
+    await prompt.waitFor();
+    await prompt.locator('button', { hasText: 'Show details' }).click();
+    await prompt.locator('.permission-detail', { hasText: 'output redirected to a file' }).waitFor();
+    // The first command ran without a prompt: its result went back before this one was asked.
+    const first = (await standin.requests()).at(-1).body.messages.at(-1).content.find((b) => b.type === 'tool_result');
+    assert.notEqual(first.is_error, true);
+    assert.match(JSON.stringify(first.content), /ran by rule/);
+    await frame.locator('[data-testid="permission-deny"]').click();
+    await frame.locator('[data-testid="message"][data-kind="assistant"]', { hasText: 'Both tried.' }).waitFor();
+    assert.equal(existsSync(join(workspace, 'pwned.txt')), false);
   });
 
   it('Stop mid-answer keeps the partial text, and Continue picks up with a valid history', async () => {

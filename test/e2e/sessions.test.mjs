@@ -116,7 +116,7 @@ describe('sessions across an editor restart', { timeout: 300_000 }, () => {
     await row.click();
     const frame = wb.chatFrame();
     await frame.locator('[data-testid="message"][data-kind="assistant"]', { hasText: 'Renamed greet to welcome' }).waitFor();
-    await frame.locator('[data-testid="message"][data-kind="notice"]', { hasText: 'original transcript is unchanged' }).waitFor();
+    await frame.locator('[data-testid="message"][data-kind="notice"]', { hasText: 'transcript is unchanged' }).waitFor();
     await standin.enqueue([{ content: [{ type: 'text', text: 'Yes, it was greet before.' }] }]);
     const input = frame.locator('[data-testid="prompt-input"]');
     await input.fill('What was the old name?');

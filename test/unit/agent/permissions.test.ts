@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { Permissions, parseRule, RuleSyntaxError, type PermissionRules } from '../../../src/agent/permissions';
 import { createTools } from '../../../src/agent/tools';
 import type { Tool } from '../../../src/tools/types';
@@ -24,6 +24,8 @@ function engine(rules: Partial<PermissionRules> = {}, opts: { trusted?: boolean;
 }
 
 describe('permission rules', () => {
+  before(() => engine().p.ready());
+
   it('parses Tool and Tool(pattern) and rejects anything else', () => {
     assert.deepEqual(parseRule('Edit'), { tool: 'Edit', pattern: undefined, source: 'Edit' });
     assert.equal(parseRule('Bash(npm test:*)').pattern, 'npm test:*');

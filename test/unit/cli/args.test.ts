@@ -18,12 +18,12 @@ describe('parseCliArgs', () => {
     });
   });
 
-  it('defaults cwd, turns and format', () => {
+  it('defaults cwd and format, and sets no turn limit (the reference\'s -p has none)', () => {
     const a = parseCliArgs(['-p', 'q'], '/work');
     assert.equal(a.command, 'prompt');
     if (a.command === 'prompt') {
       assert.equal(a.cwd, '/work');
-      assert.equal(a.maxTurns, 50);
+      assert.equal(a.maxTurns, undefined);
       assert.equal(a.outputFormat, 'text');
     }
   });
@@ -44,13 +44,50 @@ describe('parseCliArgs', () => {
   });
 });
 
+describe('parseCliArgs: tool lists keep every value the user wrote', () => {
+  const tools = (argv: string[]) => {
+    const a = parseCliArgs(argv, '/w');
+    assert.equal(a.command, 'prompt');
+    return a.command === 'prompt' ? { tools: a.allowedTools, prompt: a.prompt } : undefined;
+  };
+
+  it('takes several values after one flag, comma lists, repeated flags and the --allowedTools spelling', () => {
+    assert.deepEqual(tools(['-p', 'go', '--allowed-tools', 'Read', 'Edit']), { tools: ['Read', 'Edit'], prompt: 'go' });
+    assert.deepEqual(tools(['-p', 'go', '--allowed-tools', 'Read,Edit']), { tools: ['Read', 'Edit'], prompt: 'go' });
+    assert.deepEqual(tools(['--allowed-tools', 'Read', '--allowed-tools', 'Edit', 'Bash(npm test:*)', '-p', 'go']), { tools: ['Read', 'Edit', 'Bash(npm test:*)'], prompt: 'go' });
+    assert.deepEqual(tools(['-p', 'go', '--allowedTools', 'Read', 'Grep', '--allowed-tools=Glob']), { tools: ['Read', 'Grep', 'Glob'], prompt: 'go' });
+    assert.deepEqual(tools(['-p', 'go', '--allowed-tools', 'Bash(git log, git diff) Edit', 'mcp__files__read']), { tools: ['Bash(git log, git diff)', 'Edit', 'mcp__files__read'], prompt: 'go' });
+  });
+
+  it('ends a list at the next flag or at --, so a prompt can follow', () => {
+    assert.deepEqual(tools(['--allowed-tools', 'Read', 'Edit', '--', 'fix the bug']), { tools: ['Read', 'Edit'], prompt: 'fix the bug' });
+    assert.deepEqual(tools(['fix', 'the', 'bug', '--allowed-tools', 'Read', 'Edit']), { tools: ['Read', 'Edit'], prompt: 'fix the bug' });
+    assert.deepEqual(tools(['--allowed-tools', 'Read', '--model', 'm', 'fix it']), { tools: ['Read'], prompt: 'fix it' });
+  });
+
+  it('refuses, rather than guesses, when the prompt may have been taken as a tool or a word would be dropped', () => {
+    const refused = (argv: string[], re: RegExp) => {
+      assert.throws(() => parseCliArgs(argv, '/w'), (err: unknown) => err instanceof UsageError && re.test(err.message), argv.join(' '));
+    };
+    refused(['--allowed-tools', 'Read', 'fix the bug'], /"fix" is not a tool rule.*give the prompt with -p, before --allowed-tools, or after --/);
+    refused(['--allowed-tools', 'Read', 'Explain'], /no prompt: --allowed-tools took every argument after it \(Read Explain\)/);
+    refused(['-p', 'go', '--allowed-tools', 'Read', 'then', 'stop'], /"then" is not a tool rule/);
+    refused(['-p', 'go', '--allowed-tools=Read', 'Edit'], /unexpected argument "Edit"/);
+    refused(['-p', 'fix', 'the', 'bug'], /unexpected argument "the": the prompt is the value of -p/);
+    refused(['-p', 'go', '--allowed-tools'], /--allowed-tools needs at least one tool rule/);
+    refused(['--allowed-tools', '-p', 'go'], /--allowed-tools needs at least one tool rule/);
+    refused(['-p', 'go', '--allowed-tools', 'Bash(npm test:*'], /is not a tool rule/);
+  });
+});
+
 describe('parseCliArgs: sessions', () => {
   it('reads --continue, --resume and the sessions subcommand, and refuses both at once', () => {
     const c = parseCliArgs(['-p', 'go on', '--continue'], '/w');
     assert.ok(c.command === 'prompt' && c.resume && 'latest' in c.resume);
     const r = parseCliArgs(['-p', 'go on', '-r', 'abc'], '/w');
     assert.ok(r.command === 'prompt' && r.resume && 'id' in r.resume && r.resume.id === 'abc');
-    assert.deepEqual(parseCliArgs(['sessions', '--json'], '/w'), { command: 'sessions', cwd: '/w', json: true });
+    assert.deepEqual(parseCliArgs(['sessions', '--json'], '/w'), { command: 'sessions', cwd: '/w', json: true, all: false });
+    assert.deepEqual(parseCliArgs(['sessions', '--all'], '/w'), { command: 'sessions', cwd: '/w', json: false, all: true });
     assert.throws(() => parseCliArgs(['-p', 'x', '-c', '-r', 'a'], '/w'), UsageError);
   });
 });

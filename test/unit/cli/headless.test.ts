@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,6 +97,48 @@ describe('threadline -p against the stand-in', () => {
     const hostile = await cli(['-p', 'x', '--resume', '../../etc/passwd'], cwd);
     assert.equal(hostile.code, 1);
     assert.match(hostile.err, /not a session id/);
+  });
+
+  it('tells the model a folder just made with `git init` (no commits yet) is a git repository', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tl-cli-git-'));
+    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd });
+    standin.enqueue({ content: [{ type: 'text', text: 'ok' }] });
+    assert.equal((await cli(['-p', 'hi'], cwd)).code, 0);
+    const system = JSON.stringify((standin.requests[0]!.body as { system: unknown }).system);
+    assert.match(system, /Is a git repository: yes/);
+    assert.match(system, /Current branch: main/);
+  });
+
+  it('finishes a 60-step task by default (no turn limit, as the reference\'s -p); --max-turns 50 stops it with exit 1 and says why', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tl-cli-'));
+    const script = () => {
+      for (let i = 0; i < 60; i++) standin.enqueue({ content: [{ type: 'tool_use', name: 'Glob', input: { pattern: `step${i}/*` } }] });
+      standin.enqueue({ content: [{ type: 'text', text: 'All 60 steps done.' }] });
+    };
+    script();
+    const full = await cli(['-p', 'do the 60 steps', '--output-format', 'json'], cwd);
+    assert.equal(full.code, 0, full.err);
+    const j = JSON.parse(full.out) as { subtype: string; num_turns: number; result: string };
+    assert.deepEqual([j.subtype, j.num_turns, j.result], ['success', 61, 'All 60 steps done.']);
+    standin.reset();
+    script();
+    const capped = await cli(['-p', 'do the 60 steps', '--max-turns', '50'], cwd);
+    assert.equal(capped.code, 1);
+    assert.equal(capped.err, 'threadline: stopped after 50 model turns (--max-turns 50) before the task was done; continue it with -c, or raise --max-turns\n');
+  });
+
+  it('--allowed-tools with several values grants every one of them', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tl-cli-'));
+    standin.enqueue(
+      { content: [{ type: 'tool_use', name: 'Write', input: { file_path: 'made.txt', content: 'w' } }, { type: 'tool_use', name: 'Bash', input: { command: 'touch ran' } }] },
+      { content: [{ type: 'text', text: 'Both done.' }] },
+    );
+    const r = await cli(['-p', 'make two files', '--allowed-tools', 'Write', 'Bash(touch:*)', '--output-format', 'json'], cwd);
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual((JSON.parse(r.out) as { permission_denials: unknown[] }).permission_denials, []);
+    assert.ok(existsSync(join(cwd, 'made.txt')) && existsSync(join(cwd, 'ran')));
+    const warned = await cli(['-p', 'x', '--allowed-tools', 'Read', 'WebFetch'], cwd);
+    assert.match(warned.err, /--allowed-tools WebFetch: no tool here asks under that name, so the rule does nothing/);
   });
 
   it('exits 1 with a one-line reason on an API error, and on the turn limit', async () => {

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { MessagesClient } from '../../../src/api/messagesClient';
 import type { MessageParam } from '../../../src/api/types';
 import { compactWithSummary, COMPACT_BOUNDARY, findAnchors, formatSummary, splitRounds } from '../../../src/compact/compact';
-import { Compactor, MAX_CONSECUTIVE_FAILURES } from '../../../src/compact/compactor';
+import { Compactor, MAX_CONSECUTIVE_FAILURES, splitPendingPrompt } from '../../../src/compact/compactor';
 import { computeThresholds } from '../../../src/conversation/thresholds';
 import { startStandin, type Standin } from '../../standin/server';
 import { validateRequest } from '../../standin/validate';
@@ -159,5 +159,52 @@ describe('compaction helpers', () => {
   it('finds corrections and resolutions', () => {
     const kinds = findAnchors(conversation(6)).map((a) => a.kind);
     assert.deepEqual(kinds, ['correction', 'resolution']);
+  });
+});
+
+describe('a prompt not yet answered survives compaction word for word', () => {
+  it('keeps the trailing prompt after the summary, but not tool results (they need their calls)', () => {
+    const q: MessageParam = { role: 'user', content: [{ type: 'text', text: 'Which chapter was last?' }] };
+    const h: MessageParam[] = [{ role: 'user', content: [{ type: 'text', text: 'old' }] }, { role: 'assistant', content: [{ type: 'text', text: 'a' }] }, q];
+    const split = splitPendingPrompt(h);
+    assert.equal(split.head.length, 2);
+    assert.deepEqual(split.prompt, q.content);
+    const withResults: MessageParam[] = [...h.slice(0, 2), { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Read', input: {} }] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'x' }] }];
+    assert.equal(splitPendingPrompt(withResults).prompt, undefined);
+    assert.equal(splitPendingPrompt(h.slice(0, 2)).prompt, undefined, 'an answered history keeps nothing aside');
+  });
+});
+
+describe('compactor: two triggers at once', () => {
+  it('share one run: one summary request, the same result for both', async () => {
+    const t = computeThresholds(200_000, 64_000);
+    let calls = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const result = { history: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'summary' }] }], summary: 's', tokensBefore: 10, tokensAfter: 1, anchors: [] as [], droppedRounds: 0, source: 'llm' as const };
+    const c = new Compactor({
+      settings: () => ({ autoCompact: true, microCompact: false }),
+      compactable: new Set<string>(),
+      thresholds: () => t,
+      now: () => 0,
+      summarize: async () => {
+        calls++;
+        await gate;
+        return result;
+      },
+    });
+    let fired = 0;
+    c.onDidCompact(() => fired++);
+    const h = conversation(3);
+    const first = c.compact(h, 'auto');
+    const second = c.compact(h, 'manual');
+    release();
+    const [a, b] = await Promise.all([first, second]);
+    assert.equal(calls, 1);
+    assert.equal(fired, 1, 'one divider, not two');
+    assert.equal(a, b);
+    const third = await c.compact(h, 'manual').catch(() => undefined);
+    assert.equal(calls, 2, 'once finished, the next compaction is a new run');
+    assert.ok(third);
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { reportPropertyRuns } from '../../support/propertyReport';
 import { appendUserContent, INTERRUPTED_MARKER, INTERRUPTED_TOOL_RESULT } from '../../../src/conversation/history';
 import type { ContentBlockParam, MessageParam } from '../../../src/api/types';
 import { compactedHistory, findAnchors, truncateToRecent } from '../../../src/compact/compact';
@@ -127,5 +128,6 @@ describe('every compaction path produces a request the API accepts (property)', 
       { numRuns: PROPERTY_RUNS },
     );
     assert.equal(runs, PROPERTY_RUNS);
+    reportPropertyRuns('compaction validity', runs);
   });
 });

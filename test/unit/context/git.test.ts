@@ -41,6 +41,25 @@ describe('git snapshot', () => {
     assert.match(text, /Current branch: feature\/x/);
   });
 
+  it('counts a repository with no commits yet: its branch, its untracked files, no commits', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tl-git-empty-'));
+    execFileSync('git', ['-c', 'init.defaultBranch=trunk', 'init', '-q'], { cwd: dir });
+    writeFileSync(join(dir, 'a.txt'), 'a\n');
+    const s = await takeGitSnapshot(dir);
+    assert.ok(s, 'a git init folder is a repository');
+    assert.equal(s.branch, 'trunk');
+    assert.equal(s.recentCommits, '');
+    assert.match(s.status, /^\?\? a\.txt$/m);
+    assert.match(formatGitSnapshot(s), /Recent commits:\n\(none\)/);
+  });
+
+  it('names a detached HEAD by its commit', async () => {
+    const dir = repo();
+    execFileSync('git', ['checkout', '-q', '--detach', 'HEAD~1'], { cwd: dir });
+    const s = await takeGitSnapshot(dir);
+    assert.match(s?.branch ?? '', /^HEAD \(detached at [0-9a-f]{7,}\)$/);
+  });
+
   it('is undefined outside a repository', async () => {
     assert.equal(await takeGitSnapshot(mkdtempSync(join(tmpdir(), 'tl-nogit-'))), undefined);
   });

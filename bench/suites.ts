@@ -1,0 +1,40 @@
+import { benchActivate } from './activate.bench';
+import { benchAgent } from './agent.bench';
+import { benchBashPermissions } from './bashPermissions.bench';
+import { benchBundles } from './bundle.bench';
+import { benchClaudeImport } from './claudeImport.bench';
+import { benchCompaction } from './compaction.bench';
+import { benchContext } from './context.bench';
+import { benchCrash } from './crash.bench';
+import { benchMemory } from './memory.bench';
+import { benchSessions } from './sessions.bench';
+import { benchValidity } from './validity.bench';
+import { benchViewSync } from './viewSync.bench';
+
+export interface SuiteOptions {
+  root: string;
+  /** The small variant for CI: same figures, fewer samples or a smaller session. */
+  quick: boolean;
+}
+
+export interface Suite {
+  name: string;
+  /** Has a quick variant (run by `--quick`). */
+  quick: boolean;
+  run(opts: SuiteOptions): Promise<Record<string, number>> | Record<string, number>;
+}
+
+export const SUITES: Suite[] = [
+  { name: 'viewSync', quick: true, run: () => benchViewSync() },
+  { name: 'bundles', quick: true, run: ({ root }) => benchBundles(root) },
+  { name: 'activate', quick: true, run: ({ root }) => benchActivate(root) },
+  { name: 'agent', quick: true, run: ({ quick }) => benchAgent({ quick }) },
+  { name: 'bashPermissions', quick: true, run: ({ root, quick }) => benchBashPermissions(root, { quick }) },
+  { name: 'sessions', quick: false, run: () => benchSessions() },
+  { name: 'crash', quick: false, run: ({ root }) => benchCrash(root) },
+  { name: 'claudeImport', quick: false, run: () => benchClaudeImport() },
+  { name: 'context', quick: false, run: () => benchContext() },
+  { name: 'compaction', quick: false, run: () => benchCompaction() },
+  { name: 'memory', quick: true, run: () => benchMemory() },
+  { name: 'validity', quick: true, run: ({ root, quick }) => benchValidity(root, { quick }) },
+];

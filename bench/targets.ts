@@ -1,0 +1,62 @@
+/**
+ * What each figure should be, with where the target comes from. `max`: at most; `min`: at least.
+ * A figure that misses its target is marked; one more than 2x past it fails the run (the quick
+ * subset in CI fails on that too). Figures without a target are reported as they are.
+ */
+export interface Target {
+  max?: number;
+  min?: number;
+  why: string;
+  /** A different bound for the quick variant, where it measures a smaller run. */
+  quick?: { max?: number; min?: number };
+}
+
+export const TARGETS: Record<string, Target> = {
+  'viewSync.bytesPerToken@2000': { max: 200, why: 'streaming cost stays flat with history (issue 2)' },
+  'bundles.hostBundleKB': { max: 1536, why: 'host bundle under 1.5 MB (issue 2)' },
+  'bundles.webviewGzipKB': { max: 160, why: 'webview small enough to load at once (issue 2)' },
+  'activate.activateMs': { max: 50, why: 'activation out of the editor start-up path (issue 2)' },
+  'agent.ttftAgentOverBare': { max: 1.3, why: 'time to first token as a ratio to a bare SDK stream of the same request, same run (issue 3: overhead under 5 ms)' },
+  'agent.heapGrowthMbAfter500Turns': { max: 10, why: 'a long session does not leak (issue 3)' },
+  'bashPermissions.hostileAutoAllowed': { max: 0, why: 'no hostile command auto-allowed (issue 13)' },
+  'bashPermissions.parsedP95Us': { max: 5000, why: 'a permission check is not noticed (issue 13)' },
+  'claudeImport.importVsParseRatio': { max: 10, why: 'importing costs a small multiple of reading the file (issue 19)' },
+  'compaction.requestsRefusedTooLong': { max: 0, why: 'no request refused as too long (issue 5)' },
+  'compaction.latestThreeResultsVerbatim': { min: 1, why: 'the three latest results always verbatim (issue 5)' },
+  'context.assemblyNewSessionMedianMs': { max: 150, why: 'context of a 50,000-file repository per new session (issue 4)' },
+  'context.cacheReadShareFromTurn2Min': { min: 0.9, why: 'the prompt cache keeps hitting from turn 2 (issue 4)' },
+  'memory.index200LoadMedianMs': { max: 5, why: 'memory index load (issue 6)' },
+  'memory.compactFromNotesRequests': { max: 0, why: 'compaction from current notes needs no request (issue 6)' },
+  'sessions.appendP95Ms': { max: 1, why: 'saving one message does not grow with the session (issue 17)' },
+  'sessions.append5200Over10': { max: 2, why: 'saving a message at 5,200 messages against at 10, same run: flat (issue 17)' },
+  'crash.lostMessages': { max: 0, why: 'kill -9 loses no completed message (issue 13)' },
+  'crash.resumedShare': { min: 1, why: 'every killed session resumes (issue 13)' },
+  'crash.invalidRequests': { max: 0, why: 'no request the API would refuse, before or after a kill (issue 13)' },
+  'sessions.resume50MbMs': { max: 500, why: 'resume of a 50 MB transcript (issue 7)' },
+  'sessions.list1000SessionsMs': { max: 200, why: 'history list of 1,000 sessions (issue 7)' },
+  'validity.propertyCases': { min: 10_000, quick: { min: 2000 }, why: 'the compaction validity property at 10,000 cases (2,000 in the quick run) (issue 5)' },
+  'validity.counterexamples': { max: 0, why: 'no generated history breaks the API rules (issue 5)' },
+};
+
+export type Verdict = 'met' | 'missed' | 'failed' | 'none';
+
+/** Met, missed (within 2x of the target) or failed (more than 2x past it). */
+export function judge(value: number, target: Target | undefined, quick = false): Verdict {
+  if (!target) return 'none';
+  const t = quick && target.quick ? { ...target, ...target.quick } : target;
+  if (t.max !== undefined) {
+    if (value <= t.max) return 'met';
+    return value > t.max * 2 ? 'failed' : 'missed';
+  }
+  if (t.min !== undefined) {
+    if (value >= t.min) return 'met';
+    return value < t.min / 2 ? 'failed' : 'missed';
+  }
+  return 'none';
+}
+
+export function describeTarget(target: Target | undefined, quick = false): string {
+  if (!target) return '';
+  const t = quick && target.quick ? { ...target, ...target.quick } : target;
+  return t.max !== undefined ? `≤ ${t.max}` : `≥ ${t.min}`;
+}

@@ -1,0 +1,275 @@
+import type { Node } from 'web-tree-sitter';
+import { EVALUATING_BUILTINS, invokesShell, isInertVariable, type SimpleCommand } from './commands';
+import { resolveCommand, type InnerScript } from './resolve';
+import { clip, gluedContinuation, hasControl, HAZARDS, isPlainExpansion, OUTPUT_OK, OUTPUT_OPS, PARSE_ERROR, STRUCTURE, WORDISH } from './syntax';
+import { literalOf, normalForm, wordOf } from './words';
+
+/** What a permission check needs to know about one Bash command, copied out of the parse tree. */
+export interface BashAnalysis {
+  /** One spelling per meaning (quotes and spaces normalised): what a session grant compares. */
+  normalized: string;
+  /** Every simple command as written, anywhere in the script, in order. */
+  commands: readonly SimpleCommand[];
+  /**
+   * Why no allow rule for its commands can cover this script (a substitution, a redirection to
+   * a file, a background job…). Empty: the rules decide, command by command.
+   */
+  hazards: readonly string[];
+  /** What the script may run, wrappers and inner scripts resolved: what deny and ask rules see. */
+  runs: readonly SimpleCommand[];
+  /** Why a deny rule cannot be sure it sees everything that runs. */
+  unseen: readonly string[];
+}
+
+/** Parses a script (a command, or one run by `bash -c`, eval…) at the given nesting depth. */
+export type ParseScript = (script: string, depth: number) => BashAnalysis | undefined;
+
+interface Pending {
+  command: { words: (string | undefined)[]; text: string };
+  /** Fed a script by a here-doc or here-string. */
+  fed: boolean;
+}
+
+class Walker {
+  readonly commands: SimpleCommand[] = [];
+  readonly runs: SimpleCommand[] = [];
+  readonly hazards = new Set<string>();
+  readonly unseen = new Set<string>();
+
+  constructor(private readonly inner: InnerScript) {}
+
+  private hazard(reason: string): void {
+    this.hazards.add(reason);
+  }
+
+  private children(node: Node): void {
+    for (const child of node.children) if (child) this.visit(child);
+  }
+
+  visit(node: Node): void {
+    if (!node.isNamed) {
+      if (node.type === '&') this.hazard('a background job (&), which would outlive the turn');
+      return;
+    }
+    if (node.isMissing) this.hazard(PARSE_ERROR);
+    switch (node.type) {
+      case 'comment':
+        return;
+      case 'command':
+        return this.finish(this.command(node));
+      case 'redirected_statement':
+        return this.redirected(node);
+      case 'variable_assignment':
+        return this.assignment(node);
+      case 'compound_statement':
+        if (node.child(0)?.type === '((') {
+          this.hazard('arithmetic evaluation ((…))');
+          if (/[A-Za-z_]/.test(node.text)) this.unseen.add(`arithmetic on a variable's value: ${clip(node.text)}`);
+        }
+        return this.children(node);
+      case 'expansion':
+        if (!isPlainExpansion(node)) {
+          this.hazard(`the expansion ${clip(node.text)}`);
+          // Operators, subscripts, offsets, @P and ! can run what a variable holds.
+          this.unseen.add(`the expansion ${clip(node.text)}, which may run what a variable holds`);
+          // The grammar leaves `…` inside ${x:+`…`} as a word: read the operand again as a script.
+          if (/`|\$\(/.test(node.text)) this.rescan(`: ${node.text.slice(2, -1)}`);
+        }
+        return this.children(node);
+      case 'arithmetic_expansion':
+        if (/[A-Za-z_]/.test(node.text)) this.unseen.add(`arithmetic on a variable's value: ${clip(node.text)}`);
+        break;
+      case 'test_command':
+        if (/\$|-(eq|ne|lt|le|gt|ge)\b/.test(node.text)) this.unseen.add(`a test that evaluates a variable's value: ${clip(node.text)}`);
+        break;
+      case 'file_redirect':
+      case 'heredoc_redirect':
+      case 'herestring_redirect':
+        return this.redirect(node, undefined);
+      case 'declaration_command':
+      case 'unset_command':
+        this.pseudoCommand(node);
+        break;
+    }
+    if (!STRUCTURE.has(node.type) && !WORDISH.has(node.type)) this.hazard(HAZARDS[node.type] ?? `shell syntax not checked here (${node.type})`);
+    this.children(node);
+  }
+
+  /** `export`, `declare`, `unset` are keywords to the grammar; deny rules still see them as commands. */
+  private pseudoCommand(node: Node): void {
+    const words = [node.child(0)?.type, ...node.namedChildren.map((c) => (c && c.type !== 'variable_assignment' ? literalOf(c) : c?.text))];
+    this.finishWords({ command: { words, text: node.text }, fed: false });
+  }
+
+  private command(node: Node): Pending {
+    const pending: Pending = { command: { words: [], text: node.text }, fed: false };
+    const { words } = pending.command;
+    for (let i = 0; i < node.childCount; i++) {
+      const child = node.child(i);
+      if (!child) continue;
+      const field = node.fieldNameForChild(i);
+      if (field === 'name') {
+        const target = child.namedChild(0);
+        const w = target ? wordOf(target) : undefined;
+        if (!w?.literal) this.hazard(`a command name computed when it runs (${clip(child.text)})`);
+        words.push(w?.literal ? w.text : undefined);
+        this.children(child);
+      } else if (child.type === 'variable_assignment') {
+        this.assignment(child);
+      } else if (child.type.endsWith('_redirect')) {
+        this.redirect(child, pending);
+      } else if (field === 'argument') {
+        if (!child.isNamed) this.hazard(`${child.type} where the grammar and bash may disagree`);
+        words.push(literalOf(child));
+        this.visit(child);
+      } else {
+        this.visit(child);
+      }
+    }
+    return pending;
+  }
+
+  private redirected(node: Node): void {
+    const body = node.childForFieldName('body');
+    const pending = body?.type === 'command' ? this.command(body) : undefined;
+    if (body && !pending) this.visit(body);
+    for (let i = 0; i < node.childCount; i++) {
+      const child = node.child(i);
+      if (child && child.id !== body?.id) {
+        if (child.type.endsWith('_redirect')) this.redirect(child, pending);
+        else this.visit(child);
+      }
+    }
+    if (pending) this.finish(pending);
+  }
+
+  private assignment(node: Node): void {
+    const name = node.childForFieldName('name');
+    const value = node.childForFieldName('value');
+    if (name?.type !== 'variable_name') this.hazard(`an assignment to ${clip(name?.text ?? node.text)}`);
+    else if (!isInertVariable(name.text)) this.hazard(`setting ${name.text}`);
+    else if (value && literalOf(value) === undefined) this.hazard(`setting ${name.text} to a computed value`);
+    if (value) this.visit(value);
+    if (name && name.type !== 'variable_name') this.visit(name);
+  }
+
+  private redirect(node: Node, pending: Pending | undefined): void {
+    if (node.type === 'herestring_redirect') {
+      const content = node.namedChildren.find((c) => c !== null);
+      this.feed(pending, content ? literalOf(content) : undefined, 'here-string');
+      return this.children(node);
+    }
+    if (node.type === 'heredoc_redirect') return this.heredoc(node, pending);
+    const op = node.children.find((c) => c && !c.isNamed)?.type ?? '';
+    const targets = node.childrenForFieldName('destination').filter((c): c is Node => c !== null);
+    const [first, ...extra] = targets;
+    // The grammar files words after a redirection as further destinations; bash passes them as arguments.
+    for (const w of extra) pending?.command.words.push(literalOf(w));
+    if (extra.length > 0 && !pending) this.hazard('words after a redirection');
+    const to = first ? literalOf(first) : undefined;
+    if (op === '>&-' || op === '<&-') {
+      // closing a descriptor
+    } else if (op === '>&' || op === '<&') {
+      if (!first || !(first.type === 'number' || to === '-')) this.hazard(`output redirected to a file (${clip(node.text)})`);
+    } else if (op === '<') {
+      if (to === undefined || (to.startsWith('/dev/') && to !== '/dev/null')) this.hazard(`input read from ${clip(first?.text ?? '?')}`);
+    } else if (OUTPUT_OPS.has(op)) {
+      if (to === undefined || !OUTPUT_OK.has(to)) this.hazard(`output redirected to a file (${clip(node.text)})`);
+    } else {
+      this.hazard(`the redirection ${clip(node.text)}`);
+    }
+    this.children(node);
+  }
+
+  private heredoc(node: Node, pending: Pending | undefined): void {
+    const start = node.children.find((c) => c?.type === 'heredoc_start');
+    const body = node.children.find((c) => c?.type === 'heredoc_body');
+    const quoted = !!start && /['"\\]/.test(start.text);
+    const text = body?.text ?? '';
+    if (!quoted && /`|\$\(|\$\[|\$\{/.test(text)) {
+      this.hazard('a here-doc with substitutions');
+      // The grammar does not always see substitutions in a body; bash expands it as it would a
+      // double-quoted string, so read it again as one.
+      this.rescan(`: "${text.replace(/(\\*)"/g, (m, bs: string) => (bs.length % 2 === 0 ? `${bs}\\"` : m))}"`);
+    }
+    this.feed(pending, quoted || !/[`$]/.test(text) ? text : undefined, 'here-doc');
+    for (const child of node.children) {
+      if (!child || child.id === body?.id || child.id === start?.id) continue;
+      if (child.type.endsWith('_redirect')) this.redirect(child, pending);
+      else this.visit(child);
+    }
+    if (body && !quoted) this.children(body);
+  }
+
+  /** Reads text again as a script, for the commands a deny rule must see in it. */
+  rescan(script: string): void {
+    const found = this.inner(script);
+    if (!found) {
+      this.unseen.add(`text that could not be read again: ${clip(script)}`);
+      return;
+    }
+    this.runs.push(...found.runs);
+    for (const u of found.unseen) this.unseen.add(u);
+  }
+
+  /** Input for the command: when that command is a shell, the input is a script. */
+  private feed(pending: Pending | undefined, script: string | undefined, what: string): void {
+    const name = pending?.command.words[0];
+    if (!pending || name === undefined || !invokesShell(pending.command.words)) return;
+    this.hazard(`a ${what} that feeds a shell`);
+    pending.fed = true;
+    if (script === undefined) {
+      this.unseen.add(`a ${what} computed when it runs, fed to ${name}`);
+      return;
+    }
+    const found = this.inner(script);
+    if (!found) this.unseen.add(`a ${what} that does not parse cleanly, fed to ${name}`);
+    else {
+      this.runs.push(...found.runs);
+      for (const u of found.unseen) this.unseen.add(u);
+    }
+  }
+
+  private finish(pending: Pending): void {
+    this.finishWords(pending);
+  }
+
+  private finishWords({ command, fed }: Pending): void {
+    this.commands.push(command);
+    const name = command.words[0];
+    if (name !== undefined && EVALUATING_BUILTINS.has(name) && command.words.slice(1).some((w) => w === undefined || /[$`]/.test(w))) {
+      this.hazard(`${name} with an argument it may evaluate`);
+      this.unseen.add(`${name} with an argument it may evaluate: ${clip(command.text)}`);
+    }
+    const resolved = resolveCommand(command, this.inner);
+    this.runs.push(...resolved.runs);
+    for (const u of resolved.unseen) this.unseen.add(u);
+    if (resolved.shellReadsInput && !fed) this.unseen.add(`a shell that runs what it reads from its input: ${clip(command.text)}`);
+  }
+}
+
+/** Reads one parsed script. `parse` parses the scripts found inside it (one level deeper). */
+export function analyzeTree(root: Node, source: string, depth: number, parse: ParseScript): BashAnalysis {
+  const walker = new Walker((script) => parse(script, depth + 1));
+  walker.visit(root);
+  const glued = gluedContinuation(source);
+  if (glued) {
+    // bash joins `r\<newline>m` into `rm`; the grammar splits it in two. Read the joined text too.
+    walker.hazards.add('a line continuation inside a word');
+    walker.rescan(source.replace(/\\\n/g, ''));
+  }
+  if (hasControl(source)) walker.hazards.add('control characters');
+  if (root.hasError) {
+    walker.hazards.add(PARSE_ERROR);
+    walker.unseen.add(PARSE_ERROR);
+  }
+  return {
+    // Where the grammar and bash may read the text differently, only the same text is the same command.
+    normalized: root.hasError || glued || hasControl(source) ? `raw:${source.trim()}` : normalForm(root),
+    commands: walker.commands,
+    hazards: [...walker.hazards],
+    runs: walker.runs,
+    unseen: [...walker.unseen],
+  };
+}
+

@@ -1,0 +1,116 @@
+import { commandBase, SHELLS, WRAPPERS, type SimpleCommand, type Words } from './commands';
+import { clip } from './syntax';
+
+/** What deny and ask rules are matched against for one simple command. */
+export interface Resolution {
+  /** The command and every command it runs through a wrapper, a shell or eval, names reduced to their base. */
+  runs: SimpleCommand[];
+  /** What cannot be seen into before the command runs (a computed name, a script in a variable…). */
+  unseen: string[];
+  /** A shell with no script argument: it runs what it reads from its input (a pipe or a here-doc). */
+  shellReadsInput: boolean;
+}
+
+/** Reads a script that a shell, eval or a wrapper will run; undefined when it does not parse cleanly. */
+export type InnerScript = (script: string) => { runs: readonly SimpleCommand[]; unseen: readonly string[] } | undefined;
+
+/** A wrapper with more words than this is not searched for the command it runs (it asks): each word starts a view. */
+const MAX_WRAPPED_WORDS = 64;
+const MAX_HOPS = 8;
+const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
+
+/**
+ * Every command a simple command may run: itself (`/bin/rm` as `rm`); for a wrapper (`sudo`,
+ * `env`, `timeout`, `xargs`…) each later word as a possible command name, since options differ
+ * by wrapper; the scripts given to shells (`bash -c "…"`), `eval` and `find -exec`.
+ */
+export function resolveCommand(command: SimpleCommand, inner: InnerScript): Resolution {
+  const out: Resolution = { runs: [], unseen: [], shellReadsInput: false };
+  const seen = new Set<string>();
+  const add = (words: Words, text: string) => {
+    const key = JSON.stringify(words);
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.runs.push({ words, text });
+  };
+  const script = (s: string) => {
+    const found = inner(s);
+    if (!found) {
+      out.unseen.push(`a script that does not parse cleanly: ${clip(s)}`);
+      return;
+    }
+    for (const r of found.runs) add(r.words, r.text);
+    out.unseen.push(...found.unseen);
+  };
+
+  // One possible command: the words from its name on. Wrappers are scanned by `visit` only.
+  const visitOne = (words: Words, hops: number) => {
+    const name = words[0];
+    if (name === undefined) {
+      out.unseen.push(`a command name computed when it runs: ${clip(command.text)}`);
+      return;
+    }
+    const base = commandBase(name);
+    const args = words.slice(1);
+    add([base, ...args], command.text);
+    if (SHELLS.has(base)) {
+      let scripted = false;
+      for (const a of args) {
+        if (a === undefined) out.unseen.push(`a computed argument to ${base}: ${clip(command.text)}`);
+        else if (/^[-+][A-Za-z]*s/.test(a) && !a.startsWith('--')) out.shellReadsInput = true;
+        else if (!/^[-+]/.test(a)) {
+          // The -c script, or a script file's name (which then parses as one harmless command).
+          script(a);
+          scripted = true;
+        }
+      }
+      if (!scripted) out.shellReadsInput = true;
+    } else if (base === 'eval') {
+      if (args.some((a) => a === undefined)) out.unseen.push(`eval of a computed string: ${clip(command.text)}`);
+      else script(args.join(' '));
+    } else if (base === 'find') {
+      for (let i = 0; i < args.length; i++) {
+        if (args[i] === undefined || !FIND_EXEC.has(args[i]!)) continue;
+        let end = i + 1;
+        while (end < args.length && args[end] !== ';' && args[end] !== '+') end++;
+        visit(args.slice(i + 1, end), hops + 1);
+        i = end;
+      }
+    } else if (base === 'trap') {
+      // trap 'cmd' EXIT runs its first argument as a script.
+      const at = args.findIndex((a) => a === undefined || !a.startsWith('-'));
+      const action = args[at];
+      if (at >= 0 && action === undefined) out.unseen.push(`trap of a computed string: ${clip(command.text)}`);
+      else if (action !== undefined) script(action);
+    } else if ((base === 'source' || base === '.') && args.some((a) => a === undefined)) {
+      out.unseen.push(`${base} of a computed file name: ${clip(command.text)}`);
+    }
+  };
+
+  const visit = (words: Words, hops: number) => {
+    if (hops > MAX_HOPS) {
+      out.unseen.push(`commands nested too deeply: ${clip(command.text)}`);
+      return;
+    }
+    visitOne(words, hops);
+    const name = words[0];
+    if (name === undefined || !WRAPPERS.has(commandBase(name))) return;
+    if (words.length > MAX_WRAPPED_WORDS) {
+      out.unseen.push(`too many words after ${commandBase(name)} to find the command it runs`);
+      return;
+    }
+    for (let i = 1; i < words.length; i++) {
+      const w = words[i];
+      if (w === undefined) {
+        out.unseen.push(`a word computed when it runs, after ${commandBase(name)}: ${clip(command.text)}`);
+        continue;
+      }
+      // `watch 'rm x'`, `su -c 'rm x'`, `env -S 'rm x'`: a word with spaces may be a script.
+      if (/\s/.test(w)) script(w);
+      visitOne(words.slice(i), hops + 1);
+    }
+  };
+
+  visit(command.words, 0);
+  return out;
+}

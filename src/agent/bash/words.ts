@@ -1,0 +1,170 @@
+import type { Node } from 'web-tree-sitter';
+
+/** A word as the shell will pass it, when that is known before the command runs. */
+export interface Word {
+  /** The value after quote removal: `'r''m'`, `\rm` and `$'\x72m'` are all `rm`. */
+  text: string;
+  /**
+   * false: the shell still changes it when it runs (an unquoted glob or brace), so `text` is only
+   * how it is spelled, not what the command receives. A leading `~` is kept as written: it does not
+   * change a program's base name, and rules spell it the same way.
+   */
+  literal: boolean;
+}
+
+/** Unquoted, these make the shell rewrite a word (globs, braces, extglob). */
+const EXPANDING = new Set(['*', '?', '[', ']', '{', '}', '(', ')']);
+
+function unquotedWord(raw: string): Word {
+  let text = '';
+  let literal = true;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (c === '\\') {
+      const next = raw[i + 1];
+      i++;
+      // A backslash before a newline joins lines; before anything else it quotes that character.
+      if (next !== undefined && next !== '\n') text += next;
+      continue;
+    }
+    if (EXPANDING.has(c)) literal = false;
+    text += c;
+  }
+  return { text, literal };
+}
+
+/** Inside double quotes a backslash only quotes `$`, a backquote, `"`, `\` and a newline. */
+function doubleQuoted(raw: string): string {
+  return raw.replace(/\\([$`"\\\n])/g, (_, c: string) => (c === '\n' ? '' : c));
+}
+
+const C_ESCAPES: Record<string, string> = {
+  a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?',
+};
+
+/** `$'…'` as bash decodes it; a NUL ends the string, as it does in bash. */
+export function decodeAnsiC(body: string): string {
+  let out = '';
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (c !== '\\' || i + 1 >= body.length) {
+      out += c;
+      continue;
+    }
+    const k = body[++i]!;
+    let code: number | undefined;
+    if (C_ESCAPES[k] !== undefined) {
+      out += C_ESCAPES[k];
+      continue;
+    }
+    const digits = (re: RegExp, max: number) => {
+      let s = '';
+      while (s.length < max && i + 1 < body.length && re.test(body[i + 1]!)) s += body[++i]!;
+      return s;
+    };
+    if (/[0-7]/.test(k)) {
+      code = parseInt(k + digits(/[0-7]/, 2), 8) & 0xff;
+    } else if (k === 'x' || k === 'u' || k === 'U') {
+      const hex = digits(/[0-9a-fA-F]/, k === 'x' ? 2 : k === 'u' ? 4 : 8);
+      if (hex === '') {
+        out += `\\${k}`;
+        continue;
+      }
+      code = parseInt(hex, 16);
+    } else if (k === 'c' && i + 1 < body.length) {
+      code = body[++i]!.toUpperCase().charCodeAt(0) & 0x1f;
+    } else {
+      out += `\\${k}`;
+      continue;
+    }
+    if (code === 0) break;
+    out += code > 0x10ffff ? '\ufffd' : String.fromCodePoint(code);
+  }
+  return out;
+}
+
+/**
+ * The word this node stands for, when the shell would not compute it at run time: plain and
+ * escaped words, single, double (without expansions), `$'…'` and `$"…"` quotes, and any
+ * concatenation of those. undefined for anything with an expansion or substitution in it.
+ */
+export function wordOf(node: Node): Word | undefined {
+  switch (node.type) {
+    case 'word':
+      return unquotedWord(node.text);
+    case 'number':
+      return { text: node.text, literal: true };
+    case 'raw_string':
+      return { text: node.text.slice(1, -1), literal: true };
+    case 'ansi_c_string':
+      return { text: decodeAnsiC(node.text.slice(2, -1)), literal: true };
+    case 'string': {
+      let text = '';
+      for (const child of node.children) {
+        if (!child) return undefined;
+        if (child.type === '"') continue;
+        if (child.type !== 'string_content') return undefined;
+        text += doubleQuoted(child.text);
+      }
+      return { text, literal: true };
+    }
+    case 'translated_string': {
+      const inner = node.namedChildren.find((c) => c?.type === 'string');
+      return inner ? wordOf(inner) : undefined;
+    }
+    case 'concatenation': {
+      let text = '';
+      let literal = true;
+      for (const part of node.children) {
+        const w = part ? wordOf(part) : undefined;
+        if (!w) return undefined;
+        text += w.text;
+        literal &&= w.literal;
+      }
+      return { text, literal };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The value when it is exactly known (no expansion left), else undefined. */
+export function literalOf(node: Node): string | undefined {
+  const w = wordOf(node);
+  return w?.literal ? w.text : undefined;
+}
+
+const SAFE_UNQUOTED = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+function quote(s: string): string {
+  return SAFE_UNQUOTED.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+const WORD_NODES = new Set(['word', 'number', 'raw_string', 'ansi_c_string', 'string', 'translated_string', 'concatenation']);
+
+/**
+ * One spelling for every way of writing the same command: literal words are re-quoted one way,
+ * everything else keeps its text, comments go. Two commands with the same form run the same
+ * thing, so a session grant can compare forms instead of raw strings.
+ */
+export function normalForm(root: Node): string {
+  const tokens: string[] = [];
+  const walk = (node: Node) => {
+    if (node.type === 'comment') return;
+    // An unquoted leading ~ expands and a quoted one does not: keep the spelling apart.
+    if (WORD_NODES.has(node.type) && !node.text.startsWith('~')) {
+      const w = wordOf(node);
+      if (w?.literal) {
+        tokens.push(`w${quote(w.text)}`);
+        return;
+      }
+    }
+    if (node.childCount === 0 || node.type === 'heredoc_body') {
+      tokens.push(`t${node.text}`);
+      return;
+    }
+    for (const child of node.children) if (child) walk(child);
+  };
+  walk(root);
+  return JSON.stringify(tokens);
+}
