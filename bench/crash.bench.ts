@@ -21,6 +21,7 @@ export async function benchCrash(root: string): Promise<Record<string, number>> 
     nothingSavedYet: f.nothingSaved,
     tornLinesMended: f.tornLines,
     invalidRequests: f.invalidRequests,
+    deniedCalls: f.deniedCalls,
     msPerKill: +(f.ms / f.runs).toFixed(0),
   };
 }

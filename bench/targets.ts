@@ -32,6 +32,7 @@ export const TARGETS: Record<string, Target> = {
   'crash.lostMessages': { max: 0, why: 'kill -9 loses no completed message (issue 13)' },
   'crash.resumedShare': { min: 1, why: 'every killed session resumes (issue 13)' },
   'crash.invalidRequests': { max: 0, why: 'no request the API would refuse, before or after a kill (issue 13)' },
+  'crash.deniedCalls': { max: 0, why: 'the scripted turn really runs its tools (a refused call would make the kills meaningless)' },
   'sessions.resume50MbMs': { max: 500, why: 'resume of a 50 MB transcript (issue 7)' },
   'sessions.list1000SessionsMs': { max: 200, why: 'history list of 1,000 sessions (issue 7)' },
   'validity.propertyCases': { min: 10_000, quick: { min: 2000 }, why: 'the compaction validity property at 10,000 cases (2,000 in the quick run) (issue 5)' },

@@ -1,6 +1,6 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -29,7 +29,14 @@ export function bundle(entry: string): Promise<string> {
         minify: true,
         logLevel: 'warning',
         define: { __THREADLINE_VERSION__: JSON.stringify(version) },
+        // As in scripts/build.mjs: web-tree-sitter's ESM build reads import.meta.url, which a CommonJS bundle lacks.
+        alias: { 'web-tree-sitter': join(root, 'node_modules/web-tree-sitter/web-tree-sitter.cjs') },
       });
+      // The shell parser loads its wasm from beside the bundle, as scripts/build.mjs lays out dist/.
+      mkdirSync(join(dirname(outfile), 'wasm'));
+      for (const [pkg, file] of [['web-tree-sitter', 'web-tree-sitter.wasm'], ['tree-sitter-bash', 'tree-sitter-bash.wasm']] as const) {
+        cpSync(join(root, 'node_modules', pkg, file), join(dirname(outfile), 'wasm', file));
+      }
       return outfile;
     })();
     bundles.set(entry, out);

@@ -27,6 +27,8 @@ export interface KillFigures {
   resumedByCli: number;
   tornLines: number;
   invalidRequests: number;
+  /** Tool calls of the script that were refused (the script's calls are all allowed: should be 0). */
+  deniedCalls: number;
   failures: string[];
   ms: number;
 }
@@ -75,7 +77,7 @@ interface Options {
 }
 
 export async function killRuns(o: Options): Promise<KillFigures> {
-  const f: KillFigures = { runs: o.runs, byStep: Array.from({ length: o.turn.steps + 1 }, () => 0), completedMessages: 0, lostMessages: 0, resumed: 0, nothingSaved: 0, cliResumes: 0, resumedByCli: 0, tornLines: 0, invalidRequests: 0, failures: [], ms: 0 };
+  const f: KillFigures = { runs: o.runs, byStep: Array.from({ length: o.turn.steps + 1 }, () => 0), completedMessages: 0, lostMessages: 0, resumed: 0, nothingSaved: 0, cliResumes: 0, resumedByCli: 0, tornLines: 0, invalidRequests: 0, deniedCalls: 0, failures: [], ms: 0 };
   const started = performance.now();
   let next = 0;
   const worker = async () => {
@@ -124,6 +126,7 @@ async function oneRun(k: number, o: Options, f: KillFigures): Promise<void> {
     f.invalidRequests += standin.requests.filter((r) => r.validationError !== null).length;
     const sent = standin.requests.at(-1)?.body as { messages?: MessageParam[] } | undefined;
     const expected = sent?.messages ?? [];
+    f.deniedCalls += (JSON.stringify(expected).match(/Permission denied/g) ?? []).length;
     f.completedMessages += expected.length;
 
     const dir = cliSessionsDir(cwd, env);

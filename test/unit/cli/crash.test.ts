@@ -56,6 +56,7 @@ describe('a turn that survives a crash', () => {
     const figures: KillFigures = await killRuns({ cli, runs, concurrency: 4, turn: scriptedTurn(12), cliResumeEvery: 20 });
     process.stdout.write(`# kill -9: ${figures.runs} kills (${figures.byStep.join('/')} per step 0-12), ${figures.lostMessages} completed messages lost of ${figures.completedMessages}, ${figures.resumed}/${figures.runs} resumed (${figures.resumedByCli}/${figures.cliResumes} by a real --resume), ${figures.tornLines} torn last lines mended\n`);
     assert.equal(figures.invalidRequests, 0, 'every request the stand-in saw was valid');
+    assert.equal(figures.deniedCalls, 0, 'every scripted tool call ran');
     assert.equal(figures.lostMessages, 0, figures.failures.join('\n'));
     assert.equal(figures.resumed, figures.runs, figures.failures.join('\n'));
     assert.equal(figures.resumedByCli, figures.cliResumes, figures.failures.join('\n'));

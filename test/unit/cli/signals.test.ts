@@ -94,6 +94,7 @@ describe('the CLI stopped by a signal', { skip: process.platform !== 'linux' && 
     const run = start(['-p', 'start something', '--allowed-tools', 'Bash'], cwd, tmp('tl-state-'));
     assert.equal(await run.exit, 0, run.err());
     assert.equal(run.out(), 'Started it.\n');
+    assert.match(JSON.stringify(standin.requests[1]?.body), /started/, 'the command ran');
     await waitFor(() => sleepsIn(cwd).length === 0 || undefined, 5000).catch(() => assert.fail('the background job outlived the CLI'));
   });
 });
