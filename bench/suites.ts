@@ -7,9 +7,12 @@ import { benchCompaction } from './compaction.bench';
 import { benchContext } from './context.bench';
 import { benchCrash } from './crash.bench';
 import { benchMemory } from './memory.bench';
+import { benchSearch } from './search.bench';
 import { benchSessions } from './sessions.bench';
+import { benchStream } from './stream.bench';
 import { benchValidity } from './validity.bench';
 import { benchViewSync } from './viewSync.bench';
+import { benchWebview } from './webview.bench';
 
 export interface SuiteOptions {
   root: string;
@@ -29,6 +32,7 @@ export const SUITES: Suite[] = [
   { name: 'bundles', quick: true, run: ({ root }) => benchBundles(root) },
   { name: 'activate', quick: true, run: ({ root }) => benchActivate(root) },
   { name: 'agent', quick: true, run: ({ quick }) => benchAgent({ quick }) },
+  { name: 'stream', quick: true, run: ({ quick }) => benchStream({ quick }) },
   { name: 'bashPermissions', quick: true, run: ({ root, quick }) => benchBashPermissions(root, { quick }) },
   { name: 'sessions', quick: false, run: () => benchSessions() },
   { name: 'crash', quick: false, run: ({ root }) => benchCrash(root) },
@@ -37,4 +41,7 @@ export const SUITES: Suite[] = [
   { name: 'compaction', quick: false, run: () => benchCompaction() },
   { name: 'memory', quick: true, run: () => benchMemory() },
   { name: 'validity', quick: true, run: ({ root, quick }) => benchValidity(root, { quick }) },
+  { name: 'webview', quick: false, run: ({ root }) => benchWebview(root) },
+  // Builds a 50,000-file tree (a minute or more on a busy machine): not in the quick subset.
+  { name: 'search', quick: false, run: () => benchSearch() },
 ];

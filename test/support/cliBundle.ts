@@ -29,8 +29,8 @@ export function bundle(entry: string): Promise<string> {
         minify: true,
         logLevel: 'warning',
         define: { __THREADLINE_VERSION__: JSON.stringify(version) },
-        // As in scripts/build.mjs: web-tree-sitter's ESM build reads import.meta.url, which a CommonJS bundle lacks.
-        alias: { 'web-tree-sitter': join(root, 'node_modules/web-tree-sitter/web-tree-sitter.cjs') },
+        // As in scripts/build.mjs: these packages' ESM builds read import.meta.url, which a CommonJS bundle lacks.
+        alias: { 'web-tree-sitter': join(root, 'node_modules/web-tree-sitter/web-tree-sitter.cjs'), fdir: join(root, 'node_modules/fdir/dist/index.cjs') },
       });
       // The shell parser loads its wasm from beside the bundle, as scripts/build.mjs lays out dist/.
       mkdirSync(join(dirname(outfile), 'wasm'));
