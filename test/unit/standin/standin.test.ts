@@ -172,6 +172,15 @@ describe('Messages API stand-in with the real SDK', () => {
         /messages\.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_b/,
       ],
       [
+        'two tool_use blocks with one id',
+        {
+          model: MODEL,
+          max_tokens: 10,
+          messages: [user('x'), { role: 'assistant', content: [toolUse('toolu_a'), toolUse('toolu_a')] }, { role: 'user', content: [toolResult('toolu_a'), toolResult('toolu_a')] }],
+        },
+        /messages\.1\.content\.1: `tool_use` ids must be unique/,
+      ],
+      [
         'tool_result after a text block',
         { model: MODEL, max_tokens: 10, messages: [user('x'), { role: 'assistant', content: [toolUse('toolu_a')] }, { role: 'user', content: [{ type: 'text', text: 'here' }, toolResult('toolu_a')] }] },
         /messages\.2: `tool_result` blocks must come first/,
