@@ -307,6 +307,24 @@ describe('Messages API stand-in with the real SDK', () => {
       }
     });
 
+    it('enforces a context limit when given one, as the API words it', async () => {
+      const limited = await startStandin({ contextLimit: 1000 });
+      try {
+        const c = new Anthropic({ apiKey: 'k', baseURL: limited.url, maxRetries: 0 });
+        const ok = await c.messages.create({ model: MODEL, max_tokens: 900, messages: [user('hello there')] });
+        assert.equal(ok.stop_reason, 'end_turn');
+        const both = await rejection(c.messages.create({ model: MODEL, max_tokens: 999, messages: [user('hello there')] }));
+        assert.ok(both instanceof Anthropic.BadRequestError);
+        assert.match(both.message, /input length and `max_tokens` exceed context limit: \d+ \+ 999 > 1000, decrease input length or `max_tokens` and try again/);
+        const long = await rejection(c.messages.create({ model: MODEL, max_tokens: 1, messages: [user(LONG_SYSTEM)] }));
+        assert.ok(long instanceof Anthropic.BadRequestError);
+        assert.match(long.message, /prompt is too long: \d+ tokens > 1000 maximum/);
+        assert.match(limited.requests.at(-1)?.validationError ?? '', /prompt is too long/);
+      } finally {
+        await limited.close();
+      }
+    });
+
     it('stops writing when the client aborts a slow stream', async () => {
       const long = Array.from({ length: 100 }, (_, i) => `w${i}`).join(' ');
       standin.enqueue({ content: [{ type: 'text', text: long }], chunkChars: 4, chunkDelayMs: 20 });
