@@ -6,9 +6,12 @@ import { benchClaudeImport } from './claudeImport.bench';
 import { benchCompaction } from './compaction.bench';
 import { benchContext } from './context.bench';
 import { benchMemory } from './memory.bench';
+import { benchSearch } from './search.bench';
 import { benchSessions } from './sessions.bench';
+import { benchStream } from './stream.bench';
 import { benchValidity } from './validity.bench';
 import { benchViewSync } from './viewSync.bench';
+import { benchWebview } from './webview.bench';
 
 export interface SuiteOptions {
   root: string;
@@ -28,6 +31,7 @@ export const SUITES: Suite[] = [
   { name: 'bundles', quick: true, run: ({ root }) => benchBundles(root) },
   { name: 'activate', quick: true, run: ({ root }) => benchActivate(root) },
   { name: 'agent', quick: true, run: ({ quick }) => benchAgent({ quick }) },
+  { name: 'stream', quick: true, run: ({ quick }) => benchStream({ quick }) },
   { name: 'bashPermissions', quick: true, run: ({ root, quick }) => benchBashPermissions(root, { quick }) },
   { name: 'sessions', quick: false, run: () => benchSessions() },
   { name: 'claudeImport', quick: false, run: () => benchClaudeImport() },
@@ -35,4 +39,7 @@ export const SUITES: Suite[] = [
   { name: 'compaction', quick: false, run: () => benchCompaction() },
   { name: 'memory', quick: true, run: () => benchMemory() },
   { name: 'validity', quick: true, run: ({ root, quick }) => benchValidity(root, { quick }) },
+  { name: 'webview', quick: false, run: ({ root }) => benchWebview(root) },
+  // Builds a 50,000-file tree (a minute or more on a busy machine): not in the quick subset.
+  { name: 'search', quick: false, run: () => benchSearch() },
 ];

@@ -20,8 +20,12 @@ const node = {
   // The SDK and our deps are bundled; only the editor API is provided at run time.
   external: ['vscode'],
   define: { __THREADLINE_VERSION__: JSON.stringify(version) },
-  // web-tree-sitter's ESM build reads import.meta.url, which a CommonJS bundle does not have.
-  alias: { 'web-tree-sitter': join(root, 'node_modules/web-tree-sitter/web-tree-sitter.cjs') },
+  // web-tree-sitter's and fdir's ESM builds read import.meta.url, which a CommonJS bundle does not
+  // have: take their CommonJS builds.
+  alias: {
+    'web-tree-sitter': join(root, 'node_modules/web-tree-sitter/web-tree-sitter.cjs'),
+    fdir: join(root, 'node_modules/fdir/dist/index.cjs'),
+  },
 };
 
 const configs = [

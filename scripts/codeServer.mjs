@@ -70,9 +70,10 @@ async function waitForHttp(url, child, logTail, timeoutMs = 120_000) {
 
 /**
  * Installs the vsix into a fresh extensions dir and starts code-server on `workspace`.
- * Returns { url, port, dirs, stop, env } — `stop` kills the whole process group.
+ * Returns { url, port, dirs, stop, env } — `stop` kills the whole process group. `workspaceTrust`
+ * keeps VS Code's Workspace Trust on (the folder opens in Restricted Mode until trusted).
  */
-export async function startCodeServer({ workspace, settings = {}, env = {}, vsix = VSIX, dirs: given, port: fixedPort, isolate = true, vscodeOptions = [] } = {}) {
+export async function startCodeServer({ workspace, settings = {}, env = {}, vsix = VSIX, dirs: given, port: fixedPort, isolate = true, vscodeOptions = [], workspaceTrust = false } = {}) {
   const tools = await ensureE2eToolchain();
   const base = given?.base ?? mkdtempSync(join(tmpdir(), 'threadline-e2e-'));
   const dirs = given ?? {
@@ -108,7 +109,8 @@ export async function startCodeServer({ workspace, settings = {}, env = {}, vsix
       '--bind-addr', `127.0.0.1:${port}`,
       '--disable-telemetry',
       '--disable-update-check',
-      '--disable-workspace-trust',
+      // Workspace Trust is off unless a test is about Restricted Mode.
+      ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
       '--user-data-dir', dirs.userData,
       '--extensions-dir', dirs.extensions,
       ...vscodeOptions.flatMap((o) => ['--vscode-option', o]),

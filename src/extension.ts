@@ -1,7 +1,5 @@
 import * as vscode from 'vscode';
 import { createAgent } from './agent/createAgent';
-import { Permissions } from './agent/permissions';
-import { createToolRegistry } from './agent/tools';
 import { setUnexpectedErrorHandler } from './base/unexpectedError';
 import { createChatHandlers } from './chat/chatController';
 import { SessionManager } from './chat/sessionManager';
@@ -16,14 +14,17 @@ import { ViewSync } from './state/viewSync';
 import { ApiKeyStore } from './vscode/apiKey';
 import { ArchiveDocuments } from './vscode/archiveDocuments';
 import { ChatViewProvider, CHAT_VIEW_ID } from './vscode/chatViewProvider';
+import { createEditorActions } from './vscode/editorActions';
 import { registerCommands, runActionCommand } from './vscode/commands';
 import { historyActions } from './vscode/historyUi';
 import { approveExternalInclude } from './vscode/includeApprovals';
 import { createOutputLogger } from './vscode/log';
 import { memorySetup } from './vscode/memorySetup';
+import { createModelCatalog } from './vscode/modelCatalog';
 import { showMemory } from './vscode/memoryView';
 import { resumeFromPicker } from './vscode/resumeCommand';
-import { readMaxTurns, readMemorySettings, readPermissionSettings, readSettings } from './vscode/settings';
+import { permissionsAndTools, permissionsReport } from './vscode/permissionWiring';
+import { readMaxTurns, readMemorySettings, readSettings } from './vscode/settings';
 import { createContextStatusItem } from './vscode/statusBar';
 import { watchKeyAndSettings } from './vscode/watchers';
 
@@ -42,15 +43,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const sessions = new SessionStore(sessionsDirFor(context.globalStorageUri.fsPath, cwd));
   const archives = new ArchiveDocuments(sessions.dir);
   const memory = await memorySetup({ cwd, globalStorageDir: context.globalStorageUri.fsPath, sessionsDir: sessions.dir, store, log });
+  const models = createModelCatalog({ globalStorageDir: context.globalStorageUri.fsPath, apiKeys, store, log });
   const warnBadRule = (message: string) => void vscode.window.showWarningMessage(`Threadline: a permission rule in settings is ignored: ${message}`);
+  // The current session's permission engine and the tools it scopes (Show Context lists its rules).
+  let wiring: ReturnType<typeof permissionsAndTools> | undefined;
   manager = new SessionManager({
     store, runtime, log, cwd, sessions, context: contextService,
     rememberOpen: (id) => void writeOpenSession(sessions.dir, id).catch((err: unknown) => log.warn(`could not note the open session: ${String(err)}`)),
     // One agent per session: its history and its "allow for this session" grants go together.
     createAgent: ({ onLoopComplete }) =>
       createAgent({
-        store, runtime, log, cwd, tools: createToolRegistry(), context: contextService, maxTurns: readMaxTurns, onLoopComplete,
-        permissions: new Permissions({ cwd, rules: readPermissionSettings, trusted: () => vscode.workspace.isTrusted }, warnBadRule),
+        store, runtime, log, cwd, context: contextService, maxTurns: readMaxTurns, onLoopComplete, models,
+        ...(wiring = permissionsAndTools({ cwd, globalStorageDir: context.globalStorageUri.fsPath, warn: warnBadRule })),
         apiKey: () => apiKeys.get(),
         baseUrl: () => store.getState().settings.apiBaseUrl,
         archive: (history) => archives.write(runtime.sessionId, history),
@@ -65,6 +69,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     hasApiKey: async () => Boolean(await apiKeys.get()),
     runCommand: runActionCommand,
     runner: sessionManager.runner,
+    editor: createEditorActions(),
     openArchive: (path) => archives.open(path),
     history: historyActions(sessionManager, sessions, store),
   });
@@ -72,9 +77,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(apiKeys, archives, sync, sessionManager);
   context.subscriptions.push(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, new ChatViewProvider(context.extensionUri, sync)), createContextStatusItem(store));
   context.subscriptions.push(...watchKeyAndSettings({ store, apiKeys, contextService, agent: () => sessionManager.agent }));
+  // The meter follows the window of the model the Models API describes; a key set later fetches the list.
+  context.subscriptions.push(models, models.onDidChange(() => sessionManager.agent.publishTokens()), apiKeys.onDidChange(() => void models.refresh()));
+  void models.refresh();
   registerCommands(context, {
     store, apiKeys, compact,
     previewContext: () => sessionManager.agent.previewContext(),
+    permissionsReport: () => (wiring ? permissionsReport(wiring.permissions) : ''),
     compactPreview: () => sessionManager.agent.compactPreview(),
     openMemory: () => showMemory(sessionManager.agent.memdir, readMemorySettings().enabled),
     newSession: () => sessionManager.newSession(),

@@ -1,3 +1,4 @@
+import type { ModelInfo } from '../api/models';
 import type { MessageParam, MessagesRequest } from '../api/types';
 import { newId } from '../base/ids';
 import { DisposableStore, type IDisposable } from '../base/lifecycle';
@@ -99,7 +100,12 @@ export class Agent implements ChatRunner, IDisposable {
   /** Puts the token figure of the current history into the store (status bar, panel, saved session). */
   publishTokens(): void {
     const used = this.usedTokens();
-    this.deps.store.setState((s) => ({ ...s, tokens: tokenView(used, thresholdsFor(s.settings)) }));
+    this.deps.store.setState((s) => ({ ...s, tokens: tokenView(used, thresholdsFor(s.settings, this.deps.models)) }));
+  }
+
+  /** The model the settings name, as the catalog knows it now (an alias resolved to its id). */
+  model(): ModelInfo {
+    return this.requests.model();
   }
 
   /**
@@ -263,6 +269,10 @@ export class Agent implements ChatRunner, IDisposable {
     this.awaitingKey = false;
     const controller = new AbortController();
     this.controller = controller;
+    if (!(await this.checkModel())) {
+      this.controller = undefined;
+      return;
+    }
     store.setState((s) => ({ ...s, status: 'streaming', canContinue: false }));
     let outcome;
     try {
@@ -287,6 +297,25 @@ export class Agent implements ChatRunner, IDisposable {
     store.setState((s) => ({ ...s, status: 'idle', permission: null, canContinue: result.outcome === 'aborted' || result.outcome === 'max_turns' }));
     reportOutcome(store, result, this.deps.maxTurns());
     this.deps.onLoopComplete?.(result, lastRequest);
+  }
+
+  private readonly warned = new Set<string>();
+
+  /** Refuses a model the API does not know (the message is kept, as without a key); warns once about a deprecated one. */
+  private async checkModel(): Promise<boolean> {
+    const { store } = this.deps;
+    const s = store.getState().settings;
+    const r = await this.deps.models?.resolve?.(s.model, { contextWindow: s.contextWindow });
+    if (!r) return true;
+    if (!r.ok) {
+      addNotice(store, 'error', `${r.error} Your message is kept: choose another model, then press Retry.`, { label: 'Retry', command: 'retry' });
+      return false;
+    }
+    if (r.warning && !this.warned.has(r.warning)) {
+      this.warned.add(r.warning);
+      addNotice(store, 'warning', r.warning);
+    }
+    return true;
   }
 
   dispose(): void {

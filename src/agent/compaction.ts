@@ -5,6 +5,7 @@ import type { MessageParam } from '../api/types';
 import { compactWithSummary, findAnchors, type RecentFile } from '../compact/compact';
 import { Compactor, type CompactorDeps } from '../compact/compactor';
 import { thresholdsFor } from '../conversation/thresholds';
+import { tableModels, type ModelSource } from '../api/models';
 import type { AppSettings } from '../state/appState';
 
 export interface CompactionSetup {
@@ -21,6 +22,8 @@ export interface CompactionSetup {
   microConfig?: CompactorDeps['microConfig'];
   /** Instruction files and the git snapshot are read again after every compaction (the seeds re-inject them). */
   afterCompaction?(): void;
+  /** The model catalog (window, and the id an alias stands for); without it, the built-in table. */
+  models?: ModelSource;
 }
 
 async function readRecent(cwd: string, paths: readonly string[]): Promise<RecentFile[]> {
@@ -40,7 +43,7 @@ async function readRecent(cwd: string, paths: readonly string[]): Promise<Recent
 export function createCompactor(setup: CompactionSetup): Compactor {
   const compactor = new Compactor({
     settings: () => setup.settings(),
-    thresholds: () => thresholdsFor(setup.settings()),
+    thresholds: () => thresholdsFor(setup.settings(), setup.models),
     compactable: setup.compactable,
     now: () => Date.now(),
     countTokens: (h) => setup.countTokens(h),
@@ -52,7 +55,7 @@ export function createCompactor(setup: CompactionSetup): Compactor {
       return compactWithSummary({
         history,
         client,
-        model: setup.settings().model,
+        model: (setup.models ?? tableModels).current(setup.settings().model, { contextWindow: setup.settings().contextWindow }).id,
         signal: new AbortController().signal,
         recentFiles: await readRecent(setup.cwd, setup.recentReads()),
         ...(focus ? { focus } : {}),

@@ -1,5 +1,6 @@
 import { release } from 'node:os';
 import { MessagesClient } from '../api/messagesClient';
+import { tableModels, type ModelSource } from '../api/models';
 import type { MessageParam, MessagesRequest } from '../api/types';
 import type { CompactorDeps } from '../compact/compactor';
 import { compactTool } from '../compact/compactTool';
@@ -48,6 +49,8 @@ export interface AgentSetup {
   memory?: MemorySetup;
   loopEvents?: LoopEvents;
   onLoopComplete?(result: LoopResult, request: MessagesRequest | undefined): void;
+  /** The model catalog (Models API, cache, table); without it, the built-in table. */
+  models?: ModelSource;
 }
 
 export function localIsoDate(d = new Date()): string {
@@ -75,6 +78,9 @@ function clientFactory(setup: Pick<AgentSetup, 'apiKey' | 'baseUrl'>): () => Pro
 /** Builds the agent both faces use; the hosts differ only in the ports they pass. */
 export function createAgent(setup: AgentSetup): Agent {
   const settings = () => setup.store.getState().settings;
+  const models = setup.models ?? tableModels;
+  // What requests name: the alias or id of the settings, resolved (`sonnet` → its newest model).
+  const modelId = () => models.current(settings().model, { contextWindow: settings().contextWindow }).id;
   // The environment section is computed once per agent (per session): it sits in the cached part
   // of the prompt, and a date that changed mid-session would break the cache.
   let environment: Promise<string> | undefined;
@@ -85,12 +91,12 @@ export function createAgent(setup: AgentSetup): Agent {
         isGitRepo: setup.context ? (await setup.context.git()) !== undefined : ((await setup.isGitRepo?.()) ?? false),
         platform: process.platform,
         osVersion: `${process.platform} ${release()}`,
-        model: settings().model,
+        model: modelId(),
         date: localIsoDate(),
       }))());
   const getClient = clientFactory(setup);
   const memory = setup.memory
-    ? createMemoryServices({ setup: setup.memory, cwd: setup.cwd, runFork: createForkRunner({ client: getClient, model: () => settings().model, tools: setup.tools, cwd: setup.cwd }) })
+    ? createMemoryServices({ setup: setup.memory, cwd: setup.cwd, runFork: createForkRunner({ client: getClient, model: modelId, tools: setup.tools, cwd: setup.cwd, permissions: setup.permissions }) })
     : undefined;
   // The compactor needs the agent's recent reads and exact counts; the agent needs the compactor.
   const self: { agent?: Agent } = {};
@@ -99,6 +105,7 @@ export function createAgent(setup: AgentSetup): Agent {
       ? undefined
       : createCompactor({
           settings,
+          models,
           client: getClient,
           cwd: setup.cwd,
           compactable: setup.tools.names('compactable'),
@@ -112,6 +119,7 @@ export function createAgent(setup: AgentSetup): Agent {
   const memorySection = async () => (memory ? await memory.section() : undefined);
   const agent = new Agent({
     ...(compactor ? { compactor } : {}),
+    models,
     store: setup.store,
     runtime: setup.runtime,
     log: setup.log,

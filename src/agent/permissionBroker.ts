@@ -13,6 +13,8 @@ export interface PermissionEngine {
   ready?(): Promise<void>;
   /** Remembers "Allow for this session" for calls like this one. */
   grantForSession(call: { tool: Tool; input: unknown }): void;
+  /** Binds a background agent's own check by the same rules (see Permissions.boundedCheck). */
+  boundedCheck?(roots: readonly string[], own: (tool: Tool, input: unknown) => PermissionOutcome): (tool: Tool, input: unknown) => PermissionOutcome;
 }
 
 type Call = { tool: Tool; input: unknown; id: string };
@@ -42,7 +44,7 @@ export class PermissionBroker {
       this.store.setState((s) => ({
         ...s,
         status: 'awaiting-permission',
-        permission: { requestId, toolName: call.tool.name, summary: safeSummary(call.tool, call.input), detail: `${verdict.reason}\n\n${safeJson(call.input)}` },
+        permission: { requestId, toolName: call.tool.name, summary: safeSummary(call.tool, call.input), detail: `${verdict.reason}\n\n${safeJson(call.input)}`, input: safeJson(call.input) },
       }));
     });
     if (decision === 'deny') return { allowed: false, reason: 'The user denied this tool call.' };

@@ -10,6 +10,8 @@ export interface LoopEvents {
   /** A new model request starts; attempt 1 of a turn or a retry. */
   onRequestStart?(turn: number): void;
   onTextDelta?(text: string): void;
+  /** Thinking as it streams; it is kept in history only once its block is complete and signed. */
+  onThinkingDelta?(text: string): void;
   onRetry?(info: { attempt: number; delayMs: number; reason: string }): void;
   onToolCall?(call: { id: string; name: string; input: unknown; summary: string }): void;
   onToolStatus?(id: string, status: ToolCallStatus, detail?: { result?: string; durationMs?: number }): void;
@@ -127,6 +129,7 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
         else partial[index] = { type: 'text', text };
         ev.onTextDelta?.(text);
       },
+      onThinkingDelta: (_index, text) => ev.onThinkingDelta?.(text),
       onBlockComplete: (index, block) => {
         partial[index] = block.type === 'text' ? { ...block } : block;
       },
@@ -234,7 +237,10 @@ async function runTool(p: CallPlan, cwd: string, signal: AbortSignal): Promise<T
 /** Stop during a stream: keep the partial answer and answer any finished tool call. */
 function interrupted(history: MessageParam[], partial: AssistantBlock[], turns: number, finalText: string): LoopResult {
   let next = history;
-  const kept = partial.filter((b) => (b.type === 'text' ? b.text.length > 0 : b.type === 'tool_use'));
+  const answer = partial.filter((b) => (b.type === 'text' ? b.text.length > 0 : b.type === 'tool_use'));
+  // Finished thinking stays with the answer it led to, in order: the API wants a tool call's
+  // thinking back with it. Unfinished thinking never reaches `partial` (it has no signature).
+  const kept = answer.length ? partial.filter((b) => answer.includes(b) || (b.type === 'thinking' && b.signature) || b.type === 'redacted_thinking') : [];
   if (kept.length) {
     next = [...next, assistantMessage(kept)];
     const uses = kept.filter((b): b is Extract<AssistantBlock, { type: 'tool_use' }> => b.type === 'tool_use');

@@ -1,4 +1,5 @@
-import { resolveModel } from '../api/models';
+import { tableModels, type ModelInfo, type ModelSource } from '../api/models';
+import { thinkingParam } from '../api/thinking';
 import type { MessagesClient } from '../api/messagesClient';
 import type { MessageParam, MessagesRequest, SystemBlock } from '../api/types';
 import { breakdownRequest, type ContextPreview } from '../context/breakdown';
@@ -18,26 +19,40 @@ export interface RequestFactoryDeps {
   systemBlocks(): Promise<SystemBlock[]>;
   reminders?(): Promise<Reminder[]>;
   instructionReport?(): Promise<InstructionReport[]>;
+  /** The model catalog (Models API, cache, table); without it, the built-in table. */
+  models?: ModelSource;
 }
 
 /** Builds the main loop's requests, and answers questions about them (exact size, what they hold). */
 export class RequestFactory {
   constructor(private readonly deps: RequestFactoryDeps) {}
 
+  /** The model the settings name (`sonnet` → its newest model), as the catalog knows it now. */
+  model(): ModelInfo {
+    const settings = this.deps.settings();
+    return (this.deps.models ?? tableModels).current(settings.model, { contextWindow: settings.contextWindow });
+  }
+
   async build(history: readonly MessageParam[]): Promise<MessagesRequest> {
     const settings = this.deps.settings();
-    const model = resolveModel(settings.model, { contextWindow: settings.contextWindow });
+    const model = this.model();
+    const maxTokens = Math.min(model.maxOutputTokens, 32_000);
+    const thinking = thinkingParam(model, settings.thinking, maxTokens, history);
     const system = await this.deps.systemBlocks();
     const tools = this.deps.tools.definitions();
     // The meter counts these in its figure until the next response anchors it.
     this.deps.meter.setOverhead(estimateTokens(system) + estimateTokens(tools));
-    return buildMessagesRequest({
-      model: settings.model,
-      maxTokens: Math.min(model.maxOutputTokens, 32_000),
-      system,
-      tools,
-      history: applyReminders(history, (await this.deps.reminders?.()) ?? []),
-    });
+    return {
+      ...buildMessagesRequest({
+        model: model.id,
+        maxTokens,
+        system,
+        tools,
+        history: applyReminders(history, (await this.deps.reminders?.()) ?? []),
+      }),
+      ...(thinking ? { thinking } : {}),
+      ...(model.betas.length ? { betas: model.betas } : {}),
+    };
   }
 
   /** The API's own count of the request this history would make (count_tokens). */

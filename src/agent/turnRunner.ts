@@ -1,5 +1,6 @@
 import { ApiError } from '../api/errors';
 import { costUsd } from '../api/cost';
+import type { ModelSource } from '../api/models';
 import type { MessageParam, MessagesRequest } from '../api/types';
 import type { MessagesClient } from '../api/messagesClient';
 import { newId } from '../base/ids';
@@ -37,6 +38,8 @@ export interface TurnRunnerDeps {
   loopEvents?: LoopEvents;
   /** A tool call the model made (the agent keeps the files it read). */
   onToolCall?(name: string, input: unknown): void;
+  /** The model catalog, for the window the meter is measured against. */
+  models?: ModelSource;
 }
 
 export interface TurnOutcome {
@@ -78,7 +81,7 @@ export class TurnRunner {
           const retired = conversation.retireUndo();
           if (retired) updateMessage(store, retired, (m) => (m.kind === 'compaction' ? { ...m, canUndo: false } : m));
         }
-        store.setState((s) => ({ ...s, lastUsage: turn.usage, tokens: tokenView(used, thresholdsFor(s.settings)) }));
+        store.setState((s) => ({ ...s, lastUsage: turn.usage, tokens: tokenView(used, thresholdsFor(s.settings, this.deps.models)) }));
       },
       onToolCall: ({ id, name, input, summary }) => {
         view.finish();

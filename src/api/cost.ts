@@ -1,8 +1,11 @@
-import { resolveModel } from './models';
+import { requestPrice } from './prices';
 import type { Usage } from './types';
 
-export function costUsd(modelId: string, usage: Usage): number {
-  const p = resolveModel(modelId).price;
+/** What one response cost, or undefined when the model's price is not known (see prices.ts). */
+export function costUsd(modelId: string, usage: Usage): number | undefined {
+  const input = usage.inputTokens + usage.cacheCreationInputTokens + usage.cacheReadInputTokens;
+  const p = requestPrice(modelId, input);
+  if (!p) return undefined;
   return (
     (usage.inputTokens * p.input +
       usage.outputTokens * p.output +

@@ -6,6 +6,8 @@ export type ApiErrorKind =
   | 'overloaded'
   | 'server'
   | 'network'
+  /** The stream sent nothing for longer than the idle timeout. */
+  | 'stalled'
   | 'prompt_too_long'
   | 'invalid_request'
   | 'aborted'
@@ -25,7 +27,7 @@ export class ApiError extends Error {
   }
 
   get retryable(): boolean {
-    return this.kind === 'rate_limit' || this.kind === 'overloaded' || this.kind === 'server' || this.kind === 'network';
+    return this.kind === 'rate_limit' || this.kind === 'overloaded' || this.kind === 'server' || this.kind === 'network' || this.kind === 'stalled';
   }
 }
 
@@ -76,6 +78,14 @@ export function classifyError(err: unknown): ApiError {
     }
     if (status === 400 || type === 'invalid_request_error') return new ApiError('invalid_request', message, status, undefined, { cause: err });
     return new ApiError('unknown', message, status, retryAfter, { cause: err });
+  }
+  if (err instanceof Anthropic.AnthropicError && err.cause instanceof SyntaxError) {
+    // The SDK could not parse what the stream sent (a tool input that is not JSON, say);
+    // the model is sampled again on a retry.
+    return new ApiError('server', `The API sent a response that is not valid JSON: ${err.message}`, undefined, undefined, { cause: err });
+  }
+  if (err instanceof Error && /stream ended without producing|request ended without sending any chunks/i.test(err.message)) {
+    return new ApiError('network', 'The response stream ended early', undefined, undefined, { cause: err });
   }
   if (err instanceof Error && /terminated|socket|ECONNRESET|ECONNREFUSED|network|fetch failed/i.test(err.message)) {
     return new ApiError('network', `Connection failed: ${err.message}`, undefined, undefined, { cause: err });

@@ -6,6 +6,8 @@ export type TextBlockParam = Anthropic.TextBlockParam;
 export type ToolUseBlockParam = Anthropic.ToolUseBlockParam;
 export type ToolResultBlockParam = Anthropic.ToolResultBlockParam;
 export type ToolDefinition = Anthropic.Tool;
+/** What the request says about thinking: adaptive, enabled with a budget, or disabled. */
+export type ThinkingParam = Anthropic.ThinkingConfigParam;
 
 /** The blocks an assistant turn can carry back into history. */
 export type AssistantBlock =
@@ -35,6 +37,10 @@ export interface MessagesRequest {
   messages: MessageParam[];
   /** Marks which request this is, so compaction and memory forks can be told apart. */
   source: 'main' | 'compact' | 'session_memory' | 'memory_extraction' | 'title';
+  /** Omitted: the model's default (see thinking.ts for how it is chosen). */
+  thinking?: ThinkingParam;
+  /** `anthropic-beta` values this request needs (a context-window variant's). */
+  betas?: readonly string[];
 }
 
 export interface AssistantTurn {

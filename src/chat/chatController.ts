@@ -19,6 +19,13 @@ export interface ChatControllerDeps {
   history?: HistoryActions;
   /** Manual compaction with the shell's progress UI; falls back to the runner's. */
   compact?(focus: string | undefined): Promise<void>;
+  /** The editor the panel sits in: open a file a card names, insert a code block at the cursor. */
+  editor?: EditorActions;
+}
+
+export interface EditorActions {
+  openFile(path: string, line: number | undefined): Promise<void>;
+  insertText(text: string): Promise<void>;
 }
 
 export interface HistoryActions {
@@ -33,6 +40,9 @@ export interface HistoryActions {
 export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
   const { store, runner } = deps;
   const busy = () => store.getState().status !== 'idle';
+  // Only while the state says the stopped turn can be picked up: an old button or a replayed
+  // message must not send another "continue" into a finished conversation.
+  const mayContinue = () => !busy() && store.getState().canContinue;
   return {
     'chat/send': async ({ text }) => {
       if (busy()) {
@@ -65,7 +75,7 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
       if (!busy()) await runner?.retry();
     },
     'chat/continue': async () => {
-      if (!busy()) await runner?.continue();
+      if (mayContinue()) await runner?.continue();
     },
     'permission/respond': ({ requestId, decision }) => runner?.respondToPermission(requestId, decision),
     'history/show': async () => {
@@ -109,10 +119,16 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
         return;
       }
       if (command === 'continue') {
-        if (!busy()) void runner?.continue();
+        if (mayContinue()) void runner?.continue();
         return;
       }
       deps.runCommand(command);
+    },
+    'editor/openFile': async ({ path, line }) => {
+      await deps.editor?.openFile(path, line);
+    },
+    'editor/insertText': async ({ text }) => {
+      await deps.editor?.insertText(text);
     },
   };
 }

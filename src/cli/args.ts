@@ -11,6 +11,8 @@ export interface PromptArgs {
   /** Undefined: no limit, as the reference's -p has none by default. */
   maxTurns: number | undefined;
   allowedTools: string[];
+  /** --add-dir: folders where reads run like in the workspace (writes still ask). */
+  addDirs: string[];
   outputFormat: OutputFormat;
   /** Continue the most recent session in this folder, or the one with this id. */
   resume: { latest: true } | { id: string } | undefined;
@@ -20,7 +22,7 @@ export type CliArgs =
   | PromptArgs
   | { command: 'help' }
   | { command: 'version' }
-  | { command: 'context'; cwd: string; json: boolean; model: string | undefined; contextWindow: number | undefined }
+  | { command: 'context'; cwd: string; json: boolean; model: string | undefined; contextWindow: number | undefined; addDirs: string[] }
   | { command: 'sessions'; cwd: string; json: boolean; all: boolean }
   | { command: 'memory'; cwd: string; json: boolean; action: 'list' | 'show' | 'rm'; name?: string };
 
@@ -35,7 +37,11 @@ function positiveInt(name: string, raw: string | undefined): number | undefined 
 
 // Flags that, like the reference's, take every argument after them up to the next flag (or
 // `--`); `--flag=value` takes that one value only.
-const MULTI_VALUE = new Set(['--allowed-tools', '--allowedTools']);
+const MULTI_VALUE = new Map([
+  ['--allowed-tools', '--allowed-tools'],
+  ['--allowedTools', '--allowed-tools'],
+  ['--add-dir', '--add-dir'],
+]);
 // Flags whose value is the next argument, so a value is never mistaken for a flag's list.
 const TAKES_VALUE = new Set(['-p', '--print', '--cwd', '--model', '--context-window', '--max-turns', '--output-format', '-r', '--resume']);
 
@@ -54,12 +60,13 @@ function gatherLists(argv: readonly string[]): Gathered {
       out.push(...argv.slice(i));
       break;
     }
-    if (MULTI_VALUE.has(a)) {
+    const canonical = MULTI_VALUE.get(a);
+    if (canonical) {
       const values: string[] = [];
       while (i + 1 < argv.length && !argv[i + 1]!.startsWith('-')) values.push(argv[++i]!);
-      if (!values.length) throw new UsageError(`${a} needs at least one tool rule, e.g. ${a} Read "Bash(npm test:*)"`);
-      // One spelling from here on, so the rules keep the order they were written in.
-      out.push(...values.map((v) => `--allowed-tools=${v}`));
+      if (!values.length) throw new UsageError(canonical === '--add-dir' ? `${a} needs a folder` : `${a} needs at least one tool rule, e.g. ${a} Read "Bash(npm test:*)"`);
+      // One spelling from here on, so the values keep the order they were written in.
+      out.push(...values.map((v) => `${canonical}=${v}`));
       taken.push({ flag: a, values });
     } else if (a.startsWith('--allowedTools=')) {
       out.push(`--allowed-tools=${a.slice('--allowedTools='.length)}`);
@@ -101,6 +108,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
         'context-window': { type: 'string' },
         'max-turns': { type: 'string' },
         'allowed-tools': { type: 'string', multiple: true },
+        'add-dir': { type: 'string', multiple: true },
         'output-format': { type: 'string' },
         json: { type: 'boolean' },
         all: { type: 'boolean' },
@@ -122,7 +130,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
   const [first, ...rest] = parsed.positionals;
   if (first === 'context') {
     if (rest.length) throw new UsageError(`unexpected arguments after context: ${rest.join(' ')}`);
-    return { command: 'context', cwd: dir, json: Boolean(v.json), model, contextWindow };
+    return { command: 'context', cwd: dir, json: Boolean(v.json), model, contextWindow, addDirs: v['add-dir'] ?? [] };
   }
   if (first === 'memory') {
     const [action = 'list', name, ...extra] = rest;
@@ -162,6 +170,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
     contextWindow,
     maxTurns: positiveInt('--max-turns', v['max-turns']),
     allowedTools,
+    addDirs: v['add-dir'] ?? [],
     outputFormat: format,
     resume,
   };

@@ -1,5 +1,7 @@
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Permissions } from '../agent/permissions';
+import { formatRules, readClaudeSettings, type RuleSource } from '../agent/ruleSources';
 import { createToolRegistry } from '../agent/tools';
 import { ContextService } from '../context/contextService';
 import { renderContextReport } from '../context/contextReport';
@@ -18,6 +20,8 @@ import { resolveMemoryDir } from '../memory/paths';
 import { parseCliArgs, UsageError } from './args';
 import { stdio, type CliIo } from './io';
 import { runPrompt } from './runPrompt';
+import { cliModelCatalog } from './models';
+import { DEFAULT_MODEL } from '../api/models';
 import { sessionsCommand } from './sessionsCommand';
 
 declare const __THREADLINE_VERSION__: string | undefined;
@@ -40,14 +44,17 @@ Usage:
 Options:
   -p, --print PROMPT                 the prompt (or give it as the remaining arguments)
   --cwd DIR                          the workspace folder (default: the current directory)
-  --model ID                         model id (default: claude-sonnet-4-6)
-  --context-window N                 context window in tokens, for models the table does not know
+  --model NAME                       sonnet, opus, haiku (the newest of that line) or a model id
+                                     (default: sonnet)
+  --context-window N                 context window in tokens, overriding the model's
   --max-turns N                      most model turns for the answer (default: no limit)
   --allowed-tools RULE...            tools that run without asking, e.g. Edit "Bash(npm test:*)":
                                      several values, comma lists or the flag repeated; the list
                                      runs to the next flag or --. Also spelled --allowedTools.
                                      Read-only tools inside --cwd always run; anything else that
                                      would ask is denied, and the denial is reported
+  --add-dir DIR...                   folders outside --cwd where reads run too (several values
+                                     or the flag repeated); writes there need an --allowed-tools rule
   -c, --continue                     continue the most recent Threadline session in this folder
   -r, --resume ID                    continue the session with this id: a Threadline session, or a
                                      Claude Code one of this folder, imported as a new Threadline
@@ -107,6 +114,47 @@ function warnUnknownTools(rules: readonly string[], tools: ToolRegistry, io: Cli
   }
 }
 
+/**
+ * The permission engine of a CLI run: --allowed-tools, --add-dir and Claude Code's settings files
+ * (this is the user's own folder, so its project settings apply, as they do for the reference).
+ */
+function cliPermissions(cwd: string, allowed: string[], addDirs: string[], env: NodeJS.ProcessEnv, io: CliIo): Permissions {
+  let claude: RuleSource[] | undefined;
+  const warn = (message: string) => io.err(`threadline: ignoring a permission rule: ${message}\n`);
+  return new Permissions(
+    {
+      cwd,
+      rules: () => ({ allow: allowed, ask: [], deny: [] }),
+      rulesLabel: '--allowed-tools',
+      trusted: () => true,
+      headless: true,
+      sources: () => [...(claude ??= readClaudeSettings({ cwd, env, warn, ...(env.HOME ? { home: env.HOME } : {}) })), ...(addDirs.length ? [{ label: '--add-dir', additionalDirectories: addDirs }] : [])],
+      protectedPaths: [cliStateDir(env)],
+    },
+    warn,
+  );
+}
+
+/** The --add-dir folders, absolute; a missing one is a usage error. */
+function checkDirs(dirs: string[], io: CliIo): string[] | undefined {
+  const out: string[] = [];
+  for (const d of dirs) {
+    const abs = resolve(d);
+    let ok: boolean;
+    try {
+      ok = statSync(abs).isDirectory();
+    } catch {
+      ok = false;
+    }
+    if (!ok) {
+      io.err(`threadline: --add-dir is not a directory: ${d} (see --help)\n`);
+      return undefined;
+    }
+    out.push(abs);
+  }
+  return out;
+}
+
 export interface CliOptions {
   io?: CliIo;
   env?: NodeJS.ProcessEnv;
@@ -137,25 +185,36 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       return 0;
     case 'context': {
       const cwd = resolve(args.cwd);
+      const dirs = checkDirs(args.addDirs, io);
+      if (!dirs) return 2;
+      const permissions = cliPermissions(cwd, [], dirs, env, io);
       const settings = { ...(args.model ? { model: args.model } : {}), ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}) };
       const runtime = new RuntimeState(cwd);
       const store = createStore<AppState>(getDefaultAppState({ sessionId: runtime.sessionId, settings }));
+      // A local preview: the cached model list or the table, never the network, never refused.
+      const models = cliModelCatalog(env, undefined);
+      const resolved = await models.resolve(args.model ?? DEFAULT_MODEL, settings);
+      if (!resolved.ok || resolved.warning) io.err(`threadline: ${resolved.ok ? resolved.warning : resolved.error}\n`);
       const agent = createAgent({
+        models,
         store,
         runtime,
         log: silentLogger,
         cwd,
-        tools: createToolRegistry(),
-        permissions: new Permissions({ cwd, rules: () => ({ allow: [], ask: [], deny: [] }), trusted: () => true, headless: true }),
+        tools: createToolRegistry({ searchScope: permissions }),
+        permissions,
         apiKey: async () => undefined,
         baseUrl: () => '',
         maxTurns: () => 1,
         context: headlessContext(cwd, io),
       });
+      agent.publishTokens();
       const preview = await agent.previewContext();
       const state = store.getState();
-      if (args.json) io.out(`${JSON.stringify({ model: state.model, tokens: state.tokens, categories: preview.categories, total: preview.total, instructionFiles: preview.instructionFiles }, null, 2)}\n`);
-      else io.out(`${renderContextReport(state, preview)}\n`);
+      const rules = permissions.describeRules();
+      const modelId = agent.model().id;
+      if (args.json) io.out(`${JSON.stringify({ model: state.model, modelId, tokens: state.tokens, categories: preview.categories, total: preview.total, instructionFiles: preview.instructionFiles, permissions: rules }, null, 2)}\n`);
+      else io.out(`${renderContextReport(modelId === state.model ? state : { ...state, model: `${modelId} (${state.model})` }, preview)}\n\n${formatRules(rules.rules, rules.directories)}\n`);
       return 0;
     }
     case 'sessions':
@@ -200,11 +259,10 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
     }
     case 'prompt': {
       const cwd = resolve(args.cwd);
-      const permissions = new Permissions(
-        { cwd, rules: () => ({ allow: args.allowedTools, ask: [], deny: [] }), trusted: () => true, headless: true },
-        (message) => io.err(`threadline: ignoring --allowed-tools entry: ${message}\n`),
-      );
-      const tools = createToolRegistry();
+      const dirs = checkDirs(args.addDirs, io);
+      if (!dirs) return 2;
+      const permissions = cliPermissions(cwd, args.allowedTools, dirs, env, io);
+      const tools = createToolRegistry({ searchScope: permissions });
       warnUnknownTools(args.allowedTools, tools, io);
       return runPrompt(
         { ...args, cwd },
@@ -215,6 +273,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
           permissions,
           context: headlessContext(cwd, io),
           sessions: new SessionStore(cliSessionsDir(cwd, env)),
+          models: cliModelCatalog(env, env.ANTHROPIC_API_KEY || undefined),
           ...(await cliMemorySetup(cwd, env, io)),
         },
         io,

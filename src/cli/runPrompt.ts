@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULT_MODEL, type ModelSource } from '../api/models';
 import type { AssistantBlock, Usage } from '../api/types';
 import { createAgent } from '../agent/createAgent';
 import type { PermissionEngine } from '../agent/permissionBroker';
@@ -36,6 +37,8 @@ export interface PromptDeps {
   /** Where Claude Code's sessions are looked for by `--resume ID` (HOME, CLAUDE_CONFIG_DIR). */
   claudeEnv?: ClaudeEnv;
   memory?: MemorySetup;
+  /** Resolves --model (aliases, ids the API knows); without it, the built-in table. */
+  models?: ModelSource;
 }
 
 interface Denial {
@@ -71,6 +74,9 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
   };
   if (!existsSync(args.cwd) || !statSync(args.cwd).isDirectory()) return fail(`--cwd is not a directory: ${args.cwd}`, 2);
   if (!env.apiKey) return fail('ANTHROPIC_API_KEY is not set');
+  const resolved = await deps.models?.resolve?.(args.model ?? DEFAULT_MODEL, args.contextWindow ? { contextWindow: args.contextWindow } : {});
+  if (resolved && !resolved.ok) return fail(`--model: ${resolved.error}`, 2);
+  if (resolved?.warning) io.err(`threadline: ${resolved.warning}\n`);
 
   const started = Date.now();
   const runtime = new RuntimeState(args.cwd);
@@ -96,6 +102,7 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
       decide: (call) => deps.permissions.decide(call),
       ready: () => deps.permissions.ready?.() ?? Promise.resolve(),
       grantForSession: (call) => deps.permissions.grantForSession(call),
+      ...(deps.permissions.boundedCheck ? { boundedCheck: (roots, own) => deps.permissions.boundedCheck!(roots, own) } : {}),
     },
     apiKey: async () => env.apiKey,
     baseUrl: () => env.baseUrl ?? '',
@@ -107,6 +114,7 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
       ? { memory: { ...deps.memory, ...(deps.sessions ? { sessionNotesPath: join(deps.sessions.dir, 'notes', `${runtime.sessionId}.md`) } : {}) } }
       : {}),
     ...(deps.dynamicSections ? { dynamicSections: deps.dynamicSections } : {}),
+    ...(deps.models ? { models: deps.models } : {}),
     loopEvents: {
       onTurnComplete: (turn) => {
         if (stream) emit({ type: 'assistant', session_id: runtime.sessionId, message: { role: 'assistant', model: turn.model, content: blocksToJson(turn.blocks), stop_reason: turn.stopReason, usage: turn.usage } });
@@ -155,14 +163,14 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
         io.err(`threadline: ${c.notice} Its Threadline id is ${runtime.sessionId}.\n`);
       }
     } else {
-      recorder = new SessionRecorder(deps.sessions, { id: runtime.sessionId, cwd: args.cwd, model: store.getState().settings.model });
+      recorder = new SessionRecorder(deps.sessions, { id: runtime.sessionId, cwd: args.cwd, model: agent.model().id });
     }
   } else if (args.resume) {
     return fail('sessions are not available here');
   }
 
   if (stream) {
-    emit({ type: 'system', subtype: 'init', session_id: runtime.sessionId, cwd: args.cwd, model: store.getState().settings.model, tools: deps.tools.tools.map((t) => t.name) });
+    emit({ type: 'system', subtype: 'init', session_id: runtime.sessionId, cwd: args.cwd, model: agent.model().id, tools: deps.tools.tools.map((t) => t.name) });
   }
   const onAbort = () => agent.stop();
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -190,7 +198,8 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
     session_id: runtime.sessionId,
     num_turns: r?.turns ?? 0,
     duration_ms: Date.now() - started,
-    total_cost_usd: Math.round(runtime.totalCostUsd * 1e6) / 1e6,
+    // null when a model's price is not known: tokens are reported, a guessed cost is not.
+    total_cost_usd: runtime.unpricedRequests > 0 ? null : Math.round(runtime.totalCostUsd * 1e6) / 1e6,
     usage: {
       input_tokens: usage.inputTokens,
       output_tokens: usage.outputTokens,

@@ -1,4 +1,4 @@
-import { resolveModel } from '../api/models';
+import { tableModels, type ModelSource } from '../api/models';
 import type { TokenLevel, TokenView } from '../shared/viewState';
 
 // Buffers below the effective window (seed 000 §6, seed 004 §14.5.1).
@@ -45,8 +45,8 @@ export function tokenView(used: number, t: Thresholds): TokenView {
   return { used, ...t, level: tokenLevel(used, t) };
 }
 
-/** The thresholds of the model the settings name (its window, or the user's override). */
-export function thresholdsFor(settings: { model: string; contextWindow: number }): Thresholds {
-  const model = resolveModel(settings.model, { contextWindow: settings.contextWindow });
+/** The thresholds of the model the settings name (its window, or the user's override), as the catalog knows it. */
+export function thresholdsFor(settings: { model: string; contextWindow: number }, models: ModelSource = tableModels): Thresholds {
+  const model = models.current(settings.model, { contextWindow: settings.contextWindow });
   return computeThresholds(model.contextWindow, model.maxOutputTokens);
 }

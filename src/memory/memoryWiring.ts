@@ -31,6 +31,8 @@ export interface ForkRequest {
   source: 'memory_extraction' | 'session_memory';
   /** The fork's own permission check: it never asks anyone, it allows or denies. */
   canUseTool(tool: Tool, input: unknown): PermissionOutcome;
+  /** The fork's own files (memory folder, notes file): beyond them it reads only what the workspace's rules allow. */
+  roots?: string[];
   /** System prompt sections of the fork. */
   system: string[];
   maxTurns: number;
@@ -89,7 +91,7 @@ export function createMemoryServices(opts: {
     (section ??= (async () => (setup.enabled() ? buildMemorySection(setup.dir, await memdir.loadIndex().catch(() => undefined)) : undefined))());
 
   const fork = (messages: MessageParam[], prompt: string, source: ForkRequest['source'], canUseTool: ForkRequest['canUseTool'], system: string[]) =>
-    opts.runFork({ messages, prompt, source, canUseTool, system, maxTurns: EXTRACTION_MAX_TURNS });
+    opts.runFork({ messages, prompt, source, canUseTool, system, maxTurns: EXTRACTION_MAX_TURNS, roots: source === 'memory_extraction' ? [setup.dir] : setup.sessionNotesPath ? [setup.sessionNotesPath] : [] });
 
   const auto = new AutoMemoryService({
     memdir,

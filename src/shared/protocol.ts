@@ -26,11 +26,17 @@ export interface WebviewToHostMap {
   'history/export': { id: string };
   'chat/fork': { id: string };
   'command/run': { command: ActionCommand };
+  /** Opens a file a tool card names (relative to the workspace, or absolute), at a 1-based line. */
+  'editor/openFile': { path: string; line?: number };
+  /** Inserts a code block's text at the cursor of the active editor. */
+  'editor/insertText': { text: string };
 }
 
 export interface HostToWebviewMap {
   'state/snapshot': { seq: number; state: ViewState };
   'state/patch': { seq: number; ops: ViewPatchOp[] };
+  /** Brings a message into view (after a restore, or to show the card a prompt is about). */
+  'view/reveal': { id: string };
 }
 
 export type Envelope<M> = { [K in keyof M]: { type: K; payload: M[K] } }[keyof M];
@@ -40,6 +46,7 @@ export type HostToWebviewMessage = Envelope<HostToWebviewMap>;
 export type HandlerTable<M> = { [K in keyof M]: (payload: M[K]) => void | Promise<void> };
 
 export const MAX_PROMPT_CHARS = 1_000_000;
+export const MAX_PATH_CHARS = 4096;
 
 type Validator<T> = (payload: unknown) => payload is T;
 
@@ -69,6 +76,14 @@ const validators: { [K in keyof WebviewToHostMap]: Validator<WebviewToHostMap[K]
   'chat/rewind': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
   'chat/fork': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
   'command/run': (p): p is { command: ActionCommand } => isRecord(p) && ACTIONS.includes(p.command as ActionCommand),
+  'editor/openFile': (p): p is { path: string; line?: number } =>
+    isRecord(p) &&
+    typeof p.path === 'string' &&
+    p.path.length > 0 &&
+    p.path.length <= MAX_PATH_CHARS &&
+    !p.path.includes('\0') &&
+    (p.line === undefined || (Number.isInteger(p.line) && (p.line as number) >= 1)),
+  'editor/insertText': (p): p is { text: string } => isRecord(p) && typeof p.text === 'string' && p.text.length > 0 && p.text.length <= MAX_PROMPT_CHARS,
 };
 
 export type ParseResult<T> = { ok: true; message: T } | { ok: false; error: string };

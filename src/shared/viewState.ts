@@ -67,6 +67,8 @@ export interface PermissionPromptView {
   summary: string;
   /** Longer detail: the full input. */
   detail: string;
+  /** The tool's input as JSON, so the prompt can show its fields (a Bash call's description). */
+  input?: string;
 }
 
 export type ChatStatus = 'idle' | 'streaming' | 'running-tools' | 'awaiting-permission' | 'compacting';

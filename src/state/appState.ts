@@ -1,4 +1,5 @@
 import { DEFAULT_MODEL, resolveModel } from '../api/models';
+import { DEFAULT_THINKING, type ThinkingSetting } from '../api/thinking';
 import { computeThresholds, tokenView } from '../conversation/thresholds';
 import type { ViewState } from '../shared/viewState';
 
@@ -10,6 +11,8 @@ export interface AppSettings {
   contextWindow: number;
   autoCompact: boolean;
   microCompact: boolean;
+  /** adaptive: think where the model can; off: do not. */
+  thinking: ThinkingSetting;
 }
 
 export interface UsageRecord {
@@ -51,7 +54,7 @@ export function pickView(state: AppState): ViewState {
 }
 
 export function getDefaultSettings(): AppSettings {
-  return { model: DEFAULT_MODEL, apiBaseUrl: '', contextWindow: 0, autoCompact: true, microCompact: true };
+  return { model: DEFAULT_MODEL, apiBaseUrl: '', contextWindow: 0, autoCompact: true, microCompact: true, thinking: DEFAULT_THINKING };
 }
 
 export function getDefaultAppState(init: { sessionId: string; settings?: Partial<AppSettings> }): AppState {

@@ -10,14 +10,18 @@ import type { UsageRecord } from './appState';
 export class RuntimeState {
   readonly startedAt = Date.now();
   sessionId: string;
+  /** The cost of the requests whose price is known (see unpricedRequests). */
   totalCostUsd = 0;
-  readonly modelUsage = new Map<string, UsageRecord & { costUsd: number; requests: number }>();
+  /** Requests to models without a known price: their cost is not in totalCostUsd. */
+  unpricedRequests = 0;
+  readonly modelUsage = new Map<string, UsageRecord & { costUsd: number | undefined; requests: number }>();
 
   constructor(readonly originalCwd: string, sessionId: string = randomUUID()) {
     this.sessionId = sessionId;
   }
 
-  recordUsage(model: string, usage: UsageRecord, costUsd: number): void {
+  /** `costUsd` undefined: the model's price is not known. */
+  recordUsage(model: string, usage: UsageRecord, costUsd: number | undefined): void {
     const prev = this.modelUsage.get(model) ?? {
       inputTokens: 0,
       outputTokens: 0,
@@ -31,10 +35,11 @@ export class RuntimeState {
       outputTokens: prev.outputTokens + usage.outputTokens,
       cacheCreationInputTokens: prev.cacheCreationInputTokens + usage.cacheCreationInputTokens,
       cacheReadInputTokens: prev.cacheReadInputTokens + usage.cacheReadInputTokens,
-      costUsd: prev.costUsd + costUsd,
+      costUsd: prev.costUsd === undefined || costUsd === undefined ? undefined : prev.costUsd + costUsd,
       requests: prev.requests + 1,
     });
-    this.totalCostUsd += costUsd;
+    if (costUsd === undefined) this.unpricedRequests++;
+    else this.totalCostUsd += costUsd;
   }
 
   startSession(sessionId: string = randomUUID()): void {

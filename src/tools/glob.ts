@@ -1,11 +1,18 @@
-// Glob patterns as Claude Code's rules and tools write them, compiled to regular expressions.
+// Glob patterns as Claude Code's rules and tools write them. picomatch parses them (braces,
+// classes, `**`); the regular expression it produces is run by RE2 (re2js), whose matching time
+// is linear in the path's length, so a pattern like `*a*a*a*a*a*b` cannot stall the host on a
+// long file name the way a backtracking engine does.
+import picomatch from 'picomatch';
+import { RE2JS } from 're2js';
 
 /** Characters that make a path segment a pattern rather than a literal name. */
 export const MAGIC = /[*?[{\\]/;
-const cache = new Map<string, RegExp>();
 
-function escapeChar(c: string): string {
-  return /[.*+?^${}()|[\]\\/]/.test(c) ? `\\${c}` : c;
+export class GlobSyntaxError extends Error {}
+
+/** What every caller needs of a compiled glob. */
+export interface GlobMatcher {
+  test(path: string): boolean;
 }
 
 /** Patterns as written on this platform, in '/' form, without a leading './'. */
@@ -15,112 +22,75 @@ export function normalizePattern(pattern: string): string {
   return p;
 }
 
-/** `[...]` starting at `start`: the RegExp class and where the glob continues, or null if unclosed. */
-function charClass(p: string, start: number): { re: string; end: number } | null {
-  let j = start + 1;
-  let negate = false;
-  if (p[j] === '!' || p[j] === '^') {
-    negate = true;
-    j++;
+// posix: `[!a-c]` negates a class, as in a shell and in gitignore.
+const OPTIONS: picomatch.PicomatchOptions = { dot: true, noextglob: true, nonegate: true, posix: true };
+
+// picomatch guards against `.`/`..` segments and empty names with look-arounds, which RE2 does not
+// have. The paths matched here are normalized (no `.`, `..` or empty segments), so the guards
+// never decide anything and can go; any other look-around would change the meaning, so it is
+// refused below instead of dropped.
+const GUARDS = [/\(\?!\(\?:\^\|\\\/\)\\\.\{1,2\}\(\?:\\\/\|\$\)\)/g, /\(\?!\\\.\{1,2\}\(\?:\\\/\|\$\)\)/g, /\(\?!\\\.\)/g, /\(\?=\.\)/g];
+const LOOKAROUND = /\(\?<?[=!]/;
+const MAX_PATTERN = 4096;
+
+/** The RE2 source for a glob, anchored at both ends; throws GlobSyntaxError when it has none. */
+export function globSource(pattern: string): string {
+  if (pattern.length > MAX_PATTERN) throw new GlobSyntaxError(`the glob is longer than ${MAX_PATTERN} characters`);
+  let source: string;
+  try {
+    source = picomatch.makeRe(pattern, OPTIONS).source;
+  } catch (err) {
+    throw new GlobSyntaxError(`not a glob: ${JSON.stringify(pattern)} (${err instanceof Error ? err.message : String(err)})`);
   }
-  let body = '';
-  let first = true;
-  while (j < p.length) {
-    const c = p[j]!;
-    if (c === ']' && !first) return { re: negate ? `[^/${body}]` : `[${body}]`, end: j + 1 };
-    first = false;
-    if (c === '\\' && j + 1 < p.length) {
-      body += `\\${p[j + 1]}`;
-      j += 2;
-      continue;
-    }
-    body += c === '-' ? '-' : /[\]\\^[]/.test(c) ? `\\${c}` : c;
-    j++;
-  }
-  return null;
+  for (const g of GUARDS) source = source.replace(g, '');
+  if (LOOKAROUND.test(source)) throw new GlobSyntaxError(`unsupported glob: ${JSON.stringify(pattern)}`);
+  return source;
 }
 
-/** Index of the `}` closing the `{` at `start`, or -1. */
-function braceEnd(p: string, start: number): number {
-  let depth = 0;
-  for (let j = start; j < p.length; j++) {
-    const c = p[j];
-    if (c === '\\') j++;
-    else if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) return j;
-  }
-  return -1;
-}
+const cache = new Map<string, GlobMatcher>();
 
-function compile(p: string): string {
-  let i = 0;
-  const sequence = (inBraces: boolean): string => {
-    let out = '';
-    while (i < p.length) {
-      const c = p[i]!;
-      if (inBraces && (c === ',' || c === '}')) return out;
-      if (c === '\\' && i + 1 < p.length) {
-        out += escapeChar(p[i + 1]!);
-        i += 2;
-      } else if (c === '*') {
-        let j = i;
-        while (p[j] === '*') j++;
-        const wholeSegment = j - i >= 2 && (i === 0 || p[i - 1] === '/') && (j === p.length || p[j] === '/');
-        if (wholeSegment && p[j] === '/') {
-          out += '(?:[^/]*/)*'; // `**/`: any number of folders, none included
-          i = j + 1;
-        } else if (wholeSegment) {
-          out += '.*'; // a final `**`: anything below
-          i = j;
-        } else {
-          out += '[^/]*';
-          i = j;
-        }
-      } else if (c === '?') {
-        out += '[^/]';
-        i++;
-      } else if (c === '[') {
-        const cls = charClass(p, i);
-        if (cls) {
-          out += cls.re;
-          i = cls.end;
-        } else {
-          out += '\\[';
-          i++;
-        }
-      } else if (c === '{' && braceEnd(p, i) > 0) {
-        i++;
-        const alternatives: string[] = [];
-        for (;;) {
-          alternatives.push(sequence(true));
-          const stop = p[i];
-          i++;
-          if (stop !== ',') break;
-        }
-        out += `(?:${alternatives.join('|')})`;
-      } else {
-        out += escapeChar(c);
-        i++;
-      }
-    }
-    return out;
-  };
-  return sequence(false);
+function compile(p: string): GlobMatcher {
+  let re: RE2JS;
+  try {
+    re = RE2JS.compile(globSource(p));
+  } catch (err) {
+    if (err instanceof GlobSyntaxError) throw err;
+    throw new GlobSyntaxError(`unsupported glob: ${JSON.stringify(p)} (${err instanceof Error ? err.message : String(err)})`);
+  }
+  return { test: (path: string) => re.test(path) };
 }
 
 /**
- * A glob as a RegExp over '/'-separated paths. `**` (a whole segment) spans any number of
- * folders, `*` and `?` stay within one segment, `{a,b}` picks alternatives (nesting allowed),
- * `[abc]`, `[a-z]` and `[!x]` are classes, and `\` escapes. A pattern with no '/' matches the
- * file name at any depth, so `*.ts` finds `src/a.ts`.
+ * A compiled glob over '/'-separated paths. `**` (a whole segment) spans any number of folders,
+ * `*` and `?` stay within one segment, `{a,b}` picks alternatives (nesting allowed), `[abc]`,
+ * `[a-z]` and `[!x]` are classes, and `\` escapes; dot files are matched like any other. A
+ * pattern with no '/' matches the file name at any depth, so `*.ts` finds `src/a.ts`. Throws
+ * GlobSyntaxError for a pattern it cannot match safely.
  */
-export function globToRegExp(pattern: string): RegExp {
+export function globToRegExp(pattern: string): GlobMatcher {
   const hit = cache.get(pattern);
   if (hit) return hit;
   let p = normalizePattern(pattern);
   if (!p.includes('/')) p = `**/${p}`;
-  const re = new RegExp(`^${compile(p)}$`);
+  const m = compile(p);
   if (cache.size > 500) cache.clear();
-  cache.set(pattern, re);
-  return re;
+  cache.set(pattern, m);
+  return m;
+}
+
+/** The same, anchored exactly as written (no `**\/` added for a bare name). */
+export function anchoredGlob(pattern: string): GlobMatcher {
+  const key = `\u0000${pattern}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const m = compile(normalizePattern(pattern));
+  if (cache.size > 500) cache.clear();
+  cache.set(key, m);
+  return m;
+}
+
+/** The literal folders a glob starts with (never matched by a wildcard), and the rest. */
+export function globBase(pattern: string): { base: string; glob: string } {
+  const s = picomatch.scan(normalizePattern(pattern));
+  return { base: s.isGlob ? s.base : '', glob: s.isGlob ? s.glob : s.input };
 }

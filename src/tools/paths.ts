@@ -18,7 +18,7 @@ export function resolveToolPath(cwd: string, p: string): string {
  * Where a path really is: realpath of its longest existing prefix, with the part that does not
  * exist yet added back. A new file inside a symlinked folder lands where the link points.
  */
-function realLocation(abs: string): string {
+export function realLocation(abs: string): string {
   let existing = abs;
   const rest: string[] = [];
   for (;;) {

@@ -12,6 +12,8 @@ export interface CommandDeps {
   newSession(): void;
   compact?(focus: string | undefined): Promise<void>;
   previewContext?(): Promise<ContextPreview>;
+  /** The permission rules in force and where each came from. */
+  permissionsReport?(): string;
   resumeSession?(): Promise<void>;
   compactPreview?(): string;
   openMemory?(): Promise<void>;
@@ -36,7 +38,8 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
       } catch {
         // The report still shows the thresholds and usage without the breakdown.
       }
-      return renderContextReport(deps.store.getState(), preview);
+      const rules = deps.permissionsReport?.();
+      return `${renderContextReport(deps.store.getState(), preview)}${rules ? `\n\n## Permissions\n\n\`\`\`\n${rules}\n\`\`\`\n` : ''}`;
     }
   })();
   const contextUri = vscode.Uri.from({ scheme: CONTEXT_SCHEME, path: '/Threadline Context.md' });

@@ -1,14 +1,8 @@
 import * as vscode from 'vscode';
 import type { ClaudeSessionSummary } from '../sessions/claudeCode';
+import { formatWhen } from '../shared/format';
 import { sessionToMarkdown, type SessionStore, type SessionSummary } from '../sessions/sessionStore';
 
-function ago(ms: number): string {
-  const s = Math.max(0, (Date.now() - ms) / 1000);
-  if (s < 90) return 'just now';
-  if (s < 5400) return `${Math.round(s / 60)} min ago`;
-  if (s < 129600) return `${Math.round(s / 3600)} h ago`;
-  return `${Math.round(s / 86400)} days ago`;
-}
 
 type Item = vscode.QuickPickItem & { id: string; claudeFile?: string };
 
@@ -38,13 +32,13 @@ export async function pickSession(store: SessionStore, hooks: PickerHooks = {}, 
   const claudeItems: Item[] = claude.length
     ? [
         { label: 'Claude Code sessions in this folder (opened as a new Threadline session)', kind: vscode.QuickPickItemKind.Separator, id: '' },
-        ...claude.map((c) => ({ label: c.title, description: `Claude Code · ${ago(c.updatedAt)}`, detail: c.id, id: '', claudeFile: c.file })),
+        ...claude.map((c) => ({ label: c.title, description: `Claude Code · ${formatWhen(c.updatedAt)}`, detail: c.id, id: '', claudeFile: c.file })),
       ]
     : [];
   const toItems = (l: SessionSummary[]): Item[] => [
     ...l.map((s) => ({
       label: s.title,
-      description: `${ago(s.updatedAt)} · ${s.messageCount} messages${s.branch ? ` · ${s.branch}` : ''}`,
+      description: `${formatWhen(s.updatedAt)} · ${s.messageCount} messages${s.branch ? ` · ${s.branch}` : ''}`,
       detail: s.preview ? s.preview.slice(0, 160) : `${s.model} · ${Math.round(s.tokens / 1000)}k tokens`,
       id: s.id,
       buttons: [RENAME, EXPORT, DELETE],

@@ -1,5 +1,8 @@
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
 import { getDefaultSettings, type AppSettings } from '../state/appState';
+import { USER_ONLY_SETTINGS } from './userOnlySettings';
 
 export interface PermissionSettings {
   allow: string[];
@@ -7,22 +10,43 @@ export interface PermissionSettings {
   deny: string[];
 }
 
+type UserOnly = (typeof USER_ONLY_SETTINGS)[number];
+
+/** The user's own value of a user-only setting (globalValue of inspect()), else its default. */
+function userValue<T>(key: UserOnly): T | undefined {
+  const i = vscode.workspace.getConfiguration('threadline').inspect<T>(key);
+  return i?.globalValue ?? i?.defaultValue;
+}
+
 export function readSettings(): AppSettings {
   const c = vscode.workspace.getConfiguration('threadline');
   const d = getDefaultSettings();
+  const base = userValue<unknown>('apiBaseUrl');
   return {
     model: c.get<string>('model')?.trim() || d.model,
-    apiBaseUrl: c.get<string>('apiBaseUrl')?.trim() ?? d.apiBaseUrl,
+    apiBaseUrl: typeof base === 'string' ? base.trim() : d.apiBaseUrl,
     contextWindow: Math.max(0, c.get<number>('contextWindow') ?? 0),
     autoCompact: c.get<boolean>('autoCompact') ?? d.autoCompact,
     microCompact: c.get<boolean>('microCompact') ?? d.microCompact,
+    thinking: c.get<string>('thinking') === 'off' ? 'off' : d.thinking,
   };
 }
 
+function stringList(key: UserOnly): string[] {
+  const v = userValue<unknown>(key);
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
 export function readPermissionSettings(): PermissionSettings {
-  const c = vscode.workspace.getConfiguration('threadline.permissions');
-  const list = (key: string) => (c.get<unknown[]>(key) ?? []).filter((x): x is string => typeof x === 'string');
-  return { allow: list('allow'), ask: list('ask'), deny: list('deny') };
+  return { allow: stringList('permissions.allow'), ask: stringList('permissions.ask'), deny: stringList('permissions.deny') };
+}
+
+/** `threadline.additionalDirectories`: absolute folders (or `~/…`); others are ignored. */
+export function readAdditionalDirectories(): string[] {
+  return stringList('additionalDirectories')
+    .map((d) => d.trim())
+    .map((d) => (d === '~' || d.startsWith('~/') ? join(homedir(), d.slice(1)) : d))
+    .filter((d) => isAbsolute(d));
 }
 
 export function readMaxTurns(): number {
@@ -31,9 +55,11 @@ export function readMaxTurns(): number {
 
 export function readMemorySettings(): { enabled: boolean; directory: string; sessionMemory: boolean } {
   const c = vscode.workspace.getConfiguration('threadline');
+  const dir = userValue<unknown>('memoryDirectory');
+  const enabled = userValue<unknown>('autoMemory');
   return {
-    enabled: c.get<boolean>('autoMemory') ?? true,
-    directory: c.get<string>('memoryDirectory')?.trim() ?? '',
+    enabled: typeof enabled === 'boolean' ? enabled : true,
+    directory: typeof dir === 'string' ? dir.trim() : '',
     sessionMemory: c.get<boolean>('sessionMemory') ?? true,
   };
 }

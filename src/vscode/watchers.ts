@@ -29,6 +29,8 @@ export function watchKeyAndSettings(deps: { store: Store<AppState>; apiKeys: Api
       if (!e.affectsConfiguration('threadline')) return;
       const settings = readSettings();
       store.setState((s) => ({ ...s, settings, model: settings.model }));
+      // A switched model (or window) moves the thresholds and the meter at once.
+      deps.agent().publishTokens();
     }),
   ];
 }

@@ -74,7 +74,7 @@ describe('the agent in real VS Code against the Messages API stand-in', { timeou
     assert.equal(readFileSync(join(workspace, 'notes', 'hello.txt'), 'utf8'), 'hi from threadline\n');
     const card = frame.locator('[data-testid="tool-card"]').last();
     assert.equal(await card.getAttribute('data-status'), 'done');
-    await card.locator('.tool-head').click();
+    await card.locator('.tool-toggle').click();
     await card.locator('.tool-body', { hasText: 'notes/hello.txt' }).waitFor();
     await wb.screenshot('12-tool-card');
     // The follow-up request carried the tool result for the Write call.

@@ -4,20 +4,13 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_FLAGS } from '../../scripts/chromiumFlags.mjs';
 import { ROOT } from '../../scripts/codeServer.mjs';
 
 export { BASE_SETTINGS, ROOT, VSIX, freePort, makeSampleWorkspace, startCodeServer } from '../../scripts/codeServer.mjs';
 export const RESULTS = join(ROOT, 'test-results');
 
-export const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+export { CHROMIUM_FLAGS };
 
 export async function launchBrowser(tools) {
   return chromium.launch({ executablePath: tools.chromium, args: CHROMIUM_FLAGS, headless: true });

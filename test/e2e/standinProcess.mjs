@@ -27,7 +27,15 @@ export async function startStandinProcess(args = []) {
     child.once('exit', (code) => reject(new Error(`the stand-in exited with ${code} before it was ready:\n${log}`)));
   });
   const control = async (path, init) => {
-    const r = await fetch(`${url}/_standin/${path}`, init);
+    let r;
+    try {
+      r = await fetch(`${url}/_standin/${path}`, init);
+    } catch (err) {
+      // A kept-alive socket the stand-in closed while the test blocked (spawnSync of the CLI for
+      // longer than its keep-alive timeout) fails at once, before the request is read: once more.
+      if (err?.cause?.code !== 'UND_ERR_SOCKET') throw err;
+      r = await fetch(`${url}/_standin/${path}`, init);
+    }
     if (!r.ok) throw new Error(`stand-in ${path}: ${r.status} ${await r.text()}`);
     return r.json();
   };
@@ -37,6 +45,8 @@ export async function startStandinProcess(args = []) {
     enqueue: (turns) => control('enqueue', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(turns) }),
     requests: () => control('requests'),
     reset: () => control('reset', { method: 'POST' }),
+    /** The Models API catalog from now on (ModelInfo objects), or null for a server without one. */
+    setModels: (models) => control('models', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(models) }),
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));

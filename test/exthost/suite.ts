@@ -41,7 +41,8 @@ const cases: Array<[string, () => Promise<void>]> = [
     'settings live under threadline.* with their documented defaults',
     async () => {
       const c = vscode.workspace.getConfiguration('threadline');
-      assert.equal(c.inspect('model')?.defaultValue, 'claude-sonnet-4-6');
+      assert.equal(c.inspect('model')?.defaultValue, 'sonnet');
+      assert.equal(c.inspect('thinking')?.defaultValue, 'adaptive');
       assert.equal(c.inspect('apiBaseUrl')?.defaultValue, '');
       assert.equal(c.inspect('autoCompact')?.defaultValue, true);
       assert.equal(c.inspect('microCompact')?.defaultValue, true);
@@ -58,7 +59,8 @@ const cases: Array<[string, () => Promise<void>]> = [
       assert.equal(doc.languageId, 'markdown');
       const text = doc.getText();
       assert.match(text, /# Threadline context/);
-      assert.match(text, /Context window \| 200k/);
+      // The default model is an alias; its window comes from the Models API or the table.
+      assert.match(text, /Context window \| \d+(\.\d+)?[kM] \|/);
       assert.match(text, /Auto-compact at/);
     },
   ],

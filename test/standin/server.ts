@@ -2,38 +2,14 @@
 // (and the extension, via its base URL setting) talks to, answering from a script of turns.
 // It refuses invalid histories like the API does and reports honest token/cache usage, so
 // tests catch the bugs that otherwise only the production API would reveal.
-import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PromptCache, type CacheUsage } from './cache';
+import { PromptCache } from './cache';
+import { defaultModels, findModel, listModels, retrieveModel, thinkingSupport, type ApiModel, type ModelsAnswer } from './models';
+import { materialise, randomId, sseEvents, type Fault, type ScriptedBlock, type ScriptedTurn } from './answer';
+import { DEFAULT_SIGNING_SECRET, requestThinking, type RequestThinking } from './thinking';
 import { blockTokens, countRequestTokens, promptSegments } from './tokens';
 import { validateRequest } from './validate';
-
-export type ScriptedBlock =
-  | { type: 'text'; text: string }
-  | { type: 'tool_use'; name: string; input: unknown; id?: string }
-  | { type: 'thinking'; thinking: string };
-
-export type Fault =
-  | { kind: 'http'; status: 429 | 529 | 500 | 401 | 400; retryAfterSeconds?: number; message?: string }
-  | { kind: 'stream-error'; afterEvents: number; errorType?: string }
-  | { kind: 'drop'; afterEvents: number };
-
-export interface ScriptedTurn {
-  content: ScriptedBlock[];
-  stopReason?: 'end_turn' | 'tool_use' | 'max_tokens';
-  fault?: Fault;
-  chunkDelayMs?: number;
-  /** split text deltas into chunks of this many chars (default 8) */
-  chunkChars?: number;
-  /**
-   * Only for a request whose last user message contains this text; other requests skip past
-   * it. Lets a script answer background requests (summaries, memory) apart from the main ones.
-   */
-  when?: string;
-  /** Stays queued after use: answers every matching request. */
-  repeat?: boolean;
-}
 
 export interface RecordedRequest {
   method: string;
@@ -65,7 +41,11 @@ export interface Standin {
   countTokensRequests: RecordedRequest[];
   /** Scripted turns not yet used. */
   pending(): number;
-  /** Clears the queue, the recorded requests and the prompt cache. */
+  /** Requests received on /v1/models and /v1/models/{id}. */
+  modelsRequests: RecordedRequest[];
+  /** The Models API catalog from now on; null: /v1/models answers 404 (a server without it). */
+  setModels(models: ApiModel[] | null): void;
+  /** Clears the queue, the recorded requests and the prompt cache, and restores the catalog. */
   reset(): void;
 }
 
@@ -83,14 +63,15 @@ export interface StandinOptions {
    * too long", and input plus `max_tokens` over it is refused too. Unset: no limit is checked.
    */
   contextLimit?: number;
+  /** The Models API catalog (default: the SDK's models, see models.ts); null: no Models API. */
+  models?: ApiModel[] | null;
+  /** Key for thinking signatures; the default is the same in every process. */
+  signingSecret?: string;
 }
+
+export type { Fault, ScriptedBlock, ScriptedTurn };
 
 type Json = Record<string, unknown>;
-
-interface SseEvent {
-  event: string;
-  data: Json;
-}
 
 const ERROR_TYPES: Record<number, string> = {
   400: 'invalid_request_error',
@@ -111,25 +92,7 @@ const DEFAULT_MESSAGES: Record<number, string> = {
   529: 'Overloaded',
 };
 
-const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-function randomId(prefix: string): string {
-  const bytes = randomBytes(24);
-  let s = prefix;
-  for (const b of bytes) s += ID_ALPHABET[b % ID_ALPHABET.length];
-  return s;
-}
-
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-function chunk(text: string, size: number): string[] {
-  const n = Math.max(1, Math.floor(size));
-  const out: string[] = [];
-  // Split by code points so a surrogate pair never lands in two deltas.
-  const chars = Array.from(text);
-  for (let i = 0; i < chars.length; i += n) out.push(chars.slice(i, i + n).join(''));
-  return out.length > 0 ? out : [''];
-}
 
 function lastUserText(messages: unknown): string {
   if (!Array.isArray(messages)) return '';
@@ -143,72 +106,6 @@ function lastUserText(messages: unknown): string {
     }
   }
   return '';
-}
-
-/** The content blocks of the final Message, with ids and signatures filled in. */
-function materialise(content: ScriptedBlock[]): Json[] {
-  return content.map((b) => {
-    switch (b.type) {
-      case 'text':
-        return { type: 'text', text: b.text, citations: null };
-      case 'tool_use':
-        return { type: 'tool_use', id: b.id ?? randomId('toolu_'), name: b.name, input: b.input ?? {} };
-      case 'thinking':
-        // Real signatures are opaque base64; clients must only round-trip them.
-        return { type: 'thinking', thinking: b.thinking, signature: randomBytes(48).toString('base64') };
-    }
-  });
-}
-
-function sseEvents(message: Json, blocks: Json[], usage: CacheUsage, outputTokens: number, chunkChars: number): SseEvent[] {
-  const events: SseEvent[] = [];
-  events.push({
-    event: 'message_start',
-    data: {
-      type: 'message_start',
-      message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1, service_tier: 'standard' } },
-    },
-  });
-  events.push({ event: 'ping', data: { type: 'ping' } });
-  blocks.forEach((b, index) => {
-    const delta = (d: Json) => events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: d } });
-    if (b.type === 'text') {
-      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'text', text: '', citations: null } } });
-      for (const piece of chunk(b.text as string, chunkChars)) delta({ type: 'text_delta', text: piece });
-    } else if (b.type === 'tool_use') {
-      events.push({
-        event: 'content_block_start',
-        data: { type: 'content_block_start', index, content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} } },
-      });
-      const json = JSON.stringify(b.input);
-      // At least three pieces so clients are exercised on genuinely partial JSON.
-      const size = Math.min(chunkChars, Math.max(1, Math.ceil(json.length / 3)));
-      for (const piece of chunk(json, size)) delta({ type: 'input_json_delta', partial_json: piece });
-    } else {
-      events.push({
-        event: 'content_block_start',
-        data: { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } },
-      });
-      for (const piece of chunk(b.thinking as string, chunkChars)) delta({ type: 'thinking_delta', thinking: piece });
-      delta({ type: 'signature_delta', signature: b.signature });
-    }
-    events.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
-  });
-  events.push({
-    event: 'message_delta',
-    data: {
-      type: 'message_delta',
-      delta: { stop_reason: message.stop_reason, stop_sequence: null },
-      usage: {
-        input_tokens: usage.input_tokens,
-        cache_creation_input_tokens: usage.cache_creation_input_tokens,
-        cache_read_input_tokens: usage.cache_read_input_tokens,
-        output_tokens: outputTokens,
-      },
-    },
-  });
-  events.push({ event: 'message_stop', data: { type: 'message_stop' } });
-  return events;
 }
 
 function apiKeyOf(headers: IncomingHttpHeaders): string | null {
@@ -230,7 +127,18 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
   const queue: ScriptedTurn[] = [];
   const requests: RecordedRequest[] = [];
   const countTokensRequests: RecordedRequest[] = [];
+  const modelsRequests: RecordedRequest[] = [];
   const log = opts.log ?? (() => {});
+  const secret = opts.signingSecret ?? DEFAULT_SIGNING_SECRET;
+  const initialModels = opts.models === undefined ? defaultModels() : opts.models;
+  let models: ApiModel[] | null = initialModels;
+  // The thinking blocks each tool call was sent with: the API insists they come back with it.
+  const issuedThinking = new Map<string, string[]>();
+  const thinkingContext = {
+    secret,
+    support: (model: string) => (models ? thinkingSupport(models, model) : undefined),
+    issuedWith: (id: string) => issuedThinking.get(id),
+  };
 
   const sendJson = (res: ServerResponse, status: number, body: unknown, requestId: string, extra: Record<string, string> = {}) => {
     const text = JSON.stringify(body);
@@ -244,7 +152,7 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
   const lastUserMessage = (messages: unknown): unknown => (Array.isArray(messages) ? [...messages].reverse().find((m) => (m as { role?: string }).role === 'user') : undefined);
 
   const handleMessages = async (req: IncomingMessage, res: ServerResponse, body: Json, rec: RecordedRequest, requestId: string) => {
-    const validation = validateRequest(body);
+    const validation = validateRequest(body, { thinking: thinkingContext });
     rec.validationError = validation;
     if (validation) {
       rec.status = 400;
@@ -268,6 +176,12 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
       }
     }
     const model = body.model as string;
+    // Requests naming a retired model fail, as the Models API documents.
+    if (models && findModel(models, model)?.lifecycle === 'retired') {
+      rec.status = 404;
+      sendError(res, 404, `model: ${model} has been retired`, requestId);
+      return;
+    }
     const lastUser = JSON.stringify(lastUserMessage(body.messages));
     const at = queue.findIndex((t) => t.when === undefined || lastUser.includes(t.when));
     const picked = at >= 0 ? queue[at]! : undefined;
@@ -283,7 +197,10 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
       return;
     }
 
-    const blocks = materialise(turn.content);
+    const thinking = requestThinking(body) as RequestThinking;
+    const { blocks, rawJson } = materialise(turn.content, thinking, models ? (thinkingSupport(models, model)?.disabled ?? true) : true, secret);
+    const turnThinking = blocks.filter((b) => b.type === 'thinking' || b.type === 'redacted_thinking').map((b) => String(b.type === 'thinking' ? b.signature : b.data));
+    if (turnThinking.length) for (const b of blocks) if (b.type === 'tool_use') issuedThinking.set(String(b.id), turnThinking);
     const stopReason = turn.stopReason ?? (blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
     // A failed or dropped request never reaches the cache, like a request the API rejects.
     const usage = cache.apply(model, promptSegments(body));
@@ -301,6 +218,11 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
     };
 
     if (body.stream !== true) {
+      if (fault?.kind === 'stall') {
+        rec.status = 0;
+        // Never answers; the socket is freed when the client gives up or the server closes.
+        return;
+      }
       if (fault?.kind === 'drop') {
         rec.status = 0;
         req.socket.destroy();
@@ -316,9 +238,10 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
       return;
     }
 
-    const events = sseEvents(message, blocks, usage, outputTokens, turn.chunkChars ?? 8);
+    const events = sseEvents(message, blocks, usage, outputTokens, turn.chunkChars ?? 8, rawJson);
     rec.status = 200;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'request-id': requestId });
+    res.flushHeaders();
     let closed = false;
     res.on('close', () => {
       closed = true;
@@ -331,15 +254,42 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
           res.socket?.destroy();
           return;
         }
+        if (fault.kind === 'stall') return;
         const error = { type: 'error', error: { type: fault.errorType ?? 'overloaded_error', message: 'Overloaded' }, request_id: requestId };
         res.end(`event: error\ndata: ${JSON.stringify(error)}\n\n`);
         return;
       }
-      if (i > 0 && delay > 0) await sleep(delay);
+      if (i > 0 && delay > 0) {
+        const every = turn.keepAliveMs ?? 0;
+        if (every > 0) {
+          for (let waited = 0; waited < delay && !closed; waited += every) {
+            await sleep(Math.min(every, delay - waited));
+            if (!closed && waited + every < delay) res.write('event: ping\ndata: {"type": "ping"}\n\n');
+          }
+        } else await sleep(delay);
+      }
       if (closed) return;
       res.write(`event: ${ev.event}\ndata: ${JSON.stringify(ev.data)}\n\n`);
     }
     res.end();
+  };
+
+  const handleModels = (req: IncomingMessage, res: ServerResponse, method: string, id: string | undefined, requestId: string) => {
+    const rec: RecordedRequest = { method, path: req.url ?? '/', headers: req.headers, body: undefined, status: 0, validationError: null, apiKey: apiKeyOf(req.headers), at: now() };
+    modelsRequests.push(rec);
+    const answer = (a: ModelsAnswer) => {
+      rec.status = a.status;
+      if (a.status === 200) sendJson(res, 200, a.body, requestId);
+      else sendError(res, a.status, a.message, requestId, {}, a.type);
+    };
+    if (method !== 'GET') answer({ status: 400, message: `Method ${method} not allowed`, type: 'invalid_request_error' });
+    else if (opts.apiKey !== undefined && rec.apiKey !== opts.apiKey) {
+      rec.status = 401;
+      sendError(res, 401, 'invalid x-api-key', requestId);
+    } else if (!models) answer({ status: 404, message: `Not found: ${method} ${rec.path}`, type: 'not_found_error' });
+    else if (id === undefined) answer(listModels(models, new URL(rec.path, 'http://standin').searchParams));
+    else answer(retrieveModel(models, id));
+    log(`${method} ${rec.path} ${rec.status}`);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -369,6 +319,13 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
         sendJson(res, 200, { queued: queue.length }, requestId);
       } else if (method === 'GET' && path === '/_standin/requests') {
         sendJson(res, 200, requests, requestId);
+      } else if (method === 'POST' && path === '/_standin/models') {
+        if (!parsed || !(body === null || (Array.isArray(body) && body.every((m) => typeof m === 'object' && m !== null && typeof (m as Json).id === 'string')))) {
+          sendError(res, 400, 'models takes null or a JSON array of ModelInfo objects', requestId);
+          return;
+        }
+        models = body as ApiModel[] | null;
+        sendJson(res, 200, { models: models?.length ?? null }, requestId);
       } else if (method === 'POST' && path === '/_standin/reset') {
         reset();
         sendJson(res, 200, { ok: true }, requestId);
@@ -379,6 +336,11 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
       return;
     }
 
+    const modelsPath = /^\/v1\/models(?:\/([^/]+))?$/.exec(path);
+    if (modelsPath) {
+      handleModels(req, res, method, modelsPath[1] === undefined ? undefined : decodeURIComponent(modelsPath[1]), requestId);
+      return;
+    }
     const isMessages = path === '/v1/messages';
     const isCount = path === '/v1/messages/count_tokens';
     if (!isMessages && !isCount) {
@@ -415,7 +377,7 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
       return;
     }
     if (isCount) {
-      const v = validateRequest(body, { requireMaxTokens: false });
+      const v = validateRequest(body, { requireMaxTokens: false, thinking: thinkingContext });
       rec.validationError = v;
       rec.status = v ? 400 : 200;
       if (v) sendError(res, 400, v, requestId);
@@ -435,11 +397,18 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
       else res.destroy();
     });
   });
+  // Node closes an idle keep-alive connection after 5 s; a test whose event loop was blocked
+  // that long (a spawnSync of the CLI) then reuses the dead socket and reads "other side
+  // closed". Real endpoints keep idle connections far longer.
+  server.keepAliveTimeout = 120_000;
 
   const reset = () => {
     queue.length = 0;
     requests.length = 0;
     countTokensRequests.length = 0;
+    modelsRequests.length = 0;
+    issuedThinking.clear();
+    models = initialModels;
     cache.clear();
   };
 
@@ -457,6 +426,10 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
     port,
     requests,
     countTokensRequests,
+    modelsRequests,
+    setModels: (next) => {
+      models = next;
+    },
     enqueue: (...turns) => {
       queue.push(...turns);
     },

@@ -1,6 +1,7 @@
 // The request checks the real Messages API makes that a client bug is most likely to trip:
 // a history the API refuses is the failure that only shows up in production, so the
 // stand-in refuses it too. Messages follow the API's wording where it is known.
+import { validateThinking, type ThinkingContext } from './thinking';
 
 type Json = Record<string, unknown>;
 
@@ -11,6 +12,8 @@ const MAX_CACHE_BREAKPOINTS = 4;
 export interface ValidateOptions {
   /** count_tokens takes the same body without max_tokens. */
   requireMaxTokens?: boolean;
+  /** What the thinking rules need from the server (signing secret, model capabilities, issued blocks). */
+  thinking?: ThinkingContext;
 }
 
 interface MergedMessage {
@@ -172,5 +175,5 @@ export function validateRequest(body: unknown, opts: ValidateOptions = {}): stri
   if (breakpoints > MAX_CACHE_BREAKPOINTS) {
     return `A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints}.`;
   }
-  return null;
+  return validateThinking(body, messages as Json[], opts.thinking);
 }

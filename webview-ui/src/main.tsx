@@ -2,6 +2,7 @@ import { createRoot } from 'react-dom/client';
 import type { HostToWebviewMessage } from '../../src/shared/protocol';
 import { App } from './components/App';
 import { ViewMirror } from './mirror';
+import { reveal } from './reveal';
 import { bindMirror } from './useView';
 import { post } from './vscodeApi';
 import './styles.css';
@@ -11,7 +12,9 @@ bindMirror(mirror);
 
 window.addEventListener('message', (event: MessageEvent<HostToWebviewMessage>) => {
   const data = event.data;
-  if (data && (data.type === 'state/snapshot' || data.type === 'state/patch')) mirror.receive(data);
+  if (!data) return;
+  if (data.type === 'state/snapshot' || data.type === 'state/patch') mirror.receive(data);
+  else if (data.type === 'view/reveal' && typeof data.payload?.id === 'string') reveal(data.payload.id);
 });
 
 createRoot(document.getElementById('root')!).render(<App />);

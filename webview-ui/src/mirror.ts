@@ -21,6 +21,7 @@ export class ViewMirror {
   }
 
   receive(message: HostToWebviewMessage): void {
+    if (message.type === 'view/reveal') return;
     if (message.type === 'state/snapshot') {
       this.lastSeq = message.payload.seq;
       this.awaitingSnapshot = false;

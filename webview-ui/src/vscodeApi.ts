@@ -18,8 +18,16 @@ export function post(message: WebviewToHostMessage): void {
   api.postMessage(message);
 }
 
+/** Where the reader was in a session's list: the first message on screen, or the bottom. */
+export interface ScrollAnchor {
+  sessionId: string;
+  topId: string;
+  atBottom: boolean;
+}
+
 interface PersistedUi {
   draft?: string;
+  scroll?: ScrollAnchor;
 }
 
 export function loadUi(): PersistedUi {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { childEnv } from '../../tools/childEnv';
 import { promises as fs } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import type { Tool, ToolResult } from '../../tools/types';
@@ -113,7 +114,7 @@ function runShell(command: string, cwd: string, timeoutMs: number, signal: Abort
         cwd,
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' },
+        env: childEnv({ PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' }),
       });
       current = child;
       pid = child.pid;

@@ -1,9 +1,10 @@
 import { promises as fs } from 'node:fs';
 import { basename } from 'node:path';
+import { RE2JS } from 're2js';
 import { globToRegExp } from '../../tools/glob';
-import { walkGlob } from './glob';
 import { resolveToolPath } from '../../tools/paths';
 import type { Tool } from '../../tools/types';
+import { readAhead, ROOT_ONLY, scopeFilter, searchRoot, walkGlob, type SearchScope } from '../../tools/walk';
 import { z } from 'zod';
 import { nonEmptyString, parseToolInput, pathField, toInputSchema } from '../../tools/schema';
 import { displayPath, errorMessage, hasBinaryExtension, hasNulByte, INTERRUPTED } from './util';
@@ -16,7 +17,7 @@ const MODES = ['files_with_matches', 'content', 'count'] as const;
 type OutputMode = (typeof MODES)[number];
 
 const grepInput = z.object({
-  pattern: nonEmptyString('Regular expression to search for (JavaScript syntax)'),
+  pattern: nonEmptyString('Regular expression to search for (RE2 syntax)'),
   path: pathField('File or folder to search, absolute or relative to the workspace (default: the workspace)').optional(),
   glob: nonEmptyString('Only search files matching this glob, e.g. "*.js" or "src/**/*.ts"').optional(),
   output_mode: z.enum(MODES).optional().describe('files_with_matches (default), content or count'),
@@ -25,98 +26,121 @@ const grepInput = z.object({
 });
 type GrepInput = z.output<typeof grepInput>;
 
-function compile(i: Pick<GrepInput, 'pattern' | '-i'>): RegExp {
-  return new RegExp(i.pattern, i['-i'] ? 'i' : '');
+/**
+ * The pattern under RE2 (re2js): matching time is linear in the line's length, so `(a+)+$` on a
+ * long line cannot stall the host. RE2 has no look-around or back-references, like ripgrep.
+ */
+function compile(i: Pick<GrepInput, 'pattern' | '-i'>): { test(line: string): boolean } {
+  return RE2JS.compile(RE2JS.translateRegExp(i.pattern), i['-i'] ? RE2JS.CASE_INSENSITIVE : 0);
 }
 
-export const grepTool: Tool<GrepInput> = {
-  name: 'Grep',
-  description: [
-    'Search file contents for a regular expression (JavaScript RegExp syntax, matched line by line) in the files under a folder or in one file.',
-    'path: where to search (default: the workspace). glob: only files matching this glob, e.g. "*.ts" or "src/**/*.{ts,tsx}". "-i": ignore case.',
-    'output_mode: "files_with_matches" (default) lists matching files; "content" shows matching lines as file:line:text; "count" shows file:number of matching lines.',
-    `Paths are relative to the workspace and sorted. At most head_limit results (default ${GREP_DEFAULT_HEAD_LIMIT}); the output says when it was cut.`,
-    `Skips .git, node_modules, binary files and files over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB. Use it instead of grep or rg in Bash; escape regex characters such as ( [ . to match them literally.`,
-  ].join(' '),
-  inputSchema: toInputSchema(grepInput),
-  traits: { readsFiles: true, compactable: true, background: 'read' },
-  parse: (input) => {
-    const r = parseToolInput(grepInput, input);
-    if (!r.ok) return r;
-    try {
-      compile(r.value);
-    } catch (err) {
-      return { ok: false, error: `"pattern" is not a valid regular expression: ${err instanceof Error ? err.message : String(err)}` };
-    }
-    return r;
-  },
-  isReadOnly: () => true,
-  summarize: (i) => `/${i.pattern}/${i['-i'] ? 'i' : ''}${i.glob ? ` in ${i.glob}` : ''}${i.path ? ` under ${i.path}` : ''}`,
-  paths: (i, cwd) => [resolveToolPath(cwd, i.path ?? '.')],
-  async call(i, { cwd, signal }) {
-    if (signal.aborted) return INTERRUPTED;
-    const root = resolveToolPath(cwd, i.path ?? '.');
-    const re = compile(i);
-    const mode: OutputMode = i.output_mode ?? 'files_with_matches';
-    const head = i.head_limit ?? GREP_DEFAULT_HEAD_LIMIT;
+/** Where the call searches: its path, moved by an absolute or `../` glob (see searchRoot). */
+function target(i: GrepInput, cwd: string): { root: string; glob: string | undefined; anchored: boolean } {
+  const root = resolveToolPath(cwd, i.path ?? '.');
+  if (!i.glob) return { root, glob: undefined, anchored: false };
+  const t = searchRoot(root, i.glob);
+  return { root: t.root, glob: t.pattern, anchored: t.anchored };
+}
 
-    let candidates: Array<{ abs: string; size: number }>;
-    try {
-      const st = await fs.stat(root);
-      if (st.isDirectory()) candidates = await walkGlob(root, i.glob ?? '**/*', signal);
-      else if (i.glob && !globToRegExp(i.glob).test(basename(root))) candidates = [];
-      else candidates = [{ abs: root, size: st.size }];
-    } catch (err) {
-      return { content: `Cannot search ${root}: ${errorMessage(err)}.`, isError: true };
-    }
-    const files = candidates.map((f) => ({ ...f, shown: displayPath(cwd, f.abs) })).sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
-
-    const results: string[] = [];
-    let cut = false;
-    let tooBig = 0;
-    for (const f of files) {
-      if (signal.aborted) return INTERRUPTED;
-      if (f.size > GREP_MAX_FILE_BYTES) {
-        tooBig++;
-        continue;
-      }
-      if (hasBinaryExtension(f.abs)) continue;
-      let buf: Buffer;
+/** `scope` decides which found files may be searched (the permission engine's read rules). */
+export function createGrepTool(scope: SearchScope = ROOT_ONLY): Tool<GrepInput> {
+  return {
+    name: 'Grep',
+    description: [
+      'Search file contents for a regular expression (RE2 syntax, as ripgrep: no look-around or back-references; matched line by line) in the files under a folder or in one file.',
+      'path: where to search (default: the workspace). glob: only files matching this glob, e.g. "*.ts" or "src/**/*.{ts,tsx}". "-i": ignore case.',
+      'output_mode: "files_with_matches" (default) lists matching files; "content" shows matching lines as file:line:text; "count" shows file:number of matching lines.',
+      `Paths are relative to the workspace and sorted. At most head_limit results (default ${GREP_DEFAULT_HEAD_LIMIT}); the output says when it was cut.`,
+      `Skips .git, node_modules, files ignored by .gitignore, binary files and files over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB. Use it instead of grep or rg in Bash; escape regex characters such as ( [ . to match them literally.`,
+    ].join(' '),
+    inputSchema: toInputSchema(grepInput),
+    traits: { readsFiles: true, compactable: true, background: 'read' },
+    parse: (input) => {
+      const r = parseToolInput(grepInput, input);
+      if (!r.ok) return r;
       try {
-        buf = await fs.readFile(f.abs);
-      } catch {
-        continue; // unreadable or gone
+        compile(r.value);
+      } catch (err) {
+        return { ok: false, error: `"pattern" is not a valid regular expression: ${err instanceof Error ? err.message : String(err)}` };
       }
-      if (hasNulByte(buf)) continue;
-      const lines = buf.toString('utf8').split('\n');
-      if (lines.at(-1) === '') lines.pop();
-      let count = 0;
-      for (let n = 0; n < lines.length; n++) {
-        const line = lines[n]!.endsWith('\r') ? lines[n]!.slice(0, -1) : lines[n]!;
-        if (!re.test(line)) continue;
-        count++;
-        if (mode === 'files_with_matches') break;
-        if (mode === 'content') {
-          if (results.length >= head) {
-            cut = true;
-            break;
-          }
-          results.push(`${f.shown}:${n + 1}:${line.length > MAX_LINE_SHOWN ? `${line.slice(0, MAX_LINE_SHOWN)}… [line cut]` : line}`);
-        }
+      try {
+        if (r.value.glob) globToRegExp(r.value.glob);
+      } catch (err) {
+        return { ok: false, error: `"glob" is not a usable glob: ${err instanceof Error ? err.message : String(err)}` };
       }
-      if (cut) break;
-      if (count === 0 || mode === 'content') continue;
-      if (results.length >= head) {
-        cut = true;
-        break;
-      }
-      results.push(mode === 'count' ? `${f.shown}:${count}` : f.shown);
-    }
+      return r;
+    },
+    isReadOnly: () => true,
+    summarize: (i) => `/${i.pattern}/${i['-i'] ? 'i' : ''}${i.glob ? ` in ${i.glob}` : ''}${i.path ? ` under ${i.path}` : ''}`,
+    paths: (i, cwd) => [target(i, cwd).root],
+    async call(i, { cwd, signal }) {
+      if (signal.aborted) return INTERRUPTED;
+      const { root, glob, anchored } = target(i, cwd);
+      const re = compile(i);
+      const mode: OutputMode = i.output_mode ?? 'files_with_matches';
+      const head = i.head_limit ?? GREP_DEFAULT_HEAD_LIMIT;
 
-    const notes: string[] = [];
-    if (cut) notes.push(`(Stopped at ${head} results; there are more. Narrow the search with path, glob or a more specific pattern, or raise head_limit.)`);
-    if (tooBig) notes.push(`(${tooBig} file${tooBig === 1 ? '' : 's'} over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB not searched.)`);
-    if (results.length === 0) return { content: [`No matches for /${i.pattern}/ in ${displayPath(cwd, root)}.`, ...notes].join('\n') };
-    return { content: [...results, ...(notes.length ? ['', ...notes] : [])].join('\n') };
-  },
-};
+      let candidates: Array<{ rel: string; abs: string; size: number; link?: boolean }>;
+      try {
+        const st = await fs.stat(root);
+        if (st.isDirectory()) candidates = await walkGlob(root, glob ?? '**/*', { signal, anchored });
+        else if (glob && !globToRegExp(glob).test(basename(root))) candidates = [];
+        else candidates = [{ rel: '', abs: root, size: st.size }];
+      } catch (err) {
+        return { content: `Cannot search ${root}: ${errorMessage(err)}.`, isError: true };
+      }
+      if (signal.aborted) return INTERRUPTED;
+      const { kept, hidden } = await scopeFilter(candidates, root, scope);
+      const files = kept.map((f) => ({ ...f, shown: displayPath(cwd, f.abs) })).sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
+
+      const results: string[] = [];
+      let cut = false;
+      let tooBig = 0;
+      const searched = files.filter((f) => {
+        if (f.size > GREP_MAX_FILE_BYTES) tooBig++;
+        return f.size <= GREP_MAX_FILE_BYTES && !hasBinaryExtension(f.abs);
+      });
+      // A pattern with no regex syntax is a plain string: files without it are skipped at once.
+      const literal = !i['-i'] && !/[.^$*+?()[\]{}|\\]/.test(i.pattern) ? i.pattern : undefined;
+      const read = (f: { abs: string }) => fs.readFile(f.abs).catch(() => undefined); // unreadable or gone: skipped
+      for await (const [f, buf] of readAhead(searched, 16, read)) {
+        if (signal.aborted) return INTERRUPTED;
+        if (!buf || hasNulByte(buf)) continue;
+        const text = buf.toString('utf8');
+        if (literal !== undefined && !text.includes(literal)) continue;
+        const lines = text.split('\n');
+        if (lines.at(-1) === '') lines.pop();
+        let count = 0;
+        for (let n = 0; n < lines.length; n++) {
+          const line = lines[n]!.endsWith('\r') ? lines[n]!.slice(0, -1) : lines[n]!;
+          if (!re.test(line)) continue;
+          count++;
+          if (mode === 'files_with_matches') break;
+          if (mode === 'content') {
+            if (results.length >= head) {
+              cut = true;
+              break;
+            }
+            results.push(`${f.shown}:${n + 1}:${line.length > MAX_LINE_SHOWN ? `${line.slice(0, MAX_LINE_SHOWN)}… [line cut]` : line}`);
+          }
+        }
+        if (cut) break;
+        if (count === 0 || mode === 'content') continue;
+        if (results.length >= head) {
+          cut = true;
+          break;
+        }
+        results.push(mode === 'count' ? `${f.shown}:${count}` : f.shown);
+      }
+
+      const notes: string[] = [];
+      if (cut) notes.push(`(Stopped at ${head} results; there are more. Narrow the search with path, glob or a more specific pattern, or raise head_limit.)`);
+      if (hidden) notes.push(`(${hidden} file${hidden === 1 ? '' : 's'} left out: outside the folders Threadline may read, or denied by a rule.)`);
+      if (tooBig) notes.push(`(${tooBig} file${tooBig === 1 ? '' : 's'} over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB not searched.)`);
+      if (results.length === 0) return { content: [`No matches for /${i.pattern}/ in ${displayPath(cwd, root)}.`, ...notes].join('\n') };
+      return { content: [...results, ...(notes.length ? ['', ...notes] : [])].join('\n') };
+    },
+  };
+}
+
+export const grepTool = createGrepTool();

@@ -62,6 +62,42 @@ describe('query loop against the stand-in', () => {
     assert.equal(started.length, 3);
   });
 
+  it('starts every call of a read-only batch before any of them finishes (they run together)', async () => {
+    standin.enqueue(
+      { content: ['a', 'b', 'c'].map((n) => ({ type: 'tool_use' as const, name: 'Read', input: { file_path: `${n}.txt` } })) },
+      { content: [{ type: 'text', text: 'ok' }] },
+    );
+    const events: string[] = [];
+    await runQueryLoop(start, deps({ events: { onToolStatus: (_id, s) => (s === 'running' || s === 'done') && events.push(s) } }), new AbortController().signal);
+    assert.deepEqual(events, ['running', 'running', 'running', 'done', 'done', 'done']);
+  });
+
+  it('runs a write alone, in order: reads before it see the old file, reads after it the new one', async () => {
+    writeFileSync(join(cwd, 'w.txt'), 'old text\n');
+    standin.enqueue(
+      {
+        content: [
+          { type: 'tool_use', name: 'Read', input: { file_path: 'w.txt' } },
+          { type: 'tool_use', name: 'Write', input: { file_path: 'w.txt', content: 'new text\n' } },
+          { type: 'tool_use', name: 'Read', input: { file_path: 'w.txt' } },
+        ],
+      },
+      { content: [{ type: 'text', text: 'ok' }] },
+    );
+    const order: string[] = [];
+    const names = new Map<string, string>();
+    const r = await runQueryLoop(
+      start,
+      deps({ events: { onToolCall: ({ id, name }) => names.set(id, name), onToolStatus: (id, s) => (s === 'running' || s === 'done') && order.push(`${names.get(id)}:${s}`) } }),
+      new AbortController().signal,
+    );
+    assert.equal(r.outcome, 'end_turn');
+    assert.deepEqual(order, ['Read:running', 'Read:done', 'Write:running', 'Write:done', 'Read:running', 'Read:done']);
+    const results = (standin.requests[1]!.body as { messages: MessageParam[] }).messages.at(-1)!.content as Array<{ content: string }>;
+    assert.match(results[0]!.content, /old text/);
+    assert.match(results[2]!.content, /new text/);
+  });
+
   it('retries 429 (honouring retry-after), 529, 500, a mid-stream error and a dropped connection', async () => {
     for (const fault of [
       { kind: 'http' as const, status: 429 as const, retryAfterSeconds: 0 },

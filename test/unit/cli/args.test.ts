@@ -4,7 +4,7 @@ import { parseCliArgs, splitToolList, UsageError } from '../../../src/cli/args';
 
 describe('parseCliArgs', () => {
   it('reads the Claude Code style flags', () => {
-    const a = parseCliArgs(['-p', 'fix it', '--cwd', '/tmp', '--model', 'm', '--context-window', '32000', '--max-turns', '3', '--allowed-tools', 'Read,Bash(npm test:*)', '--output-format', 'json'], '/home');
+    const a = parseCliArgs(['-p', 'fix it', '--cwd', '/tmp', '--model', 'm', '--context-window', '32000', '--max-turns', '3', '--allowed-tools', 'Read,Bash(npm test:*)', '--add-dir', '/etc', '--add-dir', '/srv/x', '--output-format', 'json'], '/home');
     assert.deepEqual(a, {
       command: 'prompt',
       prompt: 'fix it',
@@ -13,6 +13,7 @@ describe('parseCliArgs', () => {
       contextWindow: 32000,
       maxTurns: 3,
       allowedTools: ['Read', 'Bash(npm test:*)'],
+      addDirs: ['/etc', '/srv/x'],
       outputFormat: 'json',
       resume: undefined,
     });
@@ -36,7 +37,7 @@ describe('parseCliArgs', () => {
   });
 
   it('parses the context subcommand', () => {
-    assert.deepEqual(parseCliArgs(['context', '--json'], '/w'), { command: 'context', cwd: '/w', json: true, model: undefined, contextWindow: undefined });
+    assert.deepEqual(parseCliArgs(['context', '--json'], '/w'), { command: 'context', cwd: '/w', json: true, model: undefined, contextWindow: undefined, addDirs: [] });
   });
 
   it('splits tool lists outside parentheses only', () => {

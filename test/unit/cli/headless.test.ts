@@ -45,7 +45,8 @@ describe('threadline -p against the stand-in', () => {
       { content: [{ type: 'tool_use', name: 'Write', input: { file_path: 'out.txt', content: 'made by the cli' } }, { type: 'tool_use', name: 'Bash', input: { command: 'touch nope' } }] },
       { content: [{ type: 'text', text: 'Wrote it; the command was refused.' }] },
     );
-    const r = await cli(['-p', 'make a file', '--allowed-tools', 'Write', '--output-format', 'json'], cwd);
+    // A model with a published price (cli/models.test.ts covers one without).
+    const r = await cli(['-p', 'make a file', '--model', 'claude-sonnet-4-6', '--allowed-tools', 'Write', '--output-format', 'json'], cwd);
     assert.equal(r.code, 0);
     const j = JSON.parse(r.out) as { type: string; subtype: string; is_error: boolean; result: string; num_turns: number; usage: { input_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number }; permission_denials: Array<{ tool_name: string; reason: string }>; total_cost_usd: number };
     assert.equal(j.type, 'result');

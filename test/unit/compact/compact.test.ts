@@ -174,3 +174,37 @@ describe('a prompt not yet answered survives compaction word for word', () => {
     assert.equal(splitPendingPrompt(h.slice(0, 2)).prompt, undefined, 'an answered history keeps nothing aside');
   });
 });
+
+describe('compactor: two triggers at once', () => {
+  it('share one run: one summary request, the same result for both', async () => {
+    const t = computeThresholds(200_000, 64_000);
+    let calls = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const result = { history: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'summary' }] }], summary: 's', tokensBefore: 10, tokensAfter: 1, anchors: [] as [], droppedRounds: 0, source: 'llm' as const };
+    const c = new Compactor({
+      settings: () => ({ autoCompact: true, microCompact: false }),
+      compactable: new Set<string>(),
+      thresholds: () => t,
+      now: () => 0,
+      summarize: async () => {
+        calls++;
+        await gate;
+        return result;
+      },
+    });
+    let fired = 0;
+    c.onDidCompact(() => fired++);
+    const h = conversation(3);
+    const first = c.compact(h, 'auto');
+    const second = c.compact(h, 'manual');
+    release();
+    const [a, b] = await Promise.all([first, second]);
+    assert.equal(calls, 1);
+    assert.equal(fired, 1, 'one divider, not two');
+    assert.equal(a, b);
+    const third = await c.compact(h, 'manual').catch(() => undefined);
+    assert.equal(calls, 2, 'once finished, the next compaction is a new run');
+    assert.ok(third);
+  });
+});

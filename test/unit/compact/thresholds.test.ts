@@ -32,7 +32,7 @@ describe('resolveModel', () => {
     const m = resolveModel('claude-opus-4-1-20250805');
     assert.equal(m.known, true);
     assert.equal(m.maxOutputTokens, 32_000);
-    assert.equal(m.price.input, 15);
+    assert.equal(m.price?.input, 15);
   });
 
   it('falls back for unknown ids and honours a context window override', () => {

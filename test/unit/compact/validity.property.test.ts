@@ -8,36 +8,67 @@ import { compactedHistory, findAnchors, truncateToRecent } from '../../../src/co
 import { microCompact } from '../../../src/compact/microCompact';
 import { applyReminders } from '../../../src/context/reminders';
 import { buildMessagesRequest } from '../../../src/context/requestBuilder';
+import { thinkingParam } from '../../../src/api/thinking';
+import { redactedThinkingData, signThinking } from '../../standin/thinking';
 import { validateRequest } from '../../standin/validate';
 
 export const PROPERTY_RUNS = Number(process.env.THREADLINE_PROPERTY_RUNS ?? 2000);
 
 const TOOLS = ['Read', 'Bash', 'Grep', 'Glob', 'Write', 'Edit', 'AskUser'];
 
+/** The thinking an assistant turn opens with (display "omitted" sends empty thinking text). */
+type Thinking = 'none' | 'thinking' | 'empty' | 'redacted' | 'both';
+
 type Step =
   | { kind: 'user'; text: string; image: boolean }
-  | { kind: 'answer'; text: string; thinking: boolean }
-  | { kind: 'tools'; calls: Array<{ tool: string; size: number; error: boolean }>; thinking: boolean; text: string }
-  | { kind: 'interrupted'; partial: string; withTool: boolean }
+  | { kind: 'answer'; text: string; thinking: Thinking }
+  | { kind: 'tools'; calls: Array<{ tool: string; size: number; error: boolean }>; thinking: Thinking; text: string }
+  | { kind: 'interrupted'; partial: string; withTool: boolean; thinking: Thinking }
   | { kind: 'summary'; text: string };
+
+const thinkingKind = fc.constantFrom<Thinking>('none', 'thinking', 'empty', 'redacted', 'both');
 
 const text = fc.string({ minLength: 1, maxLength: 40 }).map((s) => (s.trim() ? s : 'x'));
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('user' as const), text, image: fc.boolean() }),
-  fc.record({ kind: fc.constant('answer' as const), text, thinking: fc.boolean() }),
+  fc.record({ kind: fc.constant('answer' as const), text, thinking: thinkingKind }),
   fc.record({
     kind: fc.constant('tools' as const),
     calls: fc.array(fc.record({ tool: fc.constantFrom(...TOOLS), size: fc.integer({ min: 0, max: 40_000 }), error: fc.boolean() }), { minLength: 1, maxLength: 4 }),
-    thinking: fc.boolean(),
+    thinking: thinkingKind,
     text: fc.oneof(fc.constant(''), text),
   }),
-  fc.record({ kind: fc.constant('interrupted' as const), partial: text, withTool: fc.boolean() }),
+  fc.record({ kind: fc.constant('interrupted' as const), partial: text, withTool: fc.boolean(), thinking: thinkingKind }),
   fc.record({ kind: fc.constant('summary' as const), text }),
 );
 
-/** Builds a history the way the agent does: only through the same helpers. */
-function build(steps: Step[]): MessageParam[] {
+/** Signed blocks, as the stand-in issues them: they lead the assistant turn, in order. */
+function thinkingBlocks(kind: Thinking, text: string): ContentBlockParam[] {
+  const signed = (t: string): ContentBlockParam => ({ type: 'thinking', thinking: t, signature: signThinking(t) });
+  const redacted: ContentBlockParam = { type: 'redacted_thinking', data: redactedThinkingData() };
+  switch (kind) {
+    case 'none':
+      return [];
+    case 'thinking':
+      return [signed(text)];
+    case 'empty':
+      return [signed('')];
+    case 'redacted':
+      return [redacted];
+    case 'both':
+      return [signed(text), redacted];
+  }
+}
+
+const identity = (b: ContentBlockParam) => (b.type === 'thinking' ? b.signature : b.type === 'redacted_thinking' ? b.data : '');
+
+/**
+ * Builds a history the way the agent does: only through the same helpers. `issued` records
+ * the thinking each tool call came with, which the API insists on getting back with it.
+ */
+function build(steps: Step[]): { history: MessageParam[]; issued: Map<string, string[]> } {
   let h: MessageParam[] = [];
+  const issued = new Map<string, string[]>();
   let id = 0;
   const needUser = () => {
     if (h.at(-1)?.role !== 'user') h = appendUserContent(h, [{ type: 'text', text: 'go on' }]);
@@ -56,18 +87,18 @@ function build(steps: Step[]): MessageParam[] {
         break;
       case 'answer': {
         needUser();
-        const content: ContentBlockParam[] = [];
-        if (s.thinking) content.push({ type: 'thinking', thinking: 'hmm', signature: 'sig' });
+        const content: ContentBlockParam[] = [...thinkingBlocks(s.thinking, 'hmm')];
         content.push({ type: 'text', text: s.text });
         h = [...h, { role: 'assistant', content }];
         break;
       }
       case 'tools': {
         needUser();
-        const content: ContentBlockParam[] = [];
-        if (s.thinking) content.push({ type: 'thinking', thinking: 'plan', signature: 'sig' });
+        const thought = thinkingBlocks(s.thinking, 'plan');
+        const content: ContentBlockParam[] = [...thought];
         if (s.text) content.push({ type: 'text', text: s.text });
         const ids = s.calls.map(() => `toolu_${id++}`);
+        if (thought.length) for (const i of ids) issued.set(i, thought.map(identity));
         s.calls.forEach((c, i) => content.push({ type: 'tool_use', id: ids[i]!, name: c.tool, input: { file_path: `f${i}.ts`, command: 'ls' } }));
         h = [...h, { role: 'assistant', content }];
         h = appendUserContent(
@@ -78,8 +109,11 @@ function build(steps: Step[]): MessageParam[] {
       }
       case 'interrupted': {
         needUser();
-        const content: ContentBlockParam[] = [{ type: 'text', text: s.partial }];
+        // What Stop keeps: finished (signed) thinking, the partial text, a finished tool call.
+        const thought = thinkingBlocks(s.thinking, 'partial plan');
+        const content: ContentBlockParam[] = [...thought, { type: 'text', text: s.partial }];
         const tid = `toolu_${id++}`;
+        if (s.withTool && thought.length) issued.set(tid, thought.map(identity));
         if (s.withTool) content.push({ type: 'tool_use', id: tid, name: 'Bash', input: { command: 'sleep 9' } });
         h = [...h, { role: 'assistant', content }];
         h = appendUserContent(h, [...(s.withTool ? [{ type: 'tool_result' as const, tool_use_id: tid, content: INTERRUPTED_TOOL_RESULT, is_error: true }] : []), { type: 'text', text: INTERRUPTED_MARKER }]);
@@ -88,13 +122,23 @@ function build(steps: Step[]): MessageParam[] {
     }
   }
   needUser();
-  return h;
+  return { history: h, issued };
 }
 
-function check(messages: MessageParam[], what: string) {
-  const req = buildMessagesRequest({ model: 'm', maxTokens: 100, system: [{ type: 'text', text: 's', cache_control: { type: 'ephemeral' } }], tools: [], history: messages });
-  const err = validateRequest({ model: req.model, max_tokens: req.maxTokens, system: req.system, messages: req.messages });
-  assert.equal(err, null, `${what}: ${err}`);
+/** Models that think adaptively, by budget only, and not at all: the request builder picks per model. */
+const PROFILES = [{ thinking: { adaptive: true, enabled: true, disabled: true } }, { thinking: { adaptive: false, enabled: true, disabled: true } }, {}];
+const MAX_TOKENS = 8000;
+
+function check(messages: MessageParam[], what: string, issued: ReadonlyMap<string, string[]>) {
+  for (const profile of PROFILES) {
+    const req = buildMessagesRequest({ model: 'm', maxTokens: MAX_TOKENS, system: [{ type: 'text', text: 's', cache_control: { type: 'ephemeral' } }], tools: [], history: messages });
+    const thinking = thinkingParam(profile, 'adaptive', MAX_TOKENS, messages);
+    const err = validateRequest(
+      { model: req.model, max_tokens: req.maxTokens, system: req.system, messages: req.messages, ...(thinking ? { thinking } : {}) },
+      { thinking: { issuedWith: (toolId) => issued.get(toolId) } },
+    );
+    assert.equal(err, null, `${what} (thinking ${thinking?.type ?? 'off'}): ${err}`);
+  }
 }
 
 describe('every compaction path produces a request the API accepts (property)', () => {
@@ -106,8 +150,8 @@ describe('every compaction path produces a request the API accepts (property)', 
         fc.record({ keepRecent: fc.integer({ min: 0, max: 6 }), clearAtLeastTokens: fc.integer({ min: 0, max: 30_000 }), gap: fc.boolean(), pressure: fc.boolean() }),
         fc.integer({ min: 0, max: 60_000 }),
         (steps, cfg, budget) => {
-          const history = build(steps);
-          check(history, 'the generated history itself');
+          const { history, issued } = build(steps);
+          check(history, 'the generated history itself', issued);
           runs++;
       const micro = microCompact({
             history,
@@ -118,11 +162,11 @@ describe('every compaction path produces a request the API accepts (property)', 
             compactable: new Set(['Read', 'Bash', 'Grep', 'Glob', 'Write', 'Edit']),
             config: { keepRecent: cfg.keepRecent, clearAtLeastTokens: cfg.clearAtLeastTokens },
           });
-          check(micro.history, 'micro-compaction');
+          check(micro.history, 'micro-compaction', issued);
           assert.equal(micro.history.length, history.length, 'micro-compaction keeps every message');
-          check(applyReminders(micro.history, [{ type: 'instructions', text: 'rules' }, { type: 'gitStatus', text: 'git' }]), 'reminders');
-          check(compactedHistory('summary text', findAnchors(history), [{ path: 'a.ts', content: 'x' }], 'llm'), 'summary compaction');
-          check(truncateToRecent(history, budget), 'truncation fallback');
+          check(applyReminders(micro.history, [{ type: 'instructions', text: 'rules' }, { type: 'gitStatus', text: 'git' }]), 'reminders', issued);
+          check(compactedHistory('summary text', findAnchors(history), [{ path: 'a.ts', content: 'x' }], 'llm'), 'summary compaction', issued);
+          check(truncateToRecent(history, budget), 'truncation fallback', issued);
         },
       ),
       { numRuns: PROPERTY_RUNS },

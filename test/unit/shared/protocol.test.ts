@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MAX_PROMPT_CHARS, parseWebviewMessage } from '../../../src/shared/protocol';
+import { MAX_PATH_CHARS, MAX_PROMPT_CHARS, parseWebviewMessage } from '../../../src/shared/protocol';
 
 describe('parseWebviewMessage', () => {
   const good: unknown[] = [
@@ -10,6 +10,9 @@ describe('parseWebviewMessage', () => {
     { type: 'chat/stop', payload: {} },
     { type: 'permission/respond', payload: { requestId: 'r1', decision: 'allow-once' } },
     { type: 'command/run', payload: { command: 'setApiKey' } },
+    { type: 'editor/openFile', payload: { path: 'src/app.ts' } },
+    { type: 'editor/openFile', payload: { path: '/abs/file.ts', line: 12 } },
+    { type: 'editor/insertText', payload: { text: 'const a = 1;\n' } },
   ];
   for (const message of good) {
     it(`accepts ${JSON.stringify(message)}`, () => {
@@ -32,6 +35,14 @@ describe('parseWebviewMessage', () => {
     ['an unknown command', { type: 'command/run', payload: { command: 'rm -rf' } }],
     ['extra fields on an empty payload', { type: 'view/ready', payload: { x: 1 } }],
     ['a fractional seq', { type: 'view/resync', payload: { lastSeq: 1.5 } }],
+    ['an empty path to open', { type: 'editor/openFile', payload: { path: '' } }],
+    ['a path with a NUL byte', { type: 'editor/openFile', payload: { path: 'a\0b' } }],
+    ['an oversized path', { type: 'editor/openFile', payload: { path: 'a'.repeat(MAX_PATH_CHARS + 1) } }],
+    ['a line 0', { type: 'editor/openFile', payload: { path: 'a.ts', line: 0 } }],
+    ['a fractional line', { type: 'editor/openFile', payload: { path: 'a.ts', line: 2.5 } }],
+    ['a line given as text', { type: 'editor/openFile', payload: { path: 'a.ts', line: '3' } }],
+    ['nothing to insert', { type: 'editor/insertText', payload: { text: '' } }],
+    ['an oversized insert', { type: 'editor/insertText', payload: { text: 'x'.repeat(MAX_PROMPT_CHARS + 1) } }],
   ];
   for (const [name, message] of bad) {
     it(`rejects ${name} with a reason`, () => {

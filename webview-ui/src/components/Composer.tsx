@@ -1,14 +1,15 @@
 import { useCallback, useState, type KeyboardEvent } from 'react';
 import type { ViewState } from '../../../src/shared/viewState';
-import { loadUi, post, saveUi } from '../vscodeApi';
+import { continueLive } from '../controls/noticeActions';
 import { useView } from '../useView';
+import { loadUi, post, saveUi } from '../vscodeApi';
 
 const selectStatus = (s: ViewState) => s.status;
-const selectCanContinue = (s: ViewState) => s.canContinue;
+const selectContinue = (s: ViewState) => continueLive(s);
 
 export function Composer() {
   const status = useView(selectStatus) ?? 'idle';
-  const canContinue = useView(selectCanContinue) ?? false;
+  const canContinue = useView(selectContinue) ?? false;
   const [draft, setDraftState] = useState(() => loadUi().draft ?? '');
   const setDraft = useCallback((text: string) => {
     setDraftState(text);
@@ -30,23 +31,25 @@ export function Composer() {
   };
   return (
     <div className="composer">
-      {canContinue && !busy && (
-        <button className="secondary continue" data-testid="continue-button" onClick={() => post({ type: 'chat/continue', payload: {} })}>
+      {canContinue && (
+        <button className="secondary continue" data-testid="continue-button" title="Pick up the stopped answer where it left off" onClick={() => post({ type: 'chat/continue', payload: {} })}>
           <span className="codicon codicon-debug-continue" /> Continue
         </button>
       )}
       <textarea
         data-testid="prompt-input"
         aria-label="Message Threadline"
-        placeholder={busy ? 'Threadline is working…' : 'Ask Threadline (Enter to send, Shift+Enter for a new line)'}
+        title="Enter to send, Shift+Enter for a new line"
+        placeholder={busy ? 'Threadline is working… (Esc to stop)' : 'Ask Threadline…'}
         value={draft}
         rows={3}
         onChange={(e) => setDraft(e.target.value)}
         onKeyDown={onKeyDown}
       />
       <div className="composer-actions">
+        <span className="composer-hint">Enter to send · Shift+Enter for a new line</span>
         {busy ? (
-          <button data-testid="stop-button" className="stop" onClick={() => post({ type: 'chat/stop', payload: {} })} title="Stop">
+          <button data-testid="stop-button" className="stop" onClick={() => post({ type: 'chat/stop', payload: {} })} title="Stop (Esc)">
             <span className="codicon codicon-debug-stop" /> Stop
           </button>
         ) : (

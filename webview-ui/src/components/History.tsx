@@ -1,14 +1,10 @@
 import { useMemo, useState } from 'react';
+import { formatWhen } from '../../../src/shared/format';
 import type { HistoryItem, ViewState } from '../../../src/shared/viewState';
 import { post } from '../vscodeApi';
 import { useView } from '../useView';
 
 const selectHistory = (s: ViewState) => s.history;
-
-function when(ms: number): string {
-  const d = new Date(ms);
-  return `${d.toLocaleDateString()} ${d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}`;
-}
 
 /** The saved sessions of this workspace, in the panel: search, resume, rename, export, delete. */
 export function HistoryView() {
@@ -51,7 +47,7 @@ function HistoryRow({ item }: { item: HistoryItem }) {
       <button className="history-open" title={item.current ? 'The open session' : 'Resume this session'} onClick={() => post({ type: 'history/resume', payload: { id: item.id } })}>
         <span className="history-title">{item.title}</span>
         <span className="history-meta">
-          {when(item.updatedAt)} · {item.messageCount} messages{item.current ? ' · open' : ''}
+          {formatWhen(item.updatedAt)} · {item.messageCount} messages{item.current ? ' · open' : ''}
         </span>
       </button>
       <span className="history-actions">

@@ -1,13 +1,30 @@
-import { useState } from 'react';
-import type { PermissionDecision, ViewState } from '../../../src/shared/viewState';
-import { post } from '../vscodeApi';
+import { useMemo, useState } from 'react';
+import type { PermissionDecision, PermissionPromptView, ViewState } from '../../../src/shared/viewState';
 import { useView } from '../useView';
+import { post } from '../vscodeApi';
 
 const selectPermission = (s: ViewState) => s.permission;
+
+/** The fields a person decides on, read from the request's input (older hosts send only the detail text). */
+function fieldsOf(p: PermissionPromptView): { description?: string; command?: string } {
+  const json = p.input ?? p.detail.slice(p.detail.indexOf('\n\n') + 2);
+  try {
+    const v: unknown = JSON.parse(json);
+    if (typeof v !== 'object' || v === null) return {};
+    const { description, command } = v as Record<string, unknown>;
+    return {
+      ...(typeof description === 'string' && description.trim() ? { description: description.trim() } : {}),
+      ...(typeof command === 'string' ? { command } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
 
 export function PermissionPrompt() {
   const p = useView(selectPermission);
   const [open, setOpen] = useState(false);
+  const fields = useMemo(() => (p ? fieldsOf(p) : {}), [p]);
   if (!p) return null;
   const answer = (decision: PermissionDecision) => post({ type: 'permission/respond', payload: { requestId: p.requestId, decision } });
   return (
@@ -15,15 +32,26 @@ export function PermissionPrompt() {
       <div className="permission-title">
         <span className="codicon codicon-shield" /> Allow <strong>{p.toolName}</strong>?
       </div>
-      <div className="permission-summary">{p.summary}</div>
+      {fields.description && (
+        <div className="permission-description" data-testid="permission-description">
+          {fields.description}
+        </div>
+      )}
+      <div className="permission-summary">{fields.command ?? p.summary}</div>
       <button className="link" aria-expanded={open} onClick={() => setOpen(!open)}>
         {open ? 'Hide details' : 'Show details'}
       </button>
       {open && <pre className="permission-detail">{p.detail}</pre>}
       <div className="permission-actions">
-        <button data-testid="permission-allow-once" onClick={() => answer('allow-once')}>Allow once</button>
-        <button className="secondary" data-testid="permission-allow-session" onClick={() => answer('allow-session')}>Allow for this session</button>
-        <button className="secondary" data-testid="permission-deny" onClick={() => answer('deny')}>Deny</button>
+        <button data-testid="permission-allow-once" onClick={() => answer('allow-once')}>
+          Allow once
+        </button>
+        <button className="secondary" data-testid="permission-allow-session" onClick={() => answer('allow-session')}>
+          Allow for this session
+        </button>
+        <button className="secondary" data-testid="permission-deny" onClick={() => answer('deny')}>
+          Deny
+        </button>
       </div>
     </div>
   );

@@ -1,0 +1,111 @@
+import { promises as fs, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { globTool } from '../src/agent/tools/glob';
+import { grepTool } from '../src/agent/tools/grep';
+import { globToRegExp as globToRegExpNew } from '../src/tools/glob';
+import type { Tool } from '../src/tools/types';
+import { globToRegExp as oldGlob, walkGlob as oldWalk } from './legacy/oldSearch';
+import { median } from './stats';
+
+const FILES = 50_000;
+
+/** 500 folders of 100 small source files each; every 1,000th file holds the needle. */
+function makeTree(): string {
+  const root = mkdtempSync(join(tmpdir(), 'tl-bench-search-'));
+  const line = (k: number) => `export function handler${k}(input: string): string { return input.trim(); } // line ${k}\n`;
+  for (let d = 0; d < FILES / 100; d++) {
+    const dir = join(root, 'src', `mod${Math.floor(d / 25)}`, `part${d}`);
+    mkdirSync(dir, { recursive: true });
+    for (let f = 0; f < 100; f++) {
+      const n = d * 100 + f;
+      const body = Array.from({ length: 20 }, (_, k) => line(n + k)).join('') + (n % 1000 === 0 ? 'const NEEDLE_VALUE = 42;\n' : '');
+      writeFileSync(join(dir, `file${f}.${f % 4 === 0 ? 'js' : 'ts'}`), body);
+    }
+  }
+  return root;
+}
+
+/** The old Grep: the old walk, then every line through a backtracking RegExp. */
+async function oldGrep(root: string, pattern: string, glob: string): Promise<number> {
+  const re = new RegExp(pattern);
+  const files = (await oldWalk(root, glob)).sort((a, b) => (a.rel < b.rel ? -1 : 1));
+  let hits = 0;
+  for (const f of files) {
+    const text = await fs.readFile(f.abs, 'utf8');
+    if (text.split('\n').some((l) => re.test(l))) hits++;
+  }
+  return hits;
+}
+
+async function time<T>(runs: number, fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const ms: number[] = [];
+  let value: T | undefined;
+  for (let k = 0; k < runs; k++) {
+    const t0 = performance.now();
+    value = await fn();
+    ms.push(performance.now() - t0);
+  }
+  return { ms: median(ms), value: value! };
+}
+
+async function call(tool: Tool<never>, input: unknown, cwd: string): Promise<string> {
+  const parsed = tool.parse(input);
+  if (!parsed.ok) throw new Error(parsed.error);
+  return (await tool.call(parsed.value, { cwd, signal: new AbortController().signal })).content;
+}
+
+/**
+ * Glob and Grep over a 50,000-file tree, the old hand-rolled matcher and walk against picomatch +
+ * RE2 + fdir in the same run (each the median of 3). A ratio below 1 means the new one is faster.
+ */
+export async function benchSearch(): Promise<Record<string, number>> {
+  const root = makeTree();
+  const glob = globTool as unknown as Tool<never>;
+  const grep = grepTool as unknown as Tool<never>;
+
+  const oldG = await time(3, async () => (await oldWalk(root, '**/*.js')).length);
+  const newG = await time(3, async () => (await call(glob, { pattern: '**/*.js' }, root)).split('\n').length);
+  if (oldG.value !== FILES / 4) throw new Error(`old Glob found ${oldG.value}`);
+  const oldLit = await time(3, () => oldGrep(root, 'NEEDLE_VALUE', '**/*'));
+  const newLit = await time(3, async () => (await call(grep, { pattern: 'NEEDLE_VALUE' }, root)).split('\n').length);
+  if (oldLit.value !== newLit.value || newLit.value !== FILES / 1000) throw new Error(`Grep found ${oldLit.value} (old) and ${newLit.value} (new)`);
+  const regex = 'handler\\d+9\\(input: string\\): string \\{ return input\\.trim';
+  const oldRe = await time(3, () => oldGrep(root, regex, 'src/**/*.ts'));
+  const newRe = await time(3, async () => (await call(grep, { pattern: regex, glob: 'src/**/*.ts', head_limit: 100_000 }, root)).split('\n').length);
+  if (oldRe.value !== newRe.value) throw new Error(`regex Grep found ${oldRe.value} (old) and ${newRe.value} (new)`);
+
+  // Matching one long name against a glob built to backtrack; the old compiler takes exponential
+  // time here, so it is measured on a name short enough to finish (24 characters).
+  const evil = '*a*a*a*a*a*a*a*a*b';
+  const shortName = 'a'.repeat(24);
+  const oldEvil = await time(1, async () => oldGlob(evil).test(shortName));
+  const newEvil = await time(1, async () => globToRegExpNew(evil).test(shortName));
+
+  // A .gitignore'd build folder as big as the sources: the new walk never enters it.
+  const dist = join(root, 'dist');
+  for (let d = 0; d < 100; d++) {
+    mkdirSync(join(dist, `c${d}`), { recursive: true });
+    for (let f = 0; f < 100; f++) writeFileSync(join(dist, `c${d}`, `out${f}.js`), 'x\n');
+  }
+  writeFileSync(join(root, '.gitignore'), 'dist/\n');
+  const oldIgn = await time(3, async () => (await oldWalk(root, '**/*.js')).length);
+  const newIgn = await time(3, async () => (await call(glob, { pattern: '**/*.js' }, root)).split('\n').length);
+
+  return {
+    files: FILES,
+    globOldMs: +oldG.ms.toFixed(0),
+    globNewMs: +newG.ms.toFixed(0),
+    globNewOverOld: +(newG.ms / oldG.ms).toFixed(2),
+    grepLiteralOldMs: +oldLit.ms.toFixed(0),
+    grepLiteralNewMs: +newLit.ms.toFixed(0),
+    grepLiteralNewOverOld: +(newLit.ms / oldLit.ms).toFixed(2),
+    grepRegexOldMs: +oldRe.ms.toFixed(0),
+    grepRegexNewMs: +newRe.ms.toFixed(0),
+    grepRegexNewOverOld: +(newRe.ms / oldRe.ms).toFixed(2),
+    evilGlob24CharsOldMs: +oldEvil.ms.toFixed(1),
+    evilGlob24CharsNewMs: +newEvil.ms.toFixed(1),
+    globWithIgnoredDistOldMs: +oldIgn.ms.toFixed(0),
+    globWithIgnoredDistNewMs: +newIgn.ms.toFixed(0),
+  };
+}

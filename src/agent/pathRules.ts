@@ -1,0 +1,83 @@
+// How a file rule's pattern names paths, as Claude Code's Read and Edit rules do (gitignore style):
+//   //abs/path   an absolute path            Read(//etc/hosts)
+//   ~/path       under the home folder       Read(~/.ssh/**)
+//   /path        under the rule's root: the project a settings file belongs to, else the workspace
+//   path, ./path under the workspace; a pattern with no '/' matches that name at any depth below it
+// A pattern that names a folder also covers everything in it. Relative patterns never reach
+// outside their root, so `Edit(*.md)` cannot match ~/.claude/CLAUDE.md.
+import { isAbsolute, relative, sep } from 'node:path';
+import { anchoredGlob, globToRegExp, type GlobMatcher } from '../tools/glob';
+
+export interface PathContext {
+  /** The workspace folder, real path. */
+  cwd: string;
+  home: string;
+}
+
+export type PathPattern =
+  | { kind: 'absolute'; glob: string }
+  /** `/path`: relative to `root` (see pathPatternMatches for deny and ask rules). */
+  | { kind: 'rooted'; glob: string; root: string }
+  | { kind: 'relative'; glob: string; root: string };
+
+const toSlash = (p: string) => (sep === '/' ? p : p.split(sep).join('/'));
+
+/** Reads a rule's pattern; `root` is what `/path` is relative to. */
+export function parsePathPattern(pattern: string, ctx: PathContext, root: string = ctx.cwd): PathPattern {
+  const p = toSlash(pattern.trim());
+  if (p.startsWith('//')) return { kind: 'absolute', glob: p.slice(1) };
+  if (p === '~' || p.startsWith('~/')) return { kind: 'absolute', glob: `${toSlash(ctx.home).replace(/\/$/, '')}${p.slice(1)}` };
+  if (p.startsWith('/')) return { kind: 'rooted', glob: p.slice(1), root };
+  return { kind: 'relative', glob: p.replace(/^(\.\/)+/, ''), root: ctx.cwd };
+}
+
+/** The pattern and "everything inside what it names", as one test. */
+function withContents(m: GlobMatcher, contents: GlobMatcher): GlobMatcher {
+  return { test: (s) => m.test(s) || contents.test(s) };
+}
+
+const cache = new Map<string, GlobMatcher>();
+
+function matcher(glob: string, bareAnyDepth: boolean): GlobMatcher {
+  const key = `${bareAnyDepth ? 'r' : 'a'}\u0000${glob}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const g = glob.replace(/\/+$/, '') || '**';
+  const bare = bareAnyDepth && !g.includes('/');
+  const compile = bare ? globToRegExp : anchoredGlob;
+  const m = withContents(compile(g), compile(g === '**' || g.endsWith('/**') ? g : `${g}/**`));
+  if (cache.size > 500) cache.clear();
+  cache.set(key, m);
+  return m;
+}
+
+/** `abs` relative to `root` in '/' form, or undefined when it is not under it. */
+export function under(root: string, abs: string): string | undefined {
+  const rel = relative(root, abs);
+  if (rel === '') return '';
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
+  return toSlash(rel);
+}
+
+/**
+ * Whether the pattern names `abs` (an absolute path). `wide` (deny and ask rules) also reads a
+ * `/path` pattern as absolute: a user who wrote Read(/etc/passwd) meaning the system file is
+ * protected either way, while an allow rule gets only the narrower, reference reading.
+ */
+export function pathPatternMatches(pattern: PathPattern, abs: string, wide = false): boolean {
+  const a = toSlash(abs);
+  if (pattern.kind === 'absolute') return matcher(pattern.glob, false).test(a);
+  if (wide && pattern.kind === 'rooted' && matcher(`/${pattern.glob}`, false).test(a)) return true;
+  const rel = under(pattern.root, abs);
+  if (rel === undefined || rel === '') return rel === '' && (pattern.glob === '**' || pattern.glob === '');
+  return matcher(pattern.glob, pattern.kind === 'relative').test(rel);
+}
+
+/** The rule text that allows exactly this path, in the form the reference reads. */
+export function ruleForPath(tool: string, abs: string, ctx: PathContext): string {
+  const rel = under(ctx.cwd, abs);
+  if (rel !== undefined && rel !== '') return `${tool}(${rel})`;
+  const home = under(ctx.home, abs);
+  if (home !== undefined && home !== '') return `${tool}(~/${home})`;
+  return `${tool}(/${toSlash(abs)})`;
+}

@@ -1,0 +1,135 @@
+// Where permission rules come from: Threadline's own user settings or CLI flags, and Claude Code's
+// settings files, read the way Claude Code reads them so that its users' rules carry over.
+import { readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+
+export type RuleBehavior = 'allow' | 'ask' | 'deny';
+
+export interface RuleSource {
+  /** Shown with every rule and denial: "~/.claude/settings.json", "--allowed-tools". */
+  label: string;
+  /** What a `/path` pattern is relative to (default: the workspace). */
+  root?: string;
+  allow?: readonly string[];
+  ask?: readonly string[];
+  deny?: readonly string[];
+  additionalDirectories?: readonly string[];
+  defaultMode?: string;
+  /** A file the workspace itself provides: applied only when the folder is trusted. */
+  project?: boolean;
+}
+
+export interface DescribedRule {
+  behavior: RuleBehavior;
+  rule: string;
+  source: string;
+  /** false: the source is a project file and the folder is not trusted. */
+  active: boolean;
+}
+
+const MAX_SETTINGS_BYTES = 1024 * 1024;
+
+/** The `permissions` object of one settings file; undefined when there is none to read. */
+function readPermissions(file: string, warn: (message: string) => void): Omit<RuleSource, 'label'> | undefined {
+  try {
+    // A FIFO or a device named settings.json would block the read: regular files only.
+    const st = statSync(file);
+    if (!st.isFile()) {
+      warn(`${file} is not a regular file; its rules are ignored`);
+      return undefined;
+    }
+    if (st.size > MAX_SETTINGS_BYTES) {
+      warn(`${file} is larger than 1 MB; its rules are ignored`);
+      return undefined;
+    }
+  } catch {
+    return undefined;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    warn(`${file} is not valid JSON (${err instanceof Error ? err.message : String(err)}); its rules are ignored`);
+    return undefined;
+  }
+  const perms = typeof json === 'object' && json !== null ? (json as { permissions?: unknown }).permissions : undefined;
+  if (perms === undefined) return {};
+  if (typeof perms !== 'object' || perms === null || Array.isArray(perms)) {
+    warn(`"permissions" in ${file} is not an object; ignored`);
+    return undefined;
+  }
+  const p = perms as Record<string, unknown>;
+  const list = (key: string): string[] | undefined => {
+    const v = p[key];
+    if (v === undefined) return undefined;
+    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) {
+      warn(`"permissions.${key}" in ${file} is not a list of strings; ignored`);
+      return undefined;
+    }
+    return v as string[];
+  };
+  const out: Omit<RuleSource, 'label'> = {};
+  for (const key of ['allow', 'ask', 'deny', 'additionalDirectories'] as const) {
+    const v = list(key);
+    if (v) out[key] = v;
+  }
+  if (typeof p.defaultMode === 'string') out.defaultMode = p.defaultMode;
+  return out;
+}
+
+export interface ClaudeSettingsOptions {
+  /** The workspace folder: its `.claude/` holds the project and local files. */
+  cwd: string;
+  home?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Managed (enterprise) settings; default /etc/claude-code/managed-settings.json on Linux. */
+  managedFile?: string;
+  warn?(message: string): void;
+}
+
+/**
+ * Claude Code's settings files, highest precedence first: managed, local project
+ * (`.claude/settings.local.json`), project (`.claude/settings.json`), user
+ * (`$CLAUDE_CONFIG_DIR` or `~/.claude`, `settings.json`). Rule lists merge across all of them;
+ * a single value (defaultMode) comes from the highest file that sets it.
+ */
+export function readClaudeSettings(opts: ClaudeSettingsOptions): RuleSource[] {
+  const home = opts.home ?? homedir();
+  const env = opts.env ?? process.env;
+  const warn = opts.warn ?? (() => undefined);
+  const userDir = env.CLAUDE_CONFIG_DIR && isAbsolute(env.CLAUDE_CONFIG_DIR) ? env.CLAUDE_CONFIG_DIR : join(home, '.claude');
+  const managed = opts.managedFile ?? (process.platform === 'linux' ? '/etc/claude-code/managed-settings.json' : undefined);
+  const files: Array<{ file: string; label: string; project: boolean }> = [
+    ...(managed ? [{ file: managed, label: managed, project: false }] : []),
+    { file: join(opts.cwd, '.claude', 'settings.local.json'), label: '.claude/settings.local.json', project: true },
+    { file: join(opts.cwd, '.claude', 'settings.json'), label: '.claude/settings.json', project: true },
+    { file: join(userDir, 'settings.json'), label: userDir === join(home, '.claude') ? '~/.claude/settings.json' : join(userDir, 'settings.json'), project: false },
+  ];
+  const out: RuleSource[] = [];
+  for (const f of files) {
+    const perms = readPermissions(f.file, warn);
+    if (!perms) continue;
+    const dirs = perms.additionalDirectories?.map((d) => (d === '~' || d.startsWith('~/') ? join(home, d.slice(1)) : resolve(opts.cwd, d)));
+    out.push({ ...perms, ...(dirs ? { additionalDirectories: dirs } : {}), label: f.label, root: opts.cwd, ...(f.project ? { project: true } : {}) });
+  }
+  return out;
+}
+
+/** Every rule of every source, in evaluation order (deny, ask, allow), with where it came from. */
+export function describeSources(sources: readonly RuleSource[], trusted: boolean): DescribedRule[] {
+  const out: DescribedRule[] = [];
+  for (const behavior of ['deny', 'ask', 'allow'] as const) {
+    for (const s of sources) for (const rule of s[behavior] ?? []) out.push({ behavior, rule, source: s.label, active: !s.project || trusted });
+  }
+  return out;
+}
+
+/** The rule list as lines for `threadline context` and Show Context. */
+export function formatRules(rules: readonly DescribedRule[], dirs: readonly { dir: string; source: string }[] = []): string {
+  if (!rules.length && !dirs.length) return 'Permission rules: none (reads inside the workspace run; edits, commands and anything outside ask).';
+  const lines = ['Permission rules (deny beats ask beats allow):'];
+  for (const r of rules) lines.push(`  ${r.behavior.padEnd(5)} ${r.rule}  — ${r.source}${r.active ? '' : ' (not applied: the folder is not trusted)'}`);
+  for (const d of dirs) lines.push(`  folder ${d.dir}  — ${d.source}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,133 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Virtuoso, type IndexLocationWithAlign, type ListRange, type VirtuosoHandle } from 'react-virtuoso';
+import type { ViewState } from '../../../src/shared/viewState';
+import { onReveal } from '../reveal';
+import { currentView, useView } from '../useView';
+import { loadUi, saveUi } from '../vscodeApi';
+import { FlashContext, MessageRow } from './MessageView';
+import { BOTTOM_SLACK, useFollow } from './useFollow';
+
+const selectCount = (s: ViewState) => s.messages.length;
+const selectSession = (s: ViewState) => s.sessionId;
+
+const keyAt = (index: number) => currentView()?.messages[index]?.id ?? `#${index}`;
+const indexOf = (id: string) => currentView()?.messages.findIndex((m) => m.id === id) ?? -1;
+
+/** Where a list opens: where the reader left this session (kept across a reload), else the end. */
+function initialLocation(sessionId: string): IndexLocationWithAlign {
+  const saved = loadUi().scroll;
+  if (saved && saved.sessionId === sessionId && !saved.atBottom) {
+    const index = indexOf(saved.topId);
+    if (index >= 0) return { index, align: 'start' };
+  }
+  return { index: 'LAST', align: 'end' };
+}
+
+/**
+ * The conversation, virtualized: only the messages near the viewport are in the DOM, whatever
+ * the history. While the reader is at the bottom the list follows the answer as it grows; once
+ * they scroll up it stays put, and a button brings them back.
+ */
+export function MessageList() {
+  const count = useView(selectCount) ?? 0;
+  const sessionId = useView(selectSession) ?? '';
+  return <SessionList key={sessionId} sessionId={sessionId} count={count} />;
+}
+
+function SessionList({ sessionId, count }: { sessionId: string; count: number }) {
+  const list = useRef<VirtuosoHandle>(null);
+  const [atBottom, setAtBottom] = useState(true);
+  const [flash, setFlash] = useState<string | undefined>();
+  const initial = useMemo(() => initialLocation(sessionId), [sessionId]);
+  const bottom = useRef(true);
+  const { follow, setFollow, jump, toBottom, scrollerRef } = useFollow(list, 'index' in initial && initial.index === 'LAST');
+  const anchorTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const top = useRef<string | undefined>(undefined);
+
+  const remember = useCallback(() => {
+    clearTimeout(anchorTimer.current);
+    // Saved a little later, and only once per burst of scrolling: setState copies the whole UI state.
+    anchorTimer.current = setTimeout(() => {
+      if (top.current) saveUi({ scroll: { sessionId, topId: top.current, atBottom: bottom.current } });
+    }, 250);
+  }, [sessionId]);
+
+  const onRange = useCallback(
+    (range: ListRange) => {
+      top.current = keyAt(range.startIndex);
+      remember();
+    },
+    [remember],
+  );
+  const onBottom = useCallback(
+    (value: boolean) => {
+      bottom.current = value;
+      if (value) setFollow(true);
+      setAtBottom(value);
+      remember();
+    },
+    [remember, setFollow],
+  );
+  const onHeight = useCallback(() => {
+    if (follow && !bottom.current) toBottom();
+  }, [follow, toBottom]);
+
+  useEffect(
+    () =>
+      onReveal((id) => {
+        const index = indexOf(id);
+        if (index < 0) return;
+        list.current?.scrollToIndex({ index, align: 'center' });
+        setFlash(id);
+      }),
+    [],
+  );
+  useEffect(() => {
+    if (!flash) return;
+    const t = setTimeout(() => setFlash(undefined), 1500);
+    return () => clearTimeout(t);
+  }, [flash]);
+  useEffect(() => () => clearTimeout(anchorTimer.current), []);
+
+  const item = useCallback((index: number) => <MessageRow index={index} />, []);
+  return (
+    <div className="message-list-frame">
+      <FlashContext.Provider value={flash}>
+      <Virtuoso
+        ref={list}
+        className="message-list"
+        data-testid="message-list"
+        role="log"
+        totalCount={count}
+        computeItemKey={keyAt}
+        itemContent={item}
+        initialTopMostItemIndex={initial}
+        scrollerRef={scrollerRef}
+        followOutput={follow ? 'auto' : false}
+        totalListHeightChanged={onHeight}
+        atBottomStateChange={onBottom}
+        atBottomThreshold={BOTTOM_SLACK}
+        increaseViewportBy={{ top: 400, bottom: 400 }}
+        rangeChanged={onRange}
+        skipAnimationFrameInResizeObserver
+        components={{ Header: ListPad, Footer: ListPad }}
+      />
+      </FlashContext.Provider>
+      {!atBottom && !follow && (
+        <button
+          className="jump-to-bottom"
+          data-testid="jump-to-bottom"
+          title="Jump to the latest message"
+          aria-label="Jump to the latest message"
+          onClick={jump}
+        >
+          <span className="codicon codicon-arrow-down" />
+        </button>
+      )}
+    </div>
+  );
+}
+
+function ListPad() {
+  return <div className="list-pad" />;
+}

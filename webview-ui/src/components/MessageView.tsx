@@ -1,0 +1,94 @@
+import { createContext, memo, useCallback, useContext, useRef } from 'react';
+import type { ViewMessage, ViewState } from '../../../src/shared/viewState';
+import { noticeAction } from '../controls/noticeActions';
+import { useView } from '../useView';
+import { post } from '../vscodeApi';
+import { CompactionDivider } from './CompactionDivider';
+import { Markdown } from './Markdown';
+import type { RowAttributes } from './rowAttributes';
+import { ToolCard } from './ToolCard';
+
+/** The id of a message just brought into view, so it can be marked for a moment. */
+export const FlashContext = createContext<string | undefined>(undefined);
+
+/**
+ * Subscribes to one message, so a streamed token re-renders only the message it grows — and
+ * while it streams, at most once per frame.
+ */
+export const MessageRow = memo(function MessageRow({ index }: { index: number }) {
+  const select = useCallback((s: ViewState) => s.messages[index], [index]);
+  const streaming = useRef(false);
+  const message = useView(select, streaming.current);
+  streaming.current = message?.kind === 'assistant' && message.streaming;
+  const flash = useContext(FlashContext);
+  if (!message) return null;
+  return (
+    <div className={`row${flash === message.id ? ' flash' : ''}`}>
+      <MessageView message={message} index={index} />
+    </div>
+  );
+});
+
+const MessageView = memo(function MessageView({ message, index }: { message: ViewMessage; index: number }) {
+  const common: RowAttributes = { 'data-testid': 'message', 'data-kind': message.kind, 'data-id': message.id };
+  switch (message.kind) {
+    case 'user':
+      return (
+        <div className="message user" {...common}>
+          <div className="role">
+            <span className="codicon codicon-account" /> You
+            {message.rewindable && (
+              <span className="message-actions">
+                <button className="icon" data-testid="message-rewind" title="Rewind to here: drop this message and everything after it (files on disk are not changed)" onClick={() => post({ type: 'chat/rewind', payload: { id: message.id } })}>
+                  <span className="codicon codicon-discard" />
+                </button>
+                <button className="icon" data-testid="message-fork" title="Fork from here: a new session with the conversation up to this message" onClick={() => post({ type: 'chat/fork', payload: { id: message.id } })}>
+                  <span className="codicon codicon-repo-forked" />
+                </button>
+              </span>
+            )}
+          </div>
+          <div className="user-text">{message.text}</div>
+        </div>
+      );
+    case 'assistant':
+      return (
+        <div className={`message assistant${message.streaming ? ' streaming' : ''}`} {...common}>
+          <div className="role">
+            <span className="codicon codicon-sparkle" /> Threadline
+          </div>
+          <Markdown text={message.text} streaming={message.streaming} />
+          {message.streaming && <span className="cursor" aria-hidden="true" />}
+        </div>
+      );
+    case 'tool':
+      return <ToolCard message={message} common={common} />;
+    case 'notice':
+      return <Notice message={message} index={index} common={common} />;
+    case 'compaction':
+      return <CompactionDivider message={message} common={common} />;
+  }
+});
+
+function Notice({ message, index, common }: { message: Extract<ViewMessage, { kind: 'notice' }>; index: number; common: RowAttributes }) {
+  const select = useCallback((s: ViewState) => noticeAction(s, index), [index]);
+  const state = useView(select) ?? 'hidden';
+  const action = message.action;
+  return (
+    <div className={`message notice ${message.level}`} {...common} role={message.level === 'error' ? 'alert' : 'status'}>
+      <span className={`codicon codicon-${message.level === 'info' ? 'info' : message.level}`} />
+      <span className="notice-text">{message.text}</span>
+      {action && state !== 'hidden' && (
+        <button
+          className="secondary"
+          data-testid="notice-action"
+          disabled={state === 'stale'}
+          title={state === 'stale' ? 'This has been answered since' : undefined}
+          onClick={() => post({ type: 'command/run', payload: { command: action.command } })}
+        >
+          {action.label}
+        </button>
+      )}
+    </div>
+  );
+}
