@@ -1,6 +1,8 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const GRAY_MATTER = { name: 'gray-matter', message: 'Parse frontmatter with src/base/frontmatter.ts: gray-matter alone runs ---js frontmatter as code.' };
+
 // The layer rule is the reason this file exists: domain code must run in plain Node,
 // so only the VS Code shell may import 'vscode', and shared/ (used by the webview too)
 // may import neither node nor vscode.
@@ -15,9 +17,25 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' }],
     },
   },
+  // gray-matter evaluates `---js` frontmatter: only src/base/frontmatter.ts, which refuses
+  // every evaluating engine, may import it. (A later block replaces this rule's options for
+  // the files it matches, so each block below repeats the gray-matter entry.)
+  {
+    files: ['**/*.ts', '**/*.tsx', '**/*.mjs', '**/*.js'],
+    ignores: ['src/base/frontmatter.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [GRAY_MATTER] }],
+    },
+  },
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/vscode/**', 'src/extension.ts'],
+    ignores: ['src/vscode/**', 'src/extension.ts', 'src/base/frontmatter.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'Only src/vscode/ and src/extension.ts may import vscode.' }, GRAY_MATTER] }],
+    },
+  },
+  {
+    files: ['src/base/frontmatter.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'Only src/vscode/ and src/extension.ts may import vscode.' }] }],
     },
@@ -25,7 +43,7 @@ export default tseslint.config(
   {
     files: ['src/shared/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['vscode', 'node:*', 'fs', 'path', 'os', 'child_process'], message: 'shared/ runs in the webview too.' }] }],
+      'no-restricted-imports': ['error', { paths: [GRAY_MATTER], patterns: [{ group: ['vscode', 'node:*', 'fs', 'path', 'os', 'child_process'], message: 'shared/ runs in the webview too.' }] }],
     },
   },
   {

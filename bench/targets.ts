@@ -45,7 +45,28 @@ export const TARGETS: Record<string, Target> = {
   'search.grepLiteralNewOverOld': { max: 1, why: 'Grep on RE2 no slower than the backtracking RegExp it replaced, same run (issue 13)' },
   'search.grepRegexNewOverOld': { max: 1, why: 'the same, for a regular expression (issue 13)' },
   'validity.counterexamples': { max: 0, why: 'no generated history breaks the API rules (issue 5)' },
+  // Issue 15: billed tokens as a ratio to the reference CLI on the same session (bench/reference-costs.json,
+  // measured by scripts/compareCost.mjs; the quick run compares with the reference's quick sessions).
+  ...costTargets(),
 };
+
+function costTargets(): Record<string, Target> {
+  const ratio: Record<string, [number, string]> = {
+    newFiles: [0.88, 'one loop of 60 reads of new files ≤ 0.88x the reference (the best peer 0.91x; issue 15)'],
+    workingSet: [0.35, 'a working set of 4 files read 60 times ≤ 0.35x the reference (issue 15)'],
+    chat: [0.8, 'a 20-prompt chat continued with --continue ≤ 0.80x the reference (issue 15)'],
+  };
+  const out: Record<string, Target> = {};
+  for (const [session, [max, why]] of Object.entries(ratio)) {
+    out[`cost.${session}.ratioToReference`] = { max, why };
+    out[`cost.${session}.backgroundReadShare`] = { min: 0.9, why: 'background (fork) requests read at least 90% of their prompt from the cache (issue 15)' };
+    out[`cost.${session}.refusedTooLong`] = { max: 0, why: 'no request refused as too long (issue 15)' };
+    out[`cost.${session}.verbatimMisses`] = { max: 0, why: 'the three latest read results verbatim in every main request (issue 15)' };
+    out[`cost.${session}.completed`] = { min: 1, why: 'the session runs to its end' };
+    out[`cost.${session}.baselineCompleted`] = { min: 1, why: 'the no-strategy baseline runs to its end (else the ratio to it means nothing)' };
+  }
+  return out;
+}
 
 export type Verdict = 'met' | 'missed' | 'failed' | 'none';
 

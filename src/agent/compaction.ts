@@ -22,6 +22,8 @@ export interface CompactionSetup {
   microConfig?: CompactorDeps['microConfig'];
   /** Instruction files and the git snapshot are read again after every compaction (the seeds re-inject them). */
   afterCompaction?(): void;
+  /** After micro-compaction: the instruction files only (rules already sent stay in the history). */
+  afterMicroCompaction?(): void;
   /** The model catalog (window, and the id an alias stands for); without it, the built-in table. */
   models?: ModelSource;
 }
@@ -49,7 +51,7 @@ export function createCompactor(setup: CompactionSetup): Compactor {
     countTokens: (h) => setup.countTokens(h),
     ...(setup.microConfig ? { microConfig: setup.microConfig } : {}),
     ...(setup.fromSessionMemory ? { fromSessionMemory: setup.fromSessionMemory } : {}),
-    summarize: async (history, focus) => {
+    summarize: async (history, focus, limits) => {
       const client = await setup.client();
       if (!client) throw new Error('no API key is set');
       return compactWithSummary({
@@ -58,12 +60,14 @@ export function createCompactor(setup: CompactionSetup): Compactor {
         model: (setup.models ?? tableModels).current(setup.settings().model, { contextWindow: setup.settings().contextWindow }).id,
         signal: new AbortController().signal,
         recentFiles: await readRecent(setup.cwd, setup.recentReads()),
+        limits,
         ...(focus ? { focus } : {}),
         ...(setup.archive ? { archive: setup.archive } : {}),
       });
     },
   });
   if (setup.afterCompaction) compactor.onDidCompact(() => setup.afterCompaction!());
+  if (setup.afterMicroCompaction) compactor.onDidMicroCompact(() => setup.afterMicroCompaction!());
   return compactor;
 }
 

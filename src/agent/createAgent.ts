@@ -1,9 +1,11 @@
 import { release } from 'node:os';
+import { contextTokens } from '../api/cost';
 import { MessagesClient } from '../api/messagesClient';
 import { tableModels, type ModelSource } from '../api/models';
 import type { MessageParam, MessagesRequest } from '../api/types';
 import type { CompactorDeps } from '../compact/compactor';
 import { compactTool } from '../compact/compactTool';
+import type { CompactLimits } from '../compact/limits';
 import type { ContextService } from '../context/contextService';
 import { formatInstructionFile } from '../context/instructions';
 import { reminderBlock } from '../context/reminders';
@@ -113,8 +115,8 @@ export function createAgent(setup: AgentSetup): Agent {
           countTokens: (h) => self.agent!.exactTokens(h),
           ...(setup.archive ? { archive: setup.archive } : {}),
           ...(setup.microConfig ? { microConfig: setup.microConfig } : {}),
-          ...(setup.fromSessionMemory ? { fromSessionMemory: setup.fromSessionMemory } : memory ? { fromSessionMemory: (h: readonly MessageParam[]) => memory.fromSessionMemory(h) } : {}),
-          ...(setup.context ? { afterCompaction: () => setup.context!.clear() } : {}),
+          ...(setup.fromSessionMemory ? { fromSessionMemory: setup.fromSessionMemory } : memory ? { fromSessionMemory: (h: readonly MessageParam[], limits: CompactLimits) => memory.fromSessionMemory(h, limits) } : {}),
+          ...(setup.context ? { afterCompaction: () => setup.context!.clear(), afterMicroCompaction: () => setup.context!.rereadInstructions() } : {}),
         });
   const memorySection = async () => (memory ? await memory.section() : undefined);
   const agent = new Agent({
@@ -145,7 +147,15 @@ export function createAgent(setup: AgentSetup): Agent {
         }
       : {}),
     maxTurns: setup.maxTurns,
-    ...(setup.loopEvents ? { loopEvents: setup.loopEvents } : {}),
+    loopEvents: {
+      ...setup.loopEvents,
+      onTurnComplete: (turn, request) => {
+        setup.loopEvents?.onTurnComplete?.(turn, request);
+        // Session notes are considered after every model turn (seed 000), not only after a loop.
+        const calls = turn.blocks.filter((b) => b.type === 'tool_use').length;
+        if (calls) memory?.afterTurn(agent.messages, calls, contextTokens(turn.usage));
+      },
+    },
     onLoopComplete: (result, request) => {
       setup.onLoopComplete?.(result, request);
       // Memory work runs after the answer, in the background: it never delays the user's turn.

@@ -15,7 +15,7 @@ export function createForkRunner(opts: { client(): Promise<Pick<MessagesClient, 
   return async (req) => {
     const client = await opts.client();
     if (!client) return;
-    await runForkedAgent({
+    const r = await runForkedAgent({
       client,
       model: opts.model(),
       maxTokens: 8000,
@@ -29,5 +29,6 @@ export function createForkRunner(opts: { client(): Promise<Pick<MessagesClient, 
       cwd: opts.cwd,
       maxTurns: req.maxTurns,
     });
+    return { messages: r.history, outcome: r.outcome };
   };
 }

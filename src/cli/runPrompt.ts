@@ -1,7 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_MODEL, type ModelSource } from '../api/models';
-import type { AssistantBlock, Usage } from '../api/types';
+import type { AssistantBlock, MessageParam, Usage } from '../api/types';
+import { archiveTranscript } from './archive';
 import { createAgent } from '../agent/createAgent';
 import type { PermissionEngine } from '../agent/permissionBroker';
 import type { LoopResult } from '../agent/queryLoop';
@@ -92,6 +93,22 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
   let result: LoopResult | undefined;
   const toolNames = new Map<string, string>();
 
+  // A resumed session keeps its id for everything written from here on (its notes, archives
+  // and transcript), so the session is found before the agent is built.
+  let target: Awaited<ReturnType<typeof findResumeTarget>> | undefined;
+  if (args.resume) {
+    if (!deps.sessions) return fail('sessions are not available here');
+    const settings = store.getState().settings;
+    target = await findResumeTarget(args.resume, deps.sessions, {
+      cwd: args.cwd,
+      env: deps.claudeEnv ?? process.env,
+      options: { model: settings.model, ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}) },
+    });
+    if (target.kind === 'error') return fail(target.reason);
+    if (target.kind === 'threadline') runtime.startSession(target.loaded.meta.id);
+  }
+  const sessionsDir = deps.sessions?.dir;
+
   const agent = createAgent({
     store,
     runtime,
@@ -111,8 +128,10 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
     ...(deps.isGitRepo ? { isGitRepo: deps.isGitRepo } : {}),
     ...(deps.context ? { context: deps.context } : {}),
     ...(deps.memory
-      ? { memory: { ...deps.memory, ...(deps.sessions ? { sessionNotesPath: join(deps.sessions.dir, 'notes', `${runtime.sessionId}.md`) } : {}) } }
+      ? { memory: { ...deps.memory, ...(sessionsDir ? { sessionNotesPath: join(sessionsDir, 'notes', `${runtime.sessionId}.md`) } : {}) } }
       : {}),
+    // The full transcript is kept before a compaction replaces it, as the extension does.
+    ...(sessionsDir ? { archive: (history: readonly MessageParam[]) => archiveTranscript(sessionsDir, runtime.sessionId, history) } : {}),
     ...(deps.dynamicSections ? { dynamicSections: deps.dynamicSections } : {}),
     ...(deps.models ? { models: deps.models } : {}),
     loopEvents: {
@@ -140,33 +159,18 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
   });
 
   let recorder: SessionRecorder | undefined;
-  if (deps.sessions) {
-    if (args.resume) {
-      const settings = store.getState().settings;
-      const target = await findResumeTarget(args.resume, deps.sessions, {
-        cwd: args.cwd,
-        env: deps.claudeEnv ?? process.env,
-        options: { model: settings.model, ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}) },
-      });
-      if (target.kind === 'error') return fail(target.reason);
-      if (target.kind === 'threadline') {
-        const loaded = target.loaded;
-        runtime.startSession(loaded.meta.id);
-        recorder = restoreSession(loaded, store, agent, deps.sessions);
-        if (loaded.skipped.length) io.err(`threadline: ${loaded.skipped.length} unreadable line(s) of the transcript were skipped\n`);
-      } else {
-        // A new Threadline session (the id runtime already has); Claude Code's file stays as it is.
-        const c = target.converted;
-        agent.setHistory(c.history);
-        store.setState((st) => ({ ...st, sessionTitle: c.title, messages: c.view }));
-        recorder = new SessionRecorder(deps.sessions, { id: runtime.sessionId, cwd: args.cwd, model: settings.model, title: c.title });
-        io.err(`threadline: ${c.notice} Its Threadline id is ${runtime.sessionId}.\n`);
-      }
-    } else {
-      recorder = new SessionRecorder(deps.sessions, { id: runtime.sessionId, cwd: args.cwd, model: agent.model().id });
-    }
-  } else if (args.resume) {
-    return fail('sessions are not available here');
+  if (target?.kind === 'threadline' && deps.sessions) {
+    recorder = restoreSession(target.loaded, store, agent, deps.sessions);
+    if (target.loaded.skipped.length) io.err(`threadline: ${target.loaded.skipped.length} unreadable line(s) of the transcript were skipped\n`);
+  } else if (target?.kind === 'claude' && deps.sessions) {
+    // A new Threadline session (the id runtime already has); Claude Code's file stays as it is.
+    const c = target.converted;
+    agent.setHistory(c.history);
+    store.setState((st) => ({ ...st, sessionTitle: c.title, messages: c.view }));
+    recorder = new SessionRecorder(deps.sessions, { id: runtime.sessionId, cwd: args.cwd, model: store.getState().settings.model, title: c.title });
+    io.err(`threadline: ${c.notice} Its Threadline id is ${runtime.sessionId}.\n`);
+  } else if (deps.sessions) {
+    recorder = new SessionRecorder(deps.sessions, { id: runtime.sessionId, cwd: args.cwd, model: agent.model().id });
   }
 
   if (stream) {

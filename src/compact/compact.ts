@@ -2,14 +2,15 @@ import { prependUserContent } from '../conversation/history';
 import { ApiError } from '../api/errors';
 import type { AssistantTurn, ContentBlockParam, MessageParam, MessagesRequest, StreamObserver, SystemBlock, TextBlockParam } from '../api/types';
 import { estimateTokens } from '../conversation/tokens';
+import type { CompactionCoverage } from './coverage';
+import { carryBlock, userTexts, type CarriedText } from './verbatim';
+import { DEFAULT_COMPACT_LIMITS, type CompactLimits } from './limits';
 
 export const COMPACT_BOUNDARY = '[Conversation compacted]';
 export const MAX_PTL_RETRIES = 3;
 export const POST_COMPACT_MAX_FILES = 5;
 export const POST_COMPACT_FILE_BUDGET = 50_000;
 export const POST_COMPACT_FILE_MAX = 5_000;
-const SUMMARY_MAX_TOKENS = 20_000;
-const FALLBACK_KEEP_TOKENS = 40_000;
 
 const SUMMARY_SYSTEM = 'You write faithful, structured summaries of coding sessions so that the work can continue from the summary alone.';
 
@@ -44,11 +45,15 @@ export function formatSummary(raw: string): string {
   return m[1]!.replace(/<analysis>[\s\S]*?(?:<\/analysis>|$)/gi, '').trim();
 }
 
+/** The heading of the block that carries uncovered messages word for word. */
+export const CARRIED_HEADING = 'Your messages (and fixes reported after errors) from the part no summary covers, word for word:';
+
 /**
  * The fallback when the summary is unusable: keep the most recent rounds that fit the budget,
- * whole (a round never splits a tool_use from its result), after the boundary note.
+ * whole (a round never splits a tool_use from its result), after the boundary note, which
+ * carries every earlier user message and error fix word for word.
  */
-export function truncateToRecent(history: readonly MessageParam[], budgetTokens: number): MessageParam[] {
+export function truncateWithCoverage(history: readonly MessageParam[], budgetTokens: number, carryTokens = DEFAULT_COMPACT_LIMITS.carryTokens): { history: MessageParam[]; coverage: CompactionCoverage } {
   const rounds = splitRounds(history);
   const kept: MessageParam[][] = [];
   let used = 0;
@@ -58,8 +63,28 @@ export function truncateToRecent(history: readonly MessageParam[], budgetTokens:
     kept.unshift(rounds[i]!);
     used += cost;
   }
+  const tail = kept.flat();
+  const keptFrom = history.length - tail.length;
   const note = `${COMPACT_BOUNDARY} The earlier part of this conversation was dropped to free context (a summary could not be made); the most recent exchanges follow.`;
-  return prependUserContent(kept.flat(), [{ type: 'text', text: note }]);
+  const carried = carryBlock(uncoveredTexts(history, 0, keptFrom), CARRIED_HEADING, carryTokens);
+  const head: ContentBlockParam[] = [{ type: 'text', text: carried ? `${note}\n\n${carried}` : note }];
+  return { history: prependUserContent(tail, head), coverage: { summaryCovers: null, keptFrom } };
+}
+
+export function truncateToRecent(history: readonly MessageParam[], budgetTokens: number): MessageParam[] {
+  return truncateWithCoverage(history, budgetTokens).history;
+}
+
+/** User texts and error fixes in [from, to): what must be carried when no summary covers them. */
+export function uncoveredTexts(history: readonly MessageParam[], from: number, to: number): CarriedText[] {
+  const fixes = new Map(anchorsWithIndex(history).filter((a) => a.kind === 'resolution').map((a) => [a.index, a.text]));
+  const out: CarriedText[] = [];
+  for (let i = Math.max(0, from); i < Math.min(to, history.length); i++) {
+    for (const text of userTexts(history[i]!)) out.push({ index: i, who: 'User', text });
+    const fix = fixes.get(i);
+    if (fix) out.push({ index: i, who: 'Assistant', text: fix });
+  }
+  return out;
 }
 
 /** Rounds: a user message and everything up to the next user text message. */
@@ -92,25 +117,36 @@ function textOf(m: MessageParam): string {
         .join('\n');
 }
 
+export interface IndexedAnchor extends Anchor {
+  /** The message it comes from. */
+  index: number;
+}
+
 /**
  * The moments seed 003 keeps verbatim through a compaction: the user correcting course, a task
  * reported done, an error reported fixed after a failing tool call. A summary paraphrases; these
  * must survive word for word.
  */
-export function findAnchors(history: readonly MessageParam[], max = 12): Anchor[] {
-  const out: Anchor[] = [];
+export function anchorsWithIndex(history: readonly MessageParam[]): IndexedAnchor[] {
+  const out: IndexedAnchor[] = [];
   let sawError = false;
-  for (const m of history) {
+  history.forEach((m, index) => {
     if (m.role === 'user' && typeof m.content !== 'string' && m.content.some((b) => b.type === 'tool_result' && b.is_error)) sawError = true;
     const text = textOf(m).trim();
-    if (!text || text.length > 2000) continue;
-    if (m.role === 'user' && CORRECTION.test(text)) out.push({ kind: 'correction', role: 'user', text });
+    if (!text || text.length > 2000) return;
+    if (m.role === 'user' && CORRECTION.test(text)) out.push({ kind: 'correction', role: 'user', text, index });
     else if (m.role === 'assistant' && RESOLUTION.test(text)) {
-      out.push({ kind: sawError ? 'resolution' : 'completion', role: 'assistant', text });
+      out.push({ kind: sawError ? 'resolution' : 'completion', role: 'assistant', text, index });
       sawError = false;
     }
-  }
-  return out.slice(-max);
+  });
+  return out;
+}
+
+export function findAnchors(history: readonly MessageParam[], max = 12): Anchor[] {
+  return anchorsWithIndex(history)
+    .slice(-max)
+    .map(({ kind, role, text }) => ({ kind, role, text }));
 }
 
 export interface RecentFile {
@@ -127,6 +163,8 @@ export interface CompactionResult {
   /** Rounds dropped from the summary request because it was itself too long. */
   droppedRounds: number;
   source: 'llm' | 'session-memory' | 'truncation';
+  /** What the summary or notes cover and what is kept word for word (see CompactionCoverage). */
+  coverage: CompactionCoverage;
   /** Where the transcript from before this compaction was archived. */
   archive?: string;
 }
@@ -146,6 +184,8 @@ export interface CompactOptions {
   recentFiles?: readonly RecentFile[];
   /** Called with the full transcript before anything is replaced. */
   /** Keeps the full transcript; returns where, so it can be opened later. */
+  /** Sized to the window (see compactLimits); the 200k figures when not given. */
+  limits?: CompactLimits;
   archive?(history: readonly MessageParam[]): Promise<string | void>;
 }
 
@@ -163,12 +203,16 @@ export function recentFilesBlock(files: readonly RecentFile[]): string | undefin
   return picked.length ? `Files read recently, as they were at compaction:\n\n${picked.join('\n\n')}` : undefined;
 }
 
-/** The history that replaces the conversation: one user message, the API accepts it. */
-export function compactedHistory(summary: string, anchors: readonly Anchor[], recentFiles: readonly RecentFile[], source: 'llm' | 'session-memory'): MessageParam[] {
+/**
+ * The history that replaces the conversation: one user message, the API accepts it. `carried`
+ * holds the messages the summary does not cover, word for word.
+ */
+export function compactedHistory(summary: string, anchors: readonly Anchor[], recentFiles: readonly RecentFile[], source: 'llm' | 'session-memory', carried?: string): MessageParam[] {
   const parts = [
     `${COMPACT_BOUNDARY} This session continues from an earlier conversation that ran out of context. ${source === 'llm' ? 'The summary below covers it' : 'The session notes below cover it'}; the most recent exchanges follow if any were kept.`,
     summary,
   ];
+  if (carried) parts.push(carried);
   if (anchors.length) {
     parts.push(
       'Kept word for word from the earlier conversation (corrections, completions and fixes):\n' +
@@ -189,6 +233,7 @@ export function compactedHistory(summary: string, anchors: readonly Anchor[], re
 export async function compactWithSummary(opts: CompactOptions): Promise<CompactionResult> {
   if (!opts.history.length) throw new Error('Nothing to compact yet.');
   const archive = (await opts.archive?.(opts.history)) ?? undefined;
+  const limits = opts.limits ?? DEFAULT_COMPACT_LIMITS;
   const tokensBefore = estimateTokens(opts.history);
   const anchors = findAnchors(opts.history);
   let rounds = splitRounds(opts.history);
@@ -207,7 +252,7 @@ export async function compactWithSummary(opts: CompactOptions): Promise<Compacti
       const turn = await opts.client.stream(
         {
           model: opts.model,
-          maxTokens: SUMMARY_MAX_TOKENS,
+          maxTokens: limits.summaryMaxTokens,
           system: opts.system ?? [{ type: 'text', text: SUMMARY_SYSTEM }],
           tools: [],
           messages,
@@ -223,12 +268,17 @@ export async function compactWithSummary(opts: CompactOptions): Promise<Compacti
       const summary = formatSummary(raw);
       if (!summary) {
         // No usable summary: keep the latest rounds whole rather than lose everything.
-        const history = truncateToRecent(opts.history, FALLBACK_KEEP_TOKENS);
-        const note = 'The summary came back empty or malformed, so the oldest part of the conversation was dropped instead and the latest exchanges kept as they were.';
-        return { history, summary: note, tokensBefore, tokensAfter: estimateTokens(history), anchors, droppedRounds: dropped, source: 'truncation', ...(archive ? { archive } : {}) };
+        const { history, coverage } = truncateWithCoverage(opts.history, limits.keepMaxTokens, limits.carryTokens);
+        const note = 'The summary came back empty or malformed, so the oldest part of the conversation was dropped instead and the latest exchanges kept as they were (your earlier messages are kept word for word).';
+        return { history, summary: note, tokensBefore, tokensAfter: estimateTokens(history), anchors, droppedRounds: dropped, source: 'truncation', coverage, ...(archive ? { archive } : {}) };
       }
-      const history = compactedHistory(summary, anchors, opts.recentFiles ?? [], 'llm');
-      return { history, summary, tokensBefore, tokensAfter: estimateTokens(history), anchors, droppedRounds: dropped, source: 'llm', ...(archive ? { archive } : {}) };
+      // Rounds dropped to make the summary request fit are not in the summary: carry their
+      // messages and fixes word for word.
+      const from = opts.history.length - rounds.flat().length;
+      const carried = carryBlock(uncoveredTexts(opts.history, 0, from), CARRIED_HEADING, limits.carryTokens);
+      const history = compactedHistory(summary, anchors, opts.recentFiles ?? [], 'llm', carried);
+      const coverage: CompactionCoverage = { summaryCovers: [from, opts.history.length], keptFrom: opts.history.length };
+      return { history, summary, tokensBefore, tokensAfter: estimateTokens(history), anchors, droppedRounds: dropped, source: 'llm', coverage, ...(archive ? { archive } : {}) };
     } catch (err) {
       const tooLong = err instanceof ApiError && err.kind === 'prompt_too_long';
       if (!tooLong || attempt >= MAX_PTL_RETRIES || rounds.length <= 1) throw err;

@@ -5,6 +5,7 @@ import { Emitter } from '../base/event';
 import type { CompactionResult } from './compact';
 import { microCompact, type MicroCompactConfig, type MicroCompactDecision } from './microCompact';
 import type { Thresholds } from '../conversation/thresholds';
+import { compactLimits, type CompactLimits } from './limits';
 
 export const MAX_CONSECUTIVE_FAILURES = 3;
 /** Compacting again this soon, still over the threshold, means compaction is not helping. */
@@ -18,8 +19,8 @@ export interface CompactorDeps {
   /** Tools whose old results micro-compaction may clear (from the tool registry). */
   compactable: ReadonlySet<string>;
   /** Session memory first (no LLM call) when it is usable; undefined falls back to a summary. */
-  fromSessionMemory?(history: readonly MessageParam[]): Promise<CompactionResult | undefined>;
-  summarize(history: readonly MessageParam[], focus: string | undefined): Promise<CompactionResult>;
+  fromSessionMemory?(history: readonly MessageParam[], limits: CompactLimits): Promise<CompactionResult | undefined>;
+  summarize(history: readonly MessageParam[], focus: string | undefined, limits: CompactLimits): Promise<CompactionResult>;
   now(): number;
   microConfig?: Partial<MicroCompactConfig>;
   /** Exact count of what a request with this history would hold (count_tokens). */
@@ -109,6 +110,9 @@ export class Compactor {
       }
     }
     if (!this.deps.settings().autoCompact) return current;
+    // Before the first answer there is nothing to summarise: compacting now would replace the
+    // user's only request with a summary of it.
+    if (!current.some((m) => m.role === 'assistant')) return current;
     // Near the line, ask the API for the exact figure rather than compact (or not) on a guess.
     if (this.deps.countTokens && Math.abs(used - t.autoCompactAt) < t.autoCompactAt * NEAR_THRESHOLD) {
       used = await this.deps.countTokens(current).catch(() => used);
@@ -143,8 +147,9 @@ export class Compactor {
         // A prompt the model has not answered yet stays word for word after the summary: it is
         // the question the next request must answer, not history.
         const { head, prompt } = splitPendingPrompt(history);
-        const fromMemory = !focus && this.deps.fromSessionMemory ? await this.deps.fromSessionMemory(head) : undefined;
-        const compacted = fromMemory ?? (await this.deps.summarize(head, focus));
+        const limits = compactLimits(this.deps.thresholds());
+        const fromMemory = !focus && this.deps.fromSessionMemory ? await this.deps.fromSessionMemory(head, limits) : undefined;
+        const compacted = fromMemory ?? (await this.deps.summarize(head, focus, limits));
         const result = prompt ? { ...compacted, history: appendUserContent(compacted.history, prompt), tokensAfter: compacted.tokensAfter + estimateTokens(prompt) } : compacted;
         this.consecutiveFailures = 0;
         this.compacted.fire({ result, before: history.slice(), trigger, focus });

@@ -2,6 +2,8 @@ import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '../a
 import { estimateTokens } from '../conversation/tokens';
 
 export const CLEARED_PREFIX = '[Old tool result cleared';
+/** A result this short costs less to keep than the cache rewrite and the re-call it invites. */
+export const MIN_CLEARABLE_CHARS = 100;
 
 export interface MicroCompactConfig {
   /** The most recent compactable results always stay (never fewer than 1). */
@@ -36,8 +38,11 @@ export interface MicroCompactDecision {
 interface Candidate {
   message: number;
   block: number;
+  /** Tokens the placeholder saves over the result it replaces. */
   tokens: number;
   placeholder: string;
+  /** Over the size floor and longer than its placeholder: replacing it frees room. */
+  worthClearing: boolean;
 }
 
 function describeCall(name: string, input: unknown): string {
@@ -66,7 +71,10 @@ function candidates(history: readonly MessageParam[], compactable: ReadonlySet<s
       if (!call || !compactable.has(call.name)) return;
       const content = typeof b.content === 'string' ? b.content : JSON.stringify(b.content ?? '');
       if (content.startsWith(CLEARED_PREFIX)) return;
-      list.push({ message: mi, block: bi, tokens: estimateTokens(content), placeholder: `${CLEARED_PREFIX}: ${describeCall(call.name, call.input)}. Call the tool again if you need it.]` });
+      const placeholder = `${CLEARED_PREFIX}: ${describeCall(call.name, call.input)}. Call the tool again if you need it.]`;
+      const tokens = estimateTokens(content) - estimateTokens(placeholder);
+      const worthClearing = content.length > MIN_CLEARABLE_CHARS && placeholder.length < content.length && tokens > 0;
+      list.push({ message: mi, block: bi, tokens, placeholder, worthClearing });
     });
   });
   tokensBefore[history.length] = running;
@@ -116,9 +124,15 @@ export function microCompact(input: MicroCompactInput): MicroCompactDecision {
   const { list, tokensBefore } = candidates(input.history, input.compactable);
   const none: MicroCompactDecision = { history: input.history.slice(), cleared: 0, tokensSaved: 0, reason: 'none' };
   if (list.length <= keep) return none;
-  const old = list.slice(0, list.length - keep);
+  // The latest few stay whatever their size; of the older ones only those worth replacing go.
+  const old = list.slice(0, list.length - keep).filter((c) => c.worthClearing);
+  if (!old.length) return none;
   const saved = old.reduce((n, c) => n + c.tokens, 0);
-  const apply = (reason: MicroCompactDecision['reason']): MicroCompactDecision => ({ history: clear(input.history, old), cleared: old.length, tokensSaved: saved, reason });
+  const apply = (reason: MicroCompactDecision['reason']): MicroCompactDecision => {
+    const history = clear(input.history, old);
+    // Report what the request really loses, not the sum of per-block guesses.
+    return { history, cleared: old.length, tokensSaved: Math.max(0, estimateTokens(input.history) - estimateTokens(history)), reason };
+  };
 
   if (input.lastAssistantAt !== undefined && input.now - input.lastAssistantAt > cfg.cacheTtlMs) return apply('time-gap');
   if (saved < cfg.clearAtLeastTokens) return none;

@@ -54,10 +54,13 @@ const REASON: Record<string, string> = {
   missing: 'missing',
   cycle: 'include cycle, stopped',
   'depth-cap': `past the include depth cap`,
-  'external-not-approved': 'outside the project, not approved',
+  'external-not-approved': 'it really lies outside the folders its level may read, and was not approved',
   'untrusted-workspace': 'folder not trusted',
   unreadable: 'unreadable',
   binary: 'binary file',
+  'not-a-file': 'not a regular file',
+  'invalid-paths': 'its paths: frontmatter is not a glob or a list of globs',
+  'unreadable-frontmatter': 'its frontmatter could not be read',
 };
 
 /** A text picture: one bar per category, scaled to the context window. */
@@ -76,8 +79,9 @@ export function renderPreview(p: ContextPreview, contextWindow: number): string[
   lines.push('## Instruction files', '');
   if (!p.instructionFiles.length) lines.push('None found.');
   for (const f of p.instructionFiles) {
-    const why = f.status === 'included' ? 'included' : f.status === 'conditional' ? `conditional: ${f.reason} (sent when a matching file is read or edited)` : `skipped: ${REASON[f.reason ?? ''] ?? f.reason}`;
-    lines.push(`- \`${f.path}\` (${f.kind}) — ${why}${f.includedFrom ? `, included from \`${f.includedFrom}\`` : ''}${f.warning ? ` ⚠ ${f.warning}` : ''}`);
+    const status = f.status === 'included' ? 'included' : f.status === 'conditional' ? `conditional: ${f.reason} (sent when a matching file is read or edited)` : `skipped: ${REASON[f.reason ?? ''] ?? f.reason}`;
+    const real = f.realPath ? ` (really \`${f.realPath}\`)` : '';
+    lines.push(`- \`${f.path}\`${real} (${f.kind}) — ${status}; ${f.why}${f.warning ? ` ⚠ ${f.warning}` : ''}`);
   }
   return lines;
 }

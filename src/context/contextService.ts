@@ -6,7 +6,10 @@ import type { Reminder } from './reminders';
 export interface ContextServiceOptions {
   cwd: string;
   home?: string;
-  managedPath?: string;
+  /** The machine-wide instructions folder; null: none. Default: the platform's. */
+  managedRoot?: string | null;
+  /** Where the walk up from cwd ends (tests use a temp folder). Default: the filesystem root. */
+  filesystemRoot?: string;
   trusted(): boolean;
   approveExternal?: LoadOptions['approveExternal'];
   gitTimeoutMs?: number;
@@ -22,8 +25,19 @@ export interface ContextServiceOptions {
  */
 export class ContextService {
   private sentRules = new Set<string>();
+  /** Answers about files outside their level's folders, by real path: asked once, not after every compaction. */
+  private readonly approvals = new Map<string, Promise<boolean>>();
 
   constructor(private readonly opts: ContextServiceOptions) {}
+
+  private approveOnce(path: string, from: string): Promise<boolean> {
+    let answer = this.approvals.get(path);
+    if (!answer) {
+      answer = (this.opts.approveExternal?.(path, from) ?? Promise.resolve(false)).catch(() => false);
+      this.approvals.set(path, answer);
+    }
+    return answer;
+  }
 
   readonly git = memoize(async (): Promise<GitSnapshot | undefined> => takeGitSnapshot(this.opts.cwd, { timeoutMs: this.opts.gitTimeoutMs ?? 3000 }));
 
@@ -34,8 +48,9 @@ export class ContextService {
       projectRoot: root,
       trusted: this.opts.trusted(),
       ...(this.opts.home ? { home: this.opts.home } : {}),
-      ...(this.opts.managedPath ? { managedPath: this.opts.managedPath } : {}),
-      ...(this.opts.approveExternal ? { approveExternal: this.opts.approveExternal } : {}),
+      ...(this.opts.managedRoot !== undefined ? { managedRoot: this.opts.managedRoot } : {}),
+      ...(this.opts.filesystemRoot ? { filesystemRoot: this.opts.filesystemRoot } : {}),
+      approveExternal: (path, from) => this.approveOnce(path, from),
     });
   });
 
@@ -74,9 +89,21 @@ export class ContextService {
     void this.instructions().catch(() => undefined);
   }
 
+  /**
+   * After a compaction or in a new session: git and the instruction files are read again, and
+   * conditional rules are sent again (the history that held them is gone).
+   */
   clear(): void {
     this.git.cache.clear?.();
-    this.instructions.cache.clear?.();
+    this.rereadInstructions();
     this.sentRules = new Set();
+  }
+
+  /**
+   * After micro-compaction: the instruction files are read again (unchanged files give the
+   * same bytes, so the cache is not disturbed); rules already sent are still in the history.
+   */
+  rereadInstructions(): void {
+    this.instructions.cache.clear?.();
   }
 }

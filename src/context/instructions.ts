@@ -1,10 +1,13 @@
-import { promises as fs } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import matter from 'gray-matter';
-import { Lexer, type Token } from 'marked';
+import { dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
+import { estimateTokens } from '../conversation/tokens';
 import { globToRegExp } from '../tools/glob';
 import { isWithin } from '../tools/paths';
+import { applyInstructionBudget, CONDITIONAL_RULE_MAX_TOKENS, INSTRUCTION_BUDGET_TOKENS, trimTo } from './instructionBudget';
+import { extractIncludes, parseInstructionContent } from './instructionContent';
+import { exists, listRules, MAX_FILE_BYTES, readInstructionFile, realpathOf } from './instructionFs';
+
+export { extractIncludes, parseInstructionContent } from './instructionContent';
 
 export type InstructionKind = 'managed' | 'user' | 'project' | 'local';
 
@@ -21,9 +24,25 @@ export const INSTRUCTIONS_PREAMBLE =
   'IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.';
 
 export const MAX_INCLUDE_DEPTH = 5;
-const MAX_FILE_BYTES = 512 * 1024;
 
-export type SkipReason = 'missing' | 'cycle' | 'depth-cap' | 'external-not-approved' | 'untrusted-workspace' | 'unreadable' | 'binary';
+/** Where the reference CLI looks for machine-wide instructions (its own code names these). */
+export function defaultManagedRoot(platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'darwin') return '/Library/Application Support/ClaudeCode';
+  if (platform === 'win32') return 'C:\\Program Files\\ClaudeCode';
+  return '/etc/claude-code';
+}
+
+export type SkipReason =
+  | 'missing'
+  | 'cycle'
+  | 'depth-cap'
+  | 'external-not-approved'
+  | 'untrusted-workspace'
+  | 'unreadable'
+  | 'binary'
+  | 'not-a-file'
+  | 'invalid-paths'
+  | 'unreadable-frontmatter';
 
 export interface InstructionFile {
   path: string;
@@ -42,9 +61,13 @@ export interface InstructionReport {
   kind: InstructionKind;
   status: 'included' | 'conditional' | 'skipped';
   reason?: SkipReason | string;
+  /** Why the file was looked at (or included) at all: which level of the hierarchy it is. */
+  why: string;
   includedFrom?: string;
+  /** Where a symlinked file or include really is, when that differs from `path`. */
+  realPath?: string;
   tokensEstimate?: number;
-  /** Something the user should know about an included file (capped, broken frontmatter). */
+  /** Something the user should know about a file (trimmed, capped, broken frontmatter). */
   warning?: string;
 }
 
@@ -58,238 +81,189 @@ export interface InstructionSet {
 
 export interface LoadOptions {
   cwd: string;
-  /** The repository root (project files are read from here down to cwd); defaults to cwd. */
+  /** The repository root (or cwd outside one): files there and below are the project. */
   projectRoot?: string;
   home?: string;
-  /** Machine-wide file; undefined skips it. */
-  managedPath?: string;
-  /** Workspace Trust: an untrusted folder contributes no project or local files. */
+  /** The machine-wide folder (CLAUDE.md and .claude/rules/); null skips it. Default: the platform's. */
+  managedRoot?: string | null;
+  /** Where the walk up from cwd ends (that folder included). Default: cwd's filesystem root. */
+  filesystemRoot?: string;
+  /** Workspace Trust: an untrusted folder contributes only the managed and user files. */
   trusted?: boolean;
+  /** Total tokens for the files sent with every request; the biggest are trimmed to fit. */
+  budgetTokens?: number;
   /**
-   * An @include outside the project (and outside ~/.claude) needs the user's approval, once.
-   * The CLI passes a function that says no (and reports it).
+   * A file that really lies outside the places its level may read (a symlink, an `@~/…` or
+   * absolute include) needs the user's approval, asked once per real path. The CLI says no.
    */
   approveExternal?(path: string, from: string): Promise<boolean>;
 }
 
-export const DEFAULT_MANAGED_PATH = process.platform === 'darwin' ? '/Library/Application Support/ClaudeCode/CLAUDE.md' : '/etc/claude-code/CLAUDE.md';
+/** One level of the hierarchy: where its files may really live without asking. */
+interface Scope {
+  kind: InstructionKind;
+  why: string;
+  /** Real folders a file of this level (and its includes) may resolve into freely. */
+  roots: string[];
+}
 
-/** Strips frontmatter (keeping `paths:`) and block-level HTML comments outside code. */
-export function parseInstructionContent(raw: string): { body: string; globs: string[] | undefined; warning?: string } {
-  let body = raw;
-  let globs: string[] | undefined;
-  let warning: string | undefined;
-  if (/^---\r?\n/.test(raw)) {
-    try {
-      const fm = matter(raw);
-      body = fm.content;
-      const paths: unknown = fm.data.paths;
-      const list = typeof paths === 'string' ? paths.split(',') : Array.isArray(paths) ? paths : [];
-      const clean = list.filter((x): x is string => typeof x === 'string').map((x) => x.trim()).filter(Boolean);
-      if (clean.length) globs = clean;
-    } catch (e) {
-      // Broken frontmatter: keep the file as written rather than lose its instructions.
-      warning = `frontmatter could not be parsed (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); the file is used as written`;
-    }
+/** Folders from the filesystem root (or the given stop) down to cwd, outermost first. */
+function foldersDownTo(cwd: string, stop: string): string[] {
+  const dirs: string[] = [];
+  let cur = cwd;
+  for (;;) {
+    dirs.unshift(cur);
+    if (cur === stop || !isWithin(stop, cur)) break;
+    const parent = dirname(cur);
+    if (parent === cur) break;
+    cur = parent;
   }
-  const tokens = new Lexer({ gfm: true }).lex(body);
-  const kept = tokens.filter((t) => !(t.type === 'html' && (t as { block?: boolean }).block !== false && /^\s*<!--[\s\S]*-->\s*$/.test(t.raw)));
-  if (kept.length !== tokens.length) body = kept.map((t) => t.raw).join('').replace(/\n{3,}/g, '\n\n');
-  return { body: body.trim(), globs, ...(warning ? { warning } : {}) };
+  return dirs;
 }
 
-const INCLUDE = /(?:^|[\s(])@((?:~\/|\.{1,2}\/|\/)?[^\s`"'<>()[\]]+)/g;
-
-/** `@path` references in prose: never inside fenced or inline code. */
-export function extractIncludes(markdown: string): string[] {
-  const found: string[] = [];
-  const scan = (text: string) => {
-    for (const m of text.matchAll(INCLUDE)) {
-      const p = m[1]!.replace(/[.,;:!?]+$/, '');
-      // An e-mail address or a decorator is not an include.
-      if (p.includes('@') || !/[./]/.test(p)) continue;
-      found.push(p);
-    }
-  };
-  const walk = (tokens: readonly Token[]) => {
-    for (const t of tokens) {
-      if (t.type === 'code' || t.type === 'codespan' || t.type === 'html') continue;
-      const children = (t as { tokens?: Token[] }).tokens;
-      const items = (t as { items?: Token[] }).items;
-      if (items?.length) walk(items);
-      if (children?.length) walk(children);
-      else if (t.type === 'text') scan((t as { text: string }).text);
-    }
-  };
-  walk(new Lexer({ gfm: true }).lex(markdown));
-  return [...new Set(found)];
-}
-
-function resolveInclude(ref: string, fromFile: string, home: string): string {
+function includeTarget(ref: string, fromFile: string, home: string): string {
   if (ref.startsWith('~/')) return resolve(home, ref.slice(2));
   if (isAbsolute(ref)) return resolve(ref);
   return resolve(dirname(fromFile), ref);
 }
 
-type ReadOutcome = { text: string; capped: boolean } | { skip: 'missing' | 'unreadable' | 'binary' };
-
-async function readInstructionFile(p: string): Promise<ReadOutcome> {
-  let handle;
-  try {
-    handle = await fs.open(p, 'r');
-  } catch (e) {
-    return { skip: (e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'missing' : 'unreadable' };
-  }
-  try {
-    const st = await handle.stat();
-    if (!st.isFile()) return { skip: 'missing' };
-    // Read no more than the cap: a 10 MB file must not stall the turn.
-    const buf = Buffer.alloc(Math.min(st.size, MAX_FILE_BYTES));
-    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-    const bytes = buf.subarray(0, bytesRead);
-    if (bytes.subarray(0, 8192).includes(0)) return { skip: 'binary' };
-    return { text: bytes.toString('utf8'), capped: st.size > MAX_FILE_BYTES };
-  } catch {
-    return { skip: 'unreadable' };
-  } finally {
-    await handle.close();
-  }
-}
-
-async function exists(p: string): Promise<boolean> {
-  try {
-    await fs.access(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function listRules(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (d: string) => {
-    let entries;
-    try {
-      entries = await fs.readdir(d, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) await walk(p);
-      else if (e.name.endsWith('.md') && (e.isFile() || (e.isSymbolicLink() && (await fs.stat(p).then((st) => st.isFile(), () => false))))) out.push(p);
-    }
-  };
-  await walk(dir);
-  return out;
-}
-
-/** Directories from the project root down to cwd (cwd last: nearest is highest priority). */
-function projectDirs(root: string, cwd: string): string[] {
-  if (!isWithin(root, cwd)) return [cwd];
-  const dirs = [root];
-  const rel = relative(root, cwd);
-  if (rel) {
-    let cur = root;
-    for (const part of rel.split(sep)) {
-      cur = join(cur, part);
-      dirs.push(cur);
-    }
-  }
-  return dirs;
-}
-
 /**
- * Reads the instruction hierarchy, lowest priority first: managed, user, then for each folder
- * from the project root down to cwd its project files (CLAUDE.md, .claude/CLAUDE.md,
- * .claude/rules/**, AGENTS.md) and its local CLAUDE.local.md. Every file considered is in
- * the report, with why it was skipped when it was.
+ * Reads the instruction hierarchy as the reference CLI does, lowest priority first: managed
+ * (the machine's CLAUDE.md and .claude/rules/), user (~/.claude/CLAUDE.md and rules/), then for
+ * every folder from the filesystem root down to cwd, in or out of a repository: CLAUDE.md,
+ * .claude/CLAUDE.md, .claude/rules/**, AGENTS.md, CLAUDE.local.md. Every file considered is in
+ * the report with why it was looked at and, when skipped, why.
  */
 export async function loadInstructions(opts: LoadOptions): Promise<InstructionSet> {
-  const home = opts.home ?? homedir();
+  const home = resolve(opts.home ?? homedir());
   const cwd = resolve(opts.cwd);
-  const root = resolve(opts.projectRoot ?? cwd);
+  const projectRoot = resolve(opts.projectRoot ?? cwd);
   const trusted = opts.trusted ?? true;
+  const managedRoot = opts.managedRoot === null ? undefined : resolve(opts.managedRoot ?? defaultManagedRoot());
+  const stop = resolve(opts.filesystemRoot ?? parse(cwd).root);
   const set: InstructionSet = { files: [], conditional: [], report: [] };
   const seen = new Set<string>();
+  const real = async (p: string) => (await realpathOf(p)) ?? resolve(p);
+  const realProject = await real(projectRoot);
+  const realHome = await real(home);
+  // Approvals asked during this load, so one file included twice is asked about once.
+  const asked = new Map<string, boolean>();
 
-  const add = async (path: string, kind: InstructionKind, depth: number, from: string | undefined, reportMissing: boolean): Promise<void> => {
+  const add = async (path: string, scope: Scope, depth: number, from: string | undefined): Promise<void> => {
     const abs = resolve(path);
-    // Symlinks: one file is sent once, under the path that led to it first; its includes
-    // resolve next to the real file, as Claude Code does.
-    const real = await fs.realpath(abs).catch(() => abs);
-    if (seen.has(real)) {
-      if (from) set.report.push({ path: abs, kind, status: 'skipped', reason: 'cycle', includedFrom: from });
-      return;
-    }
+    const at = { path: abs, kind: scope.kind, why: from ? `included by ${from}` : scope.why, ...(from ? { includedFrom: from } : {}) };
+    const target = await realpathOf(abs);
     // The top file counts as the first level, so at most five files deep in all.
     if (depth >= MAX_INCLUDE_DEPTH) {
-      set.report.push({ path: abs, kind, status: 'skipped', reason: 'depth-cap', ...(from ? { includedFrom: from } : {}) });
+      set.report.push({ ...at, status: 'skipped', reason: 'depth-cap' });
       return;
+    }
+    if (!target) {
+      // A missing top-level file is the common case and not worth a line; a missing include
+      // is, and so is a dangling link where a file was expected.
+      if (from || (await exists(abs))) set.report.push({ ...at, status: 'skipped', reason: 'missing' });
+      return;
+    }
+    const realPath = target !== abs ? { realPath: target } : {};
+    // Symlinks: one file is sent once, under the path that led to it first.
+    if (seen.has(target)) {
+      if (from) set.report.push({ ...at, ...realPath, status: 'skipped', reason: 'cycle' });
+      return;
+    }
+    // Judged by where the file really is: a link or include may not pull a private file in.
+    if (!scope.roots.some((r) => isWithin(r, target))) {
+      let ok = asked.get(target);
+      if (ok === undefined) {
+        ok = (await opts.approveExternal?.(target, from ?? abs).catch(() => false)) ?? false;
+        asked.set(target, ok);
+      }
+      if (!ok) {
+        set.report.push({ ...at, ...realPath, status: 'skipped', reason: 'external-not-approved' });
+        return;
+      }
     }
     const read = await readInstructionFile(abs);
     if ('skip' in read) {
-      if (read.skip !== 'missing' || reportMissing || from) set.report.push({ path: abs, kind, status: 'skipped', reason: read.skip, ...(from ? { includedFrom: from } : {}) });
+      if (read.skip !== 'missing' || from) set.report.push({ ...at, ...realPath, status: 'skipped', reason: read.skip });
       return;
     }
-    seen.add(real);
+    seen.add(target);
     const parsed = parseInstructionContent(read.text);
-    const { globs } = parsed;
-    let body = parsed.body;
-    const warnings = parsed.warning ? [parsed.warning] : [];
+    const isRule = abs.split(sep).includes('rules') && abs.includes(`${sep}.claude${sep}`) && !from;
+    const warnings: string[] = [];
+    if (parsed.frontmatterProblem) {
+      // A rule's condition lives in its frontmatter: unread, the rule is not sent at all.
+      if (isRule) {
+        set.report.push({ ...at, ...realPath, status: 'skipped', reason: 'unreadable-frontmatter', warning: `${parsed.frontmatterProblem}; the rule is not used` });
+        return;
+      }
+      warnings.push(`${parsed.frontmatterProblem}; the file is used as written`);
+    }
+    if (isRule && parsed.paths.kind === 'invalid') {
+      set.report.push({ ...at, ...realPath, status: 'skipped', reason: 'invalid-paths', warning: `${parsed.paths.problem}; the rule is not used (it is not made unconditional)` });
+      return;
+    }
+    let body = parsed.frontmatterProblem ? read.text.trim() : parsed.body;
     if (read.capped) {
       body += `\n\n(This file is longer than ${MAX_FILE_BYTES / 1024} KB; only its beginning is included.)`;
       warnings.push(`capped at ${MAX_FILE_BYTES / 1024} KB`);
     }
-    const warning = warnings.length ? warnings.join('; ') : undefined;
-    const isRule = abs.split(sep).includes('rules') && abs.includes(`${sep}.claude${sep}`);
-    const file: InstructionFile = { path: abs, kind, content: body, ...(from ? { includedFrom: from } : {}) };
+    const file: InstructionFile = { path: abs, kind: scope.kind, content: body, ...(from ? { includedFrom: from } : {}) };
     // A rule's `paths:` globs are relative to the folder that holds its .claude directory.
     if (isRule) file.base = abs.slice(0, abs.lastIndexOf(`${sep}.claude${sep}`)) || sep;
-    if (isRule && globs) {
-      file.globs = globs;
+    const warning = warnings.length ? { warning: warnings.join('; ') } : {};
+    if (isRule && parsed.paths.kind === 'globs') {
+      file.globs = parsed.paths.globs;
+      if (estimateTokens(file.content) > CONDITIONAL_RULE_MAX_TOKENS) {
+        file.content = trimTo(file.content, CONDITIONAL_RULE_MAX_TOKENS, `a conditional rule is sent with at most ${CONDITIONAL_RULE_MAX_TOKENS / 1000}k tokens`);
+      }
       set.conditional.push(file);
-      set.report.push({ path: abs, kind, status: 'conditional', reason: `applies to ${globs.join(', ')}`, ...(from ? { includedFrom: from } : {}), ...(warning ? { warning } : {}) });
+      set.report.push({ ...at, ...realPath, status: 'conditional', reason: `applies to ${file.globs.join(', ')}`, ...warning });
     } else {
       set.files.push(file);
-      set.report.push({ path: abs, kind, status: 'included', tokensEstimate: Math.ceil(body.length / 4), ...(from ? { includedFrom: from } : {}), ...(warning ? { warning } : {}) });
+      set.report.push({ ...at, ...realPath, status: 'included', tokensEstimate: estimateTokens(body), ...warning });
     }
-    for (const ref of extractIncludes(body)) {
-      const target = resolveInclude(ref, real, home);
-      // The user's and the machine's own files may include from the user's home; a project
-      // file reaching outside the project needs approval (a cloned repository must not be
-      // able to pull private files into the prompt).
-      const internal = isWithin(root, target) || isWithin(join(home, '.claude'), target) || ((kind === 'user' || kind === 'managed') && isWithin(home, target));
-      if (!internal) {
-        const ok = (await opts.approveExternal?.(target, abs)) ?? false;
-        if (!ok) {
-          set.report.push({ path: target, kind, status: 'skipped', reason: 'external-not-approved', includedFrom: abs });
-          continue;
-        }
-      }
-      await add(target, kind, depth + 1, abs, true);
-    }
+    for (const ref of extractIncludes(body)) await add(includeTarget(ref, target, home), scope, depth + 1, abs);
   };
 
-  if (opts.managedPath) await add(opts.managedPath, 'managed', 0, undefined, false);
-  await add(join(home, '.claude', 'CLAUDE.md'), 'user', 0, undefined, false);
-  for (const rule of await listRules(join(home, '.claude', 'rules'))) await add(rule, 'user', 0, undefined, false);
+  if (managedRoot) {
+    const managed: Scope = { kind: 'managed', why: `managed: the machine-wide instructions in ${managedRoot}`, roots: [await real(managedRoot), realHome] };
+    await add(join(managedRoot, 'CLAUDE.md'), managed, 0, undefined);
+    for (const rule of await listRules(join(managedRoot, '.claude', 'rules'))) await add(rule, { ...managed, why: `managed rule in ${join(managedRoot, '.claude', 'rules')}` }, 0, undefined);
+  }
+  const userDir = join(home, '.claude');
+  const user: Scope = { kind: 'user', why: `user: your instructions for every project (${userDir})`, roots: [realHome] };
+  await add(join(userDir, 'CLAUDE.md'), user, 0, undefined);
+  for (const rule of await listRules(join(userDir, 'rules'))) await add(rule, { ...user, why: `user rule in ${join(userDir, 'rules')}` }, 0, undefined);
 
-  for (const dir of projectDirs(root, cwd)) {
-    const candidates: Array<[string, InstructionKind]> = [
-      [join(dir, 'CLAUDE.md'), 'project'],
-      [join(dir, '.claude', 'CLAUDE.md'), 'project'],
-      ...(await listRules(join(dir, '.claude', 'rules'))).map((p): [string, InstructionKind] => [p, 'project']),
-      [join(dir, 'AGENTS.md'), 'project'],
-      [join(dir, 'CLAUDE.local.md'), 'local'],
+  for (const dir of foldersDownTo(cwd, stop)) {
+    const where = dir === cwd ? 'the working folder' : isWithin(projectRoot, dir) ? 'a folder between the repository root and the working folder' : 'a folder above the project (every folder from the filesystem root down is read)';
+    const roots = [realProject, await real(dir)];
+    const project = (why: string): Scope => ({ kind: 'project', why, roots });
+    const candidates: Array<[string, Scope]> = [
+      [join(dir, 'CLAUDE.md'), project(`project: CLAUDE.md in ${where}`)],
+      [join(dir, '.claude', 'CLAUDE.md'), project(`project: .claude/CLAUDE.md in ${where}`)],
+      ...(await listRules(join(dir, '.claude', 'rules'))).map((p): [string, Scope] => [p, project(`project rule in ${where}`)]),
+      [join(dir, 'AGENTS.md'), project(`project: AGENTS.md in ${where}`)],
+      [join(dir, 'CLAUDE.local.md'), { kind: 'local', why: `local: CLAUDE.local.md in ${where}`, roots }],
     ];
-    for (const [p, kind] of candidates) {
+    for (const [p, scope] of candidates) {
       if (!trusted) {
-        if (await exists(p)) set.report.push({ path: p, kind, status: 'skipped', reason: 'untrusted-workspace' });
+        if (await exists(p)) set.report.push({ path: p, kind: scope.kind, why: scope.why, status: 'skipped', reason: 'untrusted-workspace' });
         continue;
       }
-      await add(p, kind, 0, undefined, false);
+      await add(p, scope, 0, undefined);
     }
+  }
+
+  const budget = opts.budgetTokens ?? INSTRUCTION_BUDGET_TOKENS;
+  for (const t of applyInstructionBudget(set.files, budget)) {
+    const f = set.files[t.index]!;
+    const entry = set.report.find((r) => r.status === 'included' && r.path === f.path);
+    if (!entry) continue;
+    entry.tokensEstimate = t.toTokens;
+    const note = `trimmed from about ${t.fromTokens} to ${t.toTokens} tokens: all instruction files together must fit ${budget} tokens`;
+    entry.warning = entry.warning ? `${entry.warning}; ${note}` : note;
   }
   return set;
 }

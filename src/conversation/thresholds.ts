@@ -1,12 +1,23 @@
 import { tableModels, type ModelSource } from '../api/models';
 import type { TokenLevel, TokenView } from '../shared/viewState';
 
-// Buffers below the effective window (seed 000 §6, seed 004 §14.5.1).
+// Buffers below the effective window (seed 000 §6, seed 004 §14.5.1), as the seeds give them
+// for a 200k window.
 export const MAX_OUTPUT_TOKENS_FOR_SUMMARY = 20_000;
 export const AUTOCOMPACT_BUFFER_TOKENS = 13_000;
 export const WARNING_THRESHOLD_BUFFER_TOKENS = 20_000;
 export const ERROR_THRESHOLD_BUFFER_TOKENS = 20_000;
 export const BLOCKING_BUFFER_TOKENS = 3_000;
+
+/**
+ * The small-window rule. The seeds' buffers are fixed token counts sized for a 200k window: on
+ * a 32k window they add up to more than the window (the auto-compact threshold came out at
+ * -232). Below this window every buffer (the output reserve too) shrinks in proportion to the
+ * window, so a 100k window keeps half of each and an 8k window 4%; at and above it the seeds'
+ * figures apply unchanged. The order warning < auto-compact < blocking < effective window <=
+ * window then holds for any window, and the warning never starts before 80% of it.
+ */
+export const SCALE_BELOW_WINDOW = 200_000;
 
 export interface Thresholds {
   contextWindow: number;
@@ -18,14 +29,19 @@ export interface Thresholds {
 }
 
 export function computeThresholds(contextWindow: number, maxOutputTokens: number): Thresholds {
-  const effectiveWindow = contextWindow - Math.min(maxOutputTokens, MAX_OUTPUT_TOKENS_FOR_SUMMARY);
+  if (!Number.isFinite(contextWindow) || contextWindow < 1) throw new RangeError(`a context window must be a positive number of tokens, not ${contextWindow}`);
+  const window = Math.floor(contextWindow);
+  const scale = Math.min(1, window / SCALE_BELOW_WINDOW);
+  const buffer = (tokens: number) => Math.max(1, Math.round(tokens * scale));
+  const outputReserve = Math.min(Math.max(0, Math.floor(maxOutputTokens) || 0), buffer(MAX_OUTPUT_TOKENS_FOR_SUMMARY));
+  const effectiveWindow = window - outputReserve;
   return {
-    contextWindow,
+    contextWindow: window,
     effectiveWindow,
-    warningAt: effectiveWindow - WARNING_THRESHOLD_BUFFER_TOKENS,
-    errorAt: effectiveWindow - ERROR_THRESHOLD_BUFFER_TOKENS,
-    autoCompactAt: effectiveWindow - AUTOCOMPACT_BUFFER_TOKENS,
-    blockingAt: effectiveWindow - BLOCKING_BUFFER_TOKENS,
+    warningAt: effectiveWindow - buffer(WARNING_THRESHOLD_BUFFER_TOKENS),
+    errorAt: effectiveWindow - buffer(ERROR_THRESHOLD_BUFFER_TOKENS),
+    autoCompactAt: effectiveWindow - buffer(AUTOCOMPACT_BUFFER_TOKENS),
+    blockingAt: effectiveWindow - buffer(BLOCKING_BUFFER_TOKENS),
   };
 }
 

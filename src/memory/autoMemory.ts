@@ -2,31 +2,18 @@ import { resolve } from 'node:path';
 import type { MessageParam } from '../api/types';
 import { isWithin } from '../tools/paths';
 import type { PermissionOutcome, Tool } from '../tools/types';
+import { memoryForkPermission } from './forkPermissions';
 import { createExtractionScheduler, type ExtractionScheduler } from './extractionScheduler';
 import type { MemoryDir } from './memdir';
 
-const READ_ONLY_TOOLS = new Set(['Read', 'Grep', 'Glob']);
 const WRITE_TOOLS = new Set(['Write', 'Edit']);
 export const EXTRACTION_MAX_TURNS = 5;
-
+export { memoryForkPermission } from './forkPermissions';
 
 function filePathOf(input: unknown): string | undefined {
   if (typeof input !== 'object' || input === null) return undefined;
   const p = (input as { file_path?: unknown }).file_path;
   return typeof p === 'string' ? p : undefined;
-}
-
-/** The extraction fork reads anything, and writes only inside the memory folder. */
-export function memoryForkPermission(memoryDir: string, cwd: string) {
-  return (tool: Tool, input: unknown): PermissionOutcome => {
-    if (READ_ONLY_TOOLS.has(tool.name)) return { allowed: true };
-    if (WRITE_TOOLS.has(tool.name)) {
-      const p = filePathOf(input);
-      if (p && isWithin(memoryDir, resolve(cwd, p))) return { allowed: true };
-      return { allowed: false, reason: `memory extraction may only write inside ${memoryDir}` };
-    }
-    return { allowed: false, reason: `memory extraction may not use ${tool.name}` };
-  };
 }
 
 /** True when an assistant message after `fromIndex` wrote into the memory folder itself. */

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import matter from 'gray-matter';
 import { withFileLock, writeFileAtomic } from '../base/atomicFile';
+import { parseFrontmatter, stringifyFrontmatter } from '../base/frontmatter';
 
 export const MEMORY_TYPES = ['user', 'feedback', 'project', 'reference'] as const;
 export type MemoryType = (typeof MEMORY_TYPES)[number];
@@ -42,15 +42,13 @@ export function validateMemoryInput(input: MemoryInput): string | undefined {
 }
 
 export function parseMemoryFile(file: string, text: string): MemoryRecord | InvalidMemory {
-  let parsed: matter.GrayMatterFile<string>;
+  let parsed: ReturnType<typeof parseFrontmatter>;
   try {
-    // gray-matter caches by content; an empty options object turns the cache off so a
-    // broken file re-parses (and re-reports) each time.
-    parsed = matter(text, {});
+    parsed = parseFrontmatter(text);
   } catch (err) {
-    return { file, reason: `frontmatter does not parse: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}` };
+    return { file, reason: err instanceof Error ? err.message.split('\n')[0]! : String(err) };
   }
-  const d = parsed.data as Record<string, unknown>;
+  const d = parsed.data;
   const name = typeof d.name === 'string' ? d.name : undefined;
   const description = typeof d.description === 'string' ? d.description : undefined;
   const type = typeof d.type === 'string' ? d.type : undefined;
@@ -64,7 +62,7 @@ export function isInvalid(m: MemoryRecord | InvalidMemory): m is InvalidMemory {
 }
 
 function renderMemoryFile(m: MemoryInput): string {
-  return matter.stringify(`${m.body.trim()}\n`, { name: m.name, description: m.description, type: m.type });
+  return stringifyFrontmatter(`${m.body.trim()}\n`, { name: m.name, description: m.description, type: m.type });
 }
 
 export function indexLine(m: Pick<MemoryRecord, 'name' | 'file' | 'description'>): string {

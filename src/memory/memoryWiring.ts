@@ -1,17 +1,14 @@
-import type { ContentBlockParam, MessageParam } from '../api/types';
-import { prependUserContent } from '../conversation/history';
+import type { MessageParam } from '../api/types';
 import type { PermissionOutcome, Tool } from '../tools/types';
-import { compactedHistory, findAnchors, splitRounds, type CompactionResult } from '../compact/compact';
-import { estimateTokens } from '../conversation/tokens';
+import type { CompactionResult } from '../compact/compact';
+import { compactFromNotes } from '../compact/notesCompaction';
+import type { CompactLimits } from '../compact/limits';
 import { AutoMemoryService, EXTRACTION_MAX_TURNS, EXTRACTION_PROMPT } from './autoMemory';
 import { MemoryDir } from './memdir';
 import { buildMemorySection } from './memoryPrompt';
-import { SESSION_MEMORY_PROMPT, SessionMemory } from './sessionMemory';
+import { SESSION_MEMORY_PROMPT, SessionMemory, type NotesForkOutcome } from './sessionMemory';
 
-/** Recent messages kept verbatim after a compaction from session memory (seed 000 §8). */
-export const SM_KEEP_MIN_TOKENS = 10_000;
-export const SM_KEEP_MIN_TEXT_MESSAGES = 5;
-export const SM_KEEP_MAX_TOKENS = 40_000;
+export { defaultTailStart, SM_KEEP_MAX_TOKENS, SM_KEEP_MIN_TEXT_MESSAGES, SM_KEEP_MIN_TOKENS } from '../compact/notesCompaction';
 
 export interface MemorySetup {
   /** The resolved, validated memory folder. */
@@ -40,43 +37,20 @@ export interface ForkRequest {
 
 /**
  * Runs a forked agent; provided by the agent layer (memory cannot import it). Resolves when the
- * fork has finished; a missing API key resolves without running.
+ * fork has finished, with its history and how it ended; a missing API key resolves with nothing.
  */
-export type ForkRunner = (request: ForkRequest) => Promise<void>;
+export type ForkRunner = (request: ForkRequest) => Promise<NotesForkOutcome | void>;
 
 export interface MemoryServices {
   memdir: MemoryDir;
   /** The memory section of the system prompt, built once for the session. */
   section(): Promise<string | undefined>;
+  /** After a model turn that called tools: `history` is what that turn's request was built from. */
+  afterTurn(history: readonly MessageParam[], toolCalls: number, usedTokens: number): void;
+  /** After a complete loop (its last turn called no tools): auto memory, and a natural break for the notes. */
   afterLoop(messages: readonly MessageParam[], usedTokens: number): void;
-  fromSessionMemory(history: readonly MessageParam[]): Promise<CompactionResult | undefined>;
+  fromSessionMemory(history: readonly MessageParam[], limits?: CompactLimits): Promise<CompactionResult | undefined>;
   drain(): Promise<void>;
-}
-
-function isTextMessage(m: MessageParam): boolean {
-  return typeof m.content === 'string' || m.content.some((b) => b.type === 'text' && !b.text.startsWith('<system-reminder'));
-}
-
-/**
- * The most recent whole rounds to keep verbatim: at least 10k tokens and 5 text messages when
- * there are that many, never more than 40k; a round never splits a tool call from its result.
- */
-export function recentRoundsToKeep(history: readonly MessageParam[]): MessageParam[] {
-  const rounds = splitRounds(history);
-  const kept: MessageParam[][] = [];
-  let tokens = 0;
-  let texts = 0;
-  for (let i = rounds.length - 1; i >= 0; i--) {
-    const r = rounds[i]!;
-    const cost = estimateTokens(r);
-    if (tokens + cost > SM_KEEP_MAX_TOKENS && kept.length) break;
-    kept.unshift(r);
-    tokens += cost;
-    texts += r.filter(isTextMessage).length;
-    if (tokens >= SM_KEEP_MIN_TOKENS && texts >= SM_KEEP_MIN_TEXT_MESSAGES) break;
-  }
-  // Keeping everything would free nothing.
-  return kept.length === rounds.length ? kept.slice(1).flat() : kept.flat();
 }
 
 export function createMemoryServices(opts: {
@@ -97,7 +71,9 @@ export function createMemoryServices(opts: {
     memdir,
     cwd,
     enabled: setup.enabled,
-    runExtraction: async (messages, canUseTool) => fork(messages, EXTRACTION_PROMPT, 'memory_extraction', canUseTool, [buildMemorySection(setup.dir, await memdir.loadIndex().catch(() => undefined))]),
+    runExtraction: async (messages, canUseTool) => {
+      await fork(messages, EXTRACTION_PROMPT, 'memory_extraction', canUseTool, [buildMemorySection(setup.dir, await memdir.loadIndex().catch(() => undefined))]);
+    },
     ...(setup.onSaved ? { onSaved: setup.onSaved } : {}),
     ...(setup.onError ? { onError: setup.onError } : {}),
   });
@@ -106,32 +82,34 @@ export function createMemoryServices(opts: {
     ? new SessionMemory({
         path: notesPath,
         cwd,
-        runUpdate: (messages, canUseTool) => fork(messages, SESSION_MEMORY_PROMPT(notesPath), 'session_memory', canUseTool, ['You keep concise, factual session notes for a coding agent.']),
+        runUpdate: (messages, notes, canUseTool) => fork(messages, SESSION_MEMORY_PROMPT(notesPath, notes), 'session_memory', canUseTool, ['You keep concise, factual session notes for a coding agent.']),
         ...(setup.onError ? { onError: setup.onError } : {}),
       })
     : undefined;
-  let lastLength = 0;
   let pendingSession: Promise<void> | undefined;
+  const noteTurn = (p: Promise<void> | undefined) => {
+    if (p) pendingSession = p;
+  };
 
   return {
     memdir,
     section: getSection,
-    afterLoop(messages, usedTokens) {
-      const added = messages.slice(Math.min(lastLength, messages.length));
-      lastLength = messages.length;
-      const toolCalls = added.reduce((n, m) => n + (typeof m.content === 'string' ? 0 : m.content.filter((b) => b.type === 'tool_use').length), 0);
-      auto.onLoopComplete(messages);
-      const p = session?.onTurn({ messages, tokens: usedTokens, toolCalls });
-      if (p) pendingSession = p;
+    afterTurn(history, toolCalls, usedTokens) {
+      noteTurn(session?.onTurn({ messages: history, tokens: usedTokens, toolCalls, naturalBreak: false }));
     },
-    async fromSessionMemory(history) {
+    afterLoop(messages, usedTokens) {
+      auto.onLoopComplete(messages);
+      // The loop ended on a turn without tool calls: a natural break (seed 000).
+      const last = messages.at(-1);
+      const naturalBreak = last?.role === 'assistant' && (typeof last.content === 'string' || !last.content.some((b) => b.type === 'tool_use'));
+      noteTurn(session?.onTurn({ messages, tokens: usedTokens, toolCalls: 0, naturalBreak }));
+    },
+    async fromSessionMemory(history, limits) {
       if (!session) return undefined;
       const notes = await session.read();
       if (!notes) return undefined;
-      const kept = recentRoundsToKeep(history);
-      const [head] = compactedHistory(notes, findAnchors(history), [], 'session-memory');
-      const out = prependUserContent(kept, head!.content as ContentBlockParam[]);
-      return { history: out, summary: notes, tokensBefore: estimateTokens(history), tokensAfter: estimateTokens(out), anchors: findAnchors(history), droppedRounds: 0, source: 'session-memory' };
+      const decision = compactFromNotes(history, notes, await session.covered(history), limits);
+      return decision.ok ? decision.result : undefined;
     },
     async drain() {
       await Promise.all([auto.drain(), pendingSession]);

@@ -1,13 +1,90 @@
 import { createHash } from 'node:crypto';
-import { isAbsolute, join, normalize, parse, resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, normalize, parse, relative, resolve } from 'node:path';
+import { isWithin } from '../tools/paths';
 
 export type PathCheck = { ok: true; path: string } | { ok: false; reason: string };
 
 /**
- * A memory folder becomes a place the agent may write without asking, so a setting that
- * points at `/`, a drive root, a UNC share or a relative path is refused outright.
+ * Folders a memory folder may never be in: the agent writes there without asking. System
+ * folders (a write there changes the machine), and, under the home folder, credential stores
+ * and the settings of the editors and agents that decide what runs without asking.
  */
-export function validateMemoryPath(raw: string): PathCheck {
+export const SYSTEM_FOLDERS: readonly string[] = [
+  '/etc', '/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/boot', '/dev', '/proc', '/sys', '/var', '/run', '/snap', '/root',
+  '/System', '/Library', '/Applications', '/private/etc', '/private/var',
+  'C:\\Windows', 'C:\\Program Files', 'C:\\Program Files (x86)', 'C:\\ProgramData',
+];
+
+/** Relative to the home folder. ~/.claude is refused too, except its per-project memory folders. */
+export const HOME_FOLDERS: readonly string[] = [
+  '.ssh', '.gnupg', '.aws', '.azure', '.kube', '.docker', '.pki', '.password-store',
+  '.config/gcloud', '.config/gh', '.local/share/keyrings',
+  '.claude',
+  '.vscode', '.vscode-server', '.config/Code', '.config/Code - Insiders', '.config/VSCodium', '.cursor', '.config/Cursor',
+  'Library/Application Support/Code', 'AppData/Roaming/Code',
+];
+
+/** `~/.claude/projects/<project>/memory`: the reference CLI's own memory folders. */
+function isClaudeMemoryFolder(path: string, home: string): boolean {
+  const rel = relative(join(home, '.claude', 'projects'), path);
+  if (!rel || rel.startsWith('..') || isAbsolute(rel)) return false;
+  const parts = rel.split(/[\\/]/);
+  return parts.length >= 2 && parts[1] === 'memory';
+}
+
+/** Where a path really is: realpath of its longest existing prefix, the rest added back. */
+function realLocation(abs: string): string {
+  const rest: string[] = [];
+  let cur = abs;
+  for (;;) {
+    try {
+      return join(realpathSync(cur), ...rest.reverse());
+    } catch {
+      const parent = dirname(cur);
+      if (parent === cur) return abs;
+      rest.push(cur.slice(parent.length).replace(/^[\\/]+/, ''));
+      cur = parent;
+    }
+  }
+}
+
+const sameOrUnder = (root: string, p: string) => isWithin(root, p) || (process.platform === 'win32' && isWithin(root.toLowerCase(), p.toLowerCase()));
+
+/** Why `path` (absolute, normalised) may not hold memories, or undefined when it may. */
+function refusal(path: string, home: string): string | undefined {
+  const homeIsRoot = isWithin('/root', home);
+  for (const f of SYSTEM_FOLDERS) {
+    if (f === '/root' && homeIsRoot) continue;
+    if (sameOrUnder(f, path)) return `${path} is inside the system folder ${f}`;
+  }
+  if (resolve(path) === resolve(home)) return 'the home folder itself is too broad';
+  // Files under any .claude folder are instructions or settings (a project's rules, say).
+  if (path.split(/[\\/]/).some((part) => part.toLowerCase() === '.claude') && !isClaudeMemoryFolder(path, home)) {
+    return `${path} is inside a .claude folder, whose files are instructions and settings`;
+  }
+  for (const f of HOME_FOLDERS) {
+    const abs = join(home, f);
+    if (!sameOrUnder(abs, path)) continue;
+    if (f === '.claude' && isClaudeMemoryFolder(path, home)) continue;
+    return `${path} is inside ${abs}, which holds credentials or settings that decide what runs`;
+  }
+  return undefined;
+}
+
+export interface MemoryPathOptions {
+  home?: string;
+  /** Resolves symlinks (tests inject one); default: the real location on disk. */
+  realLocation?(path: string): string;
+}
+
+/**
+ * A memory folder becomes a place the agent may write without asking, so a setting that
+ * points at `/`, a drive root, a UNC share, a relative path, a system folder or a credential
+ * store (directly or through a symlink) is refused outright.
+ */
+export function validateMemoryPath(raw: string, opts: MemoryPathOptions = {}): PathCheck {
   if (raw.includes('\0')) return { ok: false, reason: 'the path contains a NUL byte' };
   const trimmed = raw.trim();
   if (!trimmed) return { ok: false, reason: 'the path is empty' };
@@ -20,6 +97,15 @@ export function validateMemoryPath(raw: string): PathCheck {
   // Near-root: a single top-level folder such as /etc or /home is too broad to hand over.
   const depth = path.slice(root.length).split(/[\\/]/).filter(Boolean).length;
   if (depth < 2) return { ok: false, reason: `${path} is too close to the filesystem root` };
+  const home = resolve(opts.home ?? homedir());
+  const lexical = refusal(path, home);
+  if (lexical) return { ok: false, reason: lexical };
+  // Judged again where it really is: a harmless-looking path may be a link into ~/.ssh.
+  const real = (opts.realLocation ?? realLocation)(path);
+  if (real !== path) {
+    const viaLink = refusal(real, (opts.realLocation ?? realLocation)(home));
+    if (viaLink) return { ok: false, reason: `${path} leads to ${real}: ${viaLink}` };
+  }
   return { ok: true, path };
 }
 
@@ -31,7 +117,7 @@ export function sanitizeKey(canonicalRoot: string): string {
 }
 
 export interface MemoryDirInput {
-  /** `threadline.memoryDirectory`; validated, wins when set. */
+  /** `threadline.memoryDirectory` (its user-level value only); validated, wins when set. */
   setting?: string | undefined;
   /** Where the editor keeps per-user data (VS Code global storage, or ~/.threadline for the CLI). */
   globalStorageDir: string;
@@ -40,13 +126,14 @@ export interface MemoryDirInput {
    * worktrees; the working folder when not in a repository.
    */
   canonicalRoot: string;
+  home?: string;
 }
 
 export type MemoryDirResult = { ok: true; dir: string; source: 'setting' | 'default' } | { ok: false; reason: string };
 
 export function resolveMemoryDir(input: MemoryDirInput): MemoryDirResult {
   if (input.setting && input.setting.trim()) {
-    const check = validateMemoryPath(input.setting);
+    const check = validateMemoryPath(input.setting, input.home ? { home: input.home } : {});
     if (!check.ok) return { ok: false, reason: `threadline.memoryDirectory refused: ${check.reason}` };
     return { ok: true, dir: check.path, source: 'setting' };
   }

@@ -93,6 +93,18 @@ const cases: Array<[string, () => Promise<void>]> = [
       }
     },
   ],
+  [
+    'the memory folder cannot be set by a workspace (machine scope)',
+    async () => {
+      const c = vscode.workspace.getConfiguration('threadline');
+      if (!vscode.workspace.workspaceFolders?.length) return;
+      await assert.rejects(
+        Promise.resolve(c.update('memoryDirectory', '/tmp/evil-memory', vscode.ConfigurationTarget.Workspace)),
+        /user settings|machine|Unable to write/i,
+      );
+      assert.equal(vscode.workspace.getConfiguration('threadline').inspect('memoryDirectory')?.workspaceValue, undefined);
+    },
+  ],
 ];
 
 export async function run(): Promise<void> {

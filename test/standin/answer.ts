@@ -37,6 +37,11 @@ export interface ScriptedTurn {
   when?: string;
   /** Stays queued after use: answers every matching request. */
   repeat?: boolean;
+  /**
+   * Builds the reply from the request body instead of `content` (a model quoting what it was
+   * shown, say); in-process use only, as a function does not survive the control endpoint.
+   */
+  contentFrom?: (body: Record<string, unknown>) => ScriptedBlock[];
 }
 
 interface SseEvent {

@@ -1,11 +1,20 @@
 // Runs the Messages API stand-in as its own process, for e2e tests (VS Code in another
 // process points its base URL here) and for trying the extension by hand without a key.
 //   node --import tsx test/standin/cli.ts [--port N] [--script turns.json] [--api-key K] [--no-bodies]
+//                                        [--context-window N]
 import { readFileSync } from 'node:fs';
 import { startStandin, type ScriptedTurn } from './server';
 
-function parseArgs(argv: string[]): { port: number; script?: string; apiKey?: string; noBodies?: boolean } {
-  const out: { port: number; script?: string; apiKey?: string; noBodies?: boolean } = { port: 0 };
+interface Args {
+  port: number;
+  script?: string;
+  apiKey?: string;
+  noBodies?: boolean;
+  contextWindow?: number;
+}
+
+function parseArgs(argv: string[]): Args {
+  const out: Args = { port: 0 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = argv[i + 1];
@@ -21,6 +30,11 @@ function parseArgs(argv: string[]): { port: number; script?: string; apiKey?: st
     } else if (arg === '--script') out.script = need();
     else if (arg === '--api-key') out.apiKey = need();
     else if (arg === '--no-bodies') out.noBodies = true;
+    else if (arg === '--context-window') {
+      const n = Number(need());
+      if (!Number.isInteger(n) || n < 1) throw new Error(`bad --context-window ${value}`);
+      out.contextWindow = n;
+    }
     else throw new Error(`unknown argument ${arg}`);
   }
   return out;
@@ -32,6 +46,7 @@ async function main(): Promise<void> {
     port: args.port,
     ...(args.apiKey !== undefined ? { apiKey: args.apiKey } : {}),
     ...(args.noBodies ? { recordBodies: false } : {}),
+    ...(args.contextWindow !== undefined ? { contextWindow: args.contextWindow } : {}),
     log: (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),
   });
   if (args.script) {

@@ -25,8 +25,8 @@ export interface RecordedRequest {
   apiKey: string | null;
   /** The scripted fault applied to this request, if any. */
   fault?: Fault;
-  /** The usage the stand-in reported for this request (input side), for cost comparisons. */
-  usage?: { input_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number };
+  /** The usage the stand-in reported for this request, for cost comparisons. */
+  usage?: { input_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number; output_tokens: number };
   at: number;
 }
 
@@ -67,6 +67,18 @@ export interface StandinOptions {
   models?: ApiModel[] | null;
   /** Key for thinking signatures; the default is the same in every process. */
   signingSecret?: string;
+  /**
+   * The model's context window: a prompt over it is refused with the API's 400 "prompt is too
+   * long: N tokens > W maximum". Unset: no limit.
+   */
+  contextWindow?: number;
+  /**
+   * Answers a valid request in place of the queue (undefined: the queue answers), so a
+   * benchmark can play a script that depends on what each request holds.
+   */
+  respond?(body: Record<string, unknown>, rec: RecordedRequest): ScriptedTurn | undefined;
+  /** Called once a /v1/messages request is answered, with its body still attached. */
+  onRequest?(rec: RecordedRequest): void;
 }
 
 export type { Fault, ScriptedBlock, ScriptedTurn };
@@ -182,10 +194,20 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
       sendError(res, 404, `model: ${model} has been retired`, requestId);
       return;
     }
-    const lastUser = JSON.stringify(lastUserMessage(body.messages));
-    const at = queue.findIndex((t) => t.when === undefined || lastUser.includes(t.when));
-    const picked = at >= 0 ? queue[at]! : undefined;
-    if (picked && !picked.repeat) queue.splice(at, 1);
+    if (opts.contextWindow !== undefined) {
+      const tokens = countRequestTokens(body);
+      if (tokens > opts.contextWindow) {
+        rec.status = 400;
+        rec.validationError = `prompt is too long: ${tokens} tokens > ${opts.contextWindow} maximum`;
+        sendError(res, 400, rec.validationError, requestId);
+        return;
+      }
+    }
+    const answer = opts.respond?.(body, rec);
+    const lastUser = answer ? '' : JSON.stringify(lastUserMessage(body.messages));
+    const at = answer ? -1 : queue.findIndex((t) => t.when === undefined || lastUser.includes(t.when));
+    const picked = answer ?? (at >= 0 ? queue[at]! : undefined);
+    if (picked && !answer && !picked.repeat) queue.splice(at, 1);
     const turn: ScriptedTurn = picked ?? { content: [{ type: 'text', text: `Stand-in reply to: ${lastUserText(body.messages)}` }] };
     const fault = turn.fault;
     if (fault) rec.fault = fault;
@@ -198,14 +220,14 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
     }
 
     const thinking = requestThinking(body) as RequestThinking;
-    const { blocks, rawJson } = materialise(turn.content, thinking, models ? (thinkingSupport(models, model)?.disabled ?? true) : true, secret);
+    const { blocks, rawJson } = materialise(turn.contentFrom ? turn.contentFrom(body) : turn.content, thinking, models ? (thinkingSupport(models, model)?.disabled ?? true) : true, secret);
     const turnThinking = blocks.filter((b) => b.type === 'thinking' || b.type === 'redacted_thinking').map((b) => String(b.type === 'thinking' ? b.signature : b.data));
     if (turnThinking.length) for (const b of blocks) if (b.type === 'tool_use') issuedThinking.set(String(b.id), turnThinking);
     const stopReason = turn.stopReason ?? (blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
     // A failed or dropped request never reaches the cache, like a request the API rejects.
     const usage = cache.apply(model, promptSegments(body));
-    rec.usage = { input_tokens: usage.input_tokens, cache_read_input_tokens: usage.cache_read_input_tokens, cache_creation_input_tokens: usage.cache_creation_input_tokens };
     const outputTokens = Math.max(1, blocks.reduce((n, b) => n + blockTokens(b), 0));
+    rec.usage = { input_tokens: usage.input_tokens, cache_read_input_tokens: usage.cache_read_input_tokens, cache_creation_input_tokens: usage.cache_creation_input_tokens, output_tokens: outputTokens };
     const message: Json = {
       id: randomId('msg_'),
       type: 'message',
@@ -353,6 +375,7 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
     const finish = () => {
       const b = body as Json | undefined;
       const summary = isMessages && typeof b === 'object' && b ? ` model=${String(b.model)} messages=${Array.isArray(b.messages) ? b.messages.length : '?'} stream=${b.stream === true}` : '';
+      if (isMessages) opts.onRequest?.(rec);
       if (opts.recordBodies === false) rec.body = undefined;
       log(`${method} ${path} ${rec.status}${summary}${rec.validationError ? ` invalid: ${rec.validationError}` : ''}${rec.fault ? ` fault=${rec.fault.kind}` : ''}`);
     };

@@ -25,7 +25,8 @@ function setup(settings: Partial<AppSettings> = {}, withContext = false) {
   const { agent, store } = createStandinAgent({
     url: standin.url,
     cwd,
-    settings: { model: 'standin-test-model', contextWindow: 60_000, ...settings },
+    // Auto-compaction at 27k and blocking at 28.6k tokens (thresholds scale below 200k).
+    settings: { model: 'standin-test-model', contextWindow: 32_336, ...settings },
     ...(withContext ? { extra: { context: new ContextService({ cwd, home, trusted: () => true }) } } : {}),
   });
   const sent = (i = -1) => (standin.requests.at(i)!.body as { messages: MessageParam[] }).messages;

@@ -86,17 +86,18 @@ describe('compaction by LLM summary (against the stand-in)', () => {
 
 describe('compactor guards', () => {
   const t = computeThresholds(200_000, 64_000);
-  function make(summarize: () => Promise<never> | Promise<{ history: MessageParam[]; summary: string; tokensBefore: number; tokensAfter: number; anchors: []; droppedRounds: number; source: 'llm' }>) {
+  function make(summarize: () => Promise<never> | Promise<{ history: MessageParam[]; summary: string; tokensBefore: number; tokensAfter: number; anchors: []; droppedRounds: number; source: 'llm'; coverage: { summaryCovers: [number, number]; keptFrom: number } }>) {
     const notices: string[] = [];
     const c = new Compactor({ settings: () => ({ autoCompact: true, microCompact: false }), compactable: new Set<string>(), thresholds: () => t, now: () => 0, summarize });
     c.onNotice((n) => notices.push(n.text));
     return { c, notices };
   }
   const small: MessageParam[] = [{ role: 'user', content: [{ type: 'text', text: 'summary' }] }];
+  const coverage = { summaryCovers: [0, 8] as [number, number], keptFrom: 8 };
 
   it('does nothing below the threshold and compacts above it', async () => {
     let calls = 0;
-    const { c } = make(async () => (calls++, { history: small, summary: 's', tokensBefore: 1, tokensAfter: 1, anchors: [], droppedRounds: 0, source: 'llm' }));
+    const { c } = make(async () => (calls++, { history: small, summary: 's', tokensBefore: 1, tokensAfter: 1, anchors: [], droppedRounds: 0, source: 'llm', coverage }));
     const h = conversation(2);
     assert.equal(await c.beforeRequest(h, { usedTokens: t.autoCompactAt - 1, lastAssistantAt: undefined }).then((x) => x.length), h.length);
     assert.equal(calls, 0);
@@ -114,7 +115,7 @@ describe('compactor guards', () => {
         thresholds: () => t,
         now: () => 0,
         countTokens: async () => (counted.push(exact), exact),
-        summarize: async () => (calls++, { history: small, summary: 's', tokensBefore: 1, tokensAfter: 1, anchors: [], droppedRounds: 0, source: 'llm' as const }),
+        summarize: async () => (calls++, { history: small, summary: 's', tokensBefore: 1, tokensAfter: 1, anchors: [], droppedRounds: 0, source: 'llm' as const, coverage }),
       });
     await make2(t.autoCompactAt + 500).beforeRequest(conversation(2), { usedTokens: t.autoCompactAt - 1000, lastAssistantAt: undefined });
     assert.equal(calls, 1, 'the estimate was low; the exact count is over: compact');
@@ -137,10 +138,12 @@ describe('compactor guards', () => {
 
   it('stops and says so when compaction does not free room (compacting again within 3 turns)', async () => {
     let calls = 0;
-    const { c, notices } = make(async () => (calls++, { history: small, summary: 's', tokensBefore: 1, tokensAfter: 1, anchors: [], droppedRounds: 0, source: 'llm' }));
+    const { c, notices } = make(async () => (calls++, { history: small, summary: 's', tokensBefore: 1, tokensAfter: 1, anchors: [], droppedRounds: 0, source: 'llm', coverage }));
     await c.beforeRequest(conversation(2), { usedTokens: t.autoCompactAt + 1, lastAssistantAt: undefined });
-    await c.beforeRequest(small, { usedTokens: t.autoCompactAt + 1, lastAssistantAt: undefined });
-    await c.beforeRequest(small, { usedTokens: t.autoCompactAt + 1, lastAssistantAt: undefined });
+    // The summary and one answer on top of it, already over the threshold again.
+    const again: MessageParam[] = [...small, { role: 'assistant', content: [{ type: 'text', text: 'ok' }] }, { role: 'user', content: [{ type: 'text', text: 'more' }] }];
+    await c.beforeRequest(again, { usedTokens: t.autoCompactAt + 1, lastAssistantAt: undefined });
+    await c.beforeRequest(again, { usedTokens: t.autoCompactAt + 1, lastAssistantAt: undefined });
     assert.equal(calls, 1);
     assert.match(notices.join('\n'), /Automatic compaction stopped/);
     assert.ok(c.autoDisabledReason);
@@ -181,7 +184,7 @@ describe('compactor: two triggers at once', () => {
     let calls = 0;
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const result = { history: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'summary' }] }], summary: 's', tokensBefore: 10, tokensAfter: 1, anchors: [] as [], droppedRounds: 0, source: 'llm' as const };
+    const result = { history: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'summary' }] }], summary: 's', tokensBefore: 10, tokensAfter: 1, anchors: [] as [], droppedRounds: 0, source: 'llm' as const, coverage: { summaryCovers: [0, 1] as [number, number], keptFrom: 1 } };
     const c = new Compactor({
       settings: () => ({ autoCompact: true, microCompact: false }),
       compactable: new Set<string>(),

@@ -11,6 +11,9 @@ import { buildMessagesRequest } from '../../../src/context/requestBuilder';
 import { thinkingParam } from '../../../src/api/thinking';
 import { redactedThinkingData, signThinking } from '../../standin/thinking';
 import { validateRequest } from '../../standin/validate';
+import { compactWithSummary, truncateWithCoverage } from '../../../src/compact/compact';
+import { compactFromNotes, defaultTailStart } from '../../../src/compact/notesCompaction';
+import { checkCoverage, checkMicroKeepsText, fakeSummaryClient } from './coverageContract';
 
 export const PROPERTY_RUNS = Number(process.env.THREADLINE_PROPERTY_RUNS ?? 2000);
 
@@ -173,5 +176,53 @@ describe('every compaction path produces a request the API accepts (property)', 
     );
     assert.equal(runs, PROPERTY_RUNS);
     reportPropertyRuns('compaction validity', runs);
+  });
+});
+
+// The coverage contract (issue 14): whatever path compacts, no user message and no error fix is
+// lost without a summary or the notes covering it, and the request stays valid.
+describe('every compaction path keeps the coverage contract (property)', () => {
+  it(`holds for ${PROPERTY_RUNS} generated histories: notes, summary (with dropped rounds), truncation, micro`, async () => {
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(step, { minLength: 1, maxLength: 30 }),
+        fc.record({ notesAt: fc.nat(), tooLong: fc.integer({ min: 0, max: 4 }), usable: fc.boolean(), budget: fc.integer({ min: 0, max: 60_000 }), gap: fc.boolean() }),
+        async (steps, p) => {
+          const { history, issued } = build(steps);
+          runs++;
+          const withReminders = (h: MessageParam[]) => applyReminders(h, [{ type: 'instructions', text: 'rules' }]);
+
+          const covered = p.notesAt % (history.length + 1);
+          const notes = compactFromNotes(history, '# Session notes\nwhat happened', covered);
+          if (notes.ok) {
+            checkCoverage(history, notes.result, 'notes');
+            assert.ok(notes.result.coverage.keptFrom <= covered, 'the notes cover everything before the kept tail');
+            check(withReminders(notes.result.history), 'notes compaction', issued);
+          } else {
+            const start = defaultTailStart(history);
+            assert.ok(!(start >= 1 && covered >= start), `notes covering ${covered} >= tail start ${start} must be usable: ${notes.reason}`);
+          }
+
+          const client = fakeSummaryClient({ tooLong: p.tooLong, usable: p.usable });
+          const summary = await compactWithSummary({ history, client, model: 'm', signal: new AbortController().signal }).catch((e: unknown) => e);
+          if (summary instanceof Error) assert.match(summary.message, /too long/, 'only a summary that never fits may fail (and then nothing is replaced)');
+          else {
+            checkCoverage(history, summary as Awaited<ReturnType<typeof compactWithSummary>>, `summary (${(summary as { source: string }).source})`);
+            check(withReminders((summary as { history: MessageParam[] }).history), 'summary compaction', issued);
+          }
+
+          const truncated = truncateWithCoverage(history, p.budget);
+          checkCoverage(history, { ...truncated, summary: '', tokensBefore: 0, tokensAfter: 0, anchors: [], droppedRounds: 0, source: 'truncation' }, 'truncation');
+          check(withReminders(truncated.history), 'truncation', issued);
+
+          const micro = microCompact({ history, lastAssistantAt: p.gap ? 0 : 1_000_000, now: 1_001_000, usedTokens: 0, warningAt: 100_000, compactable: new Set(['Read', 'Bash', 'Grep', 'Glob', 'Write', 'Edit']), config: { clearAtLeastTokens: 0 } });
+          checkMicroKeepsText(history, micro.history);
+        },
+      ),
+      { numRuns: PROPERTY_RUNS },
+    );
+    reportPropertyRuns('compaction coverage contract', runs);
+    assert.equal(runs, PROPERTY_RUNS);
   });
 });

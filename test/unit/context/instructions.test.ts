@@ -26,14 +26,15 @@ describe('instruction files', () => {
       'repo/AGENTS.md': 'agents rule',
       'repo/CLAUDE.local.md': 'local rule',
       'repo/pkg/CLAUDE.md': 'package rule',
-      'CLAUDE.md': 'above the repository: never read',
+      'CLAUDE.md': 'above the repository: read too, as the reference does',
     });
-    const set = await loadInstructions({ cwd: join(root, 'repo', 'pkg'), projectRoot: join(root, 'repo'), home: join(root, 'home'), managedPath: join(root, 'managed', 'CLAUDE.md') });
+    const set = await loadInstructions({ cwd: join(root, 'repo', 'pkg'), projectRoot: join(root, 'repo'), home: join(root, 'home'), managedRoot: join(root, 'managed'), filesystemRoot: root });
     assert.deepEqual(
       set.files.map((f) => [f.kind, f.content]),
       [
         ['managed', 'managed rule'],
         ['user', 'user rule'],
+        ['project', 'above the repository: read too, as the reference does'],
         ['project', 'root project rule'],
         ['project', 'dot-claude rule'],
         ['project', 'agents rule'],
@@ -58,7 +59,7 @@ describe('instruction files', () => {
       'repo/docs/never.md': 'must not load',
     });
     const repo = join(root, 'repo');
-    const set = await loadInstructions({ cwd: repo, projectRoot: repo, home: join(root, 'home') });
+    const set = await loadInstructions({ cwd: repo, projectRoot: repo, home: join(root, 'home'), managedRoot: null, filesystemRoot: root });
     const contents = set.files.map((f) => f.content);
     assert.ok(contents.some((c) => c.startsWith('style guide')));
     // CLAUDE.md is level 1, so style, l2, l3 and l4 make five; l5 is past the cap (as Claude Code counts).
@@ -83,7 +84,7 @@ describe('instruction files', () => {
     symlinkSync(join(root, 'repo/shared/real.md'), join(root, 'repo/CLAUDE.md'));
     writeFileSync(join(root, 'repo/AGENTS.md'), `see @${join(root, 'repo/shared/real.md')}`);
     const repo = join(root, 'repo');
-    const set = await loadInstructions({ cwd: repo, projectRoot: repo, home: join(root, 'home') });
+    const set = await loadInstructions({ cwd: repo, projectRoot: repo, home: join(root, 'home'), managedRoot: null, filesystemRoot: root });
     const texts = set.files.map((f) => f.content);
     assert.ok(texts.includes('linked rule text'));
     assert.equal(texts.filter((t) => t === 'real file text').length, 1);
@@ -92,14 +93,14 @@ describe('instruction files', () => {
 
   it('matches rule globs relative to the folder that holds the rules', async () => {
     const root = tree({ '.claude/rules/ts.md': '---\npaths: ["src/**/*.ts"]\n---\nTS rule', 'app/src/x.ts': '' });
-    const set = await loadInstructions({ cwd: join(root, 'app'), projectRoot: root, home: join(root, 'home') });
+    const set = await loadInstructions({ cwd: join(root, 'app'), projectRoot: root, home: join(root, 'home'), managedRoot: null, filesystemRoot: root });
     assert.equal(matchingRules(set, join(root, 'src/a.ts'), join(root, 'app')).length, 1);
     assert.equal(matchingRules(set, 'src/x.ts', join(root, 'app')).length, 0, 'app/src/x.ts is not src/** of the root');
   });
 
   it('stops an include cycle', async () => {
     const root = tree({ 'CLAUDE.md': 'a @./b.md', 'b.md': 'b @./CLAUDE.md' });
-    const set = await loadInstructions({ cwd: root, home: join(root, 'home') });
+    const set = await loadInstructions({ cwd: root, home: join(root, 'home'), managedRoot: null, filesystemRoot: root });
     assert.equal(set.files.length, 2);
     assert.ok(set.report.some((r) => r.reason === 'cycle'));
   });
@@ -108,11 +109,11 @@ describe('instruction files', () => {
     const root = tree({ 'repo/CLAUDE.md': 'see @../outside.md', 'outside.md': 'outside text' });
     const repo = join(root, 'repo');
     const asked: string[] = [];
-    const denied = await loadInstructions({ cwd: repo, home: join(root, 'home'), approveExternal: async (p) => (asked.push(p), false) });
+    const denied = await loadInstructions({ cwd: repo, home: join(root, 'home'), managedRoot: null, filesystemRoot: root, approveExternal: async (p) => (asked.push(p), false) });
     assert.deepEqual(asked, [join(root, 'outside.md')]);
     assert.ok(!denied.files.some((f) => f.content === 'outside text'));
     assert.ok(denied.report.some((r) => r.reason === 'external-not-approved'));
-    const approved = await loadInstructions({ cwd: repo, home: join(root, 'home'), approveExternal: async () => true });
+    const approved = await loadInstructions({ cwd: repo, home: join(root, 'home'), managedRoot: null, filesystemRoot: root, approveExternal: async () => true });
     assert.ok(approved.files.some((f) => f.content === 'outside text'));
   });
 
@@ -125,7 +126,7 @@ describe('instruction files', () => {
       '.claude/rules/tests.md': '---\npaths:\n  - "**/*.test.ts"\n---\nUse node:test.',
       '.claude/rules/always.md': 'Always rule.',
     });
-    const set = await loadInstructions({ cwd: root, home: join(root, 'home') });
+    const set = await loadInstructions({ cwd: root, home: join(root, 'home'), managedRoot: null, filesystemRoot: root });
     assert.deepEqual(set.files.map((f) => f.content), ['Always rule.']);
     assert.equal(set.conditional.length, 1);
     assert.equal(matchingRules(set, 'src/a.test.ts', root).length, 1);
@@ -134,7 +135,7 @@ describe('instruction files', () => {
 
   it('reads no project or local files in an untrusted folder, and says so', async () => {
     const root = tree({ 'CLAUDE.md': 'project', 'CLAUDE.local.md': 'local', 'home/.claude/CLAUDE.md': 'user' });
-    const set = await loadInstructions({ cwd: root, home: join(root, 'home'), trusted: false });
+    const set = await loadInstructions({ cwd: root, home: join(root, 'home'), managedRoot: null, filesystemRoot: root, trusted: false });
     assert.deepEqual(set.files.map((f) => f.content), ['user']);
     assert.equal(set.report.filter((r) => r.reason === 'untrusted-workspace').length, 2);
   });
@@ -149,10 +150,10 @@ describe('instruction files: bad input', () => {
     });
     writeFileSync(join(root, 'AGENTS.md'), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 1, 2]));
     const cwd = join(root, 'dir with spaces', 'ünïcödé');
-    const set = await loadInstructions({ cwd, projectRoot: root, home: join(root, 'home') });
+    const set = await loadInstructions({ cwd, projectRoot: root, home: join(root, 'home'), managedRoot: null, filesystemRoot: root });
     const big = set.files.find((f) => f.path === join(root, 'CLAUDE.md'))!;
     assert.ok(big.content.length < 600 * 1024);
-    assert.match(big.content, /only its beginning is included/);
+    assert.match(big.content, /only its beginning is included|the rest of this file is not included/);
     assert.match(set.report.find((r) => r.path === join(root, 'CLAUDE.md'))!.warning!, /capped/);
     assert.equal(set.report.find((r) => r.path === join(root, 'AGENTS.md'))?.reason, 'binary');
     const broken = set.files.find((f) => f.path === join(root, '.claude', 'CLAUDE.md'))!;

@@ -107,7 +107,7 @@ describe('importing any Claude Code transcript (property)', () => {
     let flagged = 0;
     let n = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 0, maxLength: 30 }), fc.boolean(), fc.constantFrom(60_000, 100_000, 200_000), async (steps, torn, contextWindow) => {
+      fc.asyncProperty(fc.array(step, { minLength: 0, maxLength: 30 }), fc.boolean(), fc.constantFrom(24_000, 60_000, 100_000, 200_000), async (steps, torn, contextWindow) => {
         const w = write(steps, torn);
         const file = join(dir, `${n++}.jsonl`);
         writeFileSync(file, w.text);

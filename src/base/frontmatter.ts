@@ -1,0 +1,70 @@
+// The one place that parses frontmatter (memory topic files, rules, session notes). gray-matter
+// evaluates `---js` / `---javascript` frontmatter with eval, and a cloned repository or a model
+// can write such a file: here only YAML (its safe schema) and JSON are read, every evaluating
+// engine refuses, and a lint rule keeps gray-matter out of every other file.
+import matter from 'gray-matter';
+
+export class FrontmatterError extends Error {}
+
+/** Languages a frontmatter block may declare after its opening `---`; empty means YAML. */
+const READABLE = new Set(['', 'yaml', 'yml', 'json']);
+
+const refuse = (language: string) => ({
+  parse: (): never => {
+    throw new FrontmatterError(`${language} frontmatter is code and is never run; only YAML or JSON frontmatter is read`);
+  },
+  stringify: (): never => {
+    throw new FrontmatterError(`${language} frontmatter is not written`);
+  },
+});
+
+// Every engine that would run code, under each name gray-matter resolves to it.
+const REFUSING_ENGINES = Object.fromEntries(['js', 'javascript', 'coffee', 'coffeescript', 'cson'].map((name) => [name, refuse(name)]));
+
+// Also the library's own table, so that even a call that bypasses this file cannot evaluate.
+Object.assign((matter as unknown as { engines: Record<string, unknown> }).engines, REFUSING_ENGINES);
+
+export interface Frontmatter {
+  data: Record<string, unknown>;
+  /** The text after the frontmatter (the whole text when there is none). */
+  content: string;
+  /** True when the text opened with a frontmatter block. */
+  present: boolean;
+}
+
+/** The language named after the opening delimiter (`---json` → `json`), lower-cased. */
+function declaredLanguage(text: string): string {
+  const end = text.search(/\r?\n/);
+  return (end < 0 ? text.slice(3) : text.slice(3, end)).trim().toLowerCase();
+}
+
+/** True when the text opens with a `---` frontmatter delimiter. */
+export function hasFrontmatter(text: string): boolean {
+  return /^---(?!-)/.test(text);
+}
+
+/**
+ * Splits frontmatter from the body. Throws FrontmatterError for a block that does not parse,
+ * that is not a mapping, or that declares a language other than YAML or JSON.
+ */
+export function parseFrontmatter(text: string): Frontmatter {
+  if (!hasFrontmatter(text)) return { data: {}, content: text, present: false };
+  const language = declaredLanguage(text);
+  if (!READABLE.has(language)) throw new FrontmatterError(`frontmatter in "${language}" is not read: only YAML or JSON frontmatter is`);
+  let parsed: { data: unknown; content: string };
+  try {
+    // Options are always passed: gray-matter caches results (and skips parsing) without them.
+    parsed = matter(text, { language: 'yaml', engines: REFUSING_ENGINES });
+  } catch (err) {
+    if (err instanceof FrontmatterError) throw err;
+    throw new FrontmatterError(`frontmatter does not parse: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+  }
+  const data = parsed.data;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new FrontmatterError('frontmatter must be a mapping of keys to values');
+  return { data: data as Record<string, unknown>, content: parsed.content, present: true };
+}
+
+/** YAML frontmatter followed by the body; the body is never parsed. */
+export function stringifyFrontmatter(body: string, data: Record<string, unknown>): string {
+  return matter.stringify({ content: body }, data, { language: 'yaml', engines: REFUSING_ENGINES });
+}

@@ -1,0 +1,30 @@
+import type { Thresholds } from '../conversation/thresholds';
+
+/**
+ * How much a compaction may keep, sized to the window. The seeds' figures (keep 10k-40k tokens
+ * verbatim, summaries up to 20k) are for a 200k window; on a 32k window they would keep more
+ * than the whole conversation and free nothing. Each is capped by a share of the auto-compact
+ * threshold, so a compacted history always lands well below it.
+ */
+export interface CompactLimits {
+  /** The verbatim tail: at least this many tokens when the history has them... */
+  keepMinTokens: number;
+  /** ...and never more than this. Also the truncation fallback's budget. */
+  keepMaxTokens: number;
+  /** User messages and fixes carried word for word when no summary covers them. */
+  carryTokens: number;
+  /** The summary request's max_tokens: what the window leaves above the threshold. */
+  summaryMaxTokens: number;
+}
+
+export const DEFAULT_COMPACT_LIMITS: CompactLimits = { keepMinTokens: 10_000, keepMaxTokens: 40_000, carryTokens: 16_000, summaryMaxTokens: 20_000 };
+
+export function compactLimits(t: Thresholds): CompactLimits {
+  const room = Math.max(1, t.autoCompactAt);
+  return {
+    keepMinTokens: Math.min(DEFAULT_COMPACT_LIMITS.keepMinTokens, Math.floor(room * 0.06)),
+    keepMaxTokens: Math.min(DEFAULT_COMPACT_LIMITS.keepMaxTokens, Math.floor(room * 0.25)),
+    carryTokens: Math.min(DEFAULT_COMPACT_LIMITS.carryTokens, Math.floor(room * 0.1)),
+    summaryMaxTokens: Math.max(256, Math.min(DEFAULT_COMPACT_LIMITS.summaryMaxTokens, t.contextWindow - t.autoCompactAt)),
+  };
+}

@@ -1,0 +1,58 @@
+import { promises as fs } from 'node:fs';
+import type { MessageParam } from '../api/types';
+import { writeFileAtomic } from '../base/atomicFile';
+import type { CoverageMarker } from '../compact/coverage';
+
+/**
+ * What the session notes cover, kept next to them (`<notes>.coverage.json`, out of the notes
+ * agent's reach): the marker of the last successful update, or the last failure. Written
+ * atomically, so a kill mid-write leaves the old record or the new one, never half.
+ */
+export type NotesCoverageRecord = { v: 1; marker: CoverageMarker; updatedAt: number } | { v: 1; failed: string; at: number };
+
+export function coveragePath(notesPath: string): string {
+  return `${notesPath}.coverage.json`;
+}
+
+export async function readNotesCoverage(notesPath: string): Promise<NotesCoverageRecord | undefined> {
+  const text = await fs.readFile(coveragePath(notesPath), 'utf8').catch(() => undefined);
+  if (!text) return undefined;
+  try {
+    const r = JSON.parse(text) as Partial<{ v: number; marker: Partial<CoverageMarker>; updatedAt: number; failed: string; at: number }>;
+    if (r.v !== 1) return undefined;
+    if (typeof r.failed === 'string') return { v: 1, failed: r.failed, at: Number(r.at) || 0 };
+    if (r.marker && Number.isInteger(r.marker.count) && typeof r.marker.hash === 'string') return { v: 1, marker: { count: r.marker.count!, hash: r.marker.hash }, updatedAt: Number(r.updatedAt) || 0 };
+  } catch {
+    // A damaged record trusts nothing.
+  }
+  return undefined;
+}
+
+export async function writeNotesCoverage(notesPath: string, record: NotesCoverageRecord): Promise<void> {
+  await writeFileAtomic(coveragePath(notesPath), `${JSON.stringify(record)}\n`);
+}
+
+/** What a notes update did, from the fork's own history: its Edit calls on the notes and their results. */
+export function notesEditOutcome(forkMessages: readonly MessageParam[], notesPath: string, resolvePath: (p: string) => string): { succeeded: number; failed: string[] } {
+  const edits = new Map<string, boolean>();
+  for (const m of forkMessages) {
+    if (typeof m.content === 'string') continue;
+    for (const b of m.content) {
+      if (b.type === 'tool_use' && b.name === 'Edit') {
+        const p = (b.input as { file_path?: unknown } | null)?.file_path;
+        if (typeof p === 'string' && resolvePath(p) === notesPath) edits.set(b.id, true);
+      }
+    }
+  }
+  let succeeded = 0;
+  const failed: string[] = [];
+  for (const m of forkMessages) {
+    if (m.role !== 'user' || typeof m.content === 'string') continue;
+    for (const b of m.content) {
+      if (b.type !== 'tool_result' || !edits.has(b.tool_use_id)) continue;
+      if (b.is_error) failed.push(typeof b.content === 'string' ? b.content : JSON.stringify(b.content));
+      else succeeded++;
+    }
+  }
+  return { succeeded, failed };
+}

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { billedOf } from '../../../bench/cost/accounting';
+import type { RunFigures } from '../../../bench/cost/measure';
+import { flatten, stored, type SessionOutcome } from '../../../bench/cost/report';
+import { judge, TARGETS } from '../../../bench/targets';
+
+const figures = (over: Partial<RunFigures> = {}): RunFigures => ({
+  billed: 1_000_000,
+  billedMain: 800_000,
+  billedBackground: 200_000,
+  uncached: 0,
+  written: 100_000,
+  read: 1_000_000,
+  output: 1_000,
+  requestsMain: 61,
+  requestsBackground: 3,
+  refusedTooLong: 0,
+  backgroundReadShare: 0.95,
+  peakPrompt: 120_000,
+  mainChecked: 61,
+  verbatimMisses: 0,
+  completed: 1,
+  floor: 900_000,
+  floorClearings: 8,
+  ...over,
+});
+
+const outcome = (t: Partial<RunFigures>, referenceBilled?: number): SessionOutcome => ({
+  variant: 'full',
+  name: 'chat',
+  threadline: figures(t),
+  baseline: figures({ billed: 2_000_000 }),
+  ...(referenceBilled ? { reference: stored(figures({ billed: referenceBilled, billedMain: referenceBilled })) } : {}),
+});
+
+/** What `npm run bench` would say of each judged figure of the cost suite. */
+const verdicts = (o: SessionOutcome) =>
+  Object.fromEntries(
+    Object.entries(flatten(o))
+      .filter(([k]) => TARGETS[`cost.${k}`])
+      .map(([k, v]) => [k, judge(v, TARGETS[`cost.${k}`])]),
+  );
+
+describe('cost benchmark figures and their targets', () => {
+  it('meets every target with figures inside them', () => {
+    const v = verdicts(outcome({ billed: 700_000 }, 1_000_000));
+    assert.deepEqual(Object.keys(v).sort(), ['chat.backgroundReadShare', 'chat.completed', 'chat.ratioToReference', 'chat.refusedTooLong', 'chat.verbatimMisses']);
+    assert.ok(Object.values(v).every((x) => x === 'met'), JSON.stringify(v));
+  });
+
+  it('fails the figures of today\'s chat: 2.28x the reference, forks reading 35% from the cache', () => {
+    const v = verdicts(outcome({ billed: 2_280_000, backgroundReadShare: 0.35 }, 1_000_000));
+    assert.equal(v['chat.ratioToReference'], 'failed');
+    assert.equal(v['chat.backgroundReadShare'], 'failed');
+    assert.equal(verdicts(outcome({ billed: 1_200_000 }, 1_000_000))['chat.ratioToReference'], 'missed', 'within twice the target: missed, not failed');
+  });
+
+  it('fails any refusal, any missing latest read and an unfinished session', () => {
+    const v = verdicts(outcome({ refusedTooLong: 1, verbatimMisses: 2, completed: 0 }, 1_000_000));
+    assert.equal(v['chat.refusedTooLong'], 'failed');
+    assert.equal(v['chat.verbatimMisses'], 'failed');
+    assert.equal(v['chat.completed'], 'failed');
+  });
+
+  it('judges no ratio without a stored reference, and no fork share without forks', () => {
+    const f = flatten(outcome({ backgroundReadShare: NaN }));
+    assert.equal(f['chat.ratioToReference'], undefined);
+    assert.equal(f['chat.backgroundReadShare'], undefined);
+    assert.equal(flatten(outcome({}, 2_000_000))['chat.ratioToReference'], 0.5);
+  });
+
+  it('bills by the stated formula, at the model\'s own price', () => {
+    const u = { uncached: 1000, written: 2000, read: 10_000, output: 100 };
+    const near = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-6, `${a} ≠ ${b}`);
+    near(billedOf(u, 'claude-sonnet-4-6'), 1000 + 2500 + 1000 + 500);
+    near(billedOf(u, 'claude-haiku-4-5-20251001'), (1000 + 2500 + 1000 + 500) / 3);
+  });
+});
