@@ -33,8 +33,7 @@ describe('finding 8: max_tokens is not fitted to the context window', () => {
 
   it('a model with a 32k window (--context-window 32768, say behind a proxy) can answer "hi"', { todo }, async () => {
     const standin = await standinWithWindow(32_768);
-    // Compaction off: with it on, issue 14 item 4 (negative thresholds) compacts the prompt first.
-    const { agent, store } = createStandinAgent({ url: standin.url, cwd: tempDir('win'), settings: { model: 'proxy-model-32k', contextWindow: 32_768 }, extra: { compaction: false } });
+    const { agent, store } = createStandinAgent({ url: standin.url, cwd: tempDir('win'), settings: { model: 'proxy-model-32k', contextWindow: 32_768 } });
     standin.enqueue({ content: [{ type: 'text', text: 'hello' }] });
     await agent.submit('hi');
     assert.deepEqual(refusals(standin), []);
