@@ -219,6 +219,16 @@ describe('the chat panel in real VS Code', { timeout: 600_000 }, () => {
     const long = Array.from({ length: 1200 }, (_, i) => `line${i}`).join('\n\n');
     await env.standin.enqueue([{ content: [{ type: 'text', text: long }], chunkChars: 8, chunkDelayMs: 30 }]);
     await send('Stream a lot');
+    try {
+      await scrolledUpWhileStreaming();
+    } finally {
+      // Whatever happened above, the next test starts with an idle panel.
+      await frame.locator('body').press('Escape');
+      await idle();
+    }
+  });
+
+  async function scrolledUpWhileStreaming() {
     const answer = assistant('line3').last();
     await answer.waitFor();
     const list = frame.locator('[data-testid="message-list"]');
@@ -238,9 +248,7 @@ describe('the chat panel in real VS Code', { timeout: 600_000 }, () => {
     // And it follows again from there.
     const before = await list.evaluate((el) => el.scrollHeight);
     await eventually(() => list.evaluate((el) => [el.scrollHeight, el.scrollHeight - el.clientHeight - el.scrollTop]), ([h, gap]) => h > before && gap < 30, { what: 'the list following the answer' });
-    await frame.locator('body').press('Escape');
-    await idle();
-  });
+  }
 
   it('works from 170 px wide: title ellipsised, meter on one line, placeholder not clipped, words not broken', async () => {
     const sidebar = wb.page.locator('.part.sidebar');
