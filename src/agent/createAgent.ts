@@ -97,11 +97,18 @@ export function createAgent(setup: AgentSetup): Agent {
         date: localIsoDate(),
       }))());
   const getClient = clientFactory(setup);
-  const memory = setup.memory
-    ? createMemoryServices({ setup: setup.memory, cwd: setup.cwd, runFork: createForkRunner({ client: getClient, model: modelId, tools: setup.tools, cwd: setup.cwd, permissions: setup.permissions }) })
-    : undefined;
-  // The compactor needs the agent's recent reads and exact counts; the agent needs the compactor.
+  // The compactor needs the agent's recent reads and exact counts; the agent needs the compactor;
+  // forks and the summary need the agent's request builder.
   const self: { agent?: Agent } = {};
+  let agentTools: ToolRegistry = setup.tools;
+  const memory = setup.memory
+    ? createMemoryServices({
+        setup: setup.memory,
+        cwd: setup.cwd,
+        // Forks extend the main loop's own request, so they read the cache it wrote.
+        runFork: createForkRunner({ client: getClient, mainRequest: (h) => self.agent!.mainRequest(h), offered: () => agentTools, tools: setup.tools, cwd: setup.cwd, permissions: setup.permissions }),
+      })
+    : undefined;
   const compactor =
     setup.compaction === false
       ? undefined
@@ -113,6 +120,7 @@ export function createAgent(setup: AgentSetup): Agent {
           compactable: setup.tools.names('compactable'),
           recentReads: () => self.agent?.recentReads.newestFirst() ?? [],
           countTokens: (h) => self.agent!.exactTokens(h),
+          mainRequest: (h) => self.agent!.mainRequest(h),
           ...(setup.archive ? { archive: setup.archive } : {}),
           ...(setup.microConfig ? { microConfig: setup.microConfig } : {}),
           ...(setup.fromSessionMemory ? { fromSessionMemory: setup.fromSessionMemory } : memory ? { fromSessionMemory: (h: readonly MessageParam[], limits: CompactLimits) => memory.fromSessionMemory(h, limits) } : {}),
@@ -127,7 +135,7 @@ export function createAgent(setup: AgentSetup): Agent {
     log: setup.log,
     cwd: setup.cwd,
     // The model may ask for a compaction itself, through this tool.
-    tools: compactor ? setup.tools.with([compactTool(compactor) as unknown as Tool]) : setup.tools,
+    tools: (agentTools = compactor ? setup.tools.with([compactTool(compactor) as unknown as Tool]) : setup.tools),
     permissions: setup.permissions,
     createClient: getClient,
     systemBlocks: async () => {

@@ -5,6 +5,7 @@ import { estimateTokens } from '../conversation/tokens';
 import type { CompactionCoverage } from './coverage';
 import { carryBlock, userTexts, type CarriedText } from './verbatim';
 import { DEFAULT_COMPACT_LIMITS, type CompactLimits } from './limits';
+import { requestSummary, type SharedRequestBuilder } from './summaryRequest';
 
 export const COMPACT_BOUNDARY = '[Conversation compacted]';
 export const MAX_PTL_RETRIES = 3;
@@ -187,6 +188,8 @@ export interface CompactOptions {
   /** Sized to the window (see compactLimits); the 200k figures when not given. */
   limits?: CompactLimits;
   archive?(history: readonly MessageParam[]): Promise<string | void>;
+  /** The main loop's request builder: the summary request then extends the cached conversation. */
+  shared?: SharedRequestBuilder;
 }
 
 export function recentFilesBlock(files: readonly RecentFile[]): string | undefined {
@@ -249,22 +252,15 @@ export async function compactWithSummary(opts: CompactOptions): Promise<Compacti
       messages[messages.length - 1] = { ...last, content: [...content, ask] } as MessageParam;
     } else messages.push({ role: 'user', content: [ask] });
     try {
-      const turn = await opts.client.stream(
-        {
-          model: opts.model,
-          maxTokens: limits.summaryMaxTokens,
-          system: opts.system ?? [{ type: 'text', text: SUMMARY_SYSTEM }],
-          tools: [],
-          messages,
-          source: 'compact',
-        },
-        opts.signal,
-        {},
-      );
-      const raw = turn.blocks
-        .filter((b): b is Extract<typeof b, { type: 'text' }> => b.type === 'text')
-        .map((b) => b.text)
-        .join('');
+      const raw = await requestSummary({
+        messages,
+        client: opts.client,
+        model: opts.model,
+        maxTokens: limits.summaryMaxTokens,
+        system: opts.system ?? [{ type: 'text', text: SUMMARY_SYSTEM }],
+        ...(opts.shared ? { shared: opts.shared } : {}),
+        signal: opts.signal,
+      });
       const summary = formatSummary(raw);
       if (!summary) {
         // No usable summary: keep the latest rounds whole rather than lose everything.
