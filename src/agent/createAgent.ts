@@ -21,6 +21,7 @@ import type { Tool } from '../tools/types';
 import { Agent } from './agent';
 import { createCompactor } from './compaction';
 import { createForkRunner } from './forkRunner';
+import { RereadTracker } from './rereads';
 import type { PermissionEngine } from './permissionBroker';
 import type { LoopEvents, LoopResult } from './queryLoop';
 
@@ -53,6 +54,8 @@ export interface AgentSetup {
   onLoopComplete?(result: LoopResult, request: MessagesRequest | undefined): void;
   /** The model catalog (Models API, cache, table); without it, the built-in table. */
   models?: ModelSource;
+  /** false: a re-read of an unchanged file returns its text again (benchmarks' no-strategy baseline). */
+  rereadPointers?: false;
 }
 
 export function localIsoDate(d = new Date()): string {
@@ -75,6 +78,11 @@ function clientFactory(setup: Pick<AgentSetup, 'apiKey' | 'baseUrl'>): () => Pro
     }
     return client;
   };
+}
+
+function rereadReviser(cwd: string): RereadTracker['revise'] {
+  const tracker = new RereadTracker(cwd);
+  return (call, result, history) => tracker.revise(call, result, history);
 }
 
 /** Builds the agent both faces use; the hosts differ only in the ports they pass. */
@@ -155,6 +163,7 @@ export function createAgent(setup: AgentSetup): Agent {
         }
       : {}),
     maxTurns: setup.maxTurns,
+    ...(setup.rereadPointers === false ? {} : { reviseResult: rereadReviser(setup.cwd) }),
     loopEvents: {
       ...setup.loopEvents,
       onTurnComplete: (turn, request) => {

@@ -1,6 +1,7 @@
 import { prependUserContent } from '../conversation/history';
 import { ApiError } from '../api/errors';
 import type { AssistantTurn, ContentBlockParam, MessageParam, MessagesRequest, StreamObserver, SystemBlock, TextBlockParam } from '../api/types';
+import { restoreDanglingPointers } from '../conversation/readPointers';
 import { estimateTokens } from '../conversation/tokens';
 import type { CompactionCoverage } from './coverage';
 import { carryBlock, userTexts, type CarriedText } from './verbatim';
@@ -64,7 +65,8 @@ export function truncateWithCoverage(history: readonly MessageParam[], budgetTok
     kept.unshift(rounds[i]!);
     used += cost;
   }
-  const tail = kept.flat();
+  // A kept re-read whose earlier result was dropped gets that result's text back.
+  const tail = restoreDanglingPointers(history, kept.flat());
   const keptFrom = history.length - tail.length;
   const note = `${COMPACT_BOUNDARY} The earlier part of this conversation was dropped to free context (a summary could not be made); the most recent exchanges follow.`;
   const carried = carryBlock(uncoveredTexts(history, 0, keptFrom), CARRIED_HEADING, carryTokens);
@@ -242,7 +244,8 @@ export async function compactWithSummary(opts: CompactOptions): Promise<Compacti
   let rounds = splitRounds(opts.history);
   let dropped = 0;
   for (let attempt = 0; ; attempt++) {
-    const messages: MessageParam[] = [...rounds.flat()];
+    // Rounds dropped to fit take their read results along: re-reads in the rest get the text back.
+    const messages: MessageParam[] = restoreDanglingPointers(opts.history, rounds.flat()).slice();
     // The request must end with the user asking for the summary; tool calls left unanswered
     // by a Stop are answered already, so the history itself is valid.
     const last = messages.at(-1);

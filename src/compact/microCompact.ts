@@ -1,4 +1,5 @@
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '../api/types';
+import { pointerTarget, restoreDanglingPointers } from '../conversation/readPointers';
 import { estimateTokens } from '../conversation/tokens';
 
 export const CLEARED_PREFIX = '[Old tool result cleared';
@@ -38,6 +39,9 @@ export interface MicroCompactDecision {
 interface Candidate {
   message: number;
   block: number;
+  id: string;
+  /** For a re-read pointer: the result it names. */
+  pointsTo: string | undefined;
   /** Tokens the placeholder saves over the result it replaces. */
   tokens: number;
   placeholder: string;
@@ -74,7 +78,7 @@ function candidates(history: readonly MessageParam[], compactable: ReadonlySet<s
       const placeholder = `${CLEARED_PREFIX}: ${describeCall(call.name, call.input)}. Call the tool again if you need it.]`;
       const tokens = estimateTokens(content) - estimateTokens(placeholder);
       const worthClearing = content.length > MIN_CLEARABLE_CHARS && placeholder.length < content.length && tokens > 0;
-      list.push({ message: mi, block: bi, tokens, placeholder, worthClearing });
+      list.push({ message: mi, block: bi, id: b.tool_use_id, pointsTo: pointerTarget(content), tokens, placeholder, worthClearing });
     });
   });
   tokensBefore[history.length] = running;
@@ -125,11 +129,18 @@ export function microCompact(input: MicroCompactInput): MicroCompactDecision {
   const none: MicroCompactDecision = { history: input.history.slice(), cleared: 0, tokensSaved: 0, reason: 'none' };
   if (list.length <= keep) return none;
   // The latest few stay whatever their size; of the older ones only those worth replacing go.
-  const old = list.slice(0, list.length - keep).filter((c) => c.worthClearing);
+  // A recent re-read that points at an older result keeps that result too: it is the text.
+  const older = list.slice(0, list.length - keep);
+  const inUse = new Set(list.slice(list.length - keep).flatMap((c) => (c.pointsTo ? [c.pointsTo] : [])));
+  const chosen = older.filter((c) => c.worthClearing && !inUse.has(c.id));
+  // An older pointer whose target goes is cleared with it, whatever its size.
+  const gone = new Set(chosen.map((c) => c.id));
+  const old = older.filter((c) => chosen.includes(c) || (c.pointsTo !== undefined && gone.has(c.pointsTo)));
   if (!old.length) return none;
-  const saved = old.reduce((n, c) => n + c.tokens, 0);
+  const saved = old.reduce((n, c) => n + Math.max(0, c.tokens), 0);
   const apply = (reason: MicroCompactDecision['reason']): MicroCompactDecision => {
-    const history = clear(input.history, old);
+    // The guard of last resort: nothing may point at a result that is no longer there.
+    const history = restoreDanglingPointers(input.history, clear(input.history, old));
     // Report what the request really loses, not the sum of per-block guesses.
     return { history, cleared: old.length, tokensSaved: Math.max(0, estimateTokens(input.history) - estimateTokens(history)), reason };
   };
