@@ -15,6 +15,11 @@ export interface MicroCompactConfig {
   expectedFutureTurns: number;
   /** The prompt cache's lifetime: after a longer gap the cache is cold and clearing is free. */
   cacheTtlMs: number;
+  /**
+   * The working set: a result that one of this many latest results re-reads (a pointer names it)
+   * stays word for word, since clearing it would only bring the text back at full price.
+   */
+  workingSetWindow: number;
 }
 
 export const DEFAULT_MICRO_COMPACT: MicroCompactConfig = {
@@ -22,6 +27,7 @@ export const DEFAULT_MICRO_COMPACT: MicroCompactConfig = {
   clearAtLeastTokens: 20_000,
   expectedFutureTurns: 8,
   cacheTtlMs: 5 * 60_000,
+  workingSetWindow: 12,
 };
 
 // Relative prices from Anthropic's pricing: a cache write costs 1.25x base input, a read 0.1x.
@@ -131,9 +137,10 @@ export function microCompact(input: MicroCompactInput): MicroCompactDecision {
   // The latest few stay whatever their size; of the older ones only those worth replacing go.
   // A recent re-read that points at an older result keeps that result too: it is the text.
   const older = list.slice(0, list.length - keep);
-  const inUse = new Set(list.slice(list.length - keep).flatMap((c) => (c.pointsTo ? [c.pointsTo] : [])));
-  const chosen = older.filter((c) => c.worthClearing && !inUse.has(c.id));
-  // An older pointer whose target goes is cleared with it, whatever its size.
+  const window = Math.max(keep, cfg.workingSetWindow);
+  const inUse = new Set(list.slice(Math.max(0, list.length - window)).flatMap((c) => (c.pointsTo ? [c.pointsTo] : [])));
+  // A pointer is a few dozen tokens: it goes only with its target (whatever its size), never alone.
+  const chosen = older.filter((c) => c.worthClearing && !inUse.has(c.id) && c.pointsTo === undefined);
   const gone = new Set(chosen.map((c) => c.id));
   const old = older.filter((c) => chosen.includes(c) || (c.pointsTo !== undefined && gone.has(c.pointsTo)));
   if (!old.length) return none;

@@ -128,10 +128,20 @@ describe('compaction never leaves a pointer without its text', () => {
     assert.equal(byId.get(p.id), p.content, 'the pointer stays');
   });
 
-  it('micro-compaction clears an old pointer together with its target', async () => {
+  it('micro-compaction keeps the working set: a result re-read within the window stays, past the latest three', async () => {
     const { s, a, p } = await rereadSession();
     for (let i = 0; i < 4; i++) await s.read({ file_path: 'b.ts', offset: 1501 + i * 100, limit: 100 });
     const d = microCompact({ history: s.history, now: 1, lastAssistantAt: 0, usedTokens: 0, warningAt: 1e9, compactable, config: { keepRecent: 3, cacheTtlMs: 0 } });
+    assert.ok(d.cleared > 0);
+    const byId = new Map(results(d.history).map((r) => [r.tool_use_id, r.content]));
+    assert.equal(byId.get(a.id), a.content, 'a.ts was read again 5 results ago: it stays');
+    assert.equal(byId.get(p.id), p.content);
+  });
+
+  it('micro-compaction clears an old pointer together with its target once it leaves the working set', async () => {
+    const { s, a, p } = await rereadSession();
+    for (let i = 0; i < 4; i++) await s.read({ file_path: 'b.ts', offset: 1501 + i * 100, limit: 100 });
+    const d = microCompact({ history: s.history, now: 1, lastAssistantAt: 0, usedTokens: 0, warningAt: 1e9, compactable, config: { keepRecent: 3, cacheTtlMs: 0, workingSetWindow: 3 } });
     const byId = new Map(results(d.history).map((r) => [r.tool_use_id, r.content]));
     assert.ok(byId.get(a.id)!.startsWith(CLEARED_PREFIX));
     assert.ok(byId.get(p.id)!.startsWith(CLEARED_PREFIX), 'the pointer went with its target');
