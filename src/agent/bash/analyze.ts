@@ -1,4 +1,5 @@
 import type { Node } from 'web-tree-sitter';
+import { divergences } from './divergence';
 import { EVALUATING_BUILTINS, invokesShell, isInertVariable, type SimpleCommand } from './commands';
 import { resolveCommand, type InnerScript } from './resolve';
 import { clip, gluedContinuation, hasControl, HAZARDS, isPlainExpansion, OUTPUT_OK, OUTPUT_OPS, PARSE_ERROR, STRUCTURE, WORDISH } from './syntax';
@@ -259,13 +260,18 @@ export function analyzeTree(root: Node, source: string, depth: number, parse: Pa
     walker.rescan(source.replace(/\\\n/g, ''));
   }
   if (hasControl(source)) walker.hazards.add('control characters');
+  const diverging = divergences(root, source);
+  for (const d of diverging) {
+    walker.hazards.add(d);
+    walker.unseen.add(`${d}, where bash and the parser may see different commands`);
+  }
   if (root.hasError) {
     walker.hazards.add(PARSE_ERROR);
     walker.unseen.add(PARSE_ERROR);
   }
   return {
     // Where the grammar and bash may read the text differently, only the same text is the same command.
-    normalized: root.hasError || glued || hasControl(source) ? `raw:${source.trim()}` : normalForm(root),
+    normalized: root.hasError || glued || hasControl(source) || diverging.length > 0 ? `raw:${source.trim()}` : normalForm(root),
     commands: walker.commands,
     hazards: [...walker.hazards],
     runs: walker.runs,
