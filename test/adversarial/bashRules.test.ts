@@ -92,7 +92,7 @@ describe('finding 3: a backslash-newline in an unquoted here-doc body', () => {
 describe('finding 4: "Allow for this session" covers a command with another command glued on by a newline', () => {
   // The normal form that grants are compared by drops the newline between commands:
   // `echo a touch pwned` (one echo) and `echo a\ntouch pwned` (echo, then touch) have one form.
-  it('granting a harmless echo does not grant touch', { todo: 'finding 4: normalForm has no token for a newline between commands' }, async () => {
+  it('granting a harmless echo does not grant touch', async () => {
     const cwd = tempDir('grant');
     const { permissions, decide } = bashEngine(cwd, {}, checker);
     permissions.grantForSession({ tool: bashTool, input: { command: 'echo done touch pwned' } });
@@ -106,7 +106,7 @@ describe('finding 4: "Allow for this session" covers a command with another comm
 describe('finding 5: a wrapper whose script is glued to its option escapes deny rules', () => {
   // resolve.ts reads a word with spaces as a script, but `-S'rm x'` is the word "-Srm x", whose
   // first word is "-Srm"; GNU env, su and script take the glued value as the command to run.
-  it('Bash(rm:*) denies env -S, env --split-string=, su -c, su --command= and script -c spelled glued', { todo: 'finding 5: env -S\'rm …\', su --command=\'rm …\' escape Bash(rm:*)' }, async () => {
+  it('Bash(rm:*) denies env -S, env --split-string=, su -c, su --command= and script -c spelled glued', async () => {
     const cwd = tempDir('glued');
     const { decide } = bashEngine(cwd, { allow: ['Bash'], deny: ['Bash(rm:*)'] }, checker);
     const escaped = ["env -S'rm -f keep.txt'", "env --split-string='rm -f keep.txt'", "su -c'rm -f keep.txt'", "su --command='rm -f keep.txt'", "script -qc'rm -f keep.txt' /dev/null"]

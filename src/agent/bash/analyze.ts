@@ -171,7 +171,8 @@ class Walker {
     if (op === '>&-' || op === '<&-') {
       // closing a descriptor
     } else if (op === '>&' || op === '<&') {
-      if (!first || !(first.type === 'number' || to === '-')) this.hazard(`output redirected to a file (${clip(node.text)})`);
+      // Only digits name a descriptor: the grammar also reads `1#x` (base notation) as a number, bash as a file.
+      if (!first || !(/^\d+$/.test(first.text) || to === '-')) this.hazard(`output redirected to a file (${clip(node.text)})`);
     } else if (op === '<') {
       if (to === undefined || (to.startsWith('/dev/') && to !== '/dev/null')) this.hazard(`input read from ${clip(first?.text ?? '?')}`);
     } else if (OUTPUT_OPS.has(op)) {
@@ -271,7 +272,7 @@ export function analyzeTree(root: Node, source: string, depth: number, parse: Pa
   }
   return {
     // Where the grammar and bash may read the text differently, only the same text is the same command.
-    normalized: root.hasError || glued || hasControl(source) || diverging.length > 0 ? `raw:${source.trim()}` : normalForm(root),
+    normalized: root.hasError || glued || hasControl(source) || diverging.length > 0 ? `raw:${source.trim()}` : normalForm(root, source),
     commands: walker.commands,
     hazards: [...walker.hazards],
     runs: walker.runs,
