@@ -23,18 +23,23 @@ const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 const MAX_GLUED_OPTION = 256;
 
 /**
- * The values an option word may carry glued on, which a wrapper may run: `--command=rm x` gives
- * `rm x`; `-qcrm` may be `-q -c rm` or `-q -crm`…, so every tail after the first letter is one.
+ * Values a wrapper's word may carry that the wrapper may run: `--command=rm x` gives `rm x`;
+ * `-qcrm` may be `-q -c rm` or `-q -crm`…, so every tail after the first letter is one; and
+ * `NAME=value` (`ssh -o ProxyCommand=rm x`, `-oProxyCommand=…`) gives its value.
  */
-function gluedValues(word: string): string[] {
+function carriedValues(word: string): string[] {
+  const values: string[] = [];
   if (word.startsWith('--')) {
     const eq = word.indexOf('=');
-    return eq > 2 ? [word.slice(eq + 1)] : [];
+    if (eq > 2) values.push(word.slice(eq + 1));
+  } else if (/^-[^-\s]/.test(word)) {
+    for (let k = 2; k < word.length; k++) values.push(word.slice(k));
   }
-  if (!/^-[^-\s]/.test(word)) return [];
-  const tails: string[] = [];
-  for (let k = 2; k < word.length; k++) tails.push(word.slice(k));
-  return tails;
+  for (const v of [word, ...values]) {
+    const setting = /^[A-Za-z_][\w.-]*=([\s\S]*)$/.exec(v);
+    if (setting) values.push(setting[1]!);
+  }
+  return [...new Set(values)];
 }
 
 /**
@@ -134,7 +139,7 @@ export function resolveCommand(command: SimpleCommand, inner: InnerScript): Reso
       // `watch 'rm x'`, `su -c 'rm x'`, `env -S 'rm x'`: a word with spaces may be a script.
       if (/\s/.test(w)) script(w);
       visitOne(words.slice(i), hops + 1);
-      for (const value of gluedValues(w)) {
+      for (const value of carriedValues(w)) {
         if (/\s/.test(value)) script(value);
         visitOne([value, ...words.slice(i + 1)], hops + 1);
       }
