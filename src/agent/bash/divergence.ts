@@ -25,6 +25,15 @@ export function hasUnescapedNewline(text: string): boolean {
   return false;
 }
 
+/** bash starts a comment only where a word could start: after an unescaped blank or operator character. */
+function startsWord(source: string, at: number): boolean {
+  if (at === 0) return true;
+  if (!/[\s;&|()<>]/.test(source[at - 1]!)) return false;
+  let run = 0;
+  while (at - run - 2 >= 0 && source[at - run - 2] === '\\') run++;
+  return run % 2 === 0;
+}
+
 function heredoc(node: Node, source: string, out: string[]): void {
   const start = node.children.find((c) => c?.type === 'heredoc_start');
   const body = node.children.find((c) => c?.type === 'heredoc_body');
@@ -68,6 +77,7 @@ export function divergences(root: Node, source: string): string[] {
   const out: string[] = [];
   const visit = (node: Node) => {
     if (node.type === 'heredoc_redirect') heredoc(node, source, out);
+    if (node.type === 'comment' && !startsWord(source, node.startIndex)) out.push(`a # that bash reads as part of a word (${clip(node.text)})`);
     if ((node.childCount === 0 || node.type === 'word') && !MULTILINE_LEAVES.has(node.type) && /\S/.test(node.text) && hasUnescapedNewline(node.text)) {
       out.push(`a newline inside the word ${clip(node.text)}`);
     }
