@@ -12,6 +12,7 @@ import { TokenMeter } from '../conversation/tokenMeter';
 import { estimateTokens } from '../conversation/tokens';
 import type { PermissionDecision, ViewMessage } from '../shared/viewState';
 import { addNotice, updateMessage } from '../state/actions';
+import { modelViewOf, sameModelView } from '../state/modelView';
 import type { ChatRunner } from './chatRunner';
 import { PermissionBroker, type PermissionEngine } from './permissionBroker';
 import { describeCompaction } from './compaction';
@@ -97,10 +98,11 @@ export class Agent implements ChatRunner, IDisposable {
     return this.meter.used(history);
   }
 
-  /** Puts the token figure of the current history into the store (status bar, panel, saved session). */
+  /** Puts the token figure of the current history and the model in use into the store (status bar, panel, saved session). */
   publishTokens(): void {
     const used = this.usedTokens();
-    this.deps.store.setState((s) => ({ ...s, tokens: tokenView(used, thresholdsFor(s.settings, this.deps.models)) }));
+    const view = modelViewOf(this.model(), this.deps.store.getState().settings.thinking);
+    this.deps.store.setState((s) => ({ ...s, tokens: tokenView(used, thresholdsFor(s.settings, this.deps.models)), modelView: sameModelView(s.modelView, view) ? s.modelView : view }));
   }
 
   /** The model the settings name, as the catalog knows it now (an alias resolved to its id). */
@@ -313,7 +315,9 @@ export class Agent implements ChatRunner, IDisposable {
     }
     if (r.warning && !this.warned.has(r.warning)) {
       this.warned.add(r.warning);
-      addNotice(store, 'warning', r.warning);
+      // A deprecated model's notice switches to its successor in one click.
+      const successor = r.successor ? this.deps.models?.current(r.successor) : undefined;
+      addNotice(store, 'warning', r.warning, successor ? { label: `Switch to ${successor.displayName}`, command: 'switchModel', model: r.successor! } : undefined);
     }
     return true;
   }

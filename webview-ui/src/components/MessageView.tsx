@@ -84,7 +84,7 @@ function Notice({ message, index, common }: { message: Extract<ViewMessage, { ki
           data-testid="notice-action"
           disabled={state === 'stale'}
           title={state === 'stale' ? 'This has been answered since' : undefined}
-          onClick={() => post({ type: 'command/run', payload: { command: action.command } })}
+          onClick={() => post(action.command === 'switchModel' ? { type: 'model/switch', payload: { model: action.model } } : { type: 'command/run', payload: { command: action.command } })}
         >
           {action.label}
         </button>
