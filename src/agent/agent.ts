@@ -16,6 +16,7 @@ import { modelViewOf, sameModelView } from '../state/modelView';
 import type { ChatRunner } from './chatRunner';
 import { PermissionBroker, type PermissionEngine } from './permissionBroker';
 import { describeCompaction } from './compaction';
+import { noteModelWarning } from './modelNotice';
 import { reportOutcome } from './outcomeNotices';
 import { placeholderMessage, RequestFactory, type RequestFactoryDeps } from './requestFactory';
 import type { LoopResult } from './queryLoop';
@@ -315,9 +316,7 @@ export class Agent implements ChatRunner, IDisposable {
     }
     if (r.warning && !this.warned.has(r.warning)) {
       this.warned.add(r.warning);
-      // A deprecated model's notice switches to its successor in one click.
-      const successor = r.successor ? this.deps.models?.current(r.successor) : undefined;
-      addNotice(store, 'warning', r.warning, successor ? { label: `Switch to ${successor.displayName}`, command: 'switchModel', model: r.successor! } : undefined);
+      noteModelWarning(store, this.deps.models, r);
     }
     return true;
   }

@@ -1,5 +1,6 @@
 import type { ModelInfo, ModelSource } from '../api/models';
 import type { ThinkingSetting } from '../api/thinking';
+import { noteModelWarning } from '../agent/modelNotice';
 import { computeThresholds } from '../conversation/thresholds';
 import { formatTokens } from '../shared/format';
 import type { Store } from '../shared/store';
@@ -85,6 +86,8 @@ export class ModelSwitcher {
         (still.kind === 'fits' ? '' : ` It is still larger than this window allows: compact it before the next message.`),
       ...(still.kind === 'fits' ? [] : [{ label: 'Compact', command: 'compact' as const }]),
     );
+    // A deprecated choice says when it retires (and offers its successor) now, not at the next message.
+    noteModelWarning(store, models, r);
     return 'switched';
   }
 

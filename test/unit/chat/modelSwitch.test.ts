@@ -198,6 +198,20 @@ describe('a deprecated model in use', () => {
     assert.equal(notices(store.getState().messages).filter((n) => /deprecated/.test(n.text)).length, 1);
   });
 
+  it('choosing a deprecated model says so at once, with the switch back; the next message does not repeat it', async () => {
+    const { agent, store, models, switcher } = setup('claude-sonnet-9');
+    await models.refresh();
+    assert.equal(await switcher.switchTo('claude-sonnet-8'), 'switched');
+    const deprecation = () => notices(store.getState().messages).filter((n) => /deprecated/.test(n.text));
+    assert.equal(deprecation().length, 1);
+    assert.match(deprecation()[0]!.text, /retires on 2027-01-31/);
+    assert.deepEqual(deprecation()[0]!.action, { label: 'Switch to Claude Sonnet 9', command: 'switchModel', model: 'claude-sonnet-9' });
+    standin.enqueue({ content: [{ type: 'text', text: 'ok' }] });
+    await agent.submit('hi');
+    assert.equal(deprecation().length, 1);
+    assert.equal((standin.requests.at(-1)!.body as { model: string }).model, 'claude-sonnet-8', 'a deprecated model still answers');
+  });
+
   it('the header says deprecated with the date, before any message', async () => {
     const { agent, store, models } = setup('claude-sonnet-8');
     await models.refresh();
