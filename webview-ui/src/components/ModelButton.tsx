@@ -5,6 +5,11 @@ import { post } from '../vscodeApi';
 
 const selectModel = (s: ViewState) => s.modelView;
 
+/** "Claude Opus 5.5" → "Opus 5.5": the sidebar is narrow and every model is Claude. */
+export function shortModelName(displayName: string): string {
+  return displayName.replace(/^Claude\s+/i, '') || displayName;
+}
+
 /** The header's model: its display name; a click opens the Select Model picker. */
 export function ModelButton() {
   const m = useView(selectModel);
@@ -24,7 +29,7 @@ export function ModelButton() {
       onClick={() => post({ type: 'command/run', payload: { command: 'selectModel' } })}
     >
       {deprecated && <span className="codicon codicon-warning" />}
-      <span className="model-name">{m.displayName}</span>
+      <span className="model-name">{shortModelName(m.displayName)}</span>
       {m.thinking && <span className="codicon codicon-lightbulb" data-testid="thinking-on" />}
       <span className="codicon codicon-chevron-down" />
     </button>
