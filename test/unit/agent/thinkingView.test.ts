@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { silentLogger } from '../../../src/ports/logger';
+import { SessionRecorder } from '../../../src/sessions/recorder';
+import { SessionStore } from '../../../src/sessions/sessionStore';
 import type { HostToWebviewMessage } from '../../../src/shared/protocol';
 import { applyViewPatch, diffMessages, type ViewPatchOp } from '../../../src/shared/viewPatch';
 import type { ViewMessage, ViewState } from '../../../src/shared/viewState';
@@ -85,6 +87,20 @@ describe('thinking in the answer view', () => {
     assert.deepEqual(mirror!.messages, store.getState().messages);
     assert.equal(answers(mirror!.messages)[0]!.thinking, thought);
     sync.dispose();
+  });
+
+  it('a saved session brings its answers back with their Thinking sections; a malformed one is refused as a bad line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tl-thinksave-'));
+    const store = new SessionStore(dir);
+    const rec = new SessionRecorder(store, { id: 'think', cwd, model: 'm' });
+    await rec.append({ role: 'user', content: [{ type: 'text', text: 'q' }] });
+    await rec.view({ kind: 'user', id: 'u', text: 'q', createdAt: 1 });
+    await rec.view({ kind: 'assistant', id: 'a', text: 'answer', thinking: 'because', streaming: false, createdAt: 2 });
+    await rec.view({ kind: 'assistant', id: 'b', text: 'odd', thinking: { evil: true } as unknown as string, streaming: false, createdAt: 3 });
+    await rec.flush();
+    const loaded = await store.load('think');
+    const a = answers(loaded.view);
+    assert.deepEqual(a.map((m) => [m.id, m.thinking]), [['a', 'because']], 'a thinking that is not text does not reach the panel');
   });
 
   it('diffMessages sends thinking growth as appendThinking, anything else as replace', () => {
