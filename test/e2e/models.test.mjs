@@ -99,4 +99,59 @@ describe('choosing the model and seeing it think, in real VS Code', { timeout: 3
     assert.equal(last.body.thinking?.type, 'adaptive');
     await wb.screenshot('models-thinking');
   });
+
+  it('a new apiBaseUrl brings that endpoint’s models; a switch to a window the conversation no longer fits offers Compact first', async () => {
+    const page = env.browser.contexts()[0].pages()[0];
+    const model = (id, display, line, window) => ({ type: 'model', id, display_name: display, created_at: '2026-09-22T00:00:00Z', lifecycle: 'active', line, max_input_tokens: window, max_tokens: 8_000 });
+    await standin.setModels([model('claude-opus-5-5', 'Claude Opus 5.5 via proxy', 'opus', 1_000_000), model('claude-tiny-1', 'Claude Tiny 1', null, 32_000)]);
+    // The same stand-in written another way is another endpoint to Threadline: its list is fetched.
+    // Set as a user does, in the Settings editor.
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('>workbench.action.openSettings2');
+    await page.locator('.quick-input-list .monaco-list-row').first().waitFor();
+    await page.keyboard.press('Enter');
+    // The editor opens with its search box focused.
+    await page.locator('.settings-editor .settings-body').waitFor({ timeout: 30_000 });
+    await page.keyboard.type('threadline.apiBaseUrl');
+    const box = page.locator('.settings-editor .setting-item-contents', { hasText: 'Api Base Url' }).locator('input').first();
+    await box.waitFor({ timeout: 30_000 }).catch(async (e) => {
+      await wb.screenshot('models-settings-box');
+      throw e;
+    });
+    await box.fill(`${standin.url}/`);
+    await box.press('Tab');
+    // The setting is saved (debounced), the catalog of the new endpoint is fetched, the header follows.
+    await eventually(() => modelButton().innerText(), (t) => t.includes('via proxy'), { what: 'the header to show the new endpoint’s name for the model' });
+    // Close the Settings editor (it opens over the workbench and keeps the keyboard).
+    for (let i = 0; i < 4 && (await page.locator('.settings-editor').isVisible()); i++) {
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(300);
+    }
+    assert.equal(await page.locator('.settings-editor').isVisible(), false, 'the Settings editor closed');
+    // About 40k tokens of conversation: more than a 32k window holds.
+    await standin.enqueue([{ content: [{ type: 'text', text: 'Read it all.' }] }]);
+    await send(`Please remember this: ${'the quick brown fox jumps over the lazy dog '.repeat(3600)}`);
+    const frame = wb.chatFrame();
+    await frame
+      .locator('[data-testid="message"][data-kind="assistant"]', { hasText: 'Read it all.' })
+      .waitFor({ state: 'attached', timeout: 60_000 })
+      .catch(async (e) => {
+        await wb.screenshot('models-big-message');
+        throw e;
+      });
+    await standin.enqueue([{ content: [{ type: 'text', text: '<summary>The user asked me to remember a long text about a fox.</summary>' }] }]);
+    await send('/model claude-tiny-1');
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 30_000 });
+    assert.match(await dialog.innerText(), /no longer fits Claude Tiny 1's 32k window/);
+    await dialog.locator('.monaco-button', { hasText: 'Compact, then Switch' }).click();
+    await frame.locator('[data-testid="message"][data-kind="compaction"]').first().waitFor({ timeout: 60_000 });
+    await eventually(statusText, (t) => /\/ 32k \(/.test(t), { what: 'the status bar to show the 32k window' });
+    await eventually(() => modelButton().innerText(), (t) => t.includes('Tiny 1'), { what: 'the header to show the new model' });
+    const summarising = (await standin.requests()).filter((r) => r.path.startsWith('/v1/messages') && !r.path.includes('count_tokens')).at(-1);
+    assert.equal(summarising.body.model, 'claude-opus-5-5', 'compacted by the model whose window still held the conversation');
+    const figure = /([\d.]+)(k?) \//.exec(await statusText());
+    const used = Number(figure?.[1]) * (figure?.[2] ? 1000 : 1);
+    assert.ok(used < 32_000, `the compacted conversation fits (${await statusText()})`);
+  });
 });
