@@ -11,7 +11,7 @@ import type { TokenMeter } from '../conversation/tokenMeter';
 import type { Logger } from '../ports/logger';
 import type { Store } from '../shared/store';
 import type { ToolStatus, ViewMessage } from '../shared/viewState';
-import { appendMessage, addNotice, updateMessage } from '../state/actions';
+import { appendMessage, updateMessage } from '../state/actions';
 import type { AppState } from '../state/appState';
 import type { RuntimeState } from '../state/runtimeState';
 import type { ToolRegistry } from '../tools/registry';
@@ -65,13 +65,19 @@ export class TurnRunner {
     const view = new StreamingView(store);
     const events: LoopEvents = {
       onRequestStart: () => store.setState((s) => (s.status === 'streaming' ? s : { ...s, status: 'streaming' })),
-      onTextDelta: (text) => view.text(text),
+      onTextDelta: (text) => {
+        clearRetry(store);
+        view.text(text);
+      },
+      // A retry is a transient line, not a notice: the transcript only ever shows the answer
+      // or the one error that ended the turn.
       onRetry: ({ attempt, delayMs, reason }) => {
         view.discard();
-        addNotice(store, 'info', `Retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt}): ${reason}`);
+        store.setState((s) => ({ ...s, retry: { attempt, reason, at: Date.now() + delayMs } }));
       },
       onTurnComplete: (turn, request) => {
         lastRequest = request;
+        clearRetry(store);
         view.finish();
         this.deps.runtime.recordUsage(turn.model, turn.usage, costUsd(turn.model, turn.usage));
         const used = meter.anchor(turn.usage, request.messages.length);
@@ -124,6 +130,7 @@ export class TurnRunner {
       result = { history: [...conversation.history], outcome: 'error', error: new ApiError('unknown', err instanceof Error ? err.message : String(err), undefined, undefined), turns: 0, finalText: '' };
     } finally {
       view.finish();
+      clearRetry(store);
     }
     conversation.set(result.history, 'turn');
     conversation.shareMarks();
@@ -170,6 +177,10 @@ class StreamingView {
       return next;
     });
   }
+}
+
+function clearRetry(store: Store<AppState>): void {
+  store.setState((s) => (s.retry === null ? s : { ...s, retry: null }));
 }
 
 function mergeEvents(a: LoopEvents, b: LoopEvents | undefined): LoopEvents {

@@ -71,6 +71,16 @@ export interface PermissionPromptView {
   input?: string;
 }
 
+/** A request being retried: one transient line, replaced by the answer or by one final error. */
+export interface RetryView {
+  /** 1 for the first retry. */
+  attempt: number;
+  /** Why, in words (the API's message, never its JSON). */
+  reason: string;
+  /** When the next attempt goes out (ms since the epoch). */
+  at: number;
+}
+
 export type ChatStatus = 'idle' | 'streaming' | 'running-tools' | 'awaiting-permission' | 'compacting';
 
 /** One saved session, as the history list in the panel shows it. */
@@ -98,4 +108,6 @@ export interface ViewState {
   canContinue: boolean;
   /** The session history list, while the panel shows it; null when closed. */
   history: readonly HistoryItem[] | null;
+  /** The request is being retried; never part of the transcript. */
+  retry: RetryView | null;
 }

@@ -43,6 +43,7 @@ export const VIEW_KEYS = {
   workspaceTrusted: true,
   canContinue: true,
   history: true,
+  retry: true,
 } as const satisfies Record<keyof ViewState, true>;
 
 const viewKeys = Object.keys(VIEW_KEYS) as (keyof ViewState)[];
@@ -72,6 +73,7 @@ export function getDefaultAppState(init: { sessionId: string; settings?: Partial
     workspaceTrusted: true,
     canContinue: false,
     history: null,
+    retry: null,
     settings,
     lastUsage: null,
   };

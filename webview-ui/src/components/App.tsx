@@ -8,6 +8,7 @@ import { EmptyState } from './EmptyState';
 import { HistoryView } from './History';
 import { MessageList } from './MessageList';
 import { PermissionPrompt } from './PermissionPrompt';
+import { RetryLine } from './RetryLine';
 
 // Any snapshot at all means the host has answered the ready handshake.
 const selectLoaded = (_s: ViewState) => true as const;
@@ -58,6 +59,7 @@ export function App() {
         </div>
       )}
       {historyOpen ? <HistoryView /> : empty ? <EmptyState /> : <MessageList />}
+      <RetryLine />
       <PermissionPrompt />
       <Composer />
     </div>
