@@ -17,9 +17,8 @@ import type { RuntimeState } from '../state/runtimeState';
 import type { ToolRegistry } from '../tools/registry';
 import type { PermissionBroker } from './permissionBroker';
 import { safeJson } from './permissionBroker';
+import { clipResult } from './resultClip';
 import { runQueryLoop, type LoopDeps, type LoopEvents, type LoopResult } from './queryLoop';
-
-const VIEW_RESULT_CHARS = 20_000;
 
 export interface TurnRunnerDeps {
   store: Store<AppState>;
@@ -172,7 +171,7 @@ class StreamingView {
     updateMessage(this.store, id, (m): ViewMessage => {
       if (m.kind !== 'tool') return m;
       const next: ViewMessage = { ...m, status };
-      if (detail?.result !== undefined) next.result = clip(detail.result);
+      if (detail?.result !== undefined) next.result = clipResult(detail.result);
       if (detail?.durationMs !== undefined) next.durationMs = detail.durationMs;
       return next;
     });
@@ -196,8 +195,4 @@ function mergeEvents(a: LoopEvents, b: LoopEvents | undefined): LoopEvents {
     };
   }
   return out as LoopEvents;
-}
-
-function clip(text: string): string {
-  return text.length > VIEW_RESULT_CHARS ? `${text.slice(0, VIEW_RESULT_CHARS)}\n… (${text.length - VIEW_RESULT_CHARS} more characters)` : text;
 }
