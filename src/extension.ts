@@ -70,7 +70,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     runCommand: runActionCommand,
     runner: sessionManager.runner,
     editor: createEditorActions(),
-    openArchive: (path) => archives.open(path),
+    openArchive: (path, session) => archives.open(path, session),
     history: historyActions(sessionManager, sessions, store),
   });
   const sync = new ViewSync(store, handlers, log);

@@ -14,7 +14,7 @@ export interface ChatControllerDeps {
   runCommand(command: ActionCommand): void;
   runner?: ChatRunner;
   /** Opens an archived pre-compaction transcript, read-only. */
-  openArchive?(path: string): Promise<void>;
+  openArchive?(path: string, session: { title: string; archivedAt: number }): Promise<void>;
   /** The session history shown in the panel (the shell owns the store of sessions). */
   history?: HistoryActions;
   /** Manual compaction with the shell's progress UI; falls back to the runner's. */
@@ -108,7 +108,7 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
     },
     'compaction/openArchive': async ({ id }) => {
       const m = store.getState().messages.find((x) => x.id === id);
-      if (m?.kind === 'compaction' && m.archive) await deps.openArchive?.(m.archive);
+      if (m?.kind === 'compaction' && m.archive) await deps.openArchive?.(m.archive, { title: store.getState().sessionTitle, archivedAt: m.createdAt });
     },
     'compaction/undo': ({ id }) => {
       if (!runner?.undoCompaction?.(id)) addNotice(store, 'info', 'That compaction can no longer be undone (the conversation has moved on since).');
