@@ -69,6 +69,8 @@ export interface PermissionPromptView {
   detail: string;
   /** The tool's input as JSON, so the prompt can show its fields (a Bash call's description). */
   input?: string;
+  /** The tool card the request is about (its message id), so the panel can bring it into view. */
+  toolUseId?: string;
 }
 
 /** A request being retried: one transient line, replaced by the answer or by one final error. */
