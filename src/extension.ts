@@ -13,7 +13,7 @@ import { createStore } from './shared/store';
 import { ViewSync } from './state/viewSync';
 import { ApiKeyStore } from './vscode/apiKey';
 import { ArchiveDocuments } from './vscode/archiveDocuments';
-import { ChatViewProvider, CHAT_VIEW_ID } from './vscode/chatViewProvider';
+import { registerChatView } from './vscode/chatViewRegistration';
 import { createEditorActions } from './vscode/editorActions';
 import { registerCommands, runActionCommand } from './vscode/commands';
 import { historyActions } from './vscode/historyUi';
@@ -75,7 +75,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   });
   const sync = new ViewSync(store, handlers, log);
   context.subscriptions.push(apiKeys, archives, sync, sessionManager);
-  context.subscriptions.push(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, new ChatViewProvider(context.extensionUri, sync)), createContextStatusItem(store));
+  context.subscriptions.push(...registerChatView(context.extensionUri, sync, store, handlers), createContextStatusItem(store));
   context.subscriptions.push(...watchKeyAndSettings({ store, apiKeys, contextService, agent: () => sessionManager.agent }));
   // The meter follows the window of the model the Models API describes; a key set later fetches the list.
   context.subscriptions.push(models, models.onDidChange(() => sessionManager.agent.publishTokens()), apiKeys.onDidChange(() => void models.refresh()));

@@ -32,6 +32,11 @@ export function readSettings(): AppSettings {
   };
 }
 
+/** `threadline.permissionNotification`: ask in a notification too while the panel is hidden. */
+export function readPermissionNotification(): boolean {
+  return vscode.workspace.getConfiguration('threadline').get<boolean>('permissionNotification') ?? false;
+}
+
 function stringList(key: UserOnly): string[] {
   const v = userValue<unknown>(key);
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];

@@ -1,5 +1,5 @@
 // The editor-native half of the chat, as a user meets it in real VS Code: retries that collapse
-// into one passing line. Real code-server, real Chromium, the real SDK against the stand-in.
+// into one passing line; a waiting permission seen with the panel hidden. Real code-server, real Chromium, the real SDK against the stand-in.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eventually, openWorkbench, startEnvironment } from './harness.mjs';
@@ -10,7 +10,7 @@ describe('the editor-native chat in real VS Code', { timeout: 600_000 }, () => {
   let frame;
 
   before(async () => {
-    env = await startEnvironment();
+    env = await startEnvironment({ settings: { 'threadline.permissionNotification': true } });
     wb = await openWorkbench(env.browser, env.server.url);
     await wb.openThreadline();
     frame = wb.chatFrame();
@@ -40,5 +40,47 @@ describe('the editor-native chat in real VS Code', { timeout: 600_000 }, () => {
     await line.waitFor({ state: 'detached' });
     assert.deepEqual(await kinds(), ['user', 'assistant'], 'nothing of the retries stays in the transcript');
     await wb.screenshot('41-retry-answered');
+  });
+
+  const threadlineBadge = () => wb.page.locator('.activitybar .action-item', { has: wb.page.locator('a[aria-label^="Threadline"]') }).locator('.badge-content');
+  const permissionItem = () => wb.page.locator('.statusbar-item[id$="threadline.permission"]');
+  const hidePanel = () => wb.page.locator('.activitybar a[aria-label^="Explorer"]').click();
+  const writeTurn = (path) => ({ content: [{ type: 'tool_use', name: 'Write', input: { file_path: path, content: 'hello\n' } }] });
+
+  it('shows a badge and a status-bar state while a permission waits with the panel hidden; answering clears both', async () => {
+    await env.standin.enqueue([writeTurn('badge.txt'), { content: [{ type: 'text', text: 'Wrote badge.txt.' }] }]);
+    await send('write badge.txt');
+    await frame.locator('[data-testid="permission-prompt"]').waitFor({ timeout: 30_000 });
+    await hidePanel();
+    await eventually(() => threadlineBadge().innerText(), (t) => t.trim() === '1', { what: 'the badge on the Threadline view' });
+    await permissionItem().waitFor();
+    assert.match(await permissionItem().innerText(), /Allow Write\?/);
+    assert.equal(await wb.toasts().count(), 0, 'no notification for a request that arrived while the panel was open');
+    await wb.screenshot('42-permission-badge-hidden');
+    // The status-bar item brings the panel back, where the request is answered.
+    await permissionItem().click();
+    await frame.locator('[data-testid="permission-allow-once"]').click();
+    await frame.locator('[data-testid="message"][data-kind="assistant"]', { hasText: 'Wrote badge.txt.' }).waitFor({ timeout: 30_000 });
+    await threadlineBadge().waitFor({ state: 'hidden' });
+    await permissionItem().waitFor({ state: 'hidden' });
+    await wb.screenshot('43-permission-answered');
+  });
+
+  it('asks in a notification (when enabled) for a request that arrives while the panel is hidden; Deny answers it', async () => {
+    const slow = { content: [{ type: 'text', text: 'Let me write that file for you, one moment please.' }, { type: 'tool_use', name: 'Write', input: { file_path: 'toast.txt', content: 'x\n' } }], chunkChars: 2, chunkDelayMs: 80 };
+    await env.standin.enqueue([slow, { content: [{ type: 'text', text: 'Understood, not written.' }] }]);
+    await send('write toast.txt');
+    await hidePanel();
+    const toast = wb.toasts().filter({ hasText: 'waiting for permission' });
+    await toast.waitFor({ timeout: 30_000 });
+    assert.match(await toast.innerText(), /Write/);
+    await eventually(() => threadlineBadge().innerText(), (t) => t.trim() === '1', { what: 'the badge' });
+    await wb.screenshot('44-permission-notification');
+    await toast.locator('a.monaco-button, .monaco-button', { hasText: 'Deny' }).first().click();
+    await threadlineBadge().waitFor({ state: 'hidden' });
+    await permissionItem().waitFor({ state: 'hidden' });
+    await wb.openThreadline();
+    await frame.locator('[data-testid="message"][data-kind="assistant"]', { hasText: 'Understood, not written.' }).waitFor({ timeout: 30_000 });
+    assert.equal(await frame.locator('[data-testid="tool-card"][data-tool="Write"]').last().getAttribute('data-status'), 'denied');
   });
 });
