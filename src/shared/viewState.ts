@@ -25,6 +25,20 @@ export interface NoticeAction {
   command: ActionCommand;
 }
 
+/** A proposed file change in brief: its size and its first hunk (unified-diff lines, ` `/`+`/`-` first). */
+export interface DiffSummary {
+  /** The file, relative to the workspace when inside it. */
+  path: string;
+  added: number;
+  removed: number;
+  /** The file does not exist yet. */
+  isNew: boolean;
+  /** The first hunk, as unified-diff lines; cut after a few dozen lines. */
+  hunk: string;
+  /** More hunks follow the first. */
+  moreHunks: number;
+}
+
 export type ViewMessage =
   | { kind: 'user'; id: string; text: string; createdAt: number; /** Rewind and Fork are offered. */ rewindable?: boolean }
   | { kind: 'assistant'; id: string; text: string; streaming: boolean; createdAt: number }
@@ -39,6 +53,8 @@ export type ViewMessage =
       status: ToolStatus;
       result?: string;
       durationMs?: number;
+      /** For a Write or Edit: the change it makes (or made), shown instead of its JSON input. */
+      diff?: DiffSummary;
       createdAt: number;
     }
   | { kind: 'notice'; id: string; level: 'info' | 'warning' | 'error'; text: string; action?: NoticeAction; createdAt: number }
@@ -71,6 +87,8 @@ export interface PermissionPromptView {
   input?: string;
   /** The tool card the request is about (its message id), so the panel can bring it into view. */
   toolUseId?: string;
+  /** For a Write or Edit, the change it asks to make. */
+  diff?: DiffSummary;
 }
 
 /** A request being retried: one transient line, replaced by the answer or by one final error. */
