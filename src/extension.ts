@@ -24,7 +24,8 @@ import { createModelCatalog } from './vscode/modelCatalog';
 import { showMemory } from './vscode/memoryView';
 import { resumeFromPicker } from './vscode/resumeCommand';
 import { permissionsAndTools, permissionsReport } from './vscode/permissionWiring';
-import { readMaxTurns, readMemorySettings, readSettings } from './vscode/settings';
+import { EditReview } from './vscode/editReview';
+import { readMaxTurns, readMemorySettings, readReviewEdits, readSettings } from './vscode/settings';
 import { createContextStatusItem } from './vscode/statusBar';
 import { watchKeyAndSettings } from './vscode/watchers';
 
@@ -64,17 +65,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const sessionManager = manager;
   const compact = (focus: string | undefined) =>
     Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Threadline: compacting the conversation…' }, () => sessionManager.runner.compactNow!(focus))).then(() => undefined);
+  const review = new EditReview({ store, cwd, mode: readReviewEdits, respond: (requestId, decision) => void handlers['permission/respond']({ requestId, decision }) });
   const handlers = createChatHandlers({
     store, log, compact,
     hasApiKey: async () => Boolean(await apiKeys.get()),
     runCommand: runActionCommand,
     runner: sessionManager.runner,
     editor: createEditorActions(),
+    reviewEdit: (requestId) => review.open(requestId),
     openArchive: (path, session) => archives.open(path, session),
     history: historyActions(sessionManager, sessions, store),
   });
   const sync = new ViewSync(store, handlers, log);
-  context.subscriptions.push(apiKeys, archives, sync, sessionManager);
+  context.subscriptions.push(apiKeys, archives, sync, sessionManager, review);
   context.subscriptions.push(...registerChatView(context.extensionUri, sync, store, handlers), createContextStatusItem(store));
   context.subscriptions.push(...watchKeyAndSettings({ store, apiKeys, contextService, agent: () => sessionManager.agent }));
   // The meter follows the window of the model the Models API describes; a key set later fetches the list.

@@ -21,6 +21,8 @@ export interface ChatControllerDeps {
   compact?(focus: string | undefined): Promise<void>;
   /** The editor the panel sits in: open a file a card names, insert a code block at the cursor. */
   editor?: EditorActions;
+  /** Opens a pending Write/Edit in the diff editor. */
+  reviewEdit?(requestId: string): Promise<void>;
 }
 
 export interface EditorActions {
@@ -129,6 +131,9 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
     },
     'editor/insertText': async ({ text }) => {
       await deps.editor?.insertText(text);
+    },
+    'edit/review': async ({ requestId }) => {
+      await deps.reviewEdit?.(requestId);
     },
   };
 }

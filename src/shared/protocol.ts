@@ -30,6 +30,8 @@ export interface WebviewToHostMap {
   'editor/openFile': { path: string; line?: number };
   /** Inserts a code block's text at the cursor of the active editor. */
   'editor/insertText': { text: string };
+  /** Opens the pending Write/Edit of this permission request in the diff editor. */
+  'edit/review': { requestId: string };
 }
 
 export interface HostToWebviewMap {
@@ -83,6 +85,7 @@ const validators: { [K in keyof WebviewToHostMap]: Validator<WebviewToHostMap[K]
     p.path.length <= MAX_PATH_CHARS &&
     !p.path.includes('\0') &&
     (p.line === undefined || (Number.isInteger(p.line) && (p.line as number) >= 1)),
+  'edit/review': (p): p is { requestId: string } => isRecord(p) && typeof p.requestId === 'string' && p.requestId.length > 0 && p.requestId.length < 200,
   'editor/insertText': (p): p is { text: string } => isRecord(p) && typeof p.text === 'string' && p.text.length > 0 && p.text.length <= MAX_PROMPT_CHARS,
 };
 

@@ -31,7 +31,8 @@ export function watchPermissionAttention(deps: AttentionDeps): vscode.Disposable
   item.name = 'Threadline Permission';
   item.command = 'threadline.chat.focus';
   item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
-  let notified: string | undefined;
+  /** The request last drawn: a notification is for a request first seen while the panel is hidden. */
+  let seen: string | undefined;
 
   const render = (p: PermissionPromptView | null) => {
     const view = deps.view();
@@ -46,8 +47,10 @@ export function watchPermissionAttention(deps: AttentionDeps): vscode.Disposable
     item.tooltip = `${text}. Click to answer in the Threadline panel.`;
     item.accessibilityInformation = { label: text, role: 'button' };
     item.show();
-    if (deps.notify() && !view?.visible && notified !== p.requestId) {
-      notified = p.requestId;
+    const isNew = seen !== p.requestId;
+    seen = p.requestId;
+    // Only when it arrives unseen: hiding the panel on a request already shown must not pop a toast.
+    if (isNew && deps.notify() && !view?.visible) {
       void vscode.window.showWarningMessage(text, 'Allow once', 'Deny', 'Show').then((pick) => {
         // The request may have been answered in the panel meanwhile; respond() ignores a stale id.
         if (pick === 'Allow once') deps.respond(p.requestId, 'allow-once');

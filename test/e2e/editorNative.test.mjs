@@ -1,6 +1,9 @@
 // The editor-native half of the chat, as a user meets it in real VS Code: retries that collapse
-// into one passing line; a waiting permission seen with the panel hidden. Real code-server, real Chromium, the real SDK against the stand-in.
+// into one passing line; a waiting permission seen with the panel hidden; Write and Edit reviewed
+// in VS Code's diff editor, accepted or rejected from its title bar. Real code-server, real Chromium, the real SDK against the stand-in.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { eventually, openWorkbench, startEnvironment } from './harness.mjs';
 
@@ -19,6 +22,8 @@ describe('the editor-native chat in real VS Code', { timeout: 600_000 }, () => {
 
   const send = async (text) => {
     const input = frame.locator('[data-testid="prompt-input"]');
+    // A test that failed half-way may have left the panel hidden.
+    if (!(await input.isVisible().catch(() => false))) await wb.openThreadline();
     await input.fill(text);
     await input.press('Enter');
   };
@@ -82,5 +87,54 @@ describe('the editor-native chat in real VS Code', { timeout: 600_000 }, () => {
     await wb.openThreadline();
     await frame.locator('[data-testid="message"][data-kind="assistant"]', { hasText: 'Understood, not written.' }).waitFor({ timeout: 30_000 });
     assert.equal(await frame.locator('[data-testid="tool-card"][data-tool="Write"]').last().getAttribute('data-status'), 'denied');
+  });
+
+  const diffEditor = () => wb.page.locator('.monaco-diff-editor').first();
+  const diffTab = () => wb.page.locator('.tabs-container .tab', { hasText: 'proposed by Threadline' });
+  const titleAction = (label) => wb.page.locator(`.editor-actions a.action-label[aria-label^="${label}"]`).first();
+
+  it('opens a pending Write in the diff editor; Accept in its title bar allows it, and the file opens from its card', async () => {
+    await env.standin.enqueue([
+      { content: [{ type: 'tool_use', name: 'Write', input: { file_path: 'reviewed.txt', content: 'one\ntwo\n' } }] },
+      { content: [{ type: 'text', text: 'Wrote reviewed.txt.' }] },
+    ]);
+    await send('write reviewed.txt');
+    await diffTab().waitFor({ timeout: 30_000 });
+    await diffEditor().waitFor();
+    const prompt = frame.locator('[data-testid="permission-prompt"]');
+    await prompt.locator('[data-testid="diff-hunk"]').waitFor();
+    assert.match(await prompt.locator('[data-testid="diffstat"]').innerText(), /new file · \+2/);
+    assert.doesNotMatch(await prompt.innerText(), /"file_path"/, 'the prompt shows the change, not JSON');
+    const card = frame.locator('[data-testid="tool-card"][data-tool="Write"]').last();
+    assert.match(await card.locator('[data-testid="diffstat"]').innerText(), /\+2/);
+    await wb.screenshot('45-diff-review-write');
+    await titleAction('Accept Proposed Change').click();
+    await frame.locator('[data-testid="message"][data-kind="assistant"]', { hasText: 'Wrote reviewed.txt.' }).waitFor({ timeout: 30_000 });
+    assert.equal(readFileSync(join(env.workspace, 'reviewed.txt'), 'utf8'), 'one\ntwo\n');
+    await diffTab().waitFor({ state: 'detached' });
+    assert.equal(await card.getAttribute('data-status'), 'done');
+    await card.locator('[data-testid="path-link"]').click();
+    await wb.page.locator('.tabs-container .tab.active', { hasText: 'reviewed.txt' }).waitFor();
+    await wb.screenshot('46-diff-accepted-file-open');
+  });
+
+  it('Reject in the diff title bar answers the permission as Deny and leaves the file as it was', async () => {
+    const before = readFileSync(join(env.workspace, 'README.md'), 'utf8');
+    await env.standin.enqueue([
+      { content: [{ type: 'tool_use', name: 'Edit', input: { file_path: 'README.md', old_string: 'A tiny project', new_string: 'A rejected project' } }] },
+      { content: [{ type: 'text', text: 'Left README.md alone.' }] },
+    ]);
+    await send('edit the readme');
+    await diffTab().waitFor({ timeout: 30_000 });
+    const hunk = frame.locator('[data-testid="permission-prompt"] [data-testid="diff-hunk"]');
+    await hunk.waitFor();
+    assert.match(await hunk.innerText(), /-A tiny project[\s\S]*\+A rejected project/);
+    await wb.screenshot('47-diff-review-edit');
+    await titleAction('Reject Proposed Change').click();
+    await frame.locator('[data-testid="message"][data-kind="assistant"]', { hasText: 'Left README.md alone.' }).waitFor({ timeout: 30_000 });
+    assert.equal(await frame.locator('[data-testid="tool-card"][data-tool="Edit"]').last().getAttribute('data-status'), 'denied');
+    assert.equal(readFileSync(join(env.workspace, 'README.md'), 'utf8'), before);
+    await diffTab().waitFor({ state: 'detached' });
+    await wb.screenshot('48-diff-rejected');
   });
 });

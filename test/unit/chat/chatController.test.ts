@@ -62,6 +62,13 @@ describe('chat controller', () => {
     assert.deepEqual(t.opened, [['src/a.ts', 3]]);
     assert.deepEqual(t.inserted, ['x = 1']);
   });
+
+  it('passes a review request to the diff review', async () => {
+    const reviewed: string[] = [];
+    const handlers = createChatHandlers({ store: setup({}).store, log: silentLogger, hasApiKey: async () => true, runCommand: () => undefined, reviewEdit: async (id) => void reviewed.push(id) });
+    await handlers['edit/review']({ requestId: 'perm_9' });
+    assert.deepEqual(reviewed, ['perm_9']);
+  });
 });
 
 describe('which files a card may open', () => {
