@@ -6,6 +6,7 @@ import { benchClaudeImport } from './claudeImport.bench';
 import { benchCompaction } from './compaction.bench';
 import { benchContext } from './context.bench';
 import { benchCost } from './cost.bench';
+import { benchCrash } from './crash.bench';
 import { benchMemory } from './memory.bench';
 import { benchSearch } from './search.bench';
 import { benchSessions } from './sessions.bench';
@@ -35,6 +36,7 @@ export const SUITES: Suite[] = [
   { name: 'stream', quick: true, run: ({ quick }) => benchStream({ quick }) },
   { name: 'bashPermissions', quick: true, run: ({ root, quick }) => benchBashPermissions(root, { quick }) },
   { name: 'sessions', quick: false, run: () => benchSessions() },
+  { name: 'crash', quick: false, run: ({ root }) => benchCrash(root) },
   { name: 'claudeImport', quick: false, run: () => benchClaudeImport() },
   { name: 'context', quick: false, run: () => benchContext() },
   { name: 'compaction', quick: false, run: () => benchCompaction() },

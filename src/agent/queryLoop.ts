@@ -16,8 +16,12 @@ export interface LoopEvents {
   onToolCall?(call: { id: string; name: string; input: unknown; summary: string }): void;
   onToolStatus?(id: string, status: ToolCallStatus, detail?: { result?: string; durationMs?: number }): void;
   onTurnComplete?(turn: AssistantTurn, request: MessagesRequest): void;
-  /** The loop's history changed (an answer, tool results, compaction): the conversation follows. */
-  onHistory?(history: MessageParam[]): void;
+  /**
+   * The loop's history at its start and each time it changed (an answer, tool results,
+   * compaction): the conversation follows. The loop waits for a returned promise, so a session
+   * recorder has each message on disk before anything depends on it (the next request).
+   */
+  onHistory?(history: MessageParam[]): void | Promise<void>;
 }
 
 export interface LoopDeps {
@@ -108,6 +112,8 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
   const ev = deps.events ?? {};
   let turns = 0;
   let finalText = '';
+  // The prompt that starts the loop is saved before the first request.
+  await ev.onHistory?.(history);
 
   while (true) {
     if (turns >= deps.maxTurns) return { history, outcome: 'max_turns', turns, finalText };
@@ -116,7 +122,7 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
     // Compaction hooks in here: what it returns is the history from now on.
     if (deps.prepareHistory) {
       const prepared = await deps.prepareHistory(history);
-      if (prepared !== history) ev.onHistory?.((history = prepared));
+      if (prepared !== history) await ev.onHistory?.((history = prepared));
     }
     if (signal.aborted) return interrupted(history, [], turns, finalText);
     const request = await deps.buildRequest(history);
@@ -153,7 +159,7 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
     }
     ev.onTurnComplete?.(turn, request);
     history = [...history, assistantMessage(turn.blocks)];
-    ev.onHistory?.(history);
+    await ev.onHistory?.(history);
     finalText = textOf(turn.blocks);
     const toolUses = turn.blocks.filter((b): b is Extract<AssistantBlock, { type: 'tool_use' }> => b.type === 'tool_use');
     if (toolUses.length === 0) return { history, outcome: 'end_turn', turns, finalText };
@@ -206,7 +212,7 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
     const ran = plans.filter((p) => p.tool && p.parsed.ok && results.get(p.id)?.is_error !== true);
     const extra = deps.afterTools && ran.length ? await deps.afterTools(ran.map((p) => ({ tool: p.tool!, input: p.parsed.ok ? p.parsed.value : undefined }))) : [];
     history = appendUserContent(history, [...plans.map((p) => results.get(p.id)!), ...extra]);
-    ev.onHistory?.(history);
+    await ev.onHistory?.(history);
   }
 }
 

@@ -185,13 +185,15 @@ function clearRetry(store: Store<AppState>): void {
 function mergeEvents(a: LoopEvents, b: LoopEvents | undefined): LoopEvents {
   if (!b) return a;
   const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof LoopEvents)[]);
-  const out: Record<string, (...args: never[]) => void> = {};
+  const out: Record<string, (...args: never[]) => unknown> = {};
   for (const key of keys) {
-    const fa = a[key] as ((...args: unknown[]) => void) | undefined;
-    const fb = b[key] as ((...args: unknown[]) => void) | undefined;
+    const fa = a[key] as ((...args: unknown[]) => unknown) | undefined;
+    const fb = b[key] as ((...args: unknown[]) => unknown) | undefined;
     out[key] = (...args: unknown[]) => {
-      fa?.(...args);
-      fb?.(...args);
+      const ra = fa?.(...args);
+      const rb = fb?.(...args);
+      // onHistory may return a promise the loop waits for.
+      return ra instanceof Promise || rb instanceof Promise ? Promise.all([ra, rb]).then(() => undefined) : undefined;
     };
   }
   return out as LoopEvents;

@@ -1,80 +1,123 @@
-import { randomBytes } from 'node:crypto';
-import { promises as fs, constants } from 'node:fs';
-import { dirname, join, basename } from 'node:path';
+import * as nodeFs from 'node:fs';
+import { promises as fs } from 'node:fs';
+import { dirname } from 'node:path';
+import { lock } from 'proper-lockfile';
+import writeFileAtomicLib from 'write-file-atomic';
+
+export interface AtomicWriteOptions {
+  /**
+   * 'private' (the default): mode 0600, for Threadline's own state (sessions, memory, notes).
+   * 'keep': an existing file keeps its mode and owner; a new one gets 0666 less the umask, as
+   * an editor would give it (the Write and Edit tools).
+   */
+  mode?: 'private' | 'keep';
+}
 
 /**
- * Replaces a file so that readers see the old content or the new, never a mix, and a
- * kill at any point leaves one of them whole: write a temp file beside it, fsync, rename.
+ * Replaces a file so that readers see the old content or the new, never a mix, and a kill at
+ * any point leaves one of them whole (write-file-atomic: a temp file beside the real one,
+ * fsync, rename). A symlink is written through, so the link stays a link; overlapping writes
+ * to one file land in the order they were asked for.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  const dir = dirname(path);
-  await fs.mkdir(dir, { recursive: true });
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const handle = await fs.open(tmp, 'w', 0o600);
-  try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await fs.rename(tmp, path);
-  } catch (err) {
-    await fs.rm(tmp, { force: true });
-    throw err;
-  }
+export async function writeFileAtomic(path: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
+  await fs.mkdir(dirname(path), { recursive: true });
+  const bytes = typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  await writeFileAtomicLib(path, bytes, { fsync: true, ...(opts.mode === 'keep' ? {} : { mode: 0o600 }) });
 }
 
 export interface LockOptions {
-  /** A lock older than this is presumed left by a crashed writer. */
+  /** A lock not refreshed for this long is presumed left by a crashed writer (at least 2 s). */
   staleMs?: number;
   /** Give up after this long. */
   timeoutMs?: number;
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+type Callback = (err: NodeJS.ErrnoException | null) => void;
+
+/** Lock folders this process is releasing: their removal needs no staleness check. */
+const releasing = new Set<string>();
+const staleLimits = new Map<string, number>();
+
+const lockError = (path: string): NodeJS.ErrnoException => Object.assign(new Error(`Lock file is already being held: ${path}`), { code: 'ELOCKED' });
 
 /**
- * A cross-process lock: a lockfile created with O_EXCL holding our pid. Two editor windows
- * (two extension hosts) serialise through it. Stale locks (dead pid, or too old) are broken.
+ * proper-lockfile removes a stale lock with stat-then-rmdir, so two waiters that both saw it
+ * stale can remove each other's fresh lock and both hold it (its issue #121). Here a stale
+ * lock is removed only under a second mkdir lock, after checking again that it is still
+ * stale; a waiter that loses gets ELOCKED and retries.
+ */
+export function removeIfStale(path: string, staleMs: number, callback: Callback): void {
+  const guard = `${path}.reclaim`;
+  nodeFs.mkdir(guard, (err) => {
+    if (err) {
+      if (err.code !== 'EEXIST') return callback(err);
+      // A reclaimer that crashed inside these few system calls: its guard goes after a while.
+      return nodeFs.stat(guard, (statErr, st) => {
+        if (!statErr && st.mtimeMs < Date.now() - staleMs) nodeFs.rmdir(guard, () => callback(lockError(path)));
+        else callback(lockError(path));
+      });
+    }
+    const done = (result: NodeJS.ErrnoException | null) => nodeFs.rmdir(guard, () => callback(result));
+    nodeFs.stat(path, (statErr, st) => {
+      if (statErr) return done(statErr.code === 'ENOENT' ? null : statErr);
+      if (st.mtimeMs >= Date.now() - staleMs) return done(lockError(path));
+      nodeFs.rmdir(path, (rmErr) => done(rmErr && rmErr.code !== 'ENOENT' ? rmErr : null));
+    });
+  });
+}
+
+/** proper-lockfile's rmdir: a release removes our own lock; anything else is a stale takeover. */
+function lockFolderRmdir(path: string, callback: Callback): void {
+  const stale = staleLimits.get(path);
+  if (releasing.has(path) || stale === undefined) nodeFs.rmdir(path, callback);
+  else removeIfStale(path, stale, callback);
+}
+
+const lockFs = { ...nodeFs, rmdir: lockFolderRmdir };
+
+/**
+ * A cross-process lock (proper-lockfile: a lock folder made with mkdir, its mtime refreshed
+ * while held). Two editor windows (two extension hosts) and CLI runs serialise through it.
+ * A lock whose holder died is taken over once it has not been refreshed for `staleMs`.
  */
 export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, opts: LockOptions = {}): Promise<T> {
-  const staleMs = opts.staleMs ?? 10_000;
-  const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
+  const stale = Math.max(2000, opts.staleMs ?? 10_000);
+  // Waiting must outlast a crashed holder's lock going stale.
+  const timeoutMs = opts.timeoutMs ?? stale + 10_000;
   await fs.mkdir(dirname(lockPath), { recursive: true });
-  let delay = 5;
-  for (;;) {
+  await removeLegacyLock(lockPath);
+  staleLimits.set(lockPath, stale);
+  let lost: Error | undefined;
+  const deadline = Date.now() + timeoutMs;
+  let release: () => Promise<void>;
+  for (let delay = 5; ; delay = Math.min(100, delay * 2)) {
     try {
-      const h = await fs.open(lockPath, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600);
-      await h.writeFile(`${process.pid} ${Date.now()}`);
-      await h.close();
+      release = await lock(lockPath, { lockfilePath: lockPath, realpath: false, stale, fs: lockFs, onCompromised: (err) => (lost = err) });
       break;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const holder = await fs.readFile(lockPath, 'utf8').catch(() => '');
-      const [pidText, atText] = holder.split(' ');
-      const pid = Number(pidText);
-      const at = Number(atText);
-      const stale = (Number.isInteger(pid) && pid > 0 && !pidAlive(pid)) || (Number.isFinite(at) && Date.now() - at > staleMs);
-      if (stale) {
-        await fs.rm(lockPath, { force: true });
-        continue;
-      }
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for the lock ${lockPath} (held by ${holder || 'unknown'})`, { cause: err });
-      await new Promise((r) => setTimeout(r, delay));
-      delay = Math.min(100, delay * 2);
+      if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
+      if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for the lock ${lockPath}`, { cause: err });
+      await new Promise((r) => setTimeout(r, delay * (0.5 + Math.random())));
     }
   }
+  let result: T;
   try {
-    return await fn();
+    result = await fn();
   } finally {
-    await fs.rm(lockPath, { force: true });
+    releasing.add(lockPath);
+    try {
+      // A compromised lock is already released; there is nothing of ours to remove.
+      if (!lost) await release();
+    } finally {
+      releasing.delete(lockPath);
+    }
   }
+  if (lost) throw new Error(`The lock ${lockPath} was lost while held (the process stalled longer than ${stale} ms)`, { cause: lost });
+  return result;
+}
+
+/** Threadline 0.1 locked with a plain file at the same path; one left behind would block mkdir forever. */
+async function removeLegacyLock(lockPath: string): Promise<void> {
+  const st = await fs.lstat(lockPath).catch(() => undefined);
+  if (st?.isFile()) await fs.rm(lockPath, { force: true });
 }

@@ -71,7 +71,9 @@ Environment:
   THREADLINE_AUTO_MEMORY=0           do not extract or use memories
   CLAUDE_CONFIG_DIR                  where Claude Code keeps its sessions (default: ~/.claude)
 
-Exit codes: 0 success, 1 the run failed (one-line reason on stderr), 2 bad usage.
+Exit codes: 0 success, 1 the run failed or was stopped by Ctrl+C (one-line reason on stderr),
+2 bad usage, 143 stopped by SIGTERM, 129 by SIGHUP. A stop saves the session and ends every
+process the Bash tool started; a second signal exits at once.
 `;
 
 async function cliMemoryDir(cwd: string, env: NodeJS.ProcessEnv) {

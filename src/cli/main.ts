@@ -1,16 +1,31 @@
+import { killProcessGroups } from '../base/processGroups';
 import { runCli } from './cli';
 
-// The first Ctrl+C stops the agent cleanly (the result still prints, exit code 1); a second
-// one exits at once.
+/** A stop that has not finished writing by then exits anyway. */
+const STOP_GRACE_MS = 5000;
+
+// SIGINT (Ctrl+C), SIGTERM and SIGHUP stop the agent the way Stop does: the run ends, what it
+// has is saved, the result still prints. A second signal exits at once. Either way, every
+// process group a Bash command started is ended when the CLI exits; SIGKILL cannot be caught,
+// which is why each message is saved as soon as it is complete.
 const stop = new AbortController();
-process.on('SIGINT', () => {
-  if (stop.signal.aborted) process.exit(130);
+let exitCode: number | undefined;
+const onSignal = (code: number) => {
+  if (stop.signal.aborted) process.exit(code);
+  exitCode = code;
   stop.abort();
-});
+  setTimeout(() => process.exit(code), STOP_GRACE_MS).unref();
+};
+process.on('SIGINT', () => onSignal(130));
+process.on('SIGTERM', () => onSignal(143));
+process.on('SIGHUP', () => onSignal(129));
+process.on('exit', () => killProcessGroups('SIGKILL'));
 
 void runCli(process.argv.slice(2), { signal: stop.signal }).then(
   (code) => {
-    process.exitCode = code;
+    // The first Ctrl+C keeps its documented exit status (1, "interrupted"); SIGTERM and SIGHUP
+    // report the signal as shells expect (143, 129).
+    process.exitCode = exitCode !== undefined && exitCode !== 130 ? exitCode : code;
   },
   (err: unknown) => {
     process.stderr.write(`threadline: ${err instanceof Error ? err.message : String(err)}\n`);

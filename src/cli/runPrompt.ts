@@ -92,6 +92,18 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
   const emit = (obj: unknown) => io.out(`${JSON.stringify(obj)}\n`);
   let result: LoopResult | undefined;
   const toolNames = new Map<string, string>();
+  let recorder: SessionRecorder | undefined;
+  let saveFailed = false;
+  // Each message is saved as soon as it is complete, so a kill loses at most the one in flight.
+  const save = async (write: (r: SessionRecorder) => Promise<void>) => {
+    if (!recorder) return;
+    try {
+      await write(recorder);
+    } catch (err) {
+      if (!saveFailed) io.err(`threadline: could not save the session: ${err instanceof Error ? err.message : String(err)}\n`);
+      saveFailed = true;
+    }
+  };
 
   // A resumed session keeps its id for everything written from here on (its notes, archives
   // and transcript), so the session is found before the agent is built.
@@ -152,16 +164,20 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
       onRetry: ({ attempt, delayMs, reason }) => {
         if (stream) emit({ type: 'system', subtype: 'api_retry', attempt, delay_ms: delayMs, reason });
       },
+      // The conversation's changes are being written (below); the loop waits until they are.
+      onHistory: () => save((r) => r.idle()),
     },
     onLoopComplete: (r) => {
       result = r;
     },
   });
 
-  let recorder: SessionRecorder | undefined;
+  const repairs = deps.sessions?.onDidRepair((r) => io.err(`threadline: ${r.message}\n`));
   if (target?.kind === 'threadline' && deps.sessions) {
-    recorder = restoreSession(target.loaded, store, agent, deps.sessions);
-    if (target.loaded.skipped.length) io.err(`threadline: ${target.loaded.skipped.length} unreadable line(s) of the transcript were skipped\n`);
+    const loaded = target.loaded;
+    recorder = restoreSession(loaded, store, agent, deps.sessions);
+    if (loaded.skipped.length) io.err(`threadline: ${loaded.skipped.length} unreadable line(s) of the transcript were skipped\n`);
+    if (loaded.repairs.length) io.err(`threadline: the session's last turn was cut short: ${loaded.repairs.join('; ')}\n`);
   } else if (target?.kind === 'claude' && deps.sessions) {
     // A new Threadline session (the id runtime already has); Claude Code's file stays as it is.
     const c = target.converted;
@@ -173,6 +189,8 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
     recorder = new SessionRecorder(deps.sessions, { id: runtime.sessionId, cwd: args.cwd, model: agent.model().id });
   }
 
+  // Each change of the history is written as it happens: the prompt, each answer, each set of tool results.
+  const following = agent.conversation.onDidChange((c) => void save((r) => r.record(c)));
   if (stream) {
     emit({ type: 'system', subtype: 'init', session_id: runtime.sessionId, cwd: args.cwd, model: agent.model().id, tools: deps.tools.tools.map((t) => t.name) });
   }
@@ -183,12 +201,11 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
-  try {
-    await recorder?.sync(agent.messages, store.getState().messages, store.getState().tokens.used);
-    await recorder?.flush();
-  } catch (err) {
-    io.err(`threadline: could not save the session: ${err instanceof Error ? err.message : String(err)}\n`);
-  }
+  // What the loop did not hand over as it went: an interrupted ending, the panel's messages.
+  await save(async (r) => {
+    await r.sync(agent.messages, store.getState().messages, store.getState().tokens.used);
+    await r.flush();
+  });
   const r = result;
   const usage = sumUsage(runtime);
   const isError = !r || r.outcome !== 'end_turn';
@@ -219,6 +236,8 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
   }
   // The answer is out; memory extraction runs now and finishes before the process exits.
   await agent.drain().catch(() => undefined);
+  repairs?.dispose();
+  following.dispose();
   if (!r) return fail('the agent did not run');
   if (r.outcome === 'error') return fail(r.error?.message.split('\n')[0] ?? 'request failed');
   if (r.outcome === 'max_turns') return fail(`stopped after ${r.turns} model turns (--max-turns ${args.maxTurns}) before the task was done; continue it with -c, or raise --max-turns`);

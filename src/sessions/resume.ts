@@ -5,10 +5,6 @@ import type { ViewMessage } from '../shared/viewState';
 import { SessionRecorder } from './recorder';
 import type { LoadedSession, SessionStore } from './sessionStore';
 
-/**
- * Puts a loaded session back: the agent's API history, the panel's messages, the title and
- * the token indicator; returns the recorder that continues the same transcript.
- */
 /** When the last answer of a saved conversation arrived: after a long gap its prompt cache is cold. */
 export function lastAssistantAt(view: readonly ViewMessage[]): number | undefined {
   for (let i = view.length - 1; i >= 0; i--) {
@@ -18,6 +14,10 @@ export function lastAssistantAt(view: readonly ViewMessage[]): number | undefine
   return undefined;
 }
 
+/**
+ * Puts a loaded session back: the agent's API history, the panel's messages, the title and
+ * the token indicator; returns the recorder that continues the same transcript.
+ */
 export function restoreSession(loaded: LoadedSession, store: Store<AppState>, agent: { setHistory(history: MessageParam[], opts?: { lastAssistantAt?: number }): void }, sessions: SessionStore): SessionRecorder {
   store.setState((s) => ({
     ...s,
@@ -42,7 +42,11 @@ export function restoreSession(loaded: LoadedSession, store: Store<AppState>, ag
 }
 
 export function skippedNotice(loaded: LoadedSession): string | undefined {
-  if (!loaded.skipped.length) return undefined;
-  const lines = loaded.skipped.map((s) => s.line).join(', ');
-  return `Resumed, but ${loaded.skipped.length} unreadable line(s) of the transcript were skipped (line ${lines}). The file itself is kept as it is.`;
+  const parts: string[] = [];
+  if (loaded.skipped.length) {
+    const lines = loaded.skipped.map((s) => s.line).join(', ');
+    parts.push(`${loaded.skipped.length} unreadable line(s) of the transcript were skipped (line ${lines}); the file itself is kept as it is`);
+  }
+  if (loaded.repairs.length) parts.push(`the last turn was cut short: ${loaded.repairs.join('; ')}`);
+  return parts.length ? `Resumed, but ${parts.join('. Also, ')}.` : undefined;
 }

@@ -1,25 +1,16 @@
-import { createReadStream, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import type { MessageParam } from '../api/types';
+import { z } from 'zod';
 import { withFileLock, writeFileAtomic } from '../base/atomicFile';
-import type { ViewMessage } from '../shared/viewState';
+import { Emitter } from '../base/event';
+import { previewFrom, titleFrom } from './markdown';
+import { assertSessionId, cutTornTail, isSessionId, loadSession, SessionError, type LoadedSession, type SessionEvent } from './transcript';
 
-export const SCHEMA_VERSION = 1;
+// Callers import the transcript and markdown helpers from here too.
+export { archiveToMarkdown, previewFrom, sessionToMarkdown, titleFrom } from './markdown';
+export { assertSessionId, loadSession, SCHEMA_VERSION, SessionError, type LoadedSession, type SessionEvent } from './transcript';
+
 const INDEX_FILE = 'index.json';
-const ID = /^[A-Za-z0-9_-]{1,80}$/;
-
-/**
- * One line of a transcript. Append-only: a compaction or an undo writes a `history` event
- * that replaces the API history from there on; nothing earlier is ever rewritten.
- */
-export type SessionEvent =
-  | { t: 'meta'; v: number; id: string; createdAt: number; cwd: string; model: string; branch?: string }
-  | { t: 'msg'; m: MessageParam }
-  | { t: 'history'; h: MessageParam[]; reason: string }
-  | { t: 'view'; v: ViewMessage }
-  | { t: 'title'; title: string }
-  | { t: 'usage'; tokens: number };
 
 export interface SessionSummary {
   id: string;
@@ -35,140 +26,143 @@ export interface SessionSummary {
   preview?: string;
 }
 
-export interface LoadedSession {
-  meta: Extract<SessionEvent, { t: 'meta' }>;
-  history: MessageParam[];
-  view: ViewMessage[];
-  title: string | undefined;
-  tokens: number;
-  /** Lines that could not be read, 1-based; a torn last line from a crash shows up here. */
-  skipped: Array<{ line: number; reason: string }>;
-}
+const summarySchema = z.looseObject({
+  id: z.string().refine(isSessionId),
+  title: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  model: z.string(),
+  messageCount: z.number(),
+  tokens: z.number(),
+  cwd: z.string(),
+  branch: z.string().optional(),
+  preview: z.string().optional(),
+});
 
-export class SessionError extends Error {}
-
-export function assertSessionId(id: string): string {
-  // Ids become file names: nothing that could climb out of the folder.
-  if (!ID.test(id)) throw new SessionError(`not a session id: ${JSON.stringify(id).slice(0, 100)}`);
-  return id;
-}
-
-/** Migrations from older schema versions, applied on read. */
-function migrate(e: SessionEvent): SessionEvent {
-  return e;
-}
-
-function isEvent(x: unknown): x is SessionEvent {
-  return typeof x === 'object' && x !== null && typeof (x as { t?: unknown }).t === 'string';
-}
-
-/** Reads a transcript as a stream, so a 50 MB file never sits in memory as one string. */
-export async function loadSession(file: string): Promise<LoadedSession> {
-  const rl = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  let meta: LoadedSession['meta'] | undefined;
-  let history: MessageParam[] = [];
-  let view: ViewMessage[] = [];
-  let title: string | undefined;
-  let tokens = 0;
-  const skipped: LoadedSession['skipped'] = [];
-  let n = 0;
-  for await (const line of rl) {
-    n++;
-    if (!line.trim()) continue;
-    let e: unknown;
-    try {
-      e = JSON.parse(line);
-    } catch {
-      skipped.push({ line: n, reason: 'not valid JSON (a torn or corrupt line)' });
-      continue;
-    }
-    if (!isEvent(e)) {
-      skipped.push({ line: n, reason: 'not a session event' });
-      continue;
-    }
-    const ev = migrate(e);
-    switch (ev.t) {
-      case 'meta':
-        meta = ev;
-        break;
-      case 'msg':
-        history.push(ev.m);
-        break;
-      case 'history':
-        history = ev.h;
-        break;
-      case 'view': {
-        const i = view.findIndex((m) => m.id === ev.v.id);
-        if (i >= 0) view[i] = ev.v;
-        else view.push(ev.v);
-        break;
-      }
-      case 'title':
-        title = ev.title;
-        break;
-      case 'usage':
-        tokens = ev.tokens;
-        break;
-      default:
-        skipped.push({ line: n, reason: `unknown event type ${JSON.stringify((ev as { t: string }).t).slice(0, 40)}` });
-    }
-  }
-  if (!meta) throw new SessionError(`${file} has no session header`);
-  if (meta.v > SCHEMA_VERSION) throw new SessionError(`${file} was written by a newer Threadline (schema ${meta.v})`);
-  // A crash between a tool call and its result must not leave a history the API refuses.
-  if (view.length) view = view.map((m) => (m.kind === 'assistant' && m.streaming ? { ...m, streaming: false } : m));
-  return { meta, history, view, title, tokens, skipped };
+/** Something found broken on disk and mended (or set aside) instead of failing. */
+export interface SessionRepair {
+  kind: 'torn-line' | 'not-a-folder' | 'unreadable' | 'index';
+  message: string;
 }
 
 /**
  * Sessions of one workspace: a JSONL transcript each, plus an index for fast listing.
  * Each window writes only its own sessions' files; the shared index is updated under a
  * cross-process lock and replaced atomically, so two windows never lose each other's entries.
+ * The index is derived data: listing checks it against the transcripts and mends it.
  */
 export class SessionStore {
+  private readonly repaired = new Emitter<SessionRepair>();
+  readonly onDidRepair = this.repaired.event;
+
   constructor(readonly dir: string) {}
 
   file(id: string): string {
     return join(this.dir, `${assertSessionId(id)}.jsonl`);
   }
 
-  async append(id: string, events: readonly SessionEvent[]): Promise<void> {
-    if (!events.length) return;
-    await fs.mkdir(this.dir, { recursive: true });
-    // One write per batch, each event on its own line: a kill mid-write tears at most the
-    // last line, which the loader skips and reports.
-    await fs.appendFile(this.file(id), events.map((e) => JSON.stringify(e)).join('\n') + '\n', 'utf8');
+  /**
+   * Appends events, one line each, in one write. A torn last line left by a crash is cut off
+   * first (and kept aside), so the new line never joins it. `wasEmpty`: the transcript had
+   * nothing before this write (new, or lost since), so a writer that had already written its
+   * header knows to write the whole session again.
+   */
+  async append(id: string, events: readonly SessionEvent[]): Promise<{ wasEmpty: boolean }> {
+    const file = this.file(id);
+    if (!events.length) return { wasEmpty: false };
+    let text = '';
+    for (const e of events) text += `${JSON.stringify(e)}\n`;
+    let fh;
+    try {
+      fh = await fs.open(file, 'a+', 0o600);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err;
+      await this.ensureFolder();
+      fh = await fs.open(file, 'a+', 0o600);
+    }
+    try {
+      const torn = await cutTornTail(fh, file);
+      if (torn) this.repaired.fire({ kind: 'torn-line', message: `${id}: the last line was cut off by a crash; its ${torn.bytes} bytes were removed from the transcript and kept in ${torn.keptIn}` });
+      const wasEmpty = torn ? torn.sizeAfter === 0 : (await fh.stat()).size === 0;
+      await fh.writeFile(text, 'utf8');
+      return { wasEmpty };
+    } finally {
+      await fh.close();
+    }
+  }
+
+  /** Whether the transcript is on disk. */
+  async exists(id: string): Promise<boolean> {
+    return (await fs.stat(this.file(id)).catch(() => undefined))?.isFile() ?? false;
   }
 
   async load(id: string): Promise<LoadedSession> {
     return loadSession(this.file(id));
   }
 
-  async updateIndex(entry: SessionSummary): Promise<void> {
+  /** The sessions folder; a file in its place is moved aside (nothing is deleted). */
+  private async ensureFolder(): Promise<void> {
+    const st = await fs.stat(this.dir).catch(() => undefined);
+    if (st && !st.isDirectory()) {
+      const aside = `${this.dir}.not-a-folder-${Date.now()}`;
+      await fs.rename(this.dir, aside);
+      this.repaired.fire({ kind: 'not-a-folder', message: `the sessions folder ${this.dir} was a file; it was moved to ${aside}` });
+    }
     await fs.mkdir(this.dir, { recursive: true });
-    await withFileLock(join(this.dir, `${INDEX_FILE}.lock`), async () => {
-      const all = await this.readIndex();
-      all.set(entry.id, entry);
-      await writeFileAtomic(join(this.dir, INDEX_FILE), JSON.stringify([...all.values()]));
-    });
+  }
+
+  async updateIndex(entry: SessionSummary): Promise<void> {
+    await this.editIndex((all) => all.set(entry.id, entry));
   }
 
   async removeFromIndex(id: string): Promise<void> {
+    await this.editIndex((all) => all.delete(id));
+  }
+
+  /** Read, change and replace the index under the lock, so concurrent writers keep each other's entries. */
+  private async editIndex(edit: (all: Map<string, SessionSummary>) => void): Promise<void> {
+    await this.ensureFolder();
     await withFileLock(join(this.dir, `${INDEX_FILE}.lock`), async () => {
       const all = await this.readIndex();
-      all.delete(id);
+      edit(all);
       await writeFileAtomic(join(this.dir, INDEX_FILE), JSON.stringify([...all.values()]));
     });
   }
 
   private async readIndex(): Promise<Map<string, SessionSummary>> {
+    let list: unknown;
     try {
-      const list = JSON.parse(await fs.readFile(join(this.dir, INDEX_FILE), 'utf8')) as SessionSummary[];
-      return new Map(list.filter((s) => s && typeof s.id === 'string' && ID.test(s.id)).map((s) => [s.id, s]));
+      list = JSON.parse(await fs.readFile(join(this.dir, INDEX_FILE), 'utf8'));
     } catch {
-      // Missing or corrupt: it is derived data, rebuilt from the transcripts by `rebuildIndex`.
+      // Missing or corrupt: it is derived data, mended from the transcripts by `list`.
       return new Map();
     }
+    const out = new Map<string, SessionSummary>();
+    if (!Array.isArray(list)) return out;
+    for (const e of list) if (summarySchema.safeParse(e).success) out.set((e as SessionSummary).id, e as SessionSummary);
+    return out;
+  }
+
+  /** The transcripts on disk with their modification times; none when the folder is missing or not a folder. */
+  private async transcripts(): Promise<Map<string, number>> {
+    let names: string[];
+    try {
+      names = await fs.readdir(this.dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') this.repaired.fire({ kind: 'not-a-folder', message: `the sessions folder ${this.dir} is a file, so no session is listed` });
+      return new Map();
+    }
+    const out = new Map<string, number>();
+    await Promise.all(
+      names.map(async (name) => {
+        const id = name.slice(0, -'.jsonl'.length);
+        if (!name.endsWith('.jsonl') || !isSessionId(id)) return;
+        const st = await fs.stat(join(this.dir, name)).catch(() => undefined);
+        if (st?.isFile()) out.set(id, st.mtimeMs);
+      }),
+    );
+    return out;
   }
 
   async rename(id: string, title: string): Promise<void> {
@@ -196,32 +190,52 @@ export class SessionStore {
     await this.updateIndex(summarize(await this.load(id), st.mtimeMs));
   }
 
-  /** Newest first. */
+  /**
+   * Newest first. The index is checked against the transcripts on disk: an entry whose
+   * transcript is gone is dropped, a transcript written after its entry (a crash before the
+   * index caught up) or missing from it is read again, and one that cannot be read (empty,
+   * no header) is left on disk, unlisted, and reported. What was mended is written back.
+   */
   async list(): Promise<SessionSummary[]> {
-    return [...(await this.readIndex()).values()].sort((a, b) => b.updatedAt - a.updatedAt);
+    return this.reconcile(false);
   }
 
   /** Recreates the index from the transcripts (a lost or corrupt index loses no session). */
   async rebuildIndex(): Promise<SessionSummary[]> {
-    let names: string[];
-    try {
-      names = (await fs.readdir(this.dir)).filter((n) => n.endsWith('.jsonl'));
-    } catch {
-      return [];
-    }
-    const out: SessionSummary[] = [];
-    for (const name of names) {
-      const file = join(this.dir, name);
+    return this.reconcile(true);
+  }
+
+  private async reconcile(rebuild: boolean): Promise<SessionSummary[]> {
+    const [onDisk, index] = await Promise.all([this.transcripts(), this.readIndex()]);
+    const set = new Map<string, SessionSummary>();
+    const dropped = [...index.keys()].filter((id) => !onDisk.has(id));
+    const missing = [...onDisk.keys()].filter((id) => !index.has(id)).length;
+    for (const [id, mtime] of onDisk) {
+      const entry = index.get(id);
+      if (entry && !rebuild && mtime <= entry.updatedAt) continue;
       try {
-        const s = await loadSession(file);
-        const st = await fs.stat(file);
-        out.push(summarize(s, st.mtimeMs));
-      } catch {
-        // An unreadable transcript stays on disk untouched; it just is not listed.
+        set.set(id, summarize(await loadSession(join(this.dir, `${id}.jsonl`)), mtime));
+      } catch (err) {
+        if (entry) dropped.push(id);
+        this.repaired.fire({ kind: 'unreadable', message: `${id}: not listed, ${err instanceof Error ? err.message : String(err)} (the file is kept)` });
       }
     }
-    await withFileLock(join(this.dir, `${INDEX_FILE}.lock`), () => writeFileAtomic(join(this.dir, INDEX_FILE), JSON.stringify(out)));
-    return out.sort((a, b) => b.updatedAt - a.updatedAt);
+    for (const id of dropped) index.delete(id);
+    for (const [id, e] of set) index.set(id, e);
+    if (dropped.length || set.size || rebuild) {
+      const out = [...index.values()];
+      try {
+        await this.editIndex((all) => {
+          if (rebuild) all.clear();
+          for (const id of dropped) all.delete(id);
+          for (const e of rebuild ? out : set.values()) all.set(e.id, e);
+        });
+        if (!rebuild && (dropped.length || missing)) this.repaired.fire({ kind: 'index', message: `the session index was mended: ${missing} transcript(s) added, ${dropped.length} entr(ies) without a readable transcript dropped` });
+      } catch {
+        // Listing still answers; the index is mended by the next writer.
+      }
+    }
+    return [...index.values()].sort((a, b) => b.updatedAt - a.updatedAt);
   }
 }
 
@@ -238,73 +252,4 @@ export function summarize(s: LoadedSession, updatedAt: number): SessionSummary {
     ...(s.meta.branch ? { branch: s.meta.branch } : {}),
     preview: previewFrom(s.view),
   };
-}
-
-/** The user's own words across the session, for search: the first 400 characters. */
-export function previewFrom(view: readonly ViewMessage[]): string {
-  return view
-    .filter((m): m is Extract<ViewMessage, { kind: 'user' }> => m.kind === 'user')
-    .map((m) => m.text.replace(/\s+/g, ' ').trim())
-    .join(' · ')
-    .slice(0, 400);
-}
-
-/** The conversation as a markdown document, for sharing or keeping. */
-export function sessionToMarkdown(s: LoadedSession): string {
-  const out = [`# ${s.title ?? titleFrom(s.view) ?? 'Threadline session'}`, '', `Session ${s.meta.id}, ${new Date(s.meta.createdAt).toISOString()}, model ${s.meta.model}.`, ''];
-  for (const m of s.view) {
-    switch (m.kind) {
-      case 'user':
-        out.push('## You', '', m.text, '');
-        break;
-      case 'assistant':
-        out.push('## Threadline', '', m.text, '');
-        break;
-      case 'tool':
-        out.push(`> **${m.name}** ${m.summary} — ${m.status}${m.durationMs !== undefined ? `, ${(m.durationMs / 1000).toFixed(1)} s` : ''}`, '');
-        break;
-      case 'compaction':
-        out.push(`---`, '', `*Compacted: ${m.tokensBefore} → ${m.tokensAfter} tokens.*`, '', m.summary, '', '---', '');
-        break;
-      case 'notice':
-        out.push(`> ${m.text}`, '');
-        break;
-    }
-  }
-  return out.join('\n');
-}
-
-/** A short title from the first thing the user asked. */
-export function titleFrom(view: readonly ViewMessage[]): string | undefined {
-  const first = view.find((m) => m.kind === 'user');
-  if (!first || first.kind !== 'user') return undefined;
-  const line = first.text.replace(/\s+/g, ' ').trim();
-  return line.length > 60 ? `${line.slice(0, 57).trimEnd()}…` : line || undefined;
-}
-
-/** An archived pre-compaction transcript (one API message per line) as read-only markdown. */
-export function archiveToMarkdown(jsonl: string): string {
-  const out = ['# Conversation before compaction', '', '*Read-only: this is the transcript Threadline archived before summarising it.*', ''];
-  for (const line of jsonl.split('\n')) {
-    if (!line.trim()) continue;
-    let m: MessageParam;
-    try {
-      m = JSON.parse(line) as MessageParam;
-    } catch {
-      out.push('> (an unreadable line was skipped)', '');
-      continue;
-    }
-    const blocks = typeof m.content === 'string' ? [{ type: 'text' as const, text: m.content }] : m.content;
-    for (const b of blocks) {
-      if (b.type === 'text') {
-        if (b.text.startsWith('<system-reminder')) continue;
-        out.push(m.role === 'user' ? '## You' : '## Threadline', '', b.text, '');
-      } else if (b.type === 'tool_use') out.push(`> **${b.name}** \`${JSON.stringify(b.input).slice(0, 200)}\``, '');
-      else if (b.type === 'tool_result') {
-        const text = typeof b.content === 'string' ? b.content : JSON.stringify(b.content ?? '');
-        out.push('```', text.length > 2000 ? `${text.slice(0, 2000)}\n… (${text.length - 2000} more characters)` : text, '```', '');
-      }
-    }
-  }
-  return out.join('\n');
 }

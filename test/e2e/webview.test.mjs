@@ -215,7 +215,8 @@ describe('the chat panel in real VS Code', { timeout: 600_000 }, () => {
   });
 
   it('while an answer streams, a reader who scrolled up stays put, and the jump button brings them back', async () => {
-    const long = Array.from({ length: 400 }, (_, i) => `line${i}`).join('\n\n');
+    // Long enough to still be streaming on a loaded machine when the checks below are done; Esc ends it.
+    const long = Array.from({ length: 1200 }, (_, i) => `line${i}`).join('\n\n');
     await env.standin.enqueue([{ content: [{ type: 'text', text: long }], chunkChars: 8, chunkDelayMs: 30 }]);
     await send('Stream a lot');
     const answer = assistant('line3').last();

@@ -58,6 +58,11 @@ export interface StandinOptions {
   log?: (line: string) => void;
   /** false: keep status and usage of each request but not its body (long benchmark runs). */
   recordBodies?: boolean;
+  /**
+   * The model's context window, enforced as the API enforces it: input alone over it is "prompt is
+   * too long", and input plus `max_tokens` over it is refused too. Unset: no limit is checked.
+   */
+  contextLimit?: number;
   /** The Models API catalog (default: the SDK's models, see models.ts); null: no Models API. */
   models?: ApiModel[] | null;
   /** Key for thinking signatures; the default is the same in every process. */
@@ -165,6 +170,22 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
       rec.status = 400;
       sendError(res, 400, validation, requestId);
       return;
+    }
+    if (opts.contextLimit !== undefined) {
+      const input = countRequestTokens(body);
+      const limit = opts.contextLimit;
+      const tooLong =
+        input > limit
+          ? `prompt is too long: ${input} tokens > ${limit} maximum`
+          : input + (body.max_tokens as number) > limit
+            ? `input length and \`max_tokens\` exceed context limit: ${input} + ${String(body.max_tokens)} > ${limit}, decrease input length or \`max_tokens\` and try again`
+            : null;
+      if (tooLong) {
+        rec.status = 400;
+        rec.validationError = tooLong;
+        sendError(res, 400, tooLong, requestId);
+        return;
+      }
     }
     const model = body.model as string;
     // Requests naming a retired model fail, as the Models API documents.

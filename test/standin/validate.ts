@@ -79,6 +79,17 @@ export function validateRequest(body: unknown, opts: ValidateOptions = {}): stri
     }
   }
   const messages = (body.messages as unknown[]).filter((m) => !(isObject(m) && m.role === 'system'));
+  // The API refuses a tool_use id seen before anywhere in the request ("messages.1.content.1:
+  // `tool_use` ids must be unique"), which wedges a session whose server repeats ids.
+  const toolUseIds = new Set<string>();
+  for (const [i, m] of messages.entries()) {
+    if (!isObject(m) || !Array.isArray(m.content)) continue;
+    for (const [j, b] of m.content.entries()) {
+      if (!isObject(b) || b.type !== 'tool_use' || typeof b.id !== 'string') continue;
+      if (toolUseIds.has(b.id)) return `messages.${i}.content.${j}: \`tool_use\` ids must be unique`;
+      toolUseIds.add(b.id);
+    }
+  }
   for (const [i, m] of messages.entries()) {
     if (!isObject(m)) return `messages.${i}: Input should be a valid dictionary`;
     if (m.role !== 'user' && m.role !== 'assistant') return `messages.${i}.role: Input should be 'user' or 'assistant'`;

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { childEnv } from '../../tools/childEnv';
 import { promises as fs } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
+import { processGroupAlive, trackProcessGroup } from '../../base/processGroups';
 import type { Tool, ToolResult } from '../../tools/types';
 import { z } from 'zod';
 import { nonEmptyString, parseToolInput, toInputSchema } from '../../tools/schema';
@@ -91,9 +92,12 @@ function runShell(command: string, cwd: string, timeoutMs: number, signal: Abort
     }, timeoutMs);
     signal.addEventListener('abort', onAbort, { once: true });
 
+    let tracked: { dispose(): void } | undefined;
     const finish = (result: ToolResult) => {
       if (settled) return;
       settled = true;
+      // A background job keeps the group alive: it stays tracked, so the CLI ends it on exit.
+      if (pid !== undefined && !processGroupAlive(pid)) tracked?.dispose();
       clearTimeout(timer);
       if (grace) clearTimeout(grace);
       signal.removeEventListener('abort', onAbort);
@@ -118,6 +122,7 @@ function runShell(command: string, cwd: string, timeoutMs: number, signal: Abort
       });
       current = child;
       pid = child.pid;
+      if (pid !== undefined) tracked = trackProcessGroup(pid);
       if (pid !== undefined && signal.aborted) onAbort();
       const decoders = [new StringDecoder('utf8'), new StringDecoder('utf8')] as const;
       child.stdout.on('data', (b: Buffer) => out.push(decoders[0].write(b)));

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import { basename, dirname, extname, isAbsolute, join, relative, sep } from 'node:path';
+import { extname, isAbsolute, relative, sep } from 'node:path';
+import { writeFileAtomic } from '../../base/atomicFile';
 
 const BINARY_EXTENSIONS = new Set(
   (
@@ -35,33 +35,11 @@ export async function readHead(abs: string, bytes = 8192): Promise<Buffer> {
 }
 
 /**
- * Replaces (or creates) a file atomically: the data goes to a temp file in the same folder,
- * which is then renamed over the target, so nobody ever sees half a file. Keeps the old mode.
+ * Replaces (or creates) a file atomically, so nobody ever sees half a file; the file keeps
+ * its mode and owner, and a symlinked file stays a link (the one atomic writer, in base/).
  */
 export async function writeAtomic(abs: string, data: string): Promise<void> {
-  const dir = dirname(abs);
-  await fs.mkdir(dir, { recursive: true });
-  let mode = 0o666 & ~process.umask();
-  try {
-    mode = (await fs.stat(abs)).mode & 0o7777;
-  } catch {
-    // a new file
-  }
-  const tmp = join(dir, `.${basename(abs)}.tl-${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    const fh = await fs.open(tmp, 'wx', mode);
-    try {
-      await fh.writeFile(data, 'utf8');
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await fs.chmod(tmp, mode);
-    await fs.rename(tmp, abs);
-  } catch (err) {
-    await fs.rm(tmp, { force: true }).catch(() => undefined);
-    throw err;
-  }
+  await writeFileAtomic(abs, data, { mode: 'keep' });
 }
 
 /** A path as the model should see it: relative to the workspace when inside, else absolute. */

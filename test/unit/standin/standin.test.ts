@@ -172,6 +172,15 @@ describe('Messages API stand-in with the real SDK', () => {
         /messages\.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_b/,
       ],
       [
+        'two tool_use blocks with one id',
+        {
+          model: MODEL,
+          max_tokens: 10,
+          messages: [user('x'), { role: 'assistant', content: [toolUse('toolu_a'), toolUse('toolu_a')] }, { role: 'user', content: [toolResult('toolu_a'), toolResult('toolu_a')] }],
+        },
+        /messages\.1\.content\.1: `tool_use` ids must be unique/,
+      ],
+      [
         'tool_result after a text block',
         { model: MODEL, max_tokens: 10, messages: [user('x'), { role: 'assistant', content: [toolUse('toolu_a')] }, { role: 'user', content: [{ type: 'text', text: 'here' }, toolResult('toolu_a')] }] },
         /messages\.2: `tool_result` blocks must come first/,
@@ -295,6 +304,24 @@ describe('Messages API stand-in with the real SDK', () => {
         assert.equal(msg.stop_reason, 'end_turn');
       } finally {
         await keyed.close();
+      }
+    });
+
+    it('enforces a context limit when given one, as the API words it', async () => {
+      const limited = await startStandin({ contextLimit: 1000 });
+      try {
+        const c = new Anthropic({ apiKey: 'k', baseURL: limited.url, maxRetries: 0 });
+        const ok = await c.messages.create({ model: MODEL, max_tokens: 900, messages: [user('hello there')] });
+        assert.equal(ok.stop_reason, 'end_turn');
+        const both = await rejection(c.messages.create({ model: MODEL, max_tokens: 999, messages: [user('hello there')] }));
+        assert.ok(both instanceof Anthropic.BadRequestError);
+        assert.match(both.message, /input length and `max_tokens` exceed context limit: \d+ \+ 999 > 1000, decrease input length or `max_tokens` and try again/);
+        const long = await rejection(c.messages.create({ model: MODEL, max_tokens: 1, messages: [user(LONG_SYSTEM)] }));
+        assert.ok(long instanceof Anthropic.BadRequestError);
+        assert.match(long.message, /prompt is too long: \d+ tokens > 1000 maximum/);
+        assert.match(limited.requests.at(-1)?.validationError ?? '', /prompt is too long/);
+      } finally {
+        await limited.close();
       }
     });
 

@@ -40,7 +40,7 @@ function SessionList({ sessionId, count }: { sessionId: string; count: number })
   const [flash, setFlash] = useState<string | undefined>();
   const initial = useMemo(() => initialLocation(sessionId), [sessionId]);
   const bottom = useRef(true);
-  const { follow, setFollow, jump, toBottom, scrollerRef } = useFollow(list, 'index' in initial && initial.index === 'LAST');
+  const { follow, following, shouldFollow, resume, jump, toBottom, scrollerRef } = useFollow(list, 'index' in initial && initial.index === 'LAST');
   const anchorTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const top = useRef<string | undefined>(undefined);
 
@@ -62,15 +62,15 @@ function SessionList({ sessionId, count }: { sessionId: string; count: number })
   const onBottom = useCallback(
     (value: boolean) => {
       bottom.current = value;
-      if (value) setFollow(true);
+      if (value) resume();
       setAtBottom(value);
       remember();
     },
-    [remember, setFollow],
+    [remember, resume],
   );
   const onHeight = useCallback(() => {
-    if (follow && !bottom.current) toBottom();
-  }, [follow, toBottom]);
+    if (following.current && !bottom.current) toBottom();
+  }, [following, toBottom]);
 
   useEffect(
     () =>
@@ -103,7 +103,7 @@ function SessionList({ sessionId, count }: { sessionId: string; count: number })
         itemContent={item}
         initialTopMostItemIndex={initial}
         scrollerRef={scrollerRef}
-        followOutput={follow ? 'auto' : false}
+        followOutput={shouldFollow}
         totalListHeightChanged={onHeight}
         atBottomStateChange={onBottom}
         atBottomThreshold={BOTTOM_SLACK}

@@ -7,14 +7,15 @@ export const BOTTOM_SLACK = 24;
 /**
  * Whether the list follows the end. It does until the reader scrolls up themselves (wheel, keys,
  * the scrollbar) and again once they are back at the bottom; content growing or the panel
- * narrowing under them does not count as leaving. The value is state, not a ref, because the
- * list library reads it as its `followOutput` at the moment a message grows: a reader who has
- * scrolled up must see `false` there, or the growth pulls them back down.
+ * narrowing under them does not count as leaving. The list library asks `shouldFollow` at the
+ * moment a message grows, and it reads the ref, not the state: a chunk that lands between the
+ * wheel and the next render must already see `false`, or the growth pulls the reader back down
+ * (seen on a loaded machine). The state is there for what renders (the jump button).
  */
 export function useFollow(list: RefObject<VirtuosoHandle | null>, startAtEnd: boolean) {
   const [follow, setFollow] = useState(startAtEnd);
-  const following = useRef(follow);
-  following.current = follow;
+  // Written only beside setFollow, never from a render, so no render can undo a release.
+  const following = useRef(startAtEnd);
   const [scroller, setScroller] = useState<HTMLElement | null>(null);
   const toBottom = useCallback(() => list.current?.scrollToIndex({ index: 'LAST', align: 'end' }), [list]);
 
@@ -23,7 +24,10 @@ export function useFollow(list: RefObject<VirtuosoHandle | null>, startAtEnd: bo
     if (!el) return;
     const gap = () => el.scrollHeight - el.clientHeight - el.scrollTop;
     const release = () => {
-      if (following.current && el.scrollHeight > el.clientHeight + 1) setFollow(false);
+      if (following.current && el.scrollHeight > el.clientHeight + 1) {
+        following.current = false;
+        setFollow(false);
+      }
     };
     const onWheel = (e: WheelEvent) => {
       if (e.deltaY < 0) release();
@@ -36,7 +40,10 @@ export function useFollow(list: RefObject<VirtuosoHandle | null>, startAtEnd: bo
       if (e.offsetX > el.clientWidth) release();
     };
     const onScroll = () => {
-      if (!following.current && gap() < BOTTOM_SLACK) setFollow(true);
+      if (!following.current && gap() < BOTTOM_SLACK) {
+        following.current = true;
+        setFollow(true);
+      }
     };
     // A narrower or shorter panel reflows the messages; the reader at the end stays at the end.
     const resized = new ResizeObserver(() => {
@@ -57,9 +64,15 @@ export function useFollow(list: RefObject<VirtuosoHandle | null>, startAtEnd: bo
   }, [scroller, toBottom]);
 
   const jump = useCallback(() => {
+    following.current = true;
     setFollow(true);
     toBottom();
   }, [toBottom]);
   const scrollerRef = useCallback((el: HTMLElement | Window | null) => setScroller(el instanceof HTMLElement ? el : null), []);
-  return { follow, setFollow, jump, toBottom, scrollerRef };
+  const shouldFollow = useCallback((): 'auto' | false => (following.current ? 'auto' : false), []);
+  const resume = useCallback(() => {
+    following.current = true;
+    setFollow(true);
+  }, []);
+  return { follow, following, shouldFollow, resume, jump, toBottom, scrollerRef };
 }

@@ -1,0 +1,30 @@
+// Helpers for the adversarial findings: real tools, real permissions, real bash, real files.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BashChecker } from '../../src/agent/bash/checker';
+import { Permissions, type PermissionRules } from '../../src/agent/permissions';
+import { createTools } from '../../src/agent/tools';
+import type { Tool, ToolResult } from '../../src/tools/types';
+
+export const bashTool = createTools().find((t) => t.name === 'Bash') as Tool;
+
+export function tempDir(tag: string): string {
+  return mkdtempSync(join(tmpdir(), `tl-adv-${tag}-`));
+}
+
+/** The permission engine as the agent builds it, with its own shell parser. */
+export function bashEngine(cwd: string, rules: Partial<PermissionRules>, checker = new BashChecker()) {
+  const permissions = new Permissions({ cwd, rules: () => ({ allow: [], ask: [], deny: [], ...rules }), trusted: () => true, bash: checker });
+  return {
+    permissions,
+    decide: (command: string) => permissions.decide({ tool: bashTool, input: { command } }),
+  };
+}
+
+/** Runs a command with the real Bash tool, as the agent would once a call is allowed. */
+export async function runBash(cwd: string, command: string): Promise<ToolResult> {
+  const parsed = bashTool.parse({ command });
+  if (!parsed.ok) throw new Error(parsed.error);
+  return bashTool.call(parsed.value, { cwd, signal: new AbortController().signal });
+}

@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { appendUserContent } from '../../../src/conversation/history';
+import { cliSessionsDir } from '../../../src/sessions/paths';
+import { SessionStore } from '../../../src/sessions/sessionStore';
+import { startStandin, type Standin } from '../../standin/server';
+import { validateRequest } from '../../standin/validate';
+import { cliBundle } from '../../support/cliBundle';
+
+const tmp = (p: string) => realpathSync(mkdtempSync(join(tmpdir(), p)));
+
+/** Processes running `sleep 1000` in this folder (each test has its own). */
+function sleepsIn(cwd: string): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8') !== 'sleep\u00001000\u0000') continue;
+      if (readlinkSync(`/proc/${name}/cwd`) !== cwd) continue;
+      if (readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]?.[0] === 'Z') continue; // killed, not yet reaped
+      out.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+async function waitFor<T>(check: () => T | undefined | false, ms = 15_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = check();
+    if (v) return v;
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('the CLI stopped by a signal', { skip: process.platform !== 'linux' && 'reads /proc' }, () => {
+  let standin: Standin;
+  let cli: string;
+  before(async () => {
+    standin = await startStandin();
+    cli = await cliBundle();
+  });
+  after(() => standin.close());
+
+  function start(args: string[], cwd: string, stateDir: string): { p: ChildProcess; out: () => string; err: () => string; exit: Promise<number | null> } {
+    const p = spawn(process.execPath, [cli, ...args, '--cwd', cwd], {
+      env: { PATH: process.env.PATH, HOME: tmp('tl-home-'), ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: standin.url, THREADLINE_STATE_DIR: stateDir, THREADLINE_AUTO_MEMORY: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    p.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+    p.stderr!.on('data', (b: Buffer) => (err += b.toString()));
+    const exit = new Promise<number | null>((resolve) => p.once('close', (code) => resolve(code)));
+    return { p, out: () => out, err: () => err, exit };
+  }
+
+  for (const [signal, code] of [
+    ['SIGTERM', 143],
+    ['SIGINT', 1],
+  ] as const) {
+    it(`${signal} during a Bash command ends the command, saves the turn and exits ${code}`, async () => {
+      standin.reset();
+      const cwd = tmp('tl-sig-');
+      const stateDir = tmp('tl-state-');
+      standin.enqueue({ content: [{ type: 'text', text: 'Waiting.' }, { type: 'tool_use', id: 'toolu_sleep', name: 'Bash', input: { command: 'sleep 1000' } }] }, { content: [{ type: 'text', text: 'never sent' }] });
+      const run = start(['-p', 'wait a while', '--allowed-tools', 'Bash', '--output-format', 'json'], cwd, stateDir);
+      const [sleep] = await waitFor(() => sleepsIn(cwd).length > 0 && sleepsIn(cwd));
+      run.p.kill(signal);
+      assert.equal(await run.exit, code, run.err());
+      await waitFor(() => sleepsIn(cwd).length === 0 || undefined, 5000).catch(() => assert.fail(`sleep ${sleep} outlived the CLI`));
+      const result = JSON.parse(run.out()) as { is_error: boolean; session_id: string };
+      assert.equal(result.is_error, true);
+      const store = new SessionStore(cliSessionsDir(cwd, { THREADLINE_STATE_DIR: stateDir }));
+      const s = await store.load(result.session_id);
+      assert.match(JSON.stringify(s.history[0]), /wait a while/);
+      assert.match(JSON.stringify(s.history[1]), /toolu_sleep/);
+      assert.match(JSON.stringify(s.history[2]), /"tool_use_id":"toolu_sleep"/);
+      assert.equal(validateRequest({ model: 'm', max_tokens: 5, messages: appendUserContent(s.history, [{ type: 'text', text: 'next' }]) }), null);
+    });
+  }
+
+  it('a background job a Bash command left running ends when the CLI exits', async () => {
+    standin.reset();
+    const cwd = tmp('tl-bg-');
+    standin.enqueue({ content: [{ type: 'tool_use', name: 'Bash', input: { command: 'sleep 1000 & echo started' } }] }, { content: [{ type: 'text', text: 'Started it.' }] });
+    const run = start(['-p', 'start something', '--allowed-tools', 'Bash'], cwd, tmp('tl-state-'));
+    assert.equal(await run.exit, 0, run.err());
+    assert.equal(run.out(), 'Started it.\n');
+    assert.match(JSON.stringify(standin.requests[1]?.body), /started/, 'the command ran');
+    await waitFor(() => sleepsIn(cwd).length === 0 || undefined, 5000).catch(() => assert.fail('the background job outlived the CLI'));
+  });
+});
