@@ -24,6 +24,8 @@ import { createModelCatalog } from './vscode/modelCatalog';
 import { showMemory } from './vscode/memoryView';
 import { resumeFromPicker } from './vscode/resumeCommand';
 import { permissionsAndTools, permissionsReport } from './vscode/permissionWiring';
+import { registerAddSelection } from './vscode/addSelection';
+import { createAttachmentSource } from './vscode/attachmentSource';
 import { EditReview } from './vscode/editReview';
 import { readMaxTurns, readMemorySettings, readReviewEdits, readSettings } from './vscode/settings';
 import { createContextStatusItem } from './vscode/statusBar';
@@ -73,11 +75,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     runner: sessionManager.runner,
     editor: createEditorActions(),
     reviewEdit: (requestId) => review.open(requestId),
+    attachments: createAttachmentSource(),
     openArchive: (path, session) => archives.open(path, session),
     history: historyActions(sessionManager, sessions, store),
   });
   const sync = new ViewSync(store, handlers, log);
-  context.subscriptions.push(apiKeys, archives, sync, sessionManager, review);
+  context.subscriptions.push(apiKeys, archives, sync, sessionManager, review, registerAddSelection(store));
   context.subscriptions.push(...registerChatView(context.extensionUri, sync, store, handlers), createContextStatusItem(store));
   context.subscriptions.push(...watchKeyAndSettings({ store, apiKeys, contextService, agent: () => sessionManager.agent }));
   // The meter follows the window of the model the Models API describes; a key set later fetches the list.

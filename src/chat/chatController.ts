@@ -6,6 +6,7 @@ import type { Store } from '../shared/store';
 import type { ChatHandlers } from '../state/viewSync';
 import type { ChatRunner } from '../agent/chatRunner';
 import type { ActionCommand, HistoryItem } from '../shared/viewState';
+import { attachmentHandlers, withAttachments, type AttachmentSource } from './attachments';
 
 export interface ChatControllerDeps {
   store: Store<AppState>;
@@ -23,6 +24,8 @@ export interface ChatControllerDeps {
   editor?: EditorActions;
   /** Opens a pending Write/Edit in the diff editor. */
   reviewEdit?(requestId: string): Promise<void>;
+  /** The workspace's files, for `@` and for the attachments a message carries. */
+  attachments?: AttachmentSource;
 }
 
 export interface EditorActions {
@@ -58,6 +61,9 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
         await (deps.compact ? deps.compact(focus) : runner.compactNow(focus));
         return;
       }
+      const attached = store.getState().attachments;
+      if (attached.length) store.setState((s) => ({ ...s, attachments: [], fileChoices: null }));
+      if (attached.length && deps.attachments) text = await withAttachments(text, attached, deps.attachments);
       if (runner) {
         // The agent keeps the message in its history even without a key, so Retry works
         // once the key is set.
@@ -132,6 +138,7 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
     'editor/insertText': async ({ text }) => {
       await deps.editor?.insertText(text);
     },
+    ...attachmentHandlers(store, deps.attachments, (m) => addNotice(store, 'warning', `Not attached: ${m}.`)),
     'edit/review': async ({ requestId }) => {
       await deps.reviewEdit?.(requestId);
     },

@@ -101,6 +101,11 @@ export interface RetryView {
   at: number;
 }
 
+/** Context from the editor waiting to go with the next message, shown as a chip in the composer. */
+export type Attachment =
+  | { kind: 'file'; id: string; path: string }
+  | { kind: 'selection'; id: string; path: string; startLine: number; endLine: number; text: string };
+
 export type ChatStatus = 'idle' | 'streaming' | 'running-tools' | 'awaiting-permission' | 'compacting';
 
 /** One saved session, as the history list in the panel shows it. */
@@ -130,4 +135,8 @@ export interface ViewState {
   history: readonly HistoryItem[] | null;
   /** The request is being retried; never part of the transcript. */
   retry: RetryView | null;
+  /** Files and selections that go with the next message. */
+  attachments: readonly Attachment[];
+  /** The workspace's files while the composer's `@` picker is open; null when closed. */
+  fileChoices: readonly string[] | null;
 }

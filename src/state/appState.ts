@@ -44,6 +44,8 @@ export const VIEW_KEYS = {
   canContinue: true,
   history: true,
   retry: true,
+  attachments: true,
+  fileChoices: true,
 } as const satisfies Record<keyof ViewState, true>;
 
 const viewKeys = Object.keys(VIEW_KEYS) as (keyof ViewState)[];
@@ -74,6 +76,8 @@ export function getDefaultAppState(init: { sessionId: string; settings?: Partial
     canContinue: false,
     history: null,
     retry: null,
+    attachments: [],
+    fileChoices: null,
     settings,
     lastUsage: null,
   };

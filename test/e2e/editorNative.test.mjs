@@ -1,6 +1,7 @@
 // The editor-native half of the chat, as a user meets it in real VS Code: retries that collapse
 // into one passing line; a waiting permission seen with the panel hidden; Write and Edit reviewed
-// in VS Code's diff editor, accepted or rejected from its title bar. Real code-server, real Chromium, the real SDK against the stand-in.
+// in VS Code's diff editor, accepted or rejected from its title bar; files (`@`) and selections
+// attached from the editor reaching the request. Real code-server, real Chromium, the real SDK against the stand-in.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -136,5 +137,49 @@ describe('the editor-native chat in real VS Code', { timeout: 600_000 }, () => {
     assert.equal(readFileSync(join(env.workspace, 'README.md'), 'utf8'), before);
     await diffTab().waitFor({ state: 'detached' });
     await wb.screenshot('48-diff-rejected');
+  });
+
+  it('@ attaches a file and Add Selection attaches lines; removed chips stay out; both reach the request', async () => {
+    const input = frame.locator('[data-testid="prompt-input"]');
+    if (!(await input.isVisible().catch(() => false))) await wb.openThreadline();
+    const attachFile = async (query) => {
+      await input.click();
+      await input.pressSequentially('@');
+      const picker = frame.locator('[data-testid="file-picker-input"]');
+      await picker.waitFor();
+      await picker.fill(query);
+      await frame.locator('[data-testid="file-choice"]').first().waitFor();
+      await picker.press('Enter');
+    };
+    await attachFile('greet.js');
+    await frame.locator('[data-testid="attachment-chip"][data-kind="file"]', { hasText: 'src/greet.js' }).waitFor();
+    await attachFile('README');
+    const readme = frame.locator('[data-testid="attachment-chip"]', { hasText: 'README.md' });
+    await readme.waitFor();
+    await readme.locator('[data-testid="attachment-remove"]').click();
+    await readme.waitFor({ state: 'detached' });
+    // A selection in the editor: all of src/greet.js.
+    await wb.page.keyboard.press('Control+P');
+    await wb.page.locator('.quick-input-widget input').fill('greet.js');
+    await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'greet.js' }).first().waitFor();
+    await wb.page.keyboard.press('Enter');
+    await wb.page.locator('.tabs-container .tab.active', { hasText: 'greet.js' }).waitFor();
+    await wb.page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+    await wb.page.keyboard.press('Control+A');
+    await wb.runCommand('Add Selection to Threadline');
+    const selection = frame.locator('[data-testid="attachment-chip"][data-kind="selection"]');
+    await selection.waitFor({ timeout: 30_000 });
+    assert.equal((await selection.innerText()).trim(), 'src/greet.js:1-3');
+    await wb.screenshot('49-attachments');
+    await env.standin.enqueue([{ content: [{ type: 'text', text: 'Explained.' }] }]);
+    await send('explain these');
+    await frame.locator('[data-testid="message"][data-kind="assistant"]', { hasText: 'Explained.' }).waitFor({ timeout: 30_000 });
+    const last = (await env.standin.requests()).at(-1).body.messages.at(-1);
+    const sent = JSON.stringify(last);
+    assert.match(sent, /<file path=\\"src\/greet\.js\\">\\nexport function greet\(name\)/);
+    assert.match(sent, /<selection path=\\"src\/greet\.js\\" lines=\\"1-3\\">\\nexport function greet/);
+    assert.match(sent, /explain these/);
+    assert.doesNotMatch(sent, /README/, 'the removed chip did not go');
+    assert.equal(await frame.locator('[data-testid="attachment-chip"]').count(), 0, 'the chips went with the message');
   });
 });
