@@ -34,7 +34,7 @@ export function readSettings(): AppSettings {
 
 /** `threadline.permissionNotification`: ask in a notification too while the panel is hidden. */
 export function readPermissionNotification(): boolean {
-  return vscode.workspace.getConfiguration('threadline').get<boolean>('permissionNotification') ?? false;
+  return userValue<unknown>('permissionNotification') === true;
 }
 
 /** `threadline.reviewEdits`: open a pending Write/Edit in the diff editor at once, or only offer it. */
