@@ -41,6 +41,9 @@ export interface HistoryActions {
   exportMarkdown(id: string): Promise<void>;
 }
 
+/** How many sessions the empty state offers to resume. */
+const RECENT_SESSIONS = 5;
+
 /** Turns what the user does in the panel into state changes and agent calls. */
 export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
   const { store, runner } = deps;
@@ -89,6 +92,10 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
     'history/show': async () => {
       const items = (await deps.history?.list()) ?? [];
       store.setState((s) => ({ ...s, history: items }));
+    },
+    'history/recent': async () => {
+      const items = (await deps.history?.list()) ?? [];
+      store.setState((s) => ({ ...s, recent: items.filter((h) => !h.current && h.messageCount > 0).slice(0, RECENT_SESSIONS) }));
     },
     'history/hide': () => store.setState((s) => (s.history === null ? s : { ...s, history: null })),
     'history/resume': async ({ id }) => {

@@ -20,6 +20,8 @@ export interface WebviewToHostMap {
   'chat/rewind': { id: string };
   'history/show': Record<string, never>;
   'history/hide': Record<string, never>;
+  /** The empty state shows: load the latest sessions into `recent`. */
+  'history/recent': Record<string, never>;
   'history/resume': { id: string };
   'history/rename': { id: string };
   'history/delete': { id: string };
@@ -77,6 +79,7 @@ const validators: { [K in keyof WebviewToHostMap]: Validator<WebviewToHostMap[K]
   'compaction/openArchive': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
   'history/show': isEmpty,
   'history/hide': isEmpty,
+  'history/recent': isEmpty,
   'history/resume': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
   'history/rename': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
   'history/delete': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,

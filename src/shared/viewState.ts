@@ -139,4 +139,6 @@ export interface ViewState {
   attachments: readonly Attachment[];
   /** The workspace's files while the composer's `@` picker is open; null when closed. */
   fileChoices: readonly string[] | null;
+  /** The latest other sessions, for the empty state's one-click resume (loaded when it shows). */
+  recent: readonly HistoryItem[];
 }

@@ -46,6 +46,7 @@ export const VIEW_KEYS = {
   retry: true,
   attachments: true,
   fileChoices: true,
+  recent: true,
 } as const satisfies Record<keyof ViewState, true>;
 
 const viewKeys = Object.keys(VIEW_KEYS) as (keyof ViewState)[];
@@ -78,6 +79,7 @@ export function getDefaultAppState(init: { sessionId: string; settings?: Partial
     retry: null,
     attachments: [],
     fileChoices: null,
+    recent: [],
     settings,
     lastUsage: null,
   };
