@@ -153,6 +153,11 @@ export class Agent implements ChatRunner, IDisposable {
     this.publishTokens();
   }
 
+  /** The main loop's request for a history: forks and the summary extend it to read its cache. */
+  mainRequest(history: readonly MessageParam[]): Promise<MessagesRequest> {
+    return this.requests.build(history);
+  }
+
   /** The API's own count of the request this history would make (count_tokens). */
   exactTokens(history: readonly MessageParam[]): Promise<number> {
     return this.requests.exactTokens(history);

@@ -33,6 +33,8 @@ export interface TurnRunnerDeps {
   maxTurns(): number;
   compactor?: Compactor;
   afterTools?: LoopDeps['afterTools'];
+  /** Re-reads of unchanged files become pointers (see RereadTracker). */
+  reviseResult?: LoopDeps['reviseResult'];
   /** Extra observers of the loop (the CLI's stream-json output). */
   loopEvents?: LoopEvents;
   /** A tool call the model made (the agent keeps the files it read). */
@@ -106,6 +108,7 @@ export class TurnRunner {
           tools: this.deps.tools,
           buildRequest: (history) => this.deps.buildRequest(history),
           ...(this.deps.afterTools ? { afterTools: this.deps.afterTools } : {}),
+          ...(this.deps.reviseResult ? { reviseResult: this.deps.reviseResult } : {}),
           ...(compactor
             ? {
                 prepareHistory: async (h: MessageParam[]) => {
