@@ -1,5 +1,6 @@
 import { ApiError } from '../api/errors';
 import type { AssistantBlock, AssistantTurn, ContentBlockParam, MessageParam, MessagesRequest, StreamObserver, ToolResultBlockParam } from '../api/types';
+import { NO_CONTENT } from '../conversation/blankText';
 import { appendUserContent, INTERRUPTED_MARKER, INTERRUPTED_TOOL_RESULT } from '../conversation/history';
 import type { PermissionOutcome, Tool, ToolResult } from '../tools/types';
 
@@ -52,7 +53,8 @@ export interface LoopResult {
 function toParam(block: AssistantBlock): ContentBlockParam | undefined {
   switch (block.type) {
     case 'text':
-      return block.text.length ? { type: 'text', text: block.text } : undefined;
+      // A blank text block would make this and every later request a 400.
+      return block.text.trim().length ? { type: 'text', text: block.text } : undefined;
     case 'thinking':
       return block.signature ? { type: 'thinking', thinking: block.thinking, signature: block.signature } : undefined;
     case 'redacted_thinking':
@@ -65,7 +67,7 @@ function toParam(block: AssistantBlock): ContentBlockParam | undefined {
 function assistantMessage(blocks: AssistantBlock[]): MessageParam {
   const content = blocks.map(toParam).filter((b): b is ContentBlockParam => b !== undefined);
   // The API refuses empty content; an empty answer still has to hold its place in history.
-  return { role: 'assistant', content: content.length ? content : [{ type: 'text', text: '(no content)' }] };
+  return { role: 'assistant', content: content.length ? content : [{ type: 'text', text: NO_CONTENT }] };
 }
 
 function textOf(blocks: readonly AssistantBlock[]): string {
@@ -243,7 +245,7 @@ async function runTool(p: CallPlan, cwd: string, signal: AbortSignal): Promise<T
 /** Stop during a stream: keep the partial answer and answer any finished tool call. */
 function interrupted(history: MessageParam[], partial: AssistantBlock[], turns: number, finalText: string): LoopResult {
   let next = history;
-  const answer = partial.filter((b) => (b.type === 'text' ? b.text.length > 0 : b.type === 'tool_use'));
+  const answer = partial.filter((b) => (b.type === 'text' ? b.text.trim().length > 0 : b.type === 'tool_use'));
   // Finished thinking stays with the answer it led to, in order: the API wants a tool call's
   // thinking back with it. Unfinished thinking never reaches `partial` (it has no signature).
   const kept = answer.length ? partial.filter((b) => answer.includes(b) || (b.type === 'thinking' && b.signature) || b.type === 'redacted_thinking') : [];
