@@ -1,6 +1,7 @@
 import { ApiError } from '../api/errors';
 import type { AssistantBlock, AssistantTurn, ContentBlockParam, MessageParam, MessagesRequest, StreamObserver, ToolResultBlockParam } from '../api/types';
 import { NO_CONTENT } from '../conversation/blankText';
+import { toolUseIdsIn, uniqueToolUseIds } from '../conversation/toolUseIds';
 import { appendUserContent, INTERRUPTED_MARKER, INTERRUPTED_TOOL_RESULT } from '../conversation/history';
 import type { PermissionOutcome, Tool, ToolResult } from '../tools/types';
 
@@ -153,12 +154,15 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
     } catch (err) {
       if (signal.aborted || (err instanceof ApiError && err.kind === 'aborted')) {
         // Only finished tool_use blocks reach `partial`; one still streaming has no usable input.
-        const kept = partial.filter((b) => b !== undefined);
+        const kept = uniqueToolUseIds(partial.filter((b) => b !== undefined), toolUseIdsIn(history));
         return interrupted(history, kept, turns, finalText + textOf(kept));
       }
       const apiErr = err instanceof ApiError ? err : new ApiError('unknown', String(err), undefined, undefined, { cause: err });
       return { history, outcome: 'error', error: apiErr, turns, finalText };
     }
+    // A repeated id (some proxies send them) would make this and every later request a 400;
+    // the renamed call's result follows it, since results are keyed by the block's id.
+    turn = { ...turn, blocks: uniqueToolUseIds(turn.blocks, toolUseIdsIn(history)) };
     ev.onTurnComplete?.(turn, request);
     history = [...history, assistantMessage(turn.blocks)];
     await ev.onHistory?.(history);
