@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { MessagesClient } from '../api/messagesClient';
 import type { MessageParam } from '../api/types';
@@ -7,6 +6,10 @@ import { Compactor, type CompactorDeps } from '../compact/compactor';
 import { thresholdsFor } from '../conversation/thresholds';
 import { tableModels, type ModelSource } from '../api/models';
 import type { AppSettings } from '../state/appState';
+import { readRegularFile } from '../tools/regularFile';
+
+/** More than any re-attached file keeps (they are cut to a share of the window). */
+const RECENT_FILE_MAX_BYTES = 1024 * 1024;
 
 export interface CompactionSetup {
   settings(): AppSettings;
@@ -31,11 +34,9 @@ export interface CompactionSetup {
 async function readRecent(cwd: string, paths: readonly string[]): Promise<RecentFile[]> {
   const files = await Promise.all(
     paths.slice(0, 5).map(async (p) => {
-      try {
-        return { path: p, content: await readFile(resolve(cwd, p), 'utf8') };
-      } catch {
-        return undefined;
-      }
+      // Regular files only, and not a huge one: a file swapped for a FIFO would hang compaction.
+      const read = await readRegularFile(resolve(cwd, p), RECENT_FILE_MAX_BYTES);
+      return read.ok ? { path: p, content: read.bytes.toString('utf8') } : undefined;
     }),
   );
   return files.filter((f): f is RecentFile => f !== undefined);

@@ -237,9 +237,32 @@ function errorResult(id: string, message: string): ToolResultBlockParam {
   return { type: 'tool_result', tool_use_id: id, content: message, is_error: true };
 }
 
+/**
+ * Stop answers a running call at once: a tool that ignores the signal (a read blocked in the
+ * kernel, a busy loop) finishes in the background and its result is dropped.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal, onAbort: T): Promise<T> {
+  if (signal.aborted) return Promise.resolve(onAbort);
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => resolve(onAbort);
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(
+      (r) => {
+        signal.removeEventListener('abort', abort);
+        resolve(r);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', abort);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
+}
+
 async function runTool(p: CallPlan, cwd: string, signal: AbortSignal): Promise<ToolResult & { interrupted?: boolean }> {
   try {
-    const r = await p.tool!.call(p.parsed.ok ? p.parsed.value : undefined, { cwd, signal });
+    const call = Promise.resolve().then(() => p.tool!.call(p.parsed.ok ? p.parsed.value : undefined, { cwd, signal }));
+    const r = await untilAborted<ToolResult & { interrupted?: boolean }>(call, signal, { content: INTERRUPTED_TOOL_RESULT, isError: true, interrupted: true });
     return signal.aborted ? { ...r, interrupted: true } : r;
   } catch (err) {
     return { content: `${p.name} failed: ${err instanceof Error ? err.message : String(err)}`, isError: true, interrupted: signal.aborted };
