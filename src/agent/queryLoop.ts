@@ -1,4 +1,4 @@
-import { ApiError } from '../api/errors';
+import { ApiError, contextOverflow } from '../api/errors';
 import type { AssistantBlock, AssistantTurn, ContentBlockParam, MessageParam, MessagesRequest, StreamObserver, ToolResultBlockParam } from '../api/types';
 import { NO_CONTENT } from '../conversation/blankText';
 import { toolUseIdsIn, uniqueToolUseIds } from '../conversation/toolUseIds';
@@ -29,7 +29,13 @@ export interface LoopEvents {
 export interface LoopDeps {
   client: { stream(request: MessagesRequest, signal: AbortSignal, observer: StreamObserver): Promise<AssistantTurn> };
   tools: { get(name: string): Tool | undefined };
-  buildRequest(history: readonly MessageParam[]): MessagesRequest | Promise<MessagesRequest>;
+  /** `maxTokens`: ask for no more than this (the API said how much fits). */
+  buildRequest(history: readonly MessageParam[], opts?: { maxTokens?: number }): MessagesRequest | Promise<MessagesRequest>;
+  /**
+   * Asked before each request is sent (after compaction had its chance): a reason to send
+   * nothing and end the turn, when the request is known to be over the limit.
+   */
+  checkLimit?(history: readonly MessageParam[], request: MessagesRequest): string | undefined;
   checkPermission(call: { tool: Tool; input: unknown; id: string }): Promise<PermissionOutcome>;
   cwd: string;
   maxTurns: number;
@@ -40,12 +46,15 @@ export interface LoopDeps {
   afterTools?(calls: ReadonlyArray<{ tool: Tool; input: unknown }>): Promise<ContentBlockParam[]>;
 }
 
-export type LoopOutcome = 'end_turn' | 'max_turns' | 'aborted' | 'error';
+/** `blocked`: a request was due that is known to be over the context limit, so none was sent. */
+export type LoopOutcome = 'end_turn' | 'max_turns' | 'aborted' | 'error' | 'blocked';
 
 export interface LoopResult {
   history: MessageParam[];
   outcome: LoopOutcome;
   error?: ApiError;
+  /** Why the turn was blocked (outcome `blocked`), in words for the user. */
+  blocked?: string;
   turns: number;
   /** The text of the final assistant message, for the CLI and titles. */
   finalText: string;
@@ -128,7 +137,9 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
       if (prepared !== history) await ev.onHistory?.((history = prepared));
     }
     if (signal.aborted) return interrupted(history, [], turns, finalText);
-    const request = await deps.buildRequest(history);
+    let request = await deps.buildRequest(history);
+    const blocked = deps.checkLimit?.(history, request);
+    if (blocked) return { history, outcome: 'blocked', blocked, turns, finalText };
     // What the stream has produced so far, so Stop can keep the partial answer.
     let partial: AssistantBlock[] = [];
     const observer: StreamObserver = {
@@ -150,7 +161,15 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
     ev.onRequestStart?.(turns);
     let turn: AssistantTurn;
     try {
-      turn = await deps.client.stream(request, signal, observer);
+      try {
+        turn = await deps.client.stream(request, signal, observer);
+      } catch (err) {
+        // "input length and `max_tokens` exceed context limit": once, ask for what fits.
+        const fits = err instanceof ApiError && !signal.aborted ? smallerMaxTokens(err, request.maxTokens) : undefined;
+        if (fits === undefined) throw err;
+        request = await deps.buildRequest(history, { maxTokens: fits });
+        turn = await deps.client.stream(request, signal, observer);
+      }
     } catch (err) {
       if (signal.aborted || (err instanceof ApiError && err.kind === 'aborted')) {
         // Only finished tool_use blocks reach `partial`; one still streaming has no usable input.
@@ -220,6 +239,18 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
     history = appendUserContent(history, [...plans.map((p) => results.get(p.id)!), ...extra]);
     await ev.onHistory?.(history);
   }
+}
+
+/** Below this an answer is not worth asking for: the turn fails with the API's message instead. */
+const MIN_RETRY_OUTPUT_TOKENS = 1_024;
+/** Room left for the API's own rounding when it told us the figures. */
+const OVERFLOW_SLACK_TOKENS = 1_000;
+
+function smallerMaxTokens(err: ApiError, asked: number): number | undefined {
+  const o = contextOverflow(err);
+  if (!o) return undefined;
+  const fits = o.contextLimit - o.inputTokens - OVERFLOW_SLACK_TOKENS;
+  return fits >= MIN_RETRY_OUTPUT_TOKENS && fits < asked ? fits : undefined;
 }
 
 function summarize(p: CallPlan): string {
