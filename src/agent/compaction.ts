@@ -19,6 +19,8 @@ export interface CompactionSetup {
   /** Files read recently, newest first, to re-attach after a summary. */
   recentReads(): readonly string[];
   countTokens(history: readonly MessageParam[]): Promise<number>;
+  /** Estimated size of a request with this history (system and tools too). */
+  measure?(history: readonly MessageParam[]): number;
   /** Keeps the full transcript before a compaction replaces it. */
   archive?(history: readonly MessageParam[]): Promise<string | void>;
   fromSessionMemory?: CompactorDeps['fromSessionMemory'];
@@ -50,6 +52,7 @@ export function createCompactor(setup: CompactionSetup): Compactor {
     compactable: setup.compactable,
     now: () => Date.now(),
     countTokens: (h) => setup.countTokens(h),
+    ...(setup.measure ? { measure: setup.measure } : {}),
     ...(setup.microConfig ? { microConfig: setup.microConfig } : {}),
     ...(setup.fromSessionMemory ? { fromSessionMemory: setup.fromSessionMemory } : {}),
     summarize: async (history, focus, limits) => {

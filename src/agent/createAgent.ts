@@ -113,6 +113,7 @@ export function createAgent(setup: AgentSetup): Agent {
           compactable: setup.tools.names('compactable'),
           recentReads: () => self.agent?.recentReads.newestFirst() ?? [],
           countTokens: (h) => self.agent!.exactTokens(h),
+          measure: (h) => self.agent!.meter.estimate(h),
           ...(setup.archive ? { archive: setup.archive } : {}),
           ...(setup.microConfig ? { microConfig: setup.microConfig } : {}),
           ...(setup.fromSessionMemory ? { fromSessionMemory: setup.fromSessionMemory } : memory ? { fromSessionMemory: (h: readonly MessageParam[], limits: CompactLimits) => memory.fromSessionMemory(h, limits) } : {}),
