@@ -39,10 +39,19 @@ export class ContextService {
     return answer;
   }
 
-  readonly git = memoize(async (): Promise<GitSnapshot | undefined> => takeGitSnapshot(this.opts.cwd, { timeoutMs: this.opts.gitTimeoutMs ?? 3000 }));
+  private readonly trustedGit = memoize(async (): Promise<GitSnapshot | undefined> => takeGitSnapshot(this.opts.cwd, { timeoutMs: this.opts.gitTimeoutMs ?? 3000 }));
+
+  /**
+   * No git runs in Restricted Mode: a repository's own config can make git run programs (filters,
+   * hooks), which is what Restricted Mode promises not to do; VS Code's git extension stays off
+   * there too. Not memoised while untrusted, so granting trust brings the snapshot in.
+   */
+  async git(): Promise<GitSnapshot | undefined> {
+    return this.opts.trusted() ? this.trustedGit() : undefined;
+  }
 
   readonly instructions = memoize(async (): Promise<InstructionSet> => {
-    const root = (await repoRoot(this.opts.cwd)) ?? this.opts.cwd;
+    const root = (this.opts.trusted() ? await repoRoot(this.opts.cwd) : undefined) ?? this.opts.cwd;
     return loadInstructions({
       cwd: this.opts.cwd,
       projectRoot: root,
@@ -94,7 +103,7 @@ export class ContextService {
    * conditional rules are sent again (the history that held them is gone).
    */
   clear(): void {
-    this.git.cache.clear?.();
+    this.trustedGit.cache.clear?.();
     this.rereadInstructions();
     this.sentRules = new Set();
   }

@@ -17,9 +17,17 @@ export interface GitSnapshotOptions {
   timeoutMs?: number;
 }
 
+/**
+ * `core.fsmonitor` names a program that `git status` runs, and a repository that arrives as an
+ * archive brings its own .git/config: the snapshot must not run it. (In Restricted Mode no git
+ * runs at all: see ContextService.)
+ */
+const SAFE_CONFIG = ['core.fsmonitor=false'];
+
 function git(cwd: string, timeoutMs: number): SimpleGit {
   // `block` kills a git process that produces nothing for that long.
-  return simpleGit({ baseDir: cwd, maxConcurrentProcesses: 5, timeout: { block: timeoutMs } });
+  // simple-git refuses any fsmonitor setting unless told; ours only ever turns it off.
+  return simpleGit({ baseDir: cwd, maxConcurrentProcesses: 5, timeout: { block: timeoutMs }, config: SAFE_CONFIG, unsafe: { allowUnsafeFsMonitor: true } });
 }
 
 /** simple-git throws at construction for a folder that does not exist; that is "no repo". */

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { ContextService } from '../../../src/context/contextService';
 import { formatGitSnapshot, MAX_STATUS_CHARS, takeGitSnapshot } from '../../../src/context/git';
 
 function repo(): string {
@@ -82,6 +83,50 @@ describe('git snapshot', () => {
     process.env.PATH = `${bin}:${saved}`;
     try {
       assert.equal(await takeGitSnapshot(dir, { timeoutMs: 200 }), undefined);
+    } finally {
+      process.env.PATH = saved;
+    }
+  });
+});
+
+describe('git snapshot in a hostile repository', () => {
+  it("never runs the repository's core.fsmonitor command (a downloaded repository's .git/config can name any program)", async () => {
+    const dir = repo();
+    const marker = join(dir, '..', `${dir.split('/').pop()}-fsmonitor-ran`);
+    const hook = join(dir, 'hook.sh');
+    writeFileSync(hook, `#!/bin/sh\ntouch '${marker}'\n`);
+    chmodSync(hook, 0o755);
+    execFileSync('git', ['config', 'core.fsmonitor', hook], { cwd: dir });
+    // The same repository, asked by the user's own git, does run it: the trap is armed.
+    execFileSync('git', ['status', '--short'], { cwd: dir, stdio: 'ignore' });
+    assert.ok(existsSync(marker), 'plain git status runs the hook here');
+    rmSync(marker);
+    const s = await takeGitSnapshot(dir);
+    assert.ok(s, 'the snapshot is still taken');
+    assert.match(s.status, /new\.txt/);
+    assert.equal(existsSync(marker), false, 'the snapshot ran the fsmonitor hook');
+  });
+
+  it('runs no git at all in Restricted Mode, and takes the snapshot once the folder is trusted', async () => {
+    const dir = repo();
+    const bin = mkdtempSync(join(tmpdir(), 'tl-countgit-'));
+    const log = join(bin, 'calls');
+    const real = execFileSync('sh', ['-c', 'command -v git']).toString().trim();
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\necho "$@" >> '${log}'\nexec '${real}' "$@"\n`);
+    chmodSync(join(bin, 'git'), 0o755);
+    const saved = process.env.PATH;
+    process.env.PATH = `${bin}:${saved}`;
+    try {
+      let trusted = false;
+      const svc = new ContextService({ cwd: dir, home: join(dir, '.home'), managedRoot: null, filesystemRoot: dir, trusted: () => trusted });
+      svc.prefetch();
+      assert.deepEqual(await svc.systemSections(), []);
+      await svc.reminders();
+      assert.equal(existsSync(log), false, 'git ran in Restricted Mode');
+      trusted = true;
+      const [section] = await svc.systemSections();
+      assert.match(section ?? '', /Current branch: feature\/x/);
+      assert.ok(existsSync(log), 'git runs once the folder is trusted');
     } finally {
       process.env.PATH = saved;
     }
