@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { MessagesClient } from '../api/messagesClient';
-import type { MessageParam } from '../api/types';
+import type { MessageParam, MessagesRequest } from '../api/types';
 import { compactWithSummary, findAnchors, type RecentFile } from '../compact/compact';
 import { Compactor, type CompactorDeps } from '../compact/compactor';
 import { thresholdsFor } from '../conversation/thresholds';
@@ -21,6 +21,8 @@ export interface CompactionSetup {
   countTokens(history: readonly MessageParam[]): Promise<number>;
   /** Estimated size of a request with this history (system and tools too). */
   measure?(history: readonly MessageParam[]): number;
+  /** The main loop's request builder: the summary request extends it to read its cache. */
+  mainRequest?(history: readonly MessageParam[]): Promise<MessagesRequest>;
   /** Keeps the full transcript before a compaction replaces it. */
   archive?(history: readonly MessageParam[]): Promise<string | void>;
   fromSessionMemory?: CompactorDeps['fromSessionMemory'];
@@ -66,6 +68,7 @@ export function createCompactor(setup: CompactionSetup): Compactor {
         recentFiles: await readRecent(setup.cwd, setup.recentReads()),
         limits,
         ...(focus ? { focus } : {}),
+        ...(setup.mainRequest ? { shared: setup.mainRequest } : {}),
         ...(setup.archive ? { archive: setup.archive } : {}),
       });
     },
