@@ -62,7 +62,7 @@ export class Agent implements ChatRunner, IDisposable {
       conversation: this.conversation,
       meter: this.meter,
       broker: this.broker,
-      buildRequest: (h) => this.requests.build(h),
+      buildRequest: (h, opts) => this.requests.build(h, opts),
       onToolCall: (name, input) => this.noteToolCall(name, input),
     });
     this.disposables.add(this.conversation);
@@ -259,7 +259,7 @@ export class Agent implements ChatRunner, IDisposable {
         // Reported by the compactor; fall through to the error notice.
       }
     }
-    store.setState((s) => ({ ...s, status: 'idle', permission: null, canContinue: result.outcome === 'aborted' || result.outcome === 'max_turns' }));
+    store.setState((s) => ({ ...s, status: 'idle', permission: null, canContinue: result.outcome === 'aborted' || result.outcome === 'max_turns' || result.outcome === 'blocked' }));
     reportOutcome(store, result, this.deps.maxTurns());
     this.deps.onLoopComplete?.(result, lastRequest);
   }

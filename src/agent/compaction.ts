@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { MessagesClient } from '../api/messagesClient';
 import type { MessageParam, MessagesRequest } from '../api/types';
@@ -7,6 +6,10 @@ import { Compactor, type CompactorDeps } from '../compact/compactor';
 import { thresholdsFor } from '../conversation/thresholds';
 import { tableModels, type ModelSource } from '../api/models';
 import type { AppSettings } from '../state/appState';
+import { readRegularFile } from '../tools/regularFile';
+
+/** More than any re-attached file keeps (they are cut to a share of the window). */
+const RECENT_FILE_MAX_BYTES = 1024 * 1024;
 
 export interface CompactionSetup {
   settings(): AppSettings;
@@ -16,6 +19,8 @@ export interface CompactionSetup {
   /** Files read recently, newest first, to re-attach after a summary. */
   recentReads(): readonly string[];
   countTokens(history: readonly MessageParam[]): Promise<number>;
+  /** Estimated size of a request with this history (system and tools too). */
+  measure?(history: readonly MessageParam[]): number;
   /** The main loop's request builder: the summary request extends it to read its cache. */
   mainRequest?(history: readonly MessageParam[]): Promise<MessagesRequest>;
   /** Keeps the full transcript before a compaction replaces it. */
@@ -33,11 +38,9 @@ export interface CompactionSetup {
 async function readRecent(cwd: string, paths: readonly string[]): Promise<RecentFile[]> {
   const files = await Promise.all(
     paths.slice(0, 5).map(async (p) => {
-      try {
-        return { path: p, content: await readFile(resolve(cwd, p), 'utf8') };
-      } catch {
-        return undefined;
-      }
+      // Regular files only, and not a huge one: a file swapped for a FIFO would hang compaction.
+      const read = await readRegularFile(resolve(cwd, p), RECENT_FILE_MAX_BYTES);
+      return read.ok ? { path: p, content: read.bytes.toString('utf8') } : undefined;
     }),
   );
   return files.filter((f): f is RecentFile => f !== undefined);
@@ -51,6 +54,7 @@ export function createCompactor(setup: CompactionSetup): Compactor {
     compactable: setup.compactable,
     now: () => Date.now(),
     countTokens: (h) => setup.countTokens(h),
+    ...(setup.measure ? { measure: setup.measure } : {}),
     ...(setup.microConfig ? { microConfig: setup.microConfig } : {}),
     ...(setup.fromSessionMemory ? { fromSessionMemory: setup.fromSessionMemory } : {}),
     summarize: async (history, focus, limits) => {

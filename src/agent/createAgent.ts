@@ -128,6 +128,7 @@ export function createAgent(setup: AgentSetup): Agent {
           compactable: setup.tools.names('compactable'),
           recentReads: () => self.agent?.recentReads.newestFirst() ?? [],
           countTokens: (h) => self.agent!.exactTokens(h),
+          measure: (h) => self.agent!.meter.estimate(h),
           mainRequest: (h) => self.agent!.mainRequest(h),
           ...(setup.archive ? { archive: setup.archive } : {}),
           ...(setup.microConfig ? { microConfig: setup.microConfig } : {}),

@@ -1,3 +1,4 @@
+import { contextOverflow } from '../api/errors';
 import type { Store } from '../shared/store';
 import { addNotice } from '../state/actions';
 import type { AppState } from '../state/appState';
@@ -15,10 +16,13 @@ export function reportOutcome(store: Store<AppState>, result: LoopResult, maxTur
     case 'error': {
       const err = result.error;
       if (err?.kind === 'auth') addNotice(store, 'error', err.message, { label: 'Set API Key', command: 'setApiKey' });
-      else if (err?.kind === 'prompt_too_long') addNotice(store, 'error', `The conversation is too long for the model: ${err.message}`, { label: 'Compact', command: 'compact' });
+      else if (err?.kind === 'prompt_too_long' || (err && contextOverflow(err))) addNotice(store, 'error', `The conversation is too long for the model: ${err.message}`, { label: 'Compact', command: 'compact' });
       else addNotice(store, 'error', `The request failed: ${err?.message ?? 'unknown error'}`, { label: 'Retry', command: 'retry' });
       break;
     }
+    case 'blocked':
+      addNotice(store, 'error', result.blocked ?? 'The conversation is over the context limit; nothing was sent.', { label: 'Compact', command: 'compact' });
+      break;
     case 'end_turn':
       break;
   }

@@ -1,5 +1,7 @@
-import { ApiError } from '../api/errors';
+import { ApiError, contextOverflow } from '../api/errors';
 import type { AssistantBlock, AssistantTurn, ContentBlockParam, MessageParam, MessagesRequest, StreamObserver, ToolResultBlockParam } from '../api/types';
+import { NO_CONTENT } from '../conversation/blankText';
+import { toolUseIdsIn, uniqueToolUseIds } from '../conversation/toolUseIds';
 import { appendUserContent, INTERRUPTED_MARKER, INTERRUPTED_TOOL_RESULT } from '../conversation/history';
 import type { PermissionOutcome, Tool, ToolResult } from '../tools/types';
 
@@ -27,7 +29,13 @@ export interface LoopEvents {
 export interface LoopDeps {
   client: { stream(request: MessagesRequest, signal: AbortSignal, observer: StreamObserver): Promise<AssistantTurn> };
   tools: { get(name: string): Tool | undefined };
-  buildRequest(history: readonly MessageParam[]): MessagesRequest | Promise<MessagesRequest>;
+  /** `maxTokens`: ask for no more than this (the API said how much fits). */
+  buildRequest(history: readonly MessageParam[], opts?: { maxTokens?: number }): MessagesRequest | Promise<MessagesRequest>;
+  /**
+   * Asked before each request is sent (after compaction had its chance): a reason to send
+   * nothing and end the turn, when the request is known to be over the limit.
+   */
+  checkLimit?(history: readonly MessageParam[], request: MessagesRequest): string | undefined;
   checkPermission(call: { tool: Tool; input: unknown; id: string }): Promise<PermissionOutcome>;
   cwd: string;
   maxTurns: number;
@@ -40,12 +48,15 @@ export interface LoopDeps {
   afterTools?(calls: ReadonlyArray<{ tool: Tool; input: unknown }>): Promise<ContentBlockParam[]>;
 }
 
-export type LoopOutcome = 'end_turn' | 'max_turns' | 'aborted' | 'error';
+/** `blocked`: a request was due that is known to be over the context limit, so none was sent. */
+export type LoopOutcome = 'end_turn' | 'max_turns' | 'aborted' | 'error' | 'blocked';
 
 export interface LoopResult {
   history: MessageParam[];
   outcome: LoopOutcome;
   error?: ApiError;
+  /** Why the turn was blocked (outcome `blocked`), in words for the user. */
+  blocked?: string;
   turns: number;
   /** The text of the final assistant message, for the CLI and titles. */
   finalText: string;
@@ -54,7 +65,8 @@ export interface LoopResult {
 function toParam(block: AssistantBlock): ContentBlockParam | undefined {
   switch (block.type) {
     case 'text':
-      return block.text.length ? { type: 'text', text: block.text } : undefined;
+      // A blank text block would make this and every later request a 400.
+      return block.text.trim().length ? { type: 'text', text: block.text } : undefined;
     case 'thinking':
       return block.signature ? { type: 'thinking', thinking: block.thinking, signature: block.signature } : undefined;
     case 'redacted_thinking':
@@ -67,7 +79,7 @@ function toParam(block: AssistantBlock): ContentBlockParam | undefined {
 function assistantMessage(blocks: AssistantBlock[]): MessageParam {
   const content = blocks.map(toParam).filter((b): b is ContentBlockParam => b !== undefined);
   // The API refuses empty content; an empty answer still has to hold its place in history.
-  return { role: 'assistant', content: content.length ? content : [{ type: 'text', text: '(no content)' }] };
+  return { role: 'assistant', content: content.length ? content : [{ type: 'text', text: NO_CONTENT }] };
 }
 
 function textOf(blocks: readonly AssistantBlock[]): string {
@@ -127,7 +139,9 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
       if (prepared !== history) await ev.onHistory?.((history = prepared));
     }
     if (signal.aborted) return interrupted(history, [], turns, finalText);
-    const request = await deps.buildRequest(history);
+    let request = await deps.buildRequest(history);
+    const blocked = deps.checkLimit?.(history, request);
+    if (blocked) return { history, outcome: 'blocked', blocked, turns, finalText };
     // What the stream has produced so far, so Stop can keep the partial answer.
     let partial: AssistantBlock[] = [];
     const observer: StreamObserver = {
@@ -149,16 +163,27 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
     ev.onRequestStart?.(turns);
     let turn: AssistantTurn;
     try {
-      turn = await deps.client.stream(request, signal, observer);
+      try {
+        turn = await deps.client.stream(request, signal, observer);
+      } catch (err) {
+        // "input length and `max_tokens` exceed context limit": once, ask for what fits.
+        const fits = err instanceof ApiError && !signal.aborted ? smallerMaxTokens(err, request.maxTokens) : undefined;
+        if (fits === undefined) throw err;
+        request = await deps.buildRequest(history, { maxTokens: fits });
+        turn = await deps.client.stream(request, signal, observer);
+      }
     } catch (err) {
       if (signal.aborted || (err instanceof ApiError && err.kind === 'aborted')) {
         // Only finished tool_use blocks reach `partial`; one still streaming has no usable input.
-        const kept = partial.filter((b) => b !== undefined);
+        const kept = uniqueToolUseIds(partial.filter((b) => b !== undefined), toolUseIdsIn(history));
         return interrupted(history, kept, turns, finalText + textOf(kept));
       }
       const apiErr = err instanceof ApiError ? err : new ApiError('unknown', String(err), undefined, undefined, { cause: err });
       return { history, outcome: 'error', error: apiErr, turns, finalText };
     }
+    // A repeated id (some proxies send them) would make this and every later request a 400;
+    // the renamed call's result follows it, since results are keyed by the block's id.
+    turn = { ...turn, blocks: uniqueToolUseIds(turn.blocks, toolUseIdsIn(history)) };
     ev.onTurnComplete?.(turn, request);
     history = [...history, assistantMessage(turn.blocks)];
     await ev.onHistory?.(history);
@@ -219,6 +244,18 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
   }
 }
 
+/** Below this an answer is not worth asking for: the turn fails with the API's message instead. */
+const MIN_RETRY_OUTPUT_TOKENS = 1_024;
+/** Room left for the API's own rounding when it told us the figures. */
+const OVERFLOW_SLACK_TOKENS = 1_000;
+
+function smallerMaxTokens(err: ApiError, asked: number): number | undefined {
+  const o = contextOverflow(err);
+  if (!o) return undefined;
+  const fits = o.contextLimit - o.inputTokens - OVERFLOW_SLACK_TOKENS;
+  return fits >= MIN_RETRY_OUTPUT_TOKENS && fits < asked ? fits : undefined;
+}
+
 function summarize(p: CallPlan): string {
   if (p.tool && p.parsed.ok) {
     try {
@@ -234,9 +271,32 @@ function errorResult(id: string, message: string): ToolResultBlockParam {
   return { type: 'tool_result', tool_use_id: id, content: message, is_error: true };
 }
 
+/**
+ * Stop answers a running call at once: a tool that ignores the signal (a read blocked in the
+ * kernel, a busy loop) finishes in the background and its result is dropped.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal, onAbort: T): Promise<T> {
+  if (signal.aborted) return Promise.resolve(onAbort);
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => resolve(onAbort);
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(
+      (r) => {
+        signal.removeEventListener('abort', abort);
+        resolve(r);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', abort);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
+}
+
 async function runTool(p: CallPlan, cwd: string, signal: AbortSignal): Promise<ToolResult & { interrupted?: boolean }> {
   try {
-    const r = await p.tool!.call(p.parsed.ok ? p.parsed.value : undefined, { cwd, signal });
+    const call = Promise.resolve().then(() => p.tool!.call(p.parsed.ok ? p.parsed.value : undefined, { cwd, signal }));
+    const r = await untilAborted<ToolResult & { interrupted?: boolean }>(call, signal, { content: INTERRUPTED_TOOL_RESULT, isError: true, interrupted: true });
     return signal.aborted ? { ...r, interrupted: true } : r;
   } catch (err) {
     return { content: `${p.name} failed: ${err instanceof Error ? err.message : String(err)}`, isError: true, interrupted: signal.aborted };
@@ -246,7 +306,7 @@ async function runTool(p: CallPlan, cwd: string, signal: AbortSignal): Promise<T
 /** Stop during a stream: keep the partial answer and answer any finished tool call. */
 function interrupted(history: MessageParam[], partial: AssistantBlock[], turns: number, finalText: string): LoopResult {
   let next = history;
-  const answer = partial.filter((b) => (b.type === 'text' ? b.text.length > 0 : b.type === 'tool_use'));
+  const answer = partial.filter((b) => (b.type === 'text' ? b.text.trim().length > 0 : b.type === 'tool_use'));
   // Finished thinking stays with the answer it led to, in order: the API wants a tool call's
   // thinking back with it. Unfinished thinking never reaches `partial` (it has no signature).
   const kept = answer.length ? partial.filter((b) => answer.includes(b) || (b.type === 'thinking' && b.signature) || b.type === 'redacted_thinking') : [];

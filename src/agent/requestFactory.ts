@@ -7,6 +7,7 @@ import type { InstructionReport } from '../context/instructions';
 import { applyReminders, type Reminder } from '../context/reminders';
 import { buildMessagesRequest } from '../context/requestBuilder';
 import type { TokenMeter } from '../conversation/tokenMeter';
+import { computeThresholds, fitOutputTokens } from '../conversation/thresholds';
 import { estimateTokens } from '../conversation/tokens';
 import type { AppSettings } from '../state/appState';
 import type { ToolRegistry } from '../tools/registry';
@@ -33,15 +34,21 @@ export class RequestFactory {
     return (this.deps.models ?? tableModels).current(settings.model, { contextWindow: settings.contextWindow });
   }
 
-  async build(history: readonly MessageParam[]): Promise<MessagesRequest> {
+  /**
+   * The next main request. max_tokens is what fits beside this history in the window (the API
+   * refuses input + max_tokens over it), unless `opts.maxTokens` names a smaller figure (the
+   * API said how much fits).
+   */
+  async build(history: readonly MessageParam[], opts: { maxTokens?: number } = {}): Promise<MessagesRequest> {
     const settings = this.deps.settings();
     const model = this.model();
-    const maxTokens = Math.min(model.maxOutputTokens, 32_000);
-    const thinking = thinkingParam(model, settings.thinking, maxTokens, history);
     const system = await this.deps.systemBlocks();
     const tools = this.deps.tools.definitions();
     // The meter counts these in its figure until the next response anchors it.
     this.deps.meter.setOverhead(estimateTokens(system) + estimateTokens(tools));
+    const fitted = fitOutputTokens(computeThresholds(model.contextWindow, model.maxOutputTokens), this.deps.meter.used(history), Math.min(model.maxOutputTokens, 32_000));
+    const maxTokens = Math.max(1, Math.min(fitted, opts.maxTokens ?? fitted));
+    const thinking = thinkingParam(model, settings.thinking, maxTokens, history);
     return {
       ...buildMessagesRequest({
         model: model.id,

@@ -29,7 +29,7 @@ export interface TurnRunnerDeps {
   conversation: Conversation;
   meter: TokenMeter;
   broker: PermissionBroker;
-  buildRequest(history: readonly MessageParam[]): Promise<MessagesRequest>;
+  buildRequest(history: readonly MessageParam[], opts?: { maxTokens?: number }): Promise<MessagesRequest>;
   maxTurns(): number;
   compactor?: Compactor;
   afterTools?: LoopDeps['afterTools'];
@@ -110,7 +110,7 @@ export class TurnRunner {
         {
           client,
           tools: this.deps.tools,
-          buildRequest: (history) => this.deps.buildRequest(history),
+          buildRequest: (history, opts) => this.deps.buildRequest(history, opts),
           ...(this.deps.afterTools ? { afterTools: this.deps.afterTools } : {}),
           ...(this.deps.reviseResult ? { reviseResult: this.deps.reviseResult } : {}),
           ...(compactor
@@ -122,6 +122,7 @@ export class TurnRunner {
                 },
               }
             : {}),
+          checkLimit: (h) => this.overLimit(h),
           checkPermission: (call) => this.deps.broker.check(call, signal),
           cwd: this.deps.cwd,
           maxTurns: this.deps.maxTurns(),
@@ -141,6 +142,28 @@ export class TurnRunner {
     conversation.set(result.history, 'turn');
     conversation.shareMarks();
     return { result, lastRequest };
+  }
+
+  /**
+   * A request at or over the blocking limit is never sent, whether automatic compaction is on
+   * (it ran before this check and did not get under it) or off: the API would refuse it, or
+   * leave no room for the answer.
+   */
+  private overLimit(history: readonly MessageParam[]): string | undefined {
+    const { store, meter, compactor } = this.deps;
+    const settings = store.getState().settings;
+    const t = thresholdsFor(settings, this.deps.models);
+    const used = meter.used(history);
+    if (used < t.blockingAt) return undefined;
+    const why = !compactor
+      ? 'this session cannot compact'
+      : !settings.autoCompact
+        ? 'automatic compaction is off'
+        : compactor.autoDisabledReason
+          ? 'automatic compaction has stopped for this session'
+          : 'compacting did not bring it under that';
+    const k = (n: number) => `${Math.round(n / 1000)}k`;
+    return `The conversation is about ${k(used)} tokens, over the ${k(t.blockingAt)} a request to this model may hold (its window is ${k(t.contextWindow)}), and ${why}, so nothing was sent. Compact the conversation, then try again.`;
   }
 }
 

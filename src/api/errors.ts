@@ -103,3 +103,15 @@ export function classifyError(err: unknown): ApiError {
   }
   return new ApiError('unknown', err instanceof Error ? err.message : String(err), undefined, undefined, { cause: err });
 }
+
+/**
+ * The figures of the API's "input length and `max_tokens` exceed context limit: 171573 +
+ * 32000 > 200000" refusal (a 400 classified `invalid_request`): the request fits with a
+ * smaller max_tokens.
+ */
+export function contextOverflow(err: ApiError): { inputTokens: number; maxTokens: number; contextLimit: number } | undefined {
+  if (err.kind !== 'invalid_request') return undefined;
+  const m = /input length and `?max_tokens`? exceed context limit:\s*(\d+)\s*\+\s*(\d+)\s*>\s*(\d+)/i.exec(err.message);
+  if (!m) return undefined;
+  return { inputTokens: Number(m[1]), maxTokens: Number(m[2]), contextLimit: Number(m[3]) };
+}

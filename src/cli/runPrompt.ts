@@ -215,7 +215,7 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
     subtype,
     is_error: isError,
     result: r?.finalText ?? '',
-    ...(r?.error ? { error: r.error.message } : {}),
+    ...(r?.error ? { error: r.error.message } : r?.blocked ? { error: r.blocked } : {}),
     session_id: runtime.sessionId,
     num_turns: r?.turns ?? 0,
     duration_ms: Date.now() - started,
@@ -242,5 +242,6 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
   if (r.outcome === 'error') return fail(r.error?.message.split('\n')[0] ?? 'request failed');
   if (r.outcome === 'max_turns') return fail(`stopped after ${r.turns} model turns (--max-turns ${args.maxTurns}) before the task was done; continue it with -c, or raise --max-turns`);
   if (r.outcome === 'aborted') return fail('interrupted');
+  if (r.outcome === 'blocked') return fail(r.blocked ?? 'the conversation is over the context limit; nothing was sent');
   return 0;
 }

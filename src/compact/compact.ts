@@ -11,8 +11,9 @@ import { requestSummary, type SharedRequestBuilder } from './summaryRequest';
 export const COMPACT_BOUNDARY = '[Conversation compacted]';
 export const MAX_PTL_RETRIES = 3;
 export const POST_COMPACT_MAX_FILES = 5;
-export const POST_COMPACT_FILE_BUDGET = 50_000;
-export const POST_COMPACT_FILE_MAX = 5_000;
+/** For a 200k window; `compactLimits` scales both to the window. */
+export const POST_COMPACT_FILE_BUDGET = DEFAULT_COMPACT_LIMITS.fileBudgetTokens;
+export const POST_COMPACT_FILE_MAX = DEFAULT_COMPACT_LIMITS.fileMaxTokens;
 
 const SUMMARY_SYSTEM = 'You write faithful, structured summaries of coding sessions so that the work can continue from the summary alone.';
 
@@ -170,6 +171,8 @@ export interface CompactionResult {
   coverage: CompactionCoverage;
   /** Where the transcript from before this compaction was archived. */
   archive?: string;
+  /** The history without the files put back after the summary (when there were any). */
+  withoutFiles?: MessageParam[];
 }
 
 export interface SummaryClient {
@@ -194,12 +197,13 @@ export interface CompactOptions {
   shared?: SharedRequestBuilder;
 }
 
-export function recentFilesBlock(files: readonly RecentFile[]): string | undefined {
+export function recentFilesBlock(files: readonly RecentFile[], limits: Pick<CompactLimits, 'fileBudgetTokens' | 'fileMaxTokens'> = DEFAULT_COMPACT_LIMITS): string | undefined {
   const picked: string[] = [];
-  let budget = POST_COMPACT_FILE_BUDGET;
+  let budget = limits.fileBudgetTokens ?? POST_COMPACT_FILE_BUDGET;
+  const max = limits.fileMaxTokens ?? POST_COMPACT_FILE_MAX;
   for (const f of files.slice(0, POST_COMPACT_MAX_FILES)) {
     let content = f.content;
-    if (estimateTokens(content) > POST_COMPACT_FILE_MAX) content = `${content.slice(0, POST_COMPACT_FILE_MAX * 4)}\n… (cut; read the file again for the rest)`;
+    if (estimateTokens(content) > max) content = `${content.slice(0, max * 4)}\n… (cut; read the file again for the rest)`;
     const cost = estimateTokens(content);
     if (cost > budget) break;
     budget -= cost;
@@ -212,7 +216,7 @@ export function recentFilesBlock(files: readonly RecentFile[]): string | undefin
  * The history that replaces the conversation: one user message, the API accepts it. `carried`
  * holds the messages the summary does not cover, word for word.
  */
-export function compactedHistory(summary: string, anchors: readonly Anchor[], recentFiles: readonly RecentFile[], source: 'llm' | 'session-memory', carried?: string): MessageParam[] {
+export function compactedHistory(summary: string, anchors: readonly Anchor[], recentFiles: readonly RecentFile[], source: 'llm' | 'session-memory', carried?: string, limits?: CompactLimits): MessageParam[] {
   const parts = [
     `${COMPACT_BOUNDARY} This session continues from an earlier conversation that ran out of context. ${source === 'llm' ? 'The summary below covers it' : 'The session notes below cover it'}; the most recent exchanges follow if any were kept.`,
     summary,
@@ -224,7 +228,7 @@ export function compactedHistory(summary: string, anchors: readonly Anchor[], re
         anchors.map((a) => `- ${a.role === 'user' ? 'User' : 'Assistant'} (${a.kind}): ${JSON.stringify(a.text)}`).join('\n'),
     );
   }
-  const files = recentFilesBlock(recentFiles);
+  const files = recentFilesBlock(recentFiles, limits);
   if (files) parts.push(files);
   parts.push('Continue the work from where it left off without asking the user to repeat anything.');
   return [{ role: 'user', content: [{ type: 'text', text: parts.join('\n\n') }] }];
@@ -275,9 +279,11 @@ export async function compactWithSummary(opts: CompactOptions): Promise<Compacti
       // messages and fixes word for word.
       const from = opts.history.length - rounds.flat().length;
       const carried = carryBlock(uncoveredTexts(opts.history, 0, from), CARRIED_HEADING, limits.carryTokens);
-      const history = compactedHistory(summary, anchors, opts.recentFiles ?? [], 'llm', carried);
+      const history = compactedHistory(summary, anchors, opts.recentFiles ?? [], 'llm', carried, limits);
       const coverage: CompactionCoverage = { summaryCovers: [from, opts.history.length], keptFrom: opts.history.length };
-      return { history, summary, tokensBefore, tokensAfter: estimateTokens(history), anchors, droppedRounds: dropped, source: 'llm', coverage, ...(archive ? { archive } : {}) };
+      // The same without the files put back, for when the whole does not get under the threshold.
+      const slim = opts.recentFiles?.length ? compactedHistory(summary, anchors, [], 'llm', carried, limits) : undefined;
+      return { history, summary, tokensBefore, tokensAfter: estimateTokens(history), anchors, droppedRounds: dropped, source: 'llm', coverage, ...(slim ? { withoutFiles: slim } : {}), ...(archive ? { archive } : {}) };
     } catch (err) {
       const tooLong = err instanceof ApiError && err.kind === 'prompt_too_long';
       if (!tooLong || attempt >= MAX_PTL_RETRIES || rounds.length <= 1) throw err;

@@ -2,7 +2,7 @@ import type { ContentBlockParam, MessageParam } from '../api/types';
 import { appendUserContent } from '../conversation/history';
 import { estimateTokens } from '../conversation/tokens';
 import { Emitter } from '../base/event';
-import type { CompactionResult } from './compact';
+import { truncateWithCoverage, type CompactionResult } from './compact';
 import { microCompact, type MicroCompactConfig, type MicroCompactDecision } from './microCompact';
 import type { Thresholds } from '../conversation/thresholds';
 import { compactLimits, type CompactLimits } from './limits';
@@ -25,6 +25,8 @@ export interface CompactorDeps {
   microConfig?: Partial<MicroCompactConfig>;
   /** Exact count of what a request with this history would hold (count_tokens). */
   countTokens?(history: readonly MessageParam[]): Promise<number>;
+  /** Estimated size of a request with this history (system and tools too); messages only when not given. */
+  measure?(history: readonly MessageParam[]): number;
 }
 
 /** Within this share of the threshold, an estimate is not good enough to decide on. */
@@ -138,6 +140,35 @@ export class Compactor {
     }
   }
 
+  /**
+   * A compaction must end below the auto-compact threshold, or it only moves the problem (the
+   * next request trips the thrash guard, or goes out over the limit); an automatic one starts
+   * above it, so it always ends smaller. (A manual one of a short conversation may grow a
+   * little: the user asked for it, and Undo is there.) Tried in turn: the result, the result without the files put back, the latest
+   * rounds kept whole (truncation); none small enough fails the compaction.
+   */
+  private smallEnough(head: readonly MessageParam[], prompt: ContentBlockParam[] | undefined, compacted: CompactionResult, limits: CompactLimits): CompactionResult {
+    const measure = this.deps.measure ?? ((h: readonly MessageParam[]) => estimateTokens(h));
+    const limit = this.deps.thresholds().autoCompactAt;
+    const candidates: Array<() => CompactionResult> = [
+      () => withPrompt(compacted, prompt),
+      ...(compacted.withoutFiles ? [() => withPrompt({ ...compacted, history: compacted.withoutFiles!, tokensAfter: estimateTokens(compacted.withoutFiles!) }, prompt)] : []),
+      () => {
+        const cut = truncateWithCoverage(head, limits.keepMaxTokens, limits.carryTokens);
+        const note = 'The compacted conversation was still too large, so the oldest part was dropped instead and the latest exchanges kept as they were (your earlier messages are kept word for word).';
+        const { withoutFiles: _drop, ...rest } = compacted;
+        return withPrompt({ ...rest, history: cut.history, summary: note, tokensAfter: estimateTokens(cut.history), source: 'truncation', coverage: cut.coverage }, prompt);
+      },
+    ];
+    let size = 0;
+    for (const candidate of candidates) {
+      const r = candidate();
+      size = measure(r.history);
+      if (size < limit) return r;
+    }
+    throw new Error(`it would leave about ${size} tokens, not below ${limit}; the conversation was left as it was`);
+  }
+
   /** Compacts now; rejects on failure (after counting it for the circuit breaker). */
   async compact(history: readonly MessageParam[], trigger: CompactTrigger, focus?: string): Promise<CompactionResult> {
     // Two triggers at once (a manual compact during an automatic one) share the one run.
@@ -150,7 +181,7 @@ export class Compactor {
         const limits = compactLimits(this.deps.thresholds());
         const fromMemory = !focus && this.deps.fromSessionMemory ? await this.deps.fromSessionMemory(head, limits) : undefined;
         const compacted = fromMemory ?? (await this.deps.summarize(head, focus, limits));
-        const result = prompt ? { ...compacted, history: appendUserContent(compacted.history, prompt), tokensAfter: compacted.tokensAfter + estimateTokens(prompt) } : compacted;
+        const result = this.smallEnough(head, prompt, compacted, limits);
         this.consecutiveFailures = 0;
         this.compacted.fire({ result, before: history.slice(), trigger, focus });
         return result;
@@ -171,6 +202,9 @@ export class Compactor {
     return run;
   }
 }
+
+const withPrompt = (r: CompactionResult, prompt: ContentBlockParam[] | undefined): CompactionResult =>
+  prompt ? { ...r, history: appendUserContent(r.history, prompt), tokensAfter: r.tokensAfter + estimateTokens(prompt) } : r;
 
 /**
  * Splits off a trailing user prompt that no answer follows yet (text the user typed, not tool

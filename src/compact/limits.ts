@@ -15,9 +15,17 @@ export interface CompactLimits {
   carryTokens: number;
   /** The summary request's max_tokens: what the window leaves above the threshold. */
   summaryMaxTokens: number;
+  /** Files put back after a summary, all together (the 200k figure when not given)... */
+  fileBudgetTokens?: number;
+  /** ...and each (a longer one is cut). */
+  fileMaxTokens?: number;
 }
 
-export const DEFAULT_COMPACT_LIMITS: CompactLimits = { keepMinTokens: 10_000, keepMaxTokens: 40_000, carryTokens: 16_000, summaryMaxTokens: 20_000 };
+/** The seeds' figures for the files put back after a summary, for a 200k window. */
+export const FILE_BUDGET_TOKENS = 50_000;
+export const FILE_MAX_TOKENS = 5_000;
+
+export const DEFAULT_COMPACT_LIMITS: Required<CompactLimits> = { keepMinTokens: 10_000, keepMaxTokens: 40_000, carryTokens: 16_000, summaryMaxTokens: 20_000, fileBudgetTokens: FILE_BUDGET_TOKENS, fileMaxTokens: FILE_MAX_TOKENS };
 
 export function compactLimits(t: Thresholds): CompactLimits {
   const room = Math.max(1, t.autoCompactAt);
@@ -26,5 +34,8 @@ export function compactLimits(t: Thresholds): CompactLimits {
     keepMaxTokens: Math.min(DEFAULT_COMPACT_LIMITS.keepMaxTokens, Math.floor(room * 0.25)),
     carryTokens: Math.min(DEFAULT_COMPACT_LIMITS.carryTokens, Math.floor(room * 0.1)),
     summaryMaxTokens: Math.max(256, Math.min(DEFAULT_COMPACT_LIMITS.summaryMaxTokens, t.contextWindow - t.autoCompactAt)),
+    // The seeds' 5 x 5k (50k at most) is 30% of a 200k window's threshold: the same share below.
+    fileBudgetTokens: Math.min(DEFAULT_COMPACT_LIMITS.fileBudgetTokens, Math.floor(room * 0.3)),
+    fileMaxTokens: Math.min(DEFAULT_COMPACT_LIMITS.fileMaxTokens, Math.floor(room * 0.06)),
   };
 }

@@ -1,3 +1,4 @@
+import { withoutBlankText } from '../conversation/blankText';
 import type { ContentBlockParam, MessageParam, MessagesRequest, SystemBlock, ToolDefinition } from '../api/types';
 
 /**
@@ -34,7 +35,8 @@ export function buildMessagesRequest(args: {
     maxTokens: args.maxTokens,
     system: args.system,
     tools: args.tools,
-    messages: withHistoryBreakpoint(args.history),
+    // Blank text is dropped from what is sent, whatever history holds (an older transcript).
+    messages: withHistoryBreakpoint(withoutBlankText(args.history)),
     source: args.source ?? 'main',
   };
 }

@@ -41,8 +41,28 @@ export function computeThresholds(contextWindow: number, maxOutputTokens: number
     warningAt: effectiveWindow - buffer(WARNING_THRESHOLD_BUFFER_TOKENS),
     errorAt: effectiveWindow - buffer(ERROR_THRESHOLD_BUFFER_TOKENS),
     autoCompactAt: effectiveWindow - buffer(AUTOCOMPACT_BUFFER_TOKENS),
-    blockingAt: effectiveWindow - buffer(BLOCKING_BUFFER_TOKENS),
+    // Below the blocking limit an answer of at least the floor always fits beside the request,
+    // estimate error included (this only bites on small windows).
+    blockingAt: Math.min(effectiveWindow - buffer(BLOCKING_BUFFER_TOKENS), window - floorFor(outputReserve) - marginFor(window)),
   };
+}
+
+/** The smallest max_tokens worth sending: below it an answer is cut off before it says much. */
+export const OUTPUT_FLOOR_TOKENS = 3_000;
+
+const floorFor = (outputReserve: number) => Math.max(1, Math.min(OUTPUT_FLOOR_TOKENS, outputReserve));
+// The estimate counts characters, not tokens: leave it room to be wrong (2% of the window).
+const marginFor = (window: number) => Math.min(8_000, Math.max(256, Math.round(window * 0.02)));
+
+/**
+ * The max_tokens a request of about `usedTokens` can ask for: the model's cap, or what the
+ * window leaves beside the input less the estimate's margin, whichever is smaller; never
+ * below the floor (a request that cannot have the floor is over the blocking limit).
+ */
+export function fitOutputTokens(t: Thresholds, usedTokens: number, cap: number): number {
+  const floor = Math.min(cap, floorFor(t.contextWindow - t.effectiveWindow));
+  const room = t.contextWindow - Math.max(0, Math.ceil(usedTokens)) - marginFor(t.contextWindow);
+  return Math.max(floor, Math.min(cap, room));
 }
 
 /**

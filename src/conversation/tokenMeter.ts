@@ -43,6 +43,11 @@ export class TokenMeter {
     this.anchorLength = 0;
   }
 
+  /** A request with this history by estimate alone (the system and tools of the last request built): for a history the API has not seen. */
+  estimate(history: readonly MessageParam[]): number {
+    return this.overhead + (history.length ? estimateTokens(history) : 0);
+  }
+
   used(history: readonly MessageParam[]): number {
     if (this.anchored && this.anchorLength <= history.length) {
       const added = history.slice(this.anchorLength);

@@ -1,4 +1,5 @@
-import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '../api/types';
+import type { ContentBlockParam, MessageParam, ToolResultBlockParam, ToolUseBlockParam } from '../api/types';
+import { matchResults, uniqueToolUseIds } from '../conversation/toolUseIds';
 import type { ViewMessage } from '../shared/viewState';
 import type { ClaudeChain } from './claudeChain';
 import type { ClaudeEntry, SkipCounts } from './claudeTranscript';
@@ -137,33 +138,37 @@ function merge(ps: Piece[]): MessageParam[] {
   return out;
 }
 
-const toolUseIds = (m: MessageParam | undefined): string[] =>
-  m?.role === 'assistant' ? (m.content as Block[]).filter((b) => b.type === 'tool_use').map((b) => (b as { id: string }).id) : [];
-
 const notRecorded = (id: string): Block => ({ type: 'tool_result', tool_use_id: id, content: NOT_RECORDED, is_error: true });
 
 function pairUp(raw: MessageParam[]): MessageParam[] {
   const history: MessageParam[] = [];
+  // Ids repeated anywhere in the transcript (a proxy that reuses them) are renamed, as the loop
+  // does, and each result follows its call: the API refuses a request with a repeated id.
+  const taken = new Set<string>();
+  // The last answer's calls: the id each had in the transcript and the one it has now.
+  let calls: Array<{ original: string; id: string }> = [];
   for (const m of raw) {
     let content = m.content as Block[];
     if (m.role === 'user') {
-      const asked = new Set(toolUseIds(history.at(-1)));
-      const results = content.filter((b) => b.type === 'tool_result' && asked.has(b.tool_use_id));
-      const answered = new Set(results.map((b) => (b as { tool_use_id: string }).tool_use_id));
-      content = [...[...asked].filter((id) => !answered.has(id)).map(notRecorded), ...results, ...content.filter((b) => b.type !== 'tool_result')];
+      const results = matchResults(content.filter((b) => b.type === 'tool_result'), calls);
+      const answered = new Set(results.map((b) => (b as ToolResultBlockParam).tool_use_id));
+      content = [...calls.filter((c) => !answered.has(c.id)).map((c) => notRecorded(c.id)), ...results, ...content.filter((b) => b.type !== 'tool_result')];
+      calls = [];
       if (!content.length) continue;
-    } else if (history.length === 0) {
-      history.push({ role: 'user', content: [{ type: 'text', text: IMPORT_OPENER }] });
-    } else if (history.at(-1)!.role === 'assistant') {
-      // Only after a dropped user message; the calls it answered are answered here.
-      const ids = toolUseIds(history.at(-1));
-      history.push({ role: 'user', content: ids.length ? ids.map(notRecorded) : [{ type: 'text', text: '(continued)' }] });
+    } else {
+      if (history.length === 0) history.push({ role: 'user', content: [{ type: 'text', text: IMPORT_OPENER }] });
+      else if (history.at(-1)!.role === 'assistant') {
+        // Only after a dropped user message; the calls it answered are answered here.
+        history.push({ role: 'user', content: calls.length ? calls.map((c) => notRecorded(c.id)) : [{ type: 'text', text: '(continued)' }] });
+      }
+      const renamed = uniqueToolUseIds(content, taken);
+      calls = content.flatMap((b, i) => (b.type === 'tool_use' ? [{ original: b.id, id: (renamed[i] as ToolUseBlockParam).id }] : []));
+      content = renamed;
     }
     history.push({ role: m.role, content } as MessageParam);
   }
   // A last call with no result is answered too, so the next request is valid.
-  const ids = toolUseIds(history.at(-1));
-  if (ids.length) history.push({ role: 'user', content: ids.map(notRecorded) });
+  if (calls.length) history.push({ role: 'user', content: calls.map((c) => notRecorded(c.id)) });
   return history;
 }
 

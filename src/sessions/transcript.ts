@@ -5,6 +5,7 @@ import type { MessageParam } from '../api/types';
 import type { ViewMessage } from '../shared/viewState';
 import { parseEvent } from './eventSchema';
 import { SCHEMA_VERSION, type SessionEvent } from './events';
+import { withoutBlankText } from '../conversation/blankText';
 import { repairToolPairing } from './historyRepair';
 
 export { SCHEMA_VERSION, type SessionEvent } from './events';
@@ -103,7 +104,7 @@ export async function loadSession(file: string): Promise<LoadedSession> {
   if (!meta) throw new SessionError(`${file} has no session header`);
   if (meta.v > SCHEMA_VERSION) throw new SessionError(`${file} was written by a newer Threadline (schema ${meta.v})`);
   // A crash between a tool call and its result must not leave a history the API refuses.
-  const mended = repairToolPairing(history);
+  const mended = repairToolPairing(withoutBlankText(history));
   if (view.length) view = view.map((m) => (m.kind === 'assistant' && m.streaming ? { ...m, streaming: false } : m));
   return { meta, history: mended.history.slice(), view, title, tokens, skipped, repairs: mended.repairs };
 }

@@ -3,9 +3,12 @@
 // libuv's pool that Stop cannot reach.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, mkdirSync, openSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { createToolRegistry, createTools } from '../../src/agent/tools';
+import { EDIT_MAX_BYTES } from '../../src/agent/tools/edit';
+import type { Tool } from '../../src/tools/types';
 import { startStandin, type Standin } from '../standin/server';
 import { createStandinAgent } from '../support/standinAgent';
 import { tempDir } from './support';
@@ -28,7 +31,7 @@ after(async () => {
 });
 
 describe('finding 12: Edit on a FIFO hangs, and Stop does not end it', () => {
-  it('the turn ends within seconds of Stop', { todo: 'finding 12: Edit reads non-regular files (FIFO: hangs; /dev/zero: reads until out of memory)' }, async () => {
+  it('Edit refuses a FIFO at once, and the turn goes on', async () => {
     const cwd = tempDir('fifo');
     mkdirSync(join(cwd, 'src'));
     const fifo = join(cwd, 'src', 'generated.ts');
@@ -40,13 +43,71 @@ describe('finding 12: Edit on a FIFO hangs, and Stop does not end it', () => {
       { content: [{ type: 'text', text: 'done' }] },
     );
     const turn = agent.submit('fix generated.ts');
-    // Stop once the Edit is running (as a user would, seeing it take long).
-    const running = () => store.getState().messages.some((m) => m.kind === 'tool' && m.status === 'running');
-    for (let i = 0; i < 200 && !running(); i++) await new Promise((r) => setTimeout(r, 50));
-    assert.ok(running(), 'the Edit started');
-    await new Promise((r) => setTimeout(r, 500));
-    agent.stop();
     const ended = await Promise.race([turn.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5_000).unref())]);
-    assert.equal(ended, true, `the turn was still running 5 s after Stop (status ${store.getState().status})`);
+    assert.equal(ended, true, `the turn was still running after 5 s (status ${store.getState().status})`);
+    const card = store.getState().messages.find((m) => m.kind === 'tool');
+    assert.ok(card?.kind === 'tool' && card.status === 'error' && /not a regular file/.test(card.result ?? ''), JSON.stringify(card));
+  });
+
+  it('Edit, Write and Grep refuse FIFOs and devices; Edit caps what it reads', async () => {
+    const cwd = tempDir('special');
+    const fifo = join(cwd, 'pipe.ts');
+    execFileSync('mkfifo', [fifo]);
+    fifos.push(fifo);
+    writeFileSync(join(cwd, 'big.txt'), Buffer.alloc(EDIT_MAX_BYTES + 1, 0x61));
+    const signal = new AbortController().signal;
+    const call = async (name: string, input: unknown) => {
+      const tool = createTools().find((t) => t.name === name)!;
+      const parsed = tool.parse(input);
+      assert.ok(parsed.ok);
+      const within = await Promise.race([tool.call(parsed.value, { cwd, signal }), new Promise<undefined>((r) => setTimeout(() => r(undefined), 3_000).unref())]);
+      assert.ok(within, `${name} ${JSON.stringify(input)} did not answer within 3 s`);
+      return within;
+    };
+    for (const file_path of [fifo, '/dev/zero']) {
+      const edit = await call('Edit', { file_path, old_string: 'a', new_string: 'b' });
+      assert.equal(edit.isError, true);
+      assert.match(edit.content, /not a regular file/);
+      const write = await call('Write', { file_path, content: 'x' });
+      assert.equal(write.isError, true);
+      assert.match(write.content, /not a regular file/);
+    }
+    const grep = await call('Grep', { pattern: 'x', path: fifo });
+    assert.match(grep.content, /not a regular file/);
+    const big = await call('Edit', { file_path: 'big.txt', old_string: 'a', new_string: 'b', replace_all: true });
+    assert.equal(big.isError, true);
+    assert.match(big.content, /over 10 MB/);
+  });
+
+  it('Stop answers a tool that ignores it: the turn ends, the call says interrupted', async () => {
+    const cwd = tempDir('stuck');
+    let release: () => void = () => undefined;
+    const stuck: Tool<Record<string, never>> = {
+      name: 'Stuck',
+      description: 'A tool that ignores its signal, as a read blocked in the kernel does.',
+      inputSchema: { type: 'object', properties: {} },
+      traits: {},
+      parse: () => ({ ok: true, value: {} }),
+      isReadOnly: () => true,
+      summarize: () => 'stuck',
+      paths: () => [],
+      call: () => new Promise((r) => (release = () => r({ content: 'finally' }))),
+    };
+    const { agent, store } = createStandinAgent({ url: standin.url, cwd, extra: { tools: createToolRegistry().with([stuck as Tool]) } });
+    standin.enqueue({ content: [{ type: 'tool_use', name: 'Stuck', input: {} }] }, { content: [{ type: 'text', text: 'after stop' }] });
+    const turn = agent.submit('go');
+    const running = () => store.getState().messages.some((m) => m.kind === 'tool' && m.status === 'running');
+    for (let i = 0; i < 200 && !running(); i++) await new Promise((r) => setTimeout(r, 25));
+    assert.ok(running(), 'the call started');
+    agent.stop();
+    const ended = await Promise.race([turn.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 2_000).unref())]);
+    release();
+    assert.equal(ended, true, `the turn was still running 2 s after Stop (status ${store.getState().status})`);
+    const card = store.getState().messages.find((m) => m.kind === 'tool');
+    assert.equal(card?.kind === 'tool' && card.status, 'interrupted');
+    // The history the next request carries answers the call.
+    standin.enqueue({ content: [{ type: 'text', text: 'next' }] });
+    await agent.submit('and now?');
+    assert.deepEqual(standin.requests.filter((r) => r.validationError).map((r) => r.validationError), []);
   });
 });

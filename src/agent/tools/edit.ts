@@ -1,5 +1,5 @@
-import { promises as fs } from 'node:fs';
 import { resolveToolPath } from '../../tools/paths';
+import { readRegularFile } from '../../tools/regularFile';
 import type { Tool } from '../../tools/types';
 import { z } from 'zod';
 import { parseToolInput, pathField, toInputSchema } from '../../tools/schema';
@@ -20,6 +20,9 @@ export function findAll(text: string, needle: string): number[] {
   for (let k = text.indexOf(needle); k >= 0; k = text.indexOf(needle, k + needle.length)) at.push(k);
   return at;
 }
+
+/** Edit holds the file, its new text and a split of it in memory at once: refuse beyond this. */
+export const EDIT_MAX_BYTES = 10 * 1024 * 1024;
 
 const CONTEXT_LINES = 3;
 const SNIPPET_MAX_LINES = 30;
@@ -93,14 +96,18 @@ export const editTool: Tool<EditInput> = {
     if (signal.aborted) return INTERRUPTED;
     const abs = resolveToolPath(cwd, i.file_path);
     if (i.old_string === i.new_string) return { content: 'old_string and new_string are identical, so there is nothing to change.', isError: true };
-    let text: string;
-    try {
-      const st = await fs.stat(abs);
-      if (st.isDirectory()) return { content: `${abs} is a folder; give the path of a file.`, isError: true };
-      text = await fs.readFile(abs, 'utf8');
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT') return { content: `Cannot read ${abs}: ${errorMessage(err)}.`, isError: true };
+    const read = await readRegularFile(abs, EDIT_MAX_BYTES);
+    if (!read.ok) {
+      switch (read.reason) {
+        case 'folder':
+          return { content: `${abs} is a folder; give the path of a file.`, isError: true };
+        case 'not-regular':
+          return { content: `${abs} is not a regular file (a FIFO, socket or device); Edit only changes regular files.`, isError: true };
+        case 'too-large':
+          return { content: `${abs} is over ${EDIT_MAX_BYTES / (1024 * 1024)} MB, more than Edit reads; change it with a command (sed, a script) instead.`, isError: true };
+        case 'unreadable':
+          return { content: `Cannot read ${abs}: ${errorMessage(read.error)}.`, isError: true };
+      }
       if (i.old_string !== '') return { content: `File does not exist: ${abs}. To create a file, use Write (or Edit with an empty old_string).`, isError: true };
       try {
         await writeAtomic(abs, i.new_string);
@@ -109,6 +116,8 @@ export const editTool: Tool<EditInput> = {
       }
       return { content: `Created ${abs}:\n${snippet(i.new_string, 0, i.new_string.length)}` };
     }
+    if (signal.aborted) return INTERRUPTED;
+    const text = read.bytes.toString('utf8');
     if (i.old_string === '') {
       if (text !== '') return { content: `${abs} already exists and is not empty; an empty old_string only creates files. Give the exact text to replace, or use Write to replace the whole file.`, isError: true };
       await writeAtomic(abs, i.new_string);

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import { basename } from 'node:path';
 import { RE2JS } from 're2js';
 import { globToRegExp } from '../../tools/glob';
+import { readRegularFile } from '../../tools/regularFile';
 import { resolveToolPath } from '../../tools/paths';
 import type { Tool } from '../../tools/types';
 import { readAhead, ROOT_ONLY, scopeFilter, searchRoot, walkGlob, type SearchScope } from '../../tools/walk';
@@ -84,6 +85,7 @@ export function createGrepTool(scope: SearchScope = ROOT_ONLY): Tool<GrepInput> 
       try {
         const st = await fs.stat(root);
         if (st.isDirectory()) candidates = await walkGlob(root, glob ?? '**/*', { signal, anchored });
+        else if (!st.isFile()) return { content: `${root} is not a regular file (a FIFO, socket or device); Grep searches regular files.`, isError: true };
         else if (glob && !globToRegExp(glob).test(basename(root))) candidates = [];
         else candidates = [{ rel: '', abs: root, size: st.size }];
       } catch (err) {
@@ -102,7 +104,11 @@ export function createGrepTool(scope: SearchScope = ROOT_ONLY): Tool<GrepInput> 
       });
       // A pattern with no regex syntax is a plain string: files without it are skipped at once.
       const literal = !i['-i'] && !/[.^$*+?()[\]{}|\\]/.test(i.pattern) ? i.pattern : undefined;
-      const read = (f: { abs: string }) => fs.readFile(f.abs).catch(() => undefined); // unreadable or gone: skipped
+      // Unreadable, gone, or swapped for a FIFO since the walk: skipped.
+      const read = async (f: { abs: string }) => {
+        const r = await readRegularFile(f.abs, GREP_MAX_FILE_BYTES);
+        return r.ok ? r.bytes : undefined;
+      };
       for await (const [f, buf] of readAhead(searched, 16, read)) {
         if (signal.aborted) return INTERRUPTED;
         if (!buf || hasNulByte(buf)) continue;

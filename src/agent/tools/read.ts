@@ -1,6 +1,7 @@
 import { createReadStream, promises as fs } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { resolveToolPath } from '../../tools/paths';
+import { readRegularFile } from '../../tools/regularFile';
 import type { Tool } from '../../tools/types';
 import { z } from 'zod';
 import { parseToolInput, pathField, toInputSchema } from '../../tools/schema';
@@ -103,7 +104,10 @@ export const readTool: Tool<ReadInput> = {
       let more: boolean;
       let total: number | undefined;
       if (size <= READ_MAX_BYTES) {
-        let all = (await fs.readFile(abs, 'utf8')).split('\n');
+        // Checked again on the open file: the path may have become a FIFO since the stat.
+        const read = await readRegularFile(abs, READ_MAX_BYTES);
+        if (!read.ok) return { content: `Cannot read ${abs}: ${read.reason === 'too-large' ? 'it grew past the size Read returns in one go' : read.reason === 'unreadable' ? errorMessage(read.error) : 'it is no longer a regular file'}.`, isError: true };
+        let all = read.bytes.toString('utf8').split('\n');
         if (all.at(-1) === '') all.pop();
         all = all.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
         total = all.length;

@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
 import { extname, isAbsolute, relative, sep } from 'node:path';
 import { writeFileAtomic } from '../../base/atomicFile';
 
@@ -24,7 +24,8 @@ export function hasNulByte(head: Uint8Array): boolean {
 
 /** Reads up to the first `bytes` bytes of a file. */
 export async function readHead(abs: string, bytes = 8192): Promise<Buffer> {
-  const fh = await fs.open(abs, 'r');
+  // Non-blocking: a FIFO put where a file was must not hang the open.
+  const fh = await fs.open(abs, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const buf = Buffer.alloc(bytes);
     const { bytesRead } = await fh.read(buf, 0, bytes, 0);

@@ -32,6 +32,8 @@ export const writeTool: Tool<WriteInput> = {
     try {
       const st = await fs.stat(abs);
       if (st.isDirectory()) return { content: `${abs} is a folder; give the path of a file.`, isError: true };
+      // Replacing a FIFO or a device with a file is never what was meant (and /dev as root).
+      if (!st.isFile()) return { content: `${abs} is not a regular file (a FIFO, socket or device); Write only replaces regular files.`, isError: true };
       existed = true;
     } catch {
       // a new file

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { MessageParam } from '../../../src/api/types';
 import { Compactor } from '../../../src/compact/compactor';
-import { computeThresholds, SCALE_BELOW_WINDOW } from '../../../src/conversation/thresholds';
+import { computeThresholds, fitOutputTokens, OUTPUT_FLOOR_TOKENS, SCALE_BELOW_WINDOW } from '../../../src/conversation/thresholds';
 import { estimateTokens } from '../../../src/conversation/tokens';
 import { truncateWithCoverage } from '../../../src/compact/compact';
 import { compactLimits } from '../../../src/compact/limits';
@@ -22,6 +22,21 @@ describe('thresholds hold for every window (property)', () => {
         assert.ok(t.errorAt <= t.autoCompactAt);
         // Room enough to work in: the warning starts past half of the window.
         assert.ok(t.warningAt >= window / 2, `warning at ${t.warningAt} of ${window}`);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('leave room for an answer below the blocking limit: input + the max_tokens asked stays inside the window, 8k to 1M', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 8_000, max: 1_000_000 }), fc.integer({ min: 1, max: 200_000 }), fc.double({ min: 0, max: 1, noNaN: true }), (window, maxOutput, share) => {
+        const t = computeThresholds(window, maxOutput);
+        const cap = Math.min(maxOutput, 32_000);
+        const used = Math.floor(share * (t.blockingAt - 1));
+        const out = fitOutputTokens(t, used, cap);
+        assert.ok(out >= 1 && out <= cap, `max_tokens ${out}, cap ${cap}`);
+        assert.ok(used + out <= window, `${used} + ${out} > ${window}`);
+        assert.ok(out >= Math.min(cap, OUTPUT_FLOOR_TOKENS, window - t.effectiveWindow), `max_tokens ${out} under the floor at ${used} of ${window}`);
       }),
       { numRuns: 2000 },
     );
