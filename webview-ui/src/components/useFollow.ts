@@ -39,7 +39,21 @@ export function useFollow(list: RefObject<VirtuosoHandle | null>, startAtEnd: bo
     const onPointer = (e: PointerEvent) => {
       if (e.offsetX > el.clientWidth) release();
     };
+    // A wheel or a scrollbar drag is scrolled by the compositor before the page hears of it: on a
+    // busy machine a growing answer can be laid out first, and the list would pull the reader
+    // back down before onWheel runs. The scroll itself says it too: the top moved up while the
+    // content did not shrink, which nothing but the reader does (the list only ever scrolls down
+    // to follow). Scroll events are handled before resize observers in a frame, so this lands first.
+    let lastTop = el.scrollTop;
+    let lastHeight = el.scrollHeight;
     const onScroll = () => {
+      const movedUp = el.scrollTop < lastTop - 1 && el.scrollHeight >= lastHeight;
+      lastTop = el.scrollTop;
+      lastHeight = el.scrollHeight;
+      if (movedUp) {
+        release();
+        return;
+      }
       if (!following.current && gap() < BOTTOM_SLACK) {
         following.current = true;
         setFollow(true);
