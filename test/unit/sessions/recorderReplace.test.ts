@@ -106,6 +106,12 @@ describe('SessionRecorder: replace on reload', () => {
     h3.push(msg('assistant', 'added afterwards'));
     await writing3;
     assert.deepEqual((await store.load('s2')).history, [msg('user', 'other')]);
+    // After a replacement, appending grows the recorder's copy, not the array it was given.
+    const h4 = [msg('user', 'compacted')];
+    await rec2.sync(h4, [userView('u1', 'q1')], 1, 'compaction');
+    await rec2.sync([...h4, msg('assistant', 'a')], [userView('u1', 'q1')], 1);
+    assert.equal(h4.length, 1);
+    assert.deepEqual((await store.load('s2')).history, [msg('user', 'compacted'), msg('assistant', 'a')]);
   });
 
   it('a resumed panel grown in place still has its new message written', async () => {
