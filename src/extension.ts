@@ -21,6 +21,7 @@ import { approveExternalInclude } from './vscode/includeApprovals';
 import { createOutputLogger } from './vscode/log';
 import { memorySetup } from './vscode/memorySetup';
 import { createModelCatalog } from './vscode/modelCatalog';
+import { registerModelUi } from './vscode/modelPicker';
 import { showMemory } from './vscode/memoryView';
 import { resumeFromPicker } from './vscode/resumeCommand';
 import { permissionsAndTools, permissionsReport } from './vscode/permissionWiring';
@@ -62,8 +63,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }),
   });
   const sessionManager = manager;
-  const compact = (focus: string | undefined) =>
-    Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Threadline: compacting the conversation…' }, () => sessionManager.runner.compactNow!(focus))).then(() => undefined);
+  const compactNow = (focus: string | undefined) =>
+    Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Threadline: compacting the conversation…' }, () => sessionManager.runner.compactNow!(focus)));
+  const compact = (focus: string | undefined) => compactNow(focus).then(() => undefined);
+  const modelUi = registerModelUi(context, { store, catalog: models, agent: () => sessionManager.agent, compact: () => compactNow(undefined) });
   const handlers = createChatHandlers({
     store, log, compact,
     hasApiKey: async () => Boolean(await apiKeys.get()),
@@ -72,6 +75,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     editor: createEditorActions(),
     openArchive: (path) => archives.open(path),
     history: historyActions(sessionManager, sessions, store),
+    ...modelUi,
   });
   const sync = new ViewSync(store, handlers, log);
   context.subscriptions.push(apiKeys, archives, sync, sessionManager);

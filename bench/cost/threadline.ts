@@ -38,7 +38,7 @@ export const threadlineBaseline: Play = async (ctx: PlayContext) => {
     rules: { allow: ['Read'] },
     headless: true,
     maxTurns: BASELINE_MAX_TURNS,
-    extra: { context },
+    extra: { context, rereadPointers: false },
   });
   for (const p of ctx.session.prompts) await agent.submit(p.text);
   await agent.drain();

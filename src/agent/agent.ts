@@ -12,9 +12,11 @@ import { TokenMeter } from '../conversation/tokenMeter';
 import { estimateTokens } from '../conversation/tokens';
 import type { PermissionDecision, ViewMessage } from '../shared/viewState';
 import { addNotice, updateMessage } from '../state/actions';
+import { modelViewOf, sameModelView } from '../state/modelView';
 import type { ChatRunner } from './chatRunner';
 import { PermissionBroker, type PermissionEngine } from './permissionBroker';
 import { describeCompaction } from './compaction';
+import { noteModelWarning } from './modelNotice';
 import { reportOutcome } from './outcomeNotices';
 import { placeholderMessage, RequestFactory, type RequestFactoryDeps } from './requestFactory';
 import type { LoopResult } from './queryLoop';
@@ -97,10 +99,11 @@ export class Agent implements ChatRunner, IDisposable {
     return this.meter.used(history);
   }
 
-  /** Puts the token figure of the current history into the store (status bar, panel, saved session). */
+  /** Puts the token figure of the current history and the model in use into the store (status bar, panel, saved session). */
   publishTokens(): void {
     const used = this.usedTokens();
-    this.deps.store.setState((s) => ({ ...s, tokens: tokenView(used, thresholdsFor(s.settings, this.deps.models)) }));
+    const view = modelViewOf(this.model(), this.deps.store.getState().settings.thinking);
+    this.deps.store.setState((s) => ({ ...s, tokens: tokenView(used, thresholdsFor(s.settings, this.deps.models)), modelView: sameModelView(s.modelView, view) ? s.modelView : view }));
   }
 
   /** The model the settings name, as the catalog knows it now (an alias resolved to its id). */
@@ -151,6 +154,11 @@ export class Agent implements ChatRunner, IDisposable {
     }));
     if (e.result.source === 'truncation') addNotice(store, 'warning', e.result.summary);
     this.publishTokens();
+  }
+
+  /** The main loop's request for a history: forks and the summary extend it to read its cache. */
+  mainRequest(history: readonly MessageParam[]): Promise<MessagesRequest> {
+    return this.requests.build(history);
   }
 
   /** The API's own count of the request this history would make (count_tokens). */
@@ -313,7 +321,7 @@ export class Agent implements ChatRunner, IDisposable {
     }
     if (r.warning && !this.warned.has(r.warning)) {
       this.warned.add(r.warning);
-      addNotice(store, 'warning', r.warning);
+      noteModelWarning(store, this.deps.models, r);
     }
     return true;
   }

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { MessagesClient } from '../api/messagesClient';
-import type { MessageParam } from '../api/types';
+import type { MessageParam, MessagesRequest } from '../api/types';
 import { compactWithSummary, findAnchors, type RecentFile } from '../compact/compact';
 import { Compactor, type CompactorDeps } from '../compact/compactor';
 import { thresholdsFor } from '../conversation/thresholds';
@@ -16,6 +16,8 @@ export interface CompactionSetup {
   /** Files read recently, newest first, to re-attach after a summary. */
   recentReads(): readonly string[];
   countTokens(history: readonly MessageParam[]): Promise<number>;
+  /** The main loop's request builder: the summary request extends it to read its cache. */
+  mainRequest?(history: readonly MessageParam[]): Promise<MessagesRequest>;
   /** Keeps the full transcript before a compaction replaces it. */
   archive?(history: readonly MessageParam[]): Promise<string | void>;
   fromSessionMemory?: CompactorDeps['fromSessionMemory'];
@@ -62,6 +64,7 @@ export function createCompactor(setup: CompactionSetup): Compactor {
         recentFiles: await readRecent(setup.cwd, setup.recentReads()),
         limits,
         ...(focus ? { focus } : {}),
+        ...(setup.mainRequest ? { shared: setup.mainRequest } : {}),
         ...(setup.archive ? { archive: setup.archive } : {}),
       });
     },

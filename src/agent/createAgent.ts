@@ -21,6 +21,7 @@ import type { Tool } from '../tools/types';
 import { Agent } from './agent';
 import { createCompactor } from './compaction';
 import { createForkRunner } from './forkRunner';
+import { RereadTracker } from './rereads';
 import type { PermissionEngine } from './permissionBroker';
 import type { LoopEvents, LoopResult } from './queryLoop';
 
@@ -53,6 +54,8 @@ export interface AgentSetup {
   onLoopComplete?(result: LoopResult, request: MessagesRequest | undefined): void;
   /** The model catalog (Models API, cache, table); without it, the built-in table. */
   models?: ModelSource;
+  /** false: a re-read of an unchanged file returns its text again (benchmarks' no-strategy baseline). */
+  rereadPointers?: false;
 }
 
 export function localIsoDate(d = new Date()): string {
@@ -77,6 +80,11 @@ function clientFactory(setup: Pick<AgentSetup, 'apiKey' | 'baseUrl'>): () => Pro
   };
 }
 
+function rereadReviser(cwd: string): RereadTracker['revise'] {
+  const tracker = new RereadTracker(cwd);
+  return (call, result, history) => tracker.revise(call, result, history);
+}
+
 /** Builds the agent both faces use; the hosts differ only in the ports they pass. */
 export function createAgent(setup: AgentSetup): Agent {
   const settings = () => setup.store.getState().settings;
@@ -97,11 +105,18 @@ export function createAgent(setup: AgentSetup): Agent {
         date: localIsoDate(),
       }))());
   const getClient = clientFactory(setup);
-  const memory = setup.memory
-    ? createMemoryServices({ setup: setup.memory, cwd: setup.cwd, runFork: createForkRunner({ client: getClient, model: modelId, tools: setup.tools, cwd: setup.cwd, permissions: setup.permissions }) })
-    : undefined;
-  // The compactor needs the agent's recent reads and exact counts; the agent needs the compactor.
+  // The compactor needs the agent's recent reads and exact counts; the agent needs the compactor;
+  // forks and the summary need the agent's request builder.
   const self: { agent?: Agent } = {};
+  let agentTools: ToolRegistry = setup.tools;
+  const memory = setup.memory
+    ? createMemoryServices({
+        setup: setup.memory,
+        cwd: setup.cwd,
+        // Forks extend the main loop's own request, so they read the cache it wrote.
+        runFork: createForkRunner({ client: getClient, mainRequest: (h) => self.agent!.mainRequest(h), offered: () => agentTools, tools: setup.tools, cwd: setup.cwd, permissions: setup.permissions }),
+      })
+    : undefined;
   const compactor =
     setup.compaction === false
       ? undefined
@@ -113,6 +128,7 @@ export function createAgent(setup: AgentSetup): Agent {
           compactable: setup.tools.names('compactable'),
           recentReads: () => self.agent?.recentReads.newestFirst() ?? [],
           countTokens: (h) => self.agent!.exactTokens(h),
+          mainRequest: (h) => self.agent!.mainRequest(h),
           ...(setup.archive ? { archive: setup.archive } : {}),
           ...(setup.microConfig ? { microConfig: setup.microConfig } : {}),
           ...(setup.fromSessionMemory ? { fromSessionMemory: setup.fromSessionMemory } : memory ? { fromSessionMemory: (h: readonly MessageParam[], limits: CompactLimits) => memory.fromSessionMemory(h, limits) } : {}),
@@ -127,7 +143,7 @@ export function createAgent(setup: AgentSetup): Agent {
     log: setup.log,
     cwd: setup.cwd,
     // The model may ask for a compaction itself, through this tool.
-    tools: compactor ? setup.tools.with([compactTool(compactor) as unknown as Tool]) : setup.tools,
+    tools: (agentTools = compactor ? setup.tools.with([compactTool(compactor) as unknown as Tool]) : setup.tools),
     permissions: setup.permissions,
     createClient: getClient,
     systemBlocks: async () => {
@@ -147,6 +163,7 @@ export function createAgent(setup: AgentSetup): Agent {
         }
       : {}),
     maxTurns: setup.maxTurns,
+    ...(setup.rereadPointers === false ? {} : { reviseResult: rereadReviser(setup.cwd) }),
     loopEvents: {
       ...setup.loopEvents,
       onTurnComplete: (turn, request) => {

@@ -1,17 +1,19 @@
 import type { MessagesClient } from '../api/messagesClient';
-import type { MessageParam, MessagesRequest, SystemBlock } from '../api/types';
-import { buildMessagesRequest } from '../context/requestBuilder';
+import type { MessageParam, MessagesRequest } from '../api/types';
 import { runQueryLoop, type LoopResult } from './queryLoop';
 import type { PermissionOutcome, Tool } from '../tools/types';
 
 export interface ForkOptions {
   client: Pick<MessagesClient, 'stream'>;
-  model: string;
-  maxTokens: number;
-  /** Marks the requests so they never trigger compaction or extraction themselves. */
-  source: Exclude<MessagesRequest['source'], 'main'>;
-  system: SystemBlock[];
+  /**
+   * The fork's requests: the main loop's request for the fork's history (see forkRequestBuilder),
+   * marked with the fork's source so they never trigger compaction or extraction themselves.
+   */
+  buildRequest(history: readonly MessageParam[]): Promise<MessagesRequest>;
+  /** The tools the fork may run. */
   tools: readonly Tool[];
+  /** Every tool the requests offer (the main loop's); a call to one outside `tools` is refused by name. */
+  offered?: { get(name: string): Tool | undefined };
   /** The fork's own permission check: it never asks anyone, it allows or denies. */
   canUseTool(tool: Tool, input: unknown): PermissionOutcome;
   messages: MessageParam[];
@@ -22,29 +24,25 @@ export interface ForkOptions {
 }
 
 /**
- * A background agent with its own request, tools and permissions: session-memory updates
- * and memory extraction run through here, on the same loop as the main agent.
+ * A background agent with its own permissions: session-memory updates and memory extraction run
+ * through here, on the same loop as the main agent. It sees the main loop's tool list (so its
+ * requests share the main prompt's cache) but runs only its own tools.
  */
 export async function runForkedAgent(opts: ForkOptions): Promise<LoopResult> {
   const signal = opts.signal ?? new AbortController().signal;
+  const runnable = new Map(opts.tools.map((t) => [t.name, t]));
   return runQueryLoop(
     opts.messages,
     {
       client: opts.client,
-      tools: new Map(opts.tools.map((t) => [t.name, t])),
-      buildRequest: (history) => {
-        const request = buildMessagesRequest({
-          model: opts.model,
-          maxTokens: opts.maxTokens,
-          system: opts.system,
-          tools: opts.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })),
-          history,
-          source: opts.source,
-        });
+      tools: { get: (name) => runnable.get(name) ?? opts.offered?.get(name) },
+      buildRequest: async (history) => {
+        const request = await opts.buildRequest(history);
         opts.onRequest?.(request);
         return request;
       },
-      checkPermission: async ({ tool, input }) => opts.canUseTool(tool, input),
+      checkPermission: async ({ tool, input }) =>
+        runnable.has(tool.name) ? opts.canUseTool(tool, input) : { allowed: false, reason: `a background agent may not use ${tool.name}` },
       cwd: opts.cwd,
       maxTurns: opts.maxTurns,
     },

@@ -34,6 +34,8 @@ export interface LoopDeps {
   events?: LoopEvents;
   /** Runs before each request (micro and auto compaction); returns the history to use. */
   prepareHistory?(history: MessageParam[]): Promise<MessageParam[]>;
+  /** A result as it enters the history (a re-read of an unchanged file becomes a pointer); `history` holds the call. */
+  reviseResult?(call: { id: string; tool: Tool; input: unknown }, result: ToolResult, history: readonly MessageParam[]): ToolResult;
   /** Context earned by the calls that just ran (conditional rules for the files touched). */
   afterTools?(calls: ReadonlyArray<{ tool: Tool; input: unknown }>): Promise<ContentBlockParam[]>;
 }
@@ -196,7 +198,8 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
           if (signal.aborted) return;
           ev.onToolStatus?.(p.id, 'running');
           const started = Date.now();
-          const r = await runTool(p, deps.cwd, signal);
+          const ran = await runTool(p, deps.cwd, signal);
+          const r = deps.reviseResult && !ran.interrupted ? { ...ran, ...deps.reviseResult({ id: p.id, tool: p.tool!, input: p.parsed.ok ? p.parsed.value : undefined }, ran, history) } : ran;
           const durationMs = Date.now() - started;
           if (signal.aborted && r.interrupted) return;
           results.set(p.id, { type: 'tool_result', tool_use_id: p.id, content: r.content || '(no output)', ...(r.isError ? { is_error: true } : {}) });

@@ -34,6 +34,8 @@ export interface TurnRunnerDeps {
   maxTurns(): number;
   compactor?: Compactor;
   afterTools?: LoopDeps['afterTools'];
+  /** Re-reads of unchanged files become pointers (see RereadTracker). */
+  reviseResult?: LoopDeps['reviseResult'];
   /** Extra observers of the loop (the CLI's stream-json output). */
   loopEvents?: LoopEvents;
   /** A tool call the model made (the agent keeps the files it read). */
@@ -66,6 +68,7 @@ export class TurnRunner {
     const events: LoopEvents = {
       onRequestStart: () => store.setState((s) => (s.status === 'streaming' ? s : { ...s, status: 'streaming' })),
       onTextDelta: (text) => view.text(text),
+      onThinkingDelta: (text) => view.thinking(text),
       onRetry: ({ attempt, delayMs, reason }) => {
         view.discard();
         addNotice(store, 'info', `Retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt}): ${reason}`);
@@ -101,6 +104,7 @@ export class TurnRunner {
           tools: this.deps.tools,
           buildRequest: (history) => this.deps.buildRequest(history),
           ...(this.deps.afterTools ? { afterTools: this.deps.afterTools } : {}),
+          ...(this.deps.reviseResult ? { reviseResult: this.deps.reviseResult } : {}),
           ...(compactor
             ? {
                 prepareHistory: async (h: MessageParam[]) => {
@@ -144,6 +148,16 @@ class StreamingView {
       return;
     }
     updateMessage(this.store, this.streamingId, (m) => (m.kind === 'assistant' ? { ...m, text: m.text + delta } : m));
+  }
+
+  /** Thinking opens the answer it leads to, and is shown collapsed above its text. */
+  thinking(delta: string): void {
+    if (!this.streamingId) {
+      this.streamingId = newId('asst');
+      appendMessage(this.store, { kind: 'assistant', id: this.streamingId, text: '', thinking: delta, streaming: true, createdAt: Date.now() });
+      return;
+    }
+    updateMessage(this.store, this.streamingId, (m) => (m.kind === 'assistant' ? { ...m, thinking: (m.thinking ?? '') + delta } : m));
   }
 
   /** A retry starts the answer over: the half-streamed text goes. */

@@ -25,7 +25,7 @@ export interface ModelInfo {
   price: Price | undefined;
 }
 
-export type Resolution = { ok: true; model: ModelInfo; warning?: string } | { ok: false; error: string; suggestions: string[] };
+export type Resolution = { ok: true; model: ModelInfo; warning?: string; /** A deprecated model's newest active successor in its line. */ successor?: string } | { ok: false; error: string; suggestions: string[] };
 
 export interface ModelOverrides {
   contextWindow?: number;
@@ -140,7 +140,8 @@ export function resolveIn(models: readonly ModelFacts[], live: boolean, typed: s
   if (facts.lifecycle === 'deprecated') {
     const successor = facts.line ? newestOfLine(models, facts.line) : undefined;
     const when = facts.retiresAt ? `retires on ${day(facts.retiresAt)}` : 'will be retired';
-    return { ok: true, model, warning: `${facts.displayName} is deprecated and ${when}.${successor && successor.id !== facts.id ? ` Switch to ${successor.id}.` : ''}` };
+    const next = successor && successor.id !== facts.id ? successor.id : undefined;
+    return { ok: true, model, warning: `${facts.displayName} is deprecated and ${when}.${next ? ` Switch to ${next}.` : ''}`, ...(next ? { successor: next } : {}) };
   }
   return { ok: true, model };
 }

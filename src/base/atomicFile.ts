@@ -1,6 +1,6 @@
 import * as nodeFs from 'node:fs';
 import { promises as fs } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { lock } from 'proper-lockfile';
 import writeFileAtomicLib from 'write-file-atomic';
 
@@ -19,7 +19,26 @@ export interface AtomicWriteOptions {
  * fsync, rename). A symlink is written through, so the link stays a link; overlapping writes
  * to one file land in the order they were asked for.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
+/** The last write asked for each file, settled either way. */
+const pending = new Map<string, Promise<void>>();
+
+export function writeFileAtomic(path: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
+  // write-file-atomic orders writes by when they reach it; the folder is made first, and those
+  // answers can come back in any order, so the order is fixed here, at the call.
+  const key = resolve(path);
+  const next = (pending.get(key) ?? Promise.resolve()).then(() => writeNow(path, data, opts));
+  const settled = next.then(
+    () => undefined,
+    () => undefined,
+  );
+  pending.set(key, settled);
+  void settled.then(() => {
+    if (pending.get(key) === settled) pending.delete(key);
+  });
+  return next;
+}
+
+async function writeNow(path: string, data: string | Uint8Array, opts: AtomicWriteOptions): Promise<void> {
   await fs.mkdir(dirname(path), { recursive: true });
   const bytes = typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   await writeFileAtomicLib(path, bytes, { fsync: true, ...(opts.mode === 'keep' ? {} : { mode: 0o600 }) });

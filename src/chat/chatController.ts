@@ -21,6 +21,10 @@ export interface ChatControllerDeps {
   compact?(focus: string | undefined): Promise<void>;
   /** The editor the panel sits in: open a file a card names, insert a code block at the cursor. */
   editor?: EditorActions;
+  /** Slash commands the shell adds (`/model`, `/think`); true when the text was one. */
+  slashCommand?(text: string): Promise<boolean>;
+  /** A notice's one-click switch to another model (a deprecated model's successor). */
+  switchModel?(model: string): Promise<void>;
 }
 
 export interface EditorActions {
@@ -56,6 +60,7 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
         await (deps.compact ? deps.compact(focus) : runner.compactNow(focus));
         return;
       }
+      if (await deps.slashCommand?.(text)) return;
       if (runner) {
         // The agent keeps the message in its history even without a key, so Retry works
         // once the key is set.
@@ -123,6 +128,9 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
         return;
       }
       deps.runCommand(command);
+    },
+    'model/switch': async ({ model }) => {
+      if (!busy()) await deps.switchModel?.(model);
     },
     'editor/openFile': async ({ path, line }) => {
       await deps.editor?.openFile(path, line);

@@ -1,10 +1,12 @@
 import { prependUserContent } from '../conversation/history';
 import { ApiError } from '../api/errors';
 import type { AssistantTurn, ContentBlockParam, MessageParam, MessagesRequest, StreamObserver, SystemBlock, TextBlockParam } from '../api/types';
+import { restoreDanglingPointers } from '../conversation/readPointers';
 import { estimateTokens } from '../conversation/tokens';
 import type { CompactionCoverage } from './coverage';
 import { carryBlock, userTexts, type CarriedText } from './verbatim';
 import { DEFAULT_COMPACT_LIMITS, type CompactLimits } from './limits';
+import { requestSummary, type SharedRequestBuilder } from './summaryRequest';
 
 export const COMPACT_BOUNDARY = '[Conversation compacted]';
 export const MAX_PTL_RETRIES = 3;
@@ -63,7 +65,8 @@ export function truncateWithCoverage(history: readonly MessageParam[], budgetTok
     kept.unshift(rounds[i]!);
     used += cost;
   }
-  const tail = kept.flat();
+  // A kept re-read whose earlier result was dropped gets that result's text back.
+  const tail = restoreDanglingPointers(history, kept.flat());
   const keptFrom = history.length - tail.length;
   const note = `${COMPACT_BOUNDARY} The earlier part of this conversation was dropped to free context (a summary could not be made); the most recent exchanges follow.`;
   const carried = carryBlock(uncoveredTexts(history, 0, keptFrom), CARRIED_HEADING, carryTokens);
@@ -187,6 +190,8 @@ export interface CompactOptions {
   /** Sized to the window (see compactLimits); the 200k figures when not given. */
   limits?: CompactLimits;
   archive?(history: readonly MessageParam[]): Promise<string | void>;
+  /** The main loop's request builder: the summary request then extends the cached conversation. */
+  shared?: SharedRequestBuilder;
 }
 
 export function recentFilesBlock(files: readonly RecentFile[]): string | undefined {
@@ -239,7 +244,8 @@ export async function compactWithSummary(opts: CompactOptions): Promise<Compacti
   let rounds = splitRounds(opts.history);
   let dropped = 0;
   for (let attempt = 0; ; attempt++) {
-    const messages: MessageParam[] = [...rounds.flat()];
+    // Rounds dropped to fit take their read results along: re-reads in the rest get the text back.
+    const messages: MessageParam[] = restoreDanglingPointers(opts.history, rounds.flat()).slice();
     // The request must end with the user asking for the summary; tool calls left unanswered
     // by a Stop are answered already, so the history itself is valid.
     const last = messages.at(-1);
@@ -249,22 +255,15 @@ export async function compactWithSummary(opts: CompactOptions): Promise<Compacti
       messages[messages.length - 1] = { ...last, content: [...content, ask] } as MessageParam;
     } else messages.push({ role: 'user', content: [ask] });
     try {
-      const turn = await opts.client.stream(
-        {
-          model: opts.model,
-          maxTokens: limits.summaryMaxTokens,
-          system: opts.system ?? [{ type: 'text', text: SUMMARY_SYSTEM }],
-          tools: [],
-          messages,
-          source: 'compact',
-        },
-        opts.signal,
-        {},
-      );
-      const raw = turn.blocks
-        .filter((b): b is Extract<typeof b, { type: 'text' }> => b.type === 'text')
-        .map((b) => b.text)
-        .join('');
+      const raw = await requestSummary({
+        messages,
+        client: opts.client,
+        model: opts.model,
+        maxTokens: limits.summaryMaxTokens,
+        system: opts.system ?? [{ type: 'text', text: SUMMARY_SYSTEM }],
+        ...(opts.shared ? { shared: opts.shared } : {}),
+        signal: opts.signal,
+      });
       const summary = formatSummary(raw);
       if (!summary) {
         // No usable summary: keep the latest rounds whole rather than lose everything.

@@ -1,4 +1,5 @@
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '../api/types';
+import { pointerTarget, restoreDanglingPointers } from '../conversation/readPointers';
 import { estimateTokens } from '../conversation/tokens';
 
 export const CLEARED_PREFIX = '[Old tool result cleared';
@@ -14,6 +15,11 @@ export interface MicroCompactConfig {
   expectedFutureTurns: number;
   /** The prompt cache's lifetime: after a longer gap the cache is cold and clearing is free. */
   cacheTtlMs: number;
+  /**
+   * The working set: a result that one of this many latest results re-reads (a pointer names it)
+   * stays word for word, since clearing it would only bring the text back at full price.
+   */
+  workingSetWindow: number;
 }
 
 export const DEFAULT_MICRO_COMPACT: MicroCompactConfig = {
@@ -21,6 +27,7 @@ export const DEFAULT_MICRO_COMPACT: MicroCompactConfig = {
   clearAtLeastTokens: 20_000,
   expectedFutureTurns: 8,
   cacheTtlMs: 5 * 60_000,
+  workingSetWindow: 12,
 };
 
 // Relative prices from Anthropic's pricing: a cache write costs 1.25x base input, a read 0.1x.
@@ -38,6 +45,9 @@ export interface MicroCompactDecision {
 interface Candidate {
   message: number;
   block: number;
+  id: string;
+  /** For a re-read pointer: the result it names. */
+  pointsTo: string | undefined;
   /** Tokens the placeholder saves over the result it replaces. */
   tokens: number;
   placeholder: string;
@@ -74,7 +84,7 @@ function candidates(history: readonly MessageParam[], compactable: ReadonlySet<s
       const placeholder = `${CLEARED_PREFIX}: ${describeCall(call.name, call.input)}. Call the tool again if you need it.]`;
       const tokens = estimateTokens(content) - estimateTokens(placeholder);
       const worthClearing = content.length > MIN_CLEARABLE_CHARS && placeholder.length < content.length && tokens > 0;
-      list.push({ message: mi, block: bi, tokens, placeholder, worthClearing });
+      list.push({ message: mi, block: bi, id: b.tool_use_id, pointsTo: pointerTarget(content), tokens, placeholder, worthClearing });
     });
   });
   tokensBefore[history.length] = running;
@@ -125,11 +135,19 @@ export function microCompact(input: MicroCompactInput): MicroCompactDecision {
   const none: MicroCompactDecision = { history: input.history.slice(), cleared: 0, tokensSaved: 0, reason: 'none' };
   if (list.length <= keep) return none;
   // The latest few stay whatever their size; of the older ones only those worth replacing go.
-  const old = list.slice(0, list.length - keep).filter((c) => c.worthClearing);
+  // A recent re-read that points at an older result keeps that result too: it is the text.
+  const older = list.slice(0, list.length - keep);
+  const window = Math.max(keep, cfg.workingSetWindow);
+  const inUse = new Set(list.slice(Math.max(0, list.length - window)).flatMap((c) => (c.pointsTo ? [c.pointsTo] : [])));
+  // A pointer is a few dozen tokens: it goes only with its target (whatever its size), never alone.
+  const chosen = older.filter((c) => c.worthClearing && !inUse.has(c.id) && c.pointsTo === undefined);
+  const gone = new Set(chosen.map((c) => c.id));
+  const old = older.filter((c) => chosen.includes(c) || (c.pointsTo !== undefined && gone.has(c.pointsTo)));
   if (!old.length) return none;
-  const saved = old.reduce((n, c) => n + c.tokens, 0);
+  const saved = old.reduce((n, c) => n + Math.max(0, c.tokens), 0);
   const apply = (reason: MicroCompactDecision['reason']): MicroCompactDecision => {
-    const history = clear(input.history, old);
+    // The guard of last resort: nothing may point at a result that is no longer there.
+    const history = restoreDanglingPointers(input.history, clear(input.history, old));
     // Report what the request really loses, not the sum of per-block guesses.
     return { history, cleared: old.length, tokensSaved: Math.max(0, estimateTokens(input.history) - estimateTokens(history)), reason };
   };

@@ -1,3 +1,4 @@
+import { restoreDanglingPointers } from '../conversation/readPointers';
 import type { ContentBlockParam, MessageParam } from '../api/types';
 import { prependUserContent } from '../conversation/history';
 import { estimateTokens } from '../conversation/tokens';
@@ -72,7 +73,8 @@ export function compactFromNotes(history: readonly MessageParam[], notes: string
     }
   }
   if (start < 1) return { ok: false, reason: 'nothing older than the kept messages to replace' };
-  const kept = history.slice(start);
+  // A kept re-read whose earlier result the notes replace gets that result's text back.
+  const kept = restoreDanglingPointers(history, history.slice(start));
   const anchors = findAnchors(history);
   const [head] = compactedHistory(notes, anchors, [], 'session-memory');
   const out = prependUserContent(kept, head!.content as ContentBlockParam[]);

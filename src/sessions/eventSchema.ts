@@ -32,7 +32,7 @@ export const messageSchema = z.union([
 const base = { id: z.string().min(1), createdAt: z.number() };
 const viewSchema = z.discriminatedUnion('kind', [
   z.looseObject({ kind: z.literal('user'), ...base, text: z.string() }),
-  z.looseObject({ kind: z.literal('assistant'), ...base, text: z.string(), streaming: z.boolean() }),
+  z.looseObject({ kind: z.literal('assistant'), ...base, text: z.string(), streaming: z.boolean(), thinking: z.string().optional() }),
   z.looseObject({ kind: z.literal('tool'), ...base, name: z.string(), summary: z.string(), input: z.string(), status: z.string() }),
   z.looseObject({ kind: z.literal('notice'), ...base, level: z.enum(['info', 'warning', 'error']), text: z.string() }),
   z.looseObject({ kind: z.literal('compaction'), ...base, tokensBefore: z.number(), tokensAfter: z.number(), summary: z.string(), canUndo: z.boolean() }),

@@ -26,6 +26,8 @@ export interface WebviewToHostMap {
   'history/export': { id: string };
   'chat/fork': { id: string };
   'command/run': { command: ActionCommand };
+  /** A notice's one-click switch to the model it names. */
+  'model/switch': { model: string };
   /** Opens a file a tool card names (relative to the workspace, or absolute), at a 1-based line. */
   'editor/openFile': { path: string; line?: number };
   /** Inserts a code block's text at the cursor of the active editor. */
@@ -52,7 +54,9 @@ type Validator<T> = (payload: unknown) => payload is T;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isEmpty = (v: unknown): v is Record<string, never> => isRecord(v) && Object.keys(v).length === 0;
-const ACTIONS: readonly ActionCommand[] = ['setApiKey', 'retry', 'continue', 'compact', 'newSession', 'openSettings', 'openMemory'];
+const ACTIONS: readonly ActionCommand[] = ['setApiKey', 'retry', 'continue', 'compact', 'newSession', 'openSettings', 'openMemory', 'selectModel'];
+/** A model id or alias as the API spells them (`claude-opus-5-5`, `sonnet`, `claude-sonnet-4-6[1m]`). */
+const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,199}(\[1m\])?$/;
 const DECISIONS: readonly PermissionDecision[] = ['allow-once', 'allow-session', 'deny'];
 
 const validators: { [K in keyof WebviewToHostMap]: Validator<WebviewToHostMap[K]> } = {
@@ -76,6 +80,7 @@ const validators: { [K in keyof WebviewToHostMap]: Validator<WebviewToHostMap[K]
   'chat/rewind': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
   'chat/fork': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
   'command/run': (p): p is { command: ActionCommand } => isRecord(p) && ACTIONS.includes(p.command as ActionCommand),
+  'model/switch': (p): p is { model: string } => isRecord(p) && typeof p.model === 'string' && MODEL_NAME.test(p.model),
   'editor/openFile': (p): p is { path: string; line?: number } =>
     isRecord(p) &&
     typeof p.path === 'string' &&

@@ -13,6 +13,8 @@ export type ViewPatchOp =
   | { op: 'msg/append'; message: ViewMessage }
   | { op: 'msg/replace'; index: number; message: ViewMessage }
   | { op: 'msg/appendText'; index: number; text: string }
+  /** An assistant message's thinking grew (it streams before the answer). */
+  | { op: 'msg/appendThinking'; index: number; text: string }
   | { op: 'msg/truncate'; length: number }
   | { op: 'msg/reset'; messages: ViewMessage[] };
 
@@ -28,6 +30,16 @@ function textGrowth(prev: ViewMessage, next: ViewMessage): string | undefined {
     if (key !== 'text' && !Object.is(prevRec[key], nextRec[key])) return undefined;
   }
   return next.text.slice(prev.text.length);
+}
+
+/** The thinking-only growth of an assistant message, or undefined when anything else changed. */
+function thinkingGrowth(prev: ViewMessage, next: ViewMessage): string | undefined {
+  if (prev.kind !== 'assistant' || next.kind !== 'assistant' || prev.id !== next.id) return undefined;
+  const before = prev.thinking ?? '';
+  const after = next.thinking ?? '';
+  if (after.length === before.length || !after.startsWith(before)) return undefined;
+  if (prev.text !== next.text || prev.streaming !== next.streaming || prev.createdAt !== next.createdAt) return undefined;
+  return after.slice(before.length);
 }
 
 export function diffMessages(prev: readonly ViewMessage[], next: readonly ViewMessage[]): ViewPatchOp[] {
@@ -49,7 +61,14 @@ export function diffMessages(prev: readonly ViewMessage[], next: readonly ViewMe
     const b = next[i]!;
     if (a === b) continue;
     const grown = textGrowth(a, b);
-    ops.push(grown !== undefined ? { op: 'msg/appendText', index: i, text: grown } : { op: 'msg/replace', index: i, message: b });
+    const thought = grown === undefined ? thinkingGrowth(a, b) : undefined;
+    ops.push(
+      grown !== undefined
+        ? { op: 'msg/appendText', index: i, text: grown }
+        : thought !== undefined
+          ? { op: 'msg/appendThinking', index: i, text: thought }
+          : { op: 'msg/replace', index: i, message: b },
+    );
   }
   if (prev.length > firstForeign) ops.push({ op: 'msg/truncate', length: firstForeign });
   for (let i = firstForeign; i < next.length; i++) ops.push({ op: 'msg/append', message: next[i]! });
@@ -99,6 +118,13 @@ export function applyViewPatch(state: ViewState, ops: readonly ViewPatchOp[]): V
       case 'msg/truncate':
         writable().length = op.length;
         break;
+      case 'msg/appendThinking': {
+        const list = writable();
+        const target = list[op.index];
+        if (target?.kind !== 'assistant') throw new PatchError(`appendThinking on a message that is not an answer: ${op.index}`);
+        list[op.index] = { ...target, thinking: (target.thinking ?? '') + op.text };
+        break;
+      }
       case 'msg/reset':
         messages = [...op.messages];
         break;

@@ -18,16 +18,36 @@ export interface TokenView {
 
 export type ToolStatus = 'pending' | 'awaiting-permission' | 'running' | 'done' | 'error' | 'denied' | 'interrupted';
 
-export type ActionCommand = 'setApiKey' | 'retry' | 'continue' | 'compact' | 'newSession' | 'openSettings' | 'openMemory';
+export type ActionCommand = 'setApiKey' | 'retry' | 'continue' | 'compact' | 'newSession' | 'openSettings' | 'openMemory' | 'selectModel';
 
-export interface NoticeAction {
-  label: string;
-  command: ActionCommand;
+/** A button on a notice: a command, or a switch to a named model (a deprecated model's successor). */
+export type NoticeAction = { label: string; command: ActionCommand } | { label: string; command: 'switchModel'; model: string };
+
+/** The model in use, as the panel header and the status bar show it. */
+export interface ModelView {
+  /** The full id requests name (an alias resolved). */
+  id: string;
+  /** What the settings say: an alias, an id, an id with `[1m]`. */
+  requested: string;
+  displayName: string;
+  contextWindow: number;
+  lifecycle: 'active' | 'deprecated' | 'retired';
+  retiresAt?: string;
+  /** The thinking setting is on (the model thinks where it can). */
+  thinking: boolean;
 }
 
 export type ViewMessage =
   | { kind: 'user'; id: string; text: string; createdAt: number; /** Rewind and Fork are offered. */ rewindable?: boolean }
-  | { kind: 'assistant'; id: string; text: string; streaming: boolean; createdAt: number }
+  | {
+      kind: 'assistant';
+      id: string;
+      text: string;
+      streaming: boolean;
+      createdAt: number;
+      /** The model's thinking before this answer, shown collapsed. */
+      thinking?: string;
+    }
   | {
       kind: 'tool';
       id: string;
@@ -88,6 +108,8 @@ export interface ViewState {
   sessionId: string;
   sessionTitle: string;
   model: string;
+  /** The model `model` resolves to, for the header's picker. */
+  modelView: ModelView;
   status: ChatStatus;
   messages: readonly ViewMessage[];
   tokens: TokenView;

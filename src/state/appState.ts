@@ -2,6 +2,7 @@ import { DEFAULT_MODEL, resolveModel } from '../api/models';
 import { DEFAULT_THINKING, type ThinkingSetting } from '../api/thinking';
 import { computeThresholds, tokenView } from '../conversation/thresholds';
 import type { ViewState } from '../shared/viewState';
+import { modelViewOf } from './modelView';
 
 export interface AppSettings {
   model: string;
@@ -35,6 +36,7 @@ export const VIEW_KEYS = {
   sessionId: true,
   sessionTitle: true,
   model: true,
+  modelView: true,
   status: true,
   messages: true,
   tokens: true,
@@ -64,6 +66,7 @@ export function getDefaultAppState(init: { sessionId: string; settings?: Partial
     sessionId: init.sessionId,
     sessionTitle: 'New session',
     model: settings.model,
+    modelView: modelViewOf(model, settings.thinking),
     status: 'idle',
     messages: [],
     tokens: tokenView(0, computeThresholds(model.contextWindow, model.maxOutputTokens)),

@@ -85,6 +85,7 @@ export function runActionCommand(command: ActionCommand): void {
     compact: 'threadline.compact',
     newSession: 'threadline.newSession',
     openMemory: 'threadline.openMemory',
+    selectModel: 'threadline.selectModel',
   };
   if (command === 'openSettings') {
     void vscode.commands.executeCommand('workbench.action.openSettings', 'threadline');

@@ -25,21 +25,20 @@ async function attempt(rules: { allow?: string[]; deny?: string[] }, command: st
 describe('finding 1: a line that starts with a backslash is glued to the line before', () => {
   // tree-sitter-bash reads "echo a\n\\touch pwned" as one command, echo with the arguments
   // "\ntouch" and "pwned"; bash runs `echo a` and then `touch pwned`.
-  const todo = 'finding 1: newline + backslash hides the next command from allow and deny rules';
 
-  it('Bash(echo:*) does not run touch', { todo }, async () => {
+  it('Bash(echo:*) does not run touch', async () => {
     for (const command of ['echo checking\n\\touch pwned', 'echo a\n\n\\touch pwned', 'echo a\t\n\\touch pwned']) {
       const r = await attempt({ allow: ['Bash(echo:*)'] }, command);
       assert.equal(r.pwned, false, `${JSON.stringify(command)} was ${r.verdict.behavior}: ${r.verdict.reason}`);
     }
   });
 
-  it('Bash(ls:*) does not run touch through a continued line', { todo }, async () => {
+  it('Bash(ls:*) does not run touch through a continued line', async () => {
     const r = await attempt({ allow: ['Bash(ls:*)'] }, 'ls\n\\\ntouch pwned');
     assert.equal(r.pwned, false, r.verdict.reason);
   });
 
-  it('a deny rule for rm is not bypassed when Bash is allowed', { todo }, async () => {
+  it('a deny rule for rm is not bypassed when Bash is allowed', async () => {
     const r = await attempt({ allow: ['Bash'], deny: ['Bash(rm:*)'] }, 'echo tidy\n\\rm -f keep.txt');
     assert.equal(r.kept, true, `keep.txt was deleted; the verdict was ${r.verdict.behavior}: ${r.verdict.reason}`);
   });
@@ -51,7 +50,7 @@ describe('finding 1: a line that starts with a backslash is glued to the line be
     });
     after(() => standin.close());
 
-    it('a model that sends the trick gets no file written', { todo }, async () => {
+    it('a model that sends the trick gets no file written', async () => {
       const cwd = tempDir('bash-agent');
       const { agent } = createStandinAgent({ url: standin.url, cwd, headless: true, rules: { allow: ['Bash(echo:*)'] } });
       standin.enqueue(
@@ -67,16 +66,15 @@ describe('finding 1: a line that starts with a backslash is glued to the line be
 describe('finding 2: a here-doc delimiter with quotes in its middle', () => {
   // bash removes the quotes (the delimiter of <<E"O"F is EOF, body not expanded); the grammar
   // waits for a line that reads E"O"F, so what bash runs after EOF looks like here-doc text.
-  const todo = 'finding 2: <<E"O"F ends at EOF in bash, later lines run unchecked';
 
-  it('Bash(cat:*) does not run what follows the real end of the here-doc', { todo }, async () => {
+  it('Bash(cat:*) does not run what follows the real end of the here-doc', async () => {
     for (const command of ['cat <<E"O"F\nhello\nEOF\ntouch pwned\nE"O"F', "cat <<E'O'F\nhello\nEOF\ntouch pwned\nE'O'F"]) {
       const r = await attempt({ allow: ['Bash(cat:*)'] }, command);
       assert.equal(r.pwned, false, `${JSON.stringify(command)} was ${r.verdict.behavior}: ${r.verdict.reason}`);
     }
   });
 
-  it('nor a denied rm when Bash is allowed', { todo }, async () => {
+  it('nor a denied rm when Bash is allowed', async () => {
     const r = await attempt({ allow: ['Bash'], deny: ['Bash(rm:*)'] }, 'cat <<E"O"F\nhi\nEOF\nrm -f keep.txt\nE"O"F');
     assert.equal(r.kept, true, r.verdict.reason);
   });
@@ -85,7 +83,7 @@ describe('finding 2: a here-doc delimiter with quotes in its middle', () => {
 describe('finding 3: a backslash-newline in an unquoted here-doc body', () => {
   // In an unquoted here-doc bash joins "\\\nEOF" and so the body ends one line early in bash's
   // eyes (or later, the grammar's): the line after it runs as a command.
-  it('Bash(cat:*) does not run touch', { todo: 'finding 3: \\<newline> before the delimiter line ends the here-doc differently' }, async () => {
+  it('Bash(cat:*) does not run touch', async () => {
     const r = await attempt({ allow: ['Bash(cat:*)'] }, 'cat <<EOF\n\\\nEOF\ntouch pwned\nEOF');
     assert.equal(r.pwned, false, r.verdict.reason);
   });
@@ -94,7 +92,7 @@ describe('finding 3: a backslash-newline in an unquoted here-doc body', () => {
 describe('finding 4: "Allow for this session" covers a command with another command glued on by a newline', () => {
   // The normal form that grants are compared by drops the newline between commands:
   // `echo a touch pwned` (one echo) and `echo a\ntouch pwned` (echo, then touch) have one form.
-  it('granting a harmless echo does not grant touch', { todo: 'finding 4: normalForm has no token for a newline between commands' }, async () => {
+  it('granting a harmless echo does not grant touch', async () => {
     const cwd = tempDir('grant');
     const { permissions, decide } = bashEngine(cwd, {}, checker);
     permissions.grantForSession({ tool: bashTool, input: { command: 'echo done touch pwned' } });
@@ -108,7 +106,7 @@ describe('finding 4: "Allow for this session" covers a command with another comm
 describe('finding 5: a wrapper whose script is glued to its option escapes deny rules', () => {
   // resolve.ts reads a word with spaces as a script, but `-S'rm x'` is the word "-Srm x", whose
   // first word is "-Srm"; GNU env, su and script take the glued value as the command to run.
-  it('Bash(rm:*) denies env -S, env --split-string=, su -c, su --command= and script -c spelled glued', { todo: 'finding 5: env -S\'rm …\', su --command=\'rm …\' escape Bash(rm:*)' }, async () => {
+  it('Bash(rm:*) denies env -S, env --split-string=, su -c, su --command= and script -c spelled glued', async () => {
     const cwd = tempDir('glued');
     const { decide } = bashEngine(cwd, { allow: ['Bash'], deny: ['Bash(rm:*)'] }, checker);
     const escaped = ["env -S'rm -f keep.txt'", "env --split-string='rm -f keep.txt'", "su -c'rm -f keep.txt'", "su --command='rm -f keep.txt'", "script -qc'rm -f keep.txt' /dev/null"]

@@ -1,4 +1,5 @@
 import type { Node } from 'web-tree-sitter';
+import { divergences } from './divergence';
 import { EVALUATING_BUILTINS, invokesShell, isInertVariable, type SimpleCommand } from './commands';
 import { resolveCommand, type InnerScript } from './resolve';
 import { clip, gluedContinuation, hasControl, HAZARDS, isPlainExpansion, OUTPUT_OK, OUTPUT_OPS, PARSE_ERROR, STRUCTURE, WORDISH } from './syntax';
@@ -170,7 +171,8 @@ class Walker {
     if (op === '>&-' || op === '<&-') {
       // closing a descriptor
     } else if (op === '>&' || op === '<&') {
-      if (!first || !(first.type === 'number' || to === '-')) this.hazard(`output redirected to a file (${clip(node.text)})`);
+      // Only digits name a descriptor: the grammar also reads `1#x` (base notation) as a number, bash as a file.
+      if (!first || !(/^\d+$/.test(first.text) || to === '-')) this.hazard(`output redirected to a file (${clip(node.text)})`);
     } else if (op === '<') {
       if (to === undefined || (to.startsWith('/dev/') && to !== '/dev/null')) this.hazard(`input read from ${clip(first?.text ?? '?')}`);
     } else if (OUTPUT_OPS.has(op)) {
@@ -259,13 +261,18 @@ export function analyzeTree(root: Node, source: string, depth: number, parse: Pa
     walker.rescan(source.replace(/\\\n/g, ''));
   }
   if (hasControl(source)) walker.hazards.add('control characters');
+  const diverging = divergences(root, source);
+  for (const d of diverging) {
+    walker.hazards.add(d);
+    walker.unseen.add(`${d}, where bash and the parser may see different commands`);
+  }
   if (root.hasError) {
     walker.hazards.add(PARSE_ERROR);
     walker.unseen.add(PARSE_ERROR);
   }
   return {
     // Where the grammar and bash may read the text differently, only the same text is the same command.
-    normalized: root.hasError || glued || hasControl(source) ? `raw:${source.trim()}` : normalForm(root),
+    normalized: root.hasError || glued || hasControl(source) || diverging.length > 0 ? `raw:${source.trim()}` : normalForm(root, source),
     commands: walker.commands,
     hazards: [...walker.hazards],
     runs: walker.runs,

@@ -19,6 +19,29 @@ const MAX_WRAPPED_WORDS = 64;
 const MAX_HOPS = 8;
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 
+/** Longer option words are not split into their possible values (the command is unseen instead). */
+const MAX_GLUED_OPTION = 256;
+
+/**
+ * Values a wrapper's word may carry that the wrapper may run: `--command=rm x` gives `rm x`;
+ * `-qcrm` may be `-q -c rm` or `-q -crm`…, so every tail after the first letter is one; and
+ * `NAME=value` (`ssh -o ProxyCommand=rm x`, `-oProxyCommand=…`) gives its value.
+ */
+function carriedValues(word: string): string[] {
+  const values: string[] = [];
+  if (word.startsWith('--')) {
+    const eq = word.indexOf('=');
+    if (eq > 2) values.push(word.slice(eq + 1));
+  } else if (/^-[^-\s]/.test(word)) {
+    for (let k = 2; k < word.length; k++) values.push(word.slice(k));
+  }
+  for (const v of [word, ...values]) {
+    const setting = /^[A-Za-z_][\w.-]*=([\s\S]*)$/.exec(v);
+    if (setting) values.push(setting[1]!);
+  }
+  return [...new Set(values)];
+}
+
 /**
  * Every command a simple command may run: itself (`/bin/rm` as `rm`); for a wrapper (`sudo`,
  * `env`, `timeout`, `xargs`…) each later word as a possible command name, since options differ
@@ -105,9 +128,21 @@ export function resolveCommand(command: SimpleCommand, inner: InnerScript): Reso
         out.unseen.push(`a word computed when it runs, after ${commandBase(name)}: ${clip(command.text)}`);
         continue;
       }
+      if (w.startsWith('-') && w.length > MAX_GLUED_OPTION) {
+        out.unseen.push(`an option too long to search for a glued command, after ${commandBase(name)}: ${clip(command.text)}`);
+        continue;
+      }
+      if (w.includes('\\')) {
+        // bash has removed its own escapes: a backslash left is for the wrapper (`env -S 'rm\_x'` splits at \_).
+        out.unseen.push(`a backslash the wrapper may read itself, after ${commandBase(name)}: ${clip(command.text)}`);
+      }
       // `watch 'rm x'`, `su -c 'rm x'`, `env -S 'rm x'`: a word with spaces may be a script.
       if (/\s/.test(w)) script(w);
       visitOne(words.slice(i), hops + 1);
+      for (const value of carriedValues(w)) {
+        if (/\s/.test(value)) script(value);
+        visitOne([value, ...words.slice(i + 1)], hops + 1);
+      }
     }
   };
 

@@ -142,12 +142,18 @@ function quote(s: string): string {
 
 const WORD_NODES = new Set(['word', 'number', 'raw_string', 'ansi_c_string', 'string', 'translated_string', 'concatenation']);
 
+/** Text between two sibling nodes that ends a statement: a newline that is not a backslash-newline. */
+function endsLine(gap: string): boolean {
+  return gap.replace(/\\\n/g, '').includes('\n');
+}
+
 /**
  * One spelling for every way of writing the same command: literal words are re-quoted one way,
  * everything else keeps its text, comments go. Two commands with the same form run the same
- * thing, so a session grant can compare forms instead of raw strings.
+ * thing, so a session grant can compare forms instead of raw strings. A newline between two
+ * nodes is a token like `;`: `echo a\ntouch b` runs two commands, `echo a touch b` one.
  */
-export function normalForm(root: Node): string {
+export function normalForm(root: Node, source: string): string {
   const tokens: string[] = [];
   const walk = (node: Node) => {
     if (node.type === 'comment') return;
@@ -163,7 +169,13 @@ export function normalForm(root: Node): string {
       tokens.push(`t${node.text}`);
       return;
     }
-    for (const child of node.children) if (child) walk(child);
+    let previous: Node | undefined;
+    for (const child of node.children) {
+      if (!child) continue;
+      if (previous && endsLine(source.slice(previous.endIndex, child.startIndex))) tokens.push('n');
+      walk(child);
+      previous = child;
+    }
   };
   walk(root);
   return JSON.stringify(tokens);

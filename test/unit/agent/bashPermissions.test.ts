@@ -134,6 +134,18 @@ describe('Bash permissions', () => {
     assert.equal(decide('echo a > other.txt').behavior, 'ask');
   });
 
+  it('a session grant for one command does not cover the same words split into two by a newline', () => {
+    const { p, decide } = engine();
+    p.grantForSession({ tool: bash, input: { command: 'echo done touch pwned' } });
+    assert.equal(decide('echo  done \\\n touch pwned').behavior, 'allow', 'a backslash-newline only continues the line');
+    for (const c of ['echo done\ntouch pwned', 'echo done\n\ntouch pwned', 'echo done # note\ntouch pwned', 'echo done\t\ntouch pwned']) {
+      assert.equal(decide(c).behavior, 'ask', JSON.stringify(c));
+    }
+    p.grantForSession({ tool: bash, input: { command: 'ls\nls -a' } });
+    assert.equal(decide('ls\n\nls -a').behavior, 'allow', 'two commands on two lines are granted as such');
+    assert.equal(decide('ls ls -a').behavior, 'ask');
+  });
+
   it('a command too long to check asks and says so', () => {
     const { decide } = engine({ allow: ['Bash(echo:*)'] });
     const v = decide(`echo ${'a'.repeat(30_000)}`);

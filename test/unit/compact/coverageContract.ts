@@ -5,7 +5,50 @@ import assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
 import type { AssistantTurn, MessageParam, MessagesRequest } from '../../../src/api/types';
 import { anchorsWithIndex, type CompactionResult, type SummaryClient } from '../../../src/compact/compact';
+import { CLEARED_PREFIX } from '../../../src/compact/microCompact';
 import { CUT_MARKER, MIN_CARRIED_CHARS, userTexts } from '../../../src/compact/verbatim';
+import { pointerTarget, resultText } from '../../../src/conversation/readPointers';
+
+function resultTexts(history: readonly MessageParam[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of history) if (typeof m.content !== 'string') for (const b of m.content) if (b.type === 'tool_result') out.set(b.tool_use_id, resultText(b));
+  return out;
+}
+
+/**
+ * Re-read pointers (issue 15) never dangle: each pointer in `after` names a result before it in
+ * `after` that holds, word for word, the text the original pointer stood for; a pointer that is
+ * no longer one holds that text itself or was cleared.
+ */
+export function checkPointers(original: readonly MessageParam[], after: readonly MessageParam[], what: string): void {
+  const before = resultTexts(original);
+  const seen = new Map<string, string>();
+  for (const m of after) {
+    if (typeof m.content === 'string') continue;
+    for (const b of m.content) {
+      if (b.type !== 'tool_result') continue;
+      const text = resultText(b);
+      const was = before.get(b.tool_use_id);
+      const stoodFor = was === undefined ? undefined : pointerTarget(was);
+      const target = pointerTarget(text);
+      if (target !== undefined) {
+        const held = seen.get(target);
+        assert.ok(held !== undefined && pointerTarget(held) === undefined && !held.startsWith(CLEARED_PREFIX), `${what}: ${b.tool_use_id} points at ${target}, which is not there word for word`);
+        if (stoodFor !== undefined) assert.equal(held, before.get(stoodFor), `${what}: ${b.tool_use_id} points at the text it stood for`);
+      } else if (stoodFor !== undefined && !text.startsWith(CLEARED_PREFIX)) {
+        assert.equal(text, before.get(stoodFor), `${what}: ${b.tool_use_id} carries the text of ${stoodFor}`);
+      }
+      seen.set(b.tool_use_id, text);
+    }
+  }
+}
+
+/** The original message with its pointer results as `m` has them (checked by checkPointers). */
+function withPointersOf(o: MessageParam, m: MessageParam): MessageParam {
+  if (typeof o.content === 'string' || typeof m.content === 'string' || o.content.length !== m.content.length) return o;
+  const mc = m.content;
+  return { ...o, content: o.content.map((b, i) => (b.type === 'tool_result' && pointerTarget(resultText(b)) !== undefined ? mc[i]! : b)) } as MessageParam;
+}
 
 function allText(history: readonly MessageParam[]): string {
   return history
@@ -32,12 +75,13 @@ function checkTail(original: readonly MessageParam[], result: CompactionResult, 
       // The head may be merged into the first kept message: its own blocks end it.
       assert.deepEqual(m.content.slice(m.content.length - o.content.length), o.content, `${what}: first kept message`);
     } else {
-      assert.deepEqual(m, o, `${what}: tail message ${i} is verbatim`);
+      assert.deepEqual(m, withPointersOf(o, m), `${what}: tail message ${i} is verbatim (a re-read pointer may carry its target's text)`);
     }
   });
 }
 
 export function checkCoverage(original: readonly MessageParam[], result: CompactionResult, what: string): void {
+  checkPointers(original, result.history, what);
   const { summaryCovers, keptFrom } = result.coverage;
   assert.ok(keptFrom >= 0 && keptFrom <= original.length, `${what}: keptFrom in range`);
   checkTail(original, result, what);
@@ -55,6 +99,7 @@ export function checkCoverage(original: readonly MessageParam[], result: Compact
 
 /** Micro-compaction changes tool results only: every user text and anchor stays, in place. */
 export function checkMicroKeepsText(original: readonly MessageParam[], after: readonly MessageParam[]): void {
+  checkPointers(original, after, 'micro');
   assert.equal(after.length, original.length);
   original.forEach((m, i) => assert.deepEqual(userTexts(after[i]!), userTexts(m), `micro: user text of message ${i}`));
   for (const a of anchorsWithIndex(original)) assert.ok(allText([after[a.index]!]).includes(a.text), `micro: anchor at ${a.index}`);

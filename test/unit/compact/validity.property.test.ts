@@ -6,6 +6,7 @@ import { appendUserContent, INTERRUPTED_MARKER, INTERRUPTED_TOOL_RESULT } from '
 import type { ContentBlockParam, MessageParam } from '../../../src/api/types';
 import { compactedHistory, findAnchors, truncateToRecent } from '../../../src/compact/compact';
 import { microCompact } from '../../../src/compact/microCompact';
+import { pointerText } from '../../../src/conversation/readPointers';
 import { applyReminders } from '../../../src/context/reminders';
 import { buildMessagesRequest } from '../../../src/context/requestBuilder';
 import { thinkingParam } from '../../../src/api/thinking';
@@ -13,7 +14,7 @@ import { redactedThinkingData, signThinking } from '../../standin/thinking';
 import { validateRequest } from '../../standin/validate';
 import { compactWithSummary, truncateWithCoverage } from '../../../src/compact/compact';
 import { compactFromNotes, defaultTailStart } from '../../../src/compact/notesCompaction';
-import { checkCoverage, checkMicroKeepsText, fakeSummaryClient } from './coverageContract';
+import { checkCoverage, checkMicroKeepsText, checkPointers, fakeSummaryClient } from './coverageContract';
 
 export const PROPERTY_RUNS = Number(process.env.THREADLINE_PROPERTY_RUNS ?? 2000);
 
@@ -27,7 +28,8 @@ type Step =
   | { kind: 'answer'; text: string; thinking: Thinking }
   | { kind: 'tools'; calls: Array<{ tool: string; size: number; error: boolean }>; thinking: Thinking; text: string }
   | { kind: 'interrupted'; partial: string; withTool: boolean; thinking: Thinking }
-  | { kind: 'summary'; text: string };
+  | { kind: 'summary'; text: string }
+  | { kind: 'reread'; pick: number };
 
 const thinkingKind = fc.constantFrom<Thinking>('none', 'thinking', 'empty', 'redacted', 'both');
 
@@ -43,6 +45,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   }),
   fc.record({ kind: fc.constant('interrupted' as const), partial: text, withTool: fc.boolean(), thinking: thinkingKind }),
   fc.record({ kind: fc.constant('summary' as const), text }),
+  // A re-read of an unchanged file: a pointer to an earlier Read's full result (issue 15).
+  fc.record({ kind: fc.constant('reread' as const), pick: fc.nat() }),
 );
 
 /** Signed blocks, as the stand-in issues them: they lead the assistant turn, in order. */
@@ -73,6 +77,7 @@ function build(steps: Step[]): { history: MessageParam[]; issued: Map<string, st
   let h: MessageParam[] = [];
   const issued = new Map<string, string[]>();
   let id = 0;
+  const fullReads: string[] = [];
   const needUser = () => {
     if (h.at(-1)?.role !== 'user') h = appendUserContent(h, [{ type: 'text', text: 'go on' }]);
   };
@@ -108,6 +113,18 @@ function build(steps: Step[]): { history: MessageParam[]; issued: Map<string, st
           h,
           s.calls.map((c, i) => ({ type: 'tool_result' as const, tool_use_id: ids[i]!, content: 'r'.repeat(c.size) || '(no output)', ...(c.error ? { is_error: true } : {}) })),
         );
+        s.calls.forEach((c, i) => {
+          if (c.tool === 'Read' && !c.error) fullReads.push(ids[i]!);
+        });
+        break;
+      }
+      case 'reread': {
+        if (!fullReads.length) break;
+        needUser();
+        const target = fullReads[s.pick % fullReads.length]!;
+        const rid = `toolu_${id++}`;
+        h = [...h, { role: 'assistant', content: [{ type: 'tool_use', id: rid, name: 'Read', input: { file_path: 'f0.ts' } }] }];
+        h = appendUserContent(h, [{ type: 'tool_result', tool_use_id: rid, content: pointerText({ targetId: target, path: 'f0.ts', range: 'the default range' }) }]);
         break;
       }
       case 'interrupted': {
@@ -166,6 +183,7 @@ describe('every compaction path produces a request the API accepts (property)', 
             config: { keepRecent: cfg.keepRecent, clearAtLeastTokens: cfg.clearAtLeastTokens },
           });
           check(micro.history, 'micro-compaction', issued);
+          checkPointers(history, micro.history, 'micro-compaction');
           assert.equal(micro.history.length, history.length, 'micro-compaction keeps every message');
           check(applyReminders(micro.history, [{ type: 'instructions', text: 'rules' }, { type: 'gitStatus', text: 'git' }]), 'reminders', issued);
           check(compactedHistory('summary text', findAnchors(history), [{ path: 'a.ts', content: 'x' }], 'llm'), 'summary compaction', issued);
@@ -206,6 +224,8 @@ describe('every compaction path keeps the coverage contract (property)', () => {
 
           const client = fakeSummaryClient({ tooLong: p.tooLong, usable: p.usable });
           const summary = await compactWithSummary({ history, client, model: 'm', signal: new AbortController().signal }).catch((e: unknown) => e);
+          // What the summary request saw: rounds dropped to fit take their reads along.
+          for (const r of client.requests) checkPointers(history, r.messages, 'summary request');
           if (summary instanceof Error) assert.match(summary.message, /too long/, 'only a summary that never fits may fail (and then nothing is replaced)');
           else {
             checkCoverage(history, summary as Awaited<ReturnType<typeof compactWithSummary>>, `summary (${(summary as { source: string }).source})`);

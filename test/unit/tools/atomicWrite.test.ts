@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { chownSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chownSync, promises as fsp, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -50,6 +50,25 @@ describe('writeFileAtomic (Threadline state: sessions index, memory, notes)', ()
     const big = 'x'.repeat(8_000_000);
     await Promise.all([writeFileAtomic(f, big), writeFileAtomic(f, 'small')]);
     assert.equal(readFileSync(f, 'utf8'), 'small');
+  });
+
+  it('the order asked for holds when the file system answers the first caller last', async () => {
+    // Found on a loaded machine: the folder check before the write finished out of order, and the
+    // earlier write landed last. The file system's answers are delayed here on purpose.
+    const f = join(ws(), 'index.json');
+    const mkdir = fsp.mkdir;
+    let calls = 0;
+    fsp.mkdir = (async (...args: Parameters<typeof mkdir>) => {
+      const wait = calls++ === 0 ? 150 : 0;
+      await new Promise((r) => setTimeout(r, wait));
+      return mkdir(...args);
+    }) as typeof mkdir;
+    try {
+      await Promise.all([writeFileAtomic(f, 'first'), writeFileAtomic(f, 'second')]);
+    } finally {
+      fsp.mkdir = mkdir;
+    }
+    assert.equal(readFileSync(f, 'utf8'), 'second');
   });
 
   it('writes through a symlinked state file and keeps it private', async () => {

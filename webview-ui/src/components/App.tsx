@@ -7,6 +7,7 @@ import { Composer } from './Composer';
 import { EmptyState } from './EmptyState';
 import { HistoryView } from './History';
 import { MessageList } from './MessageList';
+import { ModelButton } from './ModelButton';
 import { PermissionPrompt } from './PermissionPrompt';
 
 // Any snapshot at all means the host has answered the ready handshake.
@@ -47,6 +48,7 @@ export function App() {
         <span className="title" data-testid="session-title" title={title}>
           {title}
         </span>
+        <ModelButton />
         <TokenMeter />
         <button className="icon" data-testid="history-button" title="Session history" onClick={() => post({ type: historyOpen ? 'history/hide' : 'history/show', payload: {} })}>
           <span className="codicon codicon-history" />

@@ -57,7 +57,8 @@ const MessageView = memo(function MessageView({ message, index }: { message: Vie
           <div className="role">
             <span className="codicon codicon-sparkle" /> Threadline
           </div>
-          <Markdown text={message.text} streaming={message.streaming} />
+          {message.thinking !== undefined && <ThinkingSection text={message.thinking} live={message.streaming && !message.text} />}
+          {message.text && <Markdown text={message.text} streaming={message.streaming} />}
           {message.streaming && <span className="cursor" aria-hidden="true" />}
         </div>
       );
@@ -84,11 +85,23 @@ function Notice({ message, index, common }: { message: Extract<ViewMessage, { ki
           data-testid="notice-action"
           disabled={state === 'stale'}
           title={state === 'stale' ? 'This has been answered since' : undefined}
-          onClick={() => post({ type: 'command/run', payload: { command: action.command } })}
+          onClick={() => post(action.command === 'switchModel' ? { type: 'model/switch', payload: { model: action.model } } : { type: 'command/run', payload: { command: action.command } })}
         >
           {action.label}
         </button>
       )}
     </div>
+  );
+}
+
+/** The model's thinking before an answer: collapsed, the user opens it if they care. */
+function ThinkingSection({ text, live }: { text: string; live: boolean }) {
+  return (
+    <details className="thinking" data-testid="thinking">
+      <summary>
+        <span className="codicon codicon-lightbulb" /> {live ? 'Thinking…' : 'Thinking'}
+      </summary>
+      <div className="thinking-text">{text}</div>
+    </details>
   );
 }

@@ -1,0 +1,96 @@
+import type { Node } from 'web-tree-sitter';
+import { clip } from './syntax';
+
+// Places where tree-sitter-bash and bash are known to read the same text differently. Each one
+// found makes the command ask (and `unseen` for deny rules): the commands the walker copied out
+// of the tree may not be the ones bash runs.
+
+/** Leaves whose text may hold a newline that bash also keeps inside one word. */
+const MULTILINE_LEAVES = new Set(['string_content', 'raw_string', 'ansi_c_string', 'heredoc_content', 'heredoc_body', 'comment']);
+
+/** Nodes whose children are the words of one command: a newline between them ends the command in bash. */
+const ONE_LINE = new Set(['command', 'declaration_command', 'unset_command', 'file_redirect', 'herestring_redirect']);
+
+/** A here-doc delimiter bash and the grammar agree on: one plain word, or one fully quoted word. */
+const PLAIN_DELIMITER = /^[\w.,:+@%/=-]+$/;
+const QUOTED_DELIMITER = /^(?:'[\w.,:+@%/=-]*'|"[\w.,:+@%/=-]*"|\\[\w.,:+@%/=-]+)$/;
+
+/** A newline that bash reads as one: not removed as a backslash-newline (an odd run of backslashes before it). */
+export function hasUnescapedNewline(text: string): boolean {
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+    let run = 0;
+    while (i - run - 1 >= 0 && text[i - run - 1] === '\\') run++;
+    if (run % 2 === 0) return true;
+  }
+  return false;
+}
+
+/** bash starts a comment only where a word could start: after an unescaped blank or operator character. */
+function startsWord(source: string, at: number): boolean {
+  if (at === 0) return true;
+  if (!/[\s;&|()<>]/.test(source[at - 1]!)) return false;
+  let run = 0;
+  while (at - run - 2 >= 0 && source[at - run - 2] === '\\') run++;
+  return run % 2 === 0;
+}
+
+function heredoc(node: Node, source: string, out: string[]): void {
+  const start = node.children.find((c) => c?.type === 'heredoc_start');
+  const body = node.children.find((c) => c?.type === 'heredoc_body');
+  const end = node.children.find((c) => c?.type === 'heredoc_end');
+  if (!start) return;
+  const raw = start.text;
+  const plain = PLAIN_DELIMITER.test(raw);
+  if (!plain && !QUOTED_DELIMITER.test(raw)) {
+    // bash removes quotes anywhere in the word (E"O"F ends at EOF); the grammar waits for the word as written.
+    out.push(`a here-doc delimiter that is not one plain or one quoted word (${clip(raw)})`);
+    return;
+  }
+  const delimiter = plain ? raw : raw.startsWith('\\') ? raw.slice(1) : raw.slice(1, -1);
+  const dash = node.children.some((c) => c?.type === '<<-');
+  const text = body?.text ?? '';
+  if (body && /\\\n/.test(source.slice(start.endIndex, body.startIndex))) {
+    // The grammar joins a backslash-newline after `<<EOF` into the command line; bash starts the
+    // body on the next line, where that backslash-newline is part of the body.
+    out.push('a backslash-newline between a here-doc operator and its body');
+  }
+  if (plain && /\\\n/.test(text)) {
+    // In an unquoted body bash joins a backslash-newline before it looks for the delimiter line.
+    out.push('a backslash-newline in an unquoted here-doc');
+  }
+  if (!end || end.text.replace(/^\t+/, '') !== delimiter) {
+    out.push(`a here-doc whose end the grammar and bash may see in different places (${clip(raw)})`);
+    return;
+  }
+  const lines = text.split('\n').slice(0, -1);
+  if (lines.some((l) => (dash ? l.replace(/^\t+/, '') : l) === delimiter)) {
+    out.push(`a here-doc that bash ends earlier than the grammar (${clip(raw)})`);
+  }
+}
+
+/**
+ * Reasons to believe bash reads `source` differently from the tree: a newline inside a word
+ * (`echo a\n\\touch x` is one echo to the grammar), a newline between a command's words, a
+ * here-doc whose delimiter or body bash reads otherwise. Empty when none was found.
+ */
+export function divergences(root: Node, source: string): string[] {
+  const out: string[] = [];
+  const visit = (node: Node) => {
+    if (node.type === 'heredoc_redirect') heredoc(node, source, out);
+    if (node.type === 'comment' && !startsWord(source, node.startIndex)) out.push(`a # that bash reads as part of a word (${clip(node.text)})`);
+    if ((node.childCount === 0 || node.type === 'word') && !MULTILINE_LEAVES.has(node.type) && /\S/.test(node.text) && hasUnescapedNewline(node.text)) {
+      out.push(`a newline inside the word ${clip(node.text)}`);
+    }
+    if (ONE_LINE.has(node.type)) {
+      for (let i = 1; i < node.childCount; i++) {
+        const a = node.child(i - 1);
+        const b = node.child(i);
+        if (!a || !b || a.type === 'heredoc_body' || b.type === 'heredoc_body') continue;
+        if (hasUnescapedNewline(source.slice(a.endIndex, b.startIndex))) out.push(`a newline inside the command ${clip(node.text)}`);
+      }
+    }
+    for (const child of node.children) if (child) visit(child);
+  };
+  visit(root);
+  return [...new Set(out)];
+}
