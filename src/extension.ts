@@ -13,7 +13,7 @@ import { createStore } from './shared/store';
 import { ViewSync } from './state/viewSync';
 import { ApiKeyStore } from './vscode/apiKey';
 import { ArchiveDocuments } from './vscode/archiveDocuments';
-import { ChatViewProvider, CHAT_VIEW_ID } from './vscode/chatViewProvider';
+import { registerChatView } from './vscode/chatViewRegistration';
 import { createEditorActions } from './vscode/editorActions';
 import { registerCommands, runActionCommand } from './vscode/commands';
 import { historyActions } from './vscode/historyUi';
@@ -25,7 +25,10 @@ import { registerModelUi } from './vscode/modelPicker';
 import { showMemory } from './vscode/memoryView';
 import { resumeFromPicker } from './vscode/resumeCommand';
 import { permissionsAndTools, permissionsReport } from './vscode/permissionWiring';
-import { readMaxTurns, readMemorySettings, readSettings } from './vscode/settings';
+import { registerAddSelection } from './vscode/addSelection';
+import { createAttachmentSource } from './vscode/attachmentSource';
+import { EditReview } from './vscode/editReview';
+import { readMaxTurns, readMemorySettings, readReviewEdits, readSettings } from './vscode/settings';
 import { createContextStatusItem } from './vscode/statusBar';
 import { watchKeyAndSettings } from './vscode/watchers';
 
@@ -67,19 +70,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Threadline: compacting the conversation…' }, () => sessionManager.runner.compactNow!(focus)));
   const compact = (focus: string | undefined) => compactNow(focus).then(() => undefined);
   const modelUi = registerModelUi(context, { store, catalog: models, agent: () => sessionManager.agent, compact: () => compactNow(undefined) });
+  const review = new EditReview({ store, cwd, mode: readReviewEdits, respond: (requestId, decision) => void handlers['permission/respond']({ requestId, decision }) });
   const handlers = createChatHandlers({
     store, log, compact,
     hasApiKey: async () => Boolean(await apiKeys.get()),
     runCommand: runActionCommand,
     runner: sessionManager.runner,
     editor: createEditorActions(),
-    openArchive: (path) => archives.open(path),
+    reviewEdit: (requestId) => review.open(requestId),
+    attachments: createAttachmentSource(),
+    openArchive: (path, session) => archives.open(path, session),
     history: historyActions(sessionManager, sessions, store),
     ...modelUi,
   });
   const sync = new ViewSync(store, handlers, log);
-  context.subscriptions.push(apiKeys, archives, sync, sessionManager);
-  context.subscriptions.push(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, new ChatViewProvider(context.extensionUri, sync)), createContextStatusItem(store));
+  context.subscriptions.push(apiKeys, archives, sync, sessionManager, review, registerAddSelection(store));
+  context.subscriptions.push(...registerChatView(context.extensionUri, sync, store, handlers), createContextStatusItem(store));
   context.subscriptions.push(...watchKeyAndSettings({ store, apiKeys, contextService, agent: () => sessionManager.agent }));
   // The meter follows the window of the model the Models API describes; a key set later fetches the list.
   context.subscriptions.push(models, models.onDidChange(() => sessionManager.agent.publishTokens()), apiKeys.onDidChange(() => void models.refresh()));

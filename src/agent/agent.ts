@@ -2,7 +2,6 @@ import type { ModelInfo } from '../api/models';
 import type { MessageParam, MessagesRequest } from '../api/types';
 import { newId } from '../base/ids';
 import { DisposableStore, type IDisposable } from '../base/lifecycle';
-import type { CompactedEvent } from '../compact/compactor';
 import type { ContextPreview } from '../context/breakdown';
 import { Conversation } from '../conversation/conversation';
 import { appendUserContent } from '../conversation/history';
@@ -11,11 +10,11 @@ import { RecentFiles } from '../conversation/recentFiles';
 import { TokenMeter } from '../conversation/tokenMeter';
 import { estimateTokens } from '../conversation/tokens';
 import type { PermissionDecision, ViewMessage } from '../shared/viewState';
-import { addNotice, updateMessage } from '../state/actions';
+import { addNotice } from '../state/actions';
 import { modelViewOf, sameModelView } from '../state/modelView';
 import type { ChatRunner } from './chatRunner';
 import { PermissionBroker, type PermissionEngine } from './permissionBroker';
-import { describeCompaction } from './compaction';
+import { CompactionControl } from './compactionControl';
 import { noteModelWarning } from './modelNotice';
 import { reportOutcome } from './outcomeNotices';
 import { placeholderMessage, RequestFactory, type RequestFactoryDeps } from './requestFactory';
@@ -46,6 +45,7 @@ export class Agent implements ChatRunner, IDisposable {
   private readonly broker: PermissionBroker;
   private readonly runner: TurnRunner;
   private readonly requests: RequestFactory;
+  private readonly compaction: CompactionControl;
   private readonly disposables = new DisposableStore();
   private controller: AbortController | undefined;
   private lastOutcome: LoopResult['outcome'] | undefined;
@@ -67,8 +67,9 @@ export class Agent implements ChatRunner, IDisposable {
     });
     this.disposables.add(this.conversation);
     this.disposables.add(this.conversation.onDidChange((e) => this.meter.invalidateFrom(e.from)));
+    this.compaction = new CompactionControl({ ...deps, conversation: this.conversation, meter: this.meter, recentReads: this.recentReads, busy: () => this.busy, publishTokens: () => this.publishTokens() });
     if (deps.compactor) {
-      this.disposables.add(deps.compactor.onDidCompact((e) => this.compacted(e)));
+      this.disposables.add(deps.compactor.onDidCompact((e) => this.compaction.compacted(e)));
       this.disposables.add(deps.compactor.onNotice(({ level, text }) => addNotice(deps.store, level, text)));
     }
   }
@@ -135,27 +136,6 @@ export class Agent implements ChatRunner, IDisposable {
     if (this.deps.tools.get(name)?.traits.returnsFileContent && typeof fp === 'string') this.recentReads.note(fp);
   }
 
-  private compacted(e: CompactedEvent): void {
-    const { store } = this.deps;
-    const id = newId('compact');
-    const retired = this.conversation.rememberUndo(id, e.before);
-    if (retired) updateMessage(store, retired, (m) => (m.kind === 'compaction' ? { ...m, canUndo: false } : m));
-    // Both figures by the meter (system + tools + messages), so the divider agrees with the status bar.
-    const tokensBefore = this.usedTokens(e.before);
-    this.conversation.set(e.result.history, 'compaction');
-    this.meter.reset();
-    const tokensAfter = this.usedTokens(e.result.history);
-    store.setState((s) => ({
-      ...s,
-      messages: [
-        ...s.messages,
-        { kind: 'compaction', id, tokensBefore, tokensAfter, summary: e.result.summary, canUndo: true, ...(e.result.archive ? { archive: e.result.archive } : {}), createdAt: Date.now() },
-      ],
-    }));
-    if (e.result.source === 'truncation') addNotice(store, 'warning', e.result.summary);
-    this.publishTokens();
-  }
-
   /** The main loop's request for a history: forks and the summary extend it to read its cache. */
   mainRequest(history: readonly MessageParam[]): Promise<MessagesRequest> {
     return this.requests.build(history);
@@ -173,40 +153,17 @@ export class Agent implements ChatRunner, IDisposable {
 
   /** What a manual compaction would do now, in one sentence (shown before the user confirms). */
   compactPreview(): string {
-    return describeCompaction(this.messages, this.usedTokens(), this.recentReads.newestFirst());
+    return this.compaction.preview(this.messages);
   }
 
   /** Manual compaction ("Compact Conversation", /compact). */
-  async compactNow(focus?: string): Promise<boolean> {
-    const { store, compactor } = this.deps;
-    if (!compactor) return false;
-    if (this.controller) {
-      addNotice(store, 'warning', 'Threadline is still answering. Stop it first, then compact.');
-      return false;
-    }
-    if (this.messages.length === 0) {
-      addNotice(store, 'info', 'Nothing to compact yet.');
-      return false;
-    }
-    store.setState((s) => ({ ...s, status: 'compacting' }));
-    try {
-      await compactor.compact(this.messages, 'manual', focus);
-      return true;
-    } catch {
-      return false;
-    } finally {
-      store.setState((s) => ({ ...s, status: 'idle' }));
-    }
+  compactNow(focus?: string): Promise<boolean> {
+    return this.compaction.compactNow(focus);
   }
 
   /** Restores the transcript archived by the newest compaction, if nothing happened since. */
   undoCompaction(id: string): boolean {
-    if (this.controller || !this.conversation.undo(id)) return false;
-    this.meter.reset();
-    updateMessage(this.deps.store, id, (m) => (m.kind === 'compaction' ? { ...m, canUndo: false, undone: true } : m));
-    addNotice(this.deps.store, 'info', 'Restored the conversation as it was before compacting.');
-    this.publishTokens();
-    return true;
+    return this.compaction.undo(id);
   }
 
   /** Rewind: the conversation as it was before this user message; nothing on disk changes. */

@@ -44,7 +44,7 @@ export class PermissionBroker {
       this.store.setState((s) => ({
         ...s,
         status: 'awaiting-permission',
-        permission: { requestId, toolName: call.tool.name, summary: safeSummary(call.tool, call.input), detail: `${verdict.reason}\n\n${safeJson(call.input)}`, input: safeJson(call.input) },
+        permission: { requestId, toolName: call.tool.name, summary: safeSummary(call.tool, call.input), detail: `${verdict.reason}\n\n${safeJson(call.input)}`, input: safeJson(call.input), toolUseId: call.id },
       }));
     });
     if (decision === 'deny') return { allowed: false, reason: 'The user denied this tool call.' };

@@ -11,15 +11,14 @@ import type { TokenMeter } from '../conversation/tokenMeter';
 import type { Logger } from '../ports/logger';
 import type { Store } from '../shared/store';
 import type { ToolStatus, ViewMessage } from '../shared/viewState';
-import { appendMessage, addNotice, updateMessage } from '../state/actions';
+import { appendMessage, updateMessage } from '../state/actions';
 import type { AppState } from '../state/appState';
 import type { RuntimeState } from '../state/runtimeState';
 import type { ToolRegistry } from '../tools/registry';
 import type { PermissionBroker } from './permissionBroker';
 import { safeJson } from './permissionBroker';
+import { clipResult } from './resultClip';
 import { runQueryLoop, type LoopDeps, type LoopEvents, type LoopResult } from './queryLoop';
-
-const VIEW_RESULT_CHARS = 20_000;
 
 export interface TurnRunnerDeps {
   store: Store<AppState>;
@@ -67,14 +66,23 @@ export class TurnRunner {
     const view = new StreamingView(store);
     const events: LoopEvents = {
       onRequestStart: () => store.setState((s) => (s.status === 'streaming' ? s : { ...s, status: 'streaming' })),
-      onTextDelta: (text) => view.text(text),
-      onThinkingDelta: (text) => view.thinking(text),
+      onTextDelta: (text) => {
+        clearRetry(store);
+        view.text(text);
+      },
+      onThinkingDelta: (text) => {
+        clearRetry(store);
+        view.thinking(text);
+      },
+      // A retry is a transient line, not a notice: the transcript only ever shows the answer
+      // or the one error that ended the turn.
       onRetry: ({ attempt, delayMs, reason }) => {
         view.discard();
-        addNotice(store, 'info', `Retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt}): ${reason}`);
+        store.setState((s) => ({ ...s, retry: { attempt, reason, at: Date.now() + delayMs } }));
       },
       onTurnComplete: (turn, request) => {
         lastRequest = request;
+        clearRetry(store);
         view.finish();
         this.deps.runtime.recordUsage(turn.model, turn.usage, costUsd(turn.model, turn.usage));
         const used = meter.anchor(turn.usage, request.messages.length);
@@ -128,6 +136,7 @@ export class TurnRunner {
       result = { history: [...conversation.history], outcome: 'error', error: new ApiError('unknown', err instanceof Error ? err.message : String(err), undefined, undefined), turns: 0, finalText: '' };
     } finally {
       view.finish();
+      clearRetry(store);
     }
     conversation.set(result.history, 'turn');
     conversation.shareMarks();
@@ -179,11 +188,15 @@ class StreamingView {
     updateMessage(this.store, id, (m): ViewMessage => {
       if (m.kind !== 'tool') return m;
       const next: ViewMessage = { ...m, status };
-      if (detail?.result !== undefined) next.result = clip(detail.result);
+      if (detail?.result !== undefined) next.result = clipResult(detail.result);
       if (detail?.durationMs !== undefined) next.durationMs = detail.durationMs;
       return next;
     });
   }
+}
+
+function clearRetry(store: Store<AppState>): void {
+  store.setState((s) => (s.retry === null ? s : { ...s, retry: null }));
 }
 
 function mergeEvents(a: LoopEvents, b: LoopEvents | undefined): LoopEvents {
@@ -201,8 +214,4 @@ function mergeEvents(a: LoopEvents, b: LoopEvents | undefined): LoopEvents {
     };
   }
   return out as LoopEvents;
-}
-
-function clip(text: string): string {
-  return text.length > VIEW_RESULT_CHARS ? `${text.slice(0, VIEW_RESULT_CHARS)}\n… (${text.length - VIEW_RESULT_CHARS} more characters)` : text;
 }

@@ -44,6 +44,17 @@ export function parseRetryAfter(headers: Headers | undefined, now = Date.now()):
   return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
 }
 
+/**
+ * What the API said, in words: the SDK's own message for an error body is the status and the
+ * body's JSON (`529 {"type":"error",…}`), which is what a user would otherwise read.
+ */
+function readableMessage(err: InstanceType<typeof Anthropic.APIError>): string {
+  const body = err.error as { error?: { message?: unknown }; message?: unknown } | undefined;
+  const said = body?.error?.message ?? body?.message;
+  if (typeof said !== 'string' || said.trim() === '') return err.message;
+  return err.status !== undefined ? `${said} (HTTP ${err.status})` : said;
+}
+
 function errorTypeOf(err: InstanceType<typeof Anthropic.APIError>): string | undefined {
   const body = err.error as { error?: { type?: unknown }; type?: unknown } | undefined;
   const t = body?.error?.type ?? body?.type;
@@ -62,7 +73,7 @@ export function classifyError(err: unknown): ApiError {
     const status = err.status;
     const type = errorTypeOf(err);
     const retryAfter = parseRetryAfter(err.headers);
-    const message = err.message;
+    const message = readableMessage(err);
     if (status === 401 || status === 403 || type === 'authentication_error' || type === 'permission_error') {
       return new ApiError('auth', `The API key was refused (${status ?? type}). Set a valid key.`, status, undefined, { cause: err });
     }

@@ -6,6 +6,7 @@ import type { Store } from '../shared/store';
 import type { ChatHandlers } from '../state/viewSync';
 import type { ChatRunner } from '../agent/chatRunner';
 import type { ActionCommand, HistoryItem } from '../shared/viewState';
+import { attachmentHandlers, withAttachments, type AttachmentSource } from './attachments';
 
 export interface ChatControllerDeps {
   store: Store<AppState>;
@@ -14,7 +15,7 @@ export interface ChatControllerDeps {
   runCommand(command: ActionCommand): void;
   runner?: ChatRunner;
   /** Opens an archived pre-compaction transcript, read-only. */
-  openArchive?(path: string): Promise<void>;
+  openArchive?(path: string, session: { title: string; archivedAt: number }): Promise<void>;
   /** The session history shown in the panel (the shell owns the store of sessions). */
   history?: HistoryActions;
   /** Manual compaction with the shell's progress UI; falls back to the runner's. */
@@ -25,6 +26,10 @@ export interface ChatControllerDeps {
   slashCommand?(text: string): Promise<boolean>;
   /** A notice's one-click switch to another model (a deprecated model's successor). */
   switchModel?(model: string): Promise<void>;
+  /** Opens a pending Write/Edit in the diff editor. */
+  reviewEdit?(requestId: string): Promise<void>;
+  /** The workspace's files, for `@` and for the attachments a message carries. */
+  attachments?: AttachmentSource;
 }
 
 export interface EditorActions {
@@ -39,6 +44,9 @@ export interface HistoryActions {
   remove(id: string): Promise<void>;
   exportMarkdown(id: string): Promise<void>;
 }
+
+/** How many sessions the empty state offers to resume. */
+const RECENT_SESSIONS = 5;
 
 /** Turns what the user does in the panel into state changes and agent calls. */
 export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
@@ -61,6 +69,9 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
         return;
       }
       if (await deps.slashCommand?.(text)) return;
+      const attached = store.getState().attachments;
+      if (attached.length) store.setState((s) => ({ ...s, attachments: [], fileChoices: null }));
+      if (attached.length && deps.attachments) text = await withAttachments(text, attached, deps.attachments);
       if (runner) {
         // The agent keeps the message in its history even without a key, so Retry works
         // once the key is set.
@@ -86,6 +97,10 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
     'history/show': async () => {
       const items = (await deps.history?.list()) ?? [];
       store.setState((s) => ({ ...s, history: items }));
+    },
+    'history/recent': async () => {
+      const items = (await deps.history?.list()) ?? [];
+      store.setState((s) => ({ ...s, recent: items.filter((h) => !h.current && h.messageCount > 0).slice(0, RECENT_SESSIONS) }));
     },
     'history/hide': () => store.setState((s) => (s.history === null ? s : { ...s, history: null })),
     'history/resume': async ({ id }) => {
@@ -113,7 +128,7 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
     },
     'compaction/openArchive': async ({ id }) => {
       const m = store.getState().messages.find((x) => x.id === id);
-      if (m?.kind === 'compaction' && m.archive) await deps.openArchive?.(m.archive);
+      if (m?.kind === 'compaction' && m.archive) await deps.openArchive?.(m.archive, { title: store.getState().sessionTitle, archivedAt: m.createdAt });
     },
     'compaction/undo': ({ id }) => {
       if (!runner?.undoCompaction?.(id)) addNotice(store, 'info', 'That compaction can no longer be undone (the conversation has moved on since).');
@@ -137,6 +152,10 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
     },
     'editor/insertText': async ({ text }) => {
       await deps.editor?.insertText(text);
+    },
+    ...attachmentHandlers(store, deps.attachments, (m) => addNotice(store, 'warning', `Not attached: ${m}.`)),
+    'edit/review': async ({ requestId }) => {
+      await deps.reviewEdit?.(requestId);
     },
   };
 }

@@ -177,9 +177,19 @@ export class SessionManager implements IDisposable {
 
   async list(): Promise<HistoryItem[]> {
     const { sessions } = this.deps;
+    await this.settleIndex();
     let list = await sessions.list();
     if (!list.length) list = await sessions.rebuildIndex();
     return list.map((e) => ({ id: e.id, title: e.title, updatedAt: e.updatedAt, messageCount: e.messageCount, current: e.id === this.sessionId, preview: e.preview ?? '' }));
+  }
+
+  /**
+   * The open session's latest save and index entry on disk now, not after the index's coalescing
+   * delay: the panel's history and the Resume picker read the index, and must count the same.
+   */
+  async settleIndex(): Promise<void> {
+    await this.saving;
+    await this.recorder.flush();
   }
 
   async rename(id: string, title: string): Promise<void> {

@@ -20,6 +20,8 @@ export interface WebviewToHostMap {
   'chat/rewind': { id: string };
   'history/show': Record<string, never>;
   'history/hide': Record<string, never>;
+  /** The empty state shows: load the latest sessions into `recent`. */
+  'history/recent': Record<string, never>;
   'history/resume': { id: string };
   'history/rename': { id: string };
   'history/delete': { id: string };
@@ -32,6 +34,14 @@ export interface WebviewToHostMap {
   'editor/openFile': { path: string; line?: number };
   /** Inserts a code block's text at the cursor of the active editor. */
   'editor/insertText': { text: string };
+  /** `@` in the composer: list the workspace's files for the picker. */
+  'attach/pickFile': Record<string, never>;
+  'attach/cancel': Record<string, never>;
+  /** A file picked with `@` (a workspace-relative path from the list). */
+  'attach/file': { path: string };
+  'attach/remove': { id: string };
+  /** Opens the pending Write/Edit of this permission request in the diff editor. */
+  'edit/review': { requestId: string };
 }
 
 export interface HostToWebviewMap {
@@ -73,6 +83,7 @@ const validators: { [K in keyof WebviewToHostMap]: Validator<WebviewToHostMap[K]
   'compaction/openArchive': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
   'history/show': isEmpty,
   'history/hide': isEmpty,
+  'history/recent': isEmpty,
   'history/resume': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
   'history/rename': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
   'history/delete': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
@@ -88,6 +99,11 @@ const validators: { [K in keyof WebviewToHostMap]: Validator<WebviewToHostMap[K]
     p.path.length <= MAX_PATH_CHARS &&
     !p.path.includes('\0') &&
     (p.line === undefined || (Number.isInteger(p.line) && (p.line as number) >= 1)),
+  'attach/pickFile': isEmpty,
+  'attach/cancel': isEmpty,
+  'attach/file': (p): p is { path: string } => isRecord(p) && typeof p.path === 'string' && p.path.length > 0 && p.path.length <= MAX_PATH_CHARS && !p.path.includes('\0'),
+  'attach/remove': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
+  'edit/review': (p): p is { requestId: string } => isRecord(p) && typeof p.requestId === 'string' && p.requestId.length > 0 && p.requestId.length < 200,
   'editor/insertText': (p): p is { text: string } => isRecord(p) && typeof p.text === 'string' && p.text.length > 0 && p.text.length <= MAX_PROMPT_CHARS,
 };
 

@@ -37,6 +37,20 @@ export interface ModelView {
   thinking: boolean;
 }
 
+/** A proposed file change in brief: its size and its first hunk (unified-diff lines, ` `/`+`/`-` first). */
+export interface DiffSummary {
+  /** The file, relative to the workspace when inside it. */
+  path: string;
+  added: number;
+  removed: number;
+  /** The file does not exist yet. */
+  isNew: boolean;
+  /** The first hunk, as unified-diff lines; cut after a few dozen lines. */
+  hunk: string;
+  /** More hunks follow the first. */
+  moreHunks: number;
+}
+
 export type ViewMessage =
   | { kind: 'user'; id: string; text: string; createdAt: number; /** Rewind and Fork are offered. */ rewindable?: boolean }
   | {
@@ -59,6 +73,8 @@ export type ViewMessage =
       status: ToolStatus;
       result?: string;
       durationMs?: number;
+      /** For a Write or Edit: the change it makes (or made), shown instead of its JSON input. */
+      diff?: DiffSummary;
       createdAt: number;
     }
   | { kind: 'notice'; id: string; level: 'info' | 'warning' | 'error'; text: string; action?: NoticeAction; createdAt: number }
@@ -89,7 +105,26 @@ export interface PermissionPromptView {
   detail: string;
   /** The tool's input as JSON, so the prompt can show its fields (a Bash call's description). */
   input?: string;
+  /** The tool card the request is about (its message id), so the panel can bring it into view. */
+  toolUseId?: string;
+  /** For a Write or Edit, the change it asks to make. */
+  diff?: DiffSummary;
 }
+
+/** A request being retried: one transient line, replaced by the answer or by one final error. */
+export interface RetryView {
+  /** 1 for the first retry. */
+  attempt: number;
+  /** Why, in words (the API's message, never its JSON). */
+  reason: string;
+  /** When the next attempt goes out (ms since the epoch). */
+  at: number;
+}
+
+/** Context from the editor waiting to go with the next message, shown as a chip in the composer. */
+export type Attachment =
+  | { kind: 'file'; id: string; path: string }
+  | { kind: 'selection'; id: string; path: string; startLine: number; endLine: number; text: string };
 
 export type ChatStatus = 'idle' | 'streaming' | 'running-tools' | 'awaiting-permission' | 'compacting';
 
@@ -120,4 +155,12 @@ export interface ViewState {
   canContinue: boolean;
   /** The session history list, while the panel shows it; null when closed. */
   history: readonly HistoryItem[] | null;
+  /** The request is being retried; never part of the transcript. */
+  retry: RetryView | null;
+  /** Files and selections that go with the next message. */
+  attachments: readonly Attachment[];
+  /** The workspace's files while the composer's `@` picker is open; null when closed. */
+  fileChoices: readonly string[] | null;
+  /** The latest other sessions, for the empty state's one-click resume (loaded when it shows). */
+  recent: readonly HistoryItem[];
 }

@@ -45,6 +45,10 @@ export const VIEW_KEYS = {
   workspaceTrusted: true,
   canContinue: true,
   history: true,
+  retry: true,
+  attachments: true,
+  fileChoices: true,
+  recent: true,
 } as const satisfies Record<keyof ViewState, true>;
 
 const viewKeys = Object.keys(VIEW_KEYS) as (keyof ViewState)[];
@@ -75,6 +79,10 @@ export function getDefaultAppState(init: { sessionId: string; settings?: Partial
     workspaceTrusted: true,
     canContinue: false,
     history: null,
+    retry: null,
+    attachments: [],
+    fileChoices: null,
+    recent: [],
     settings,
     lastUsage: null,
   };

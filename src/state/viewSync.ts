@@ -88,10 +88,14 @@ export class ViewSync extends Disposable {
   flush(): void {
     if (!this.ready || !this.channel || !this.lastSent) return;
     const next = pickView(this.store.getState());
-    const ops = diffViewState(this.lastSent, next);
+    const prev = this.lastSent;
+    const ops = diffViewState(prev, next);
     this.lastSent = next;
     if (ops.length === 0) return;
     this.post({ type: 'state/patch', payload: { seq: ++this.seq, ops } });
+    // A new permission request: its tool card may be far up (or scrolled away); bring it into view.
+    const asked = next.permission;
+    if (asked?.toolUseId && asked.requestId !== prev.permission?.requestId) this.post({ type: 'view/reveal', payload: { id: asked.toolUseId } });
   }
 
   private post(message: HostToWebviewMessage): void {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { MessageParam } from '../api/types';
+import { archiveTabName } from '../sessions/archiveName';
 import { archiveToMarkdown } from '../sessions/sessionStore';
 
 const ARCHIVE_SCHEME = 'threadline-archive';
@@ -16,8 +17,9 @@ export class ArchiveDocuments implements vscode.Disposable {
   constructor(sessionsDir: string) {
     this.dir = join(sessionsDir, 'archive');
     this.registration = vscode.workspace.registerTextDocumentContentProvider(ARCHIVE_SCHEME, {
+      // The file is named in the query; the path is only the tab's label.
       provideTextDocumentContent: async (uri) => {
-        const name = uri.path.replace(/^\//, '').replace(/\.md$/, '');
+        const name = new URLSearchParams(uri.query).get('file') ?? '';
         if (!/^[A-Za-z0-9_-]+\.jsonl$/.test(name)) return 'Not an archive.';
         const bytes = await vscode.workspace.fs.readFile(vscode.Uri.file(join(this.dir, name)));
         return archiveToMarkdown(Buffer.from(bytes).toString('utf8'));
@@ -34,9 +36,13 @@ export class ArchiveDocuments implements vscode.Disposable {
     return file.fsPath;
   }
 
-  async open(path: string): Promise<void> {
+  /** Opens an archive in a tab named after the session and when it was archived. */
+  async open(path: string, session: { title: string; archivedAt: number }): Promise<void> {
     if (!path.startsWith(`${this.dir}/`)) return;
-    const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: ARCHIVE_SCHEME, path: `/${path.slice(this.dir.length + 1)}.md` }));
+    const file = path.slice(this.dir.length + 1);
+    const label = archiveTabName(session.title, session.archivedAt);
+    const query = new URLSearchParams({ file }).toString();
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: ARCHIVE_SCHEME, path: `/${label}`, query }));
     await vscode.window.showTextDocument(doc, { preview: true });
   }
 

@@ -6,6 +6,7 @@ import { pickSession } from './sessionPicker';
 
 /** "Resume Session": this folder's sessions and its Claude Code transcripts, in one picker. */
 export async function resumeFromPicker(manager: SessionManager, sessions: SessionStore, cwd: string): Promise<void> {
+  await manager.settleIndex();
   const picked = await pickSession(sessions, { onRenamed: (id, title) => manager.adoptTitle(id, title) }, await listClaudeSessions(cwd).catch(() => []));
   if (!picked) return;
   if (picked.kind === 'claude') {

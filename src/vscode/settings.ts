@@ -32,6 +32,16 @@ export function readSettings(): AppSettings {
   };
 }
 
+/** `threadline.permissionNotification`: ask in a notification too while the panel is hidden. */
+export function readPermissionNotification(): boolean {
+  return userValue<unknown>('permissionNotification') === true;
+}
+
+/** `threadline.reviewEdits`: open a pending Write/Edit in the diff editor at once, or only offer it. */
+export function readReviewEdits(): 'open' | 'offer' {
+  return vscode.workspace.getConfiguration('threadline').get<string>('reviewEdits') === 'offer' ? 'offer' : 'open';
+}
+
 function stringList(key: UserOnly): string[] {
   const v = userValue<unknown>(key);
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];

@@ -18,5 +18,7 @@ export const USER_ONLY_SETTINGS = [
   'additionalDirectories',
   'memoryDirectory',
   'autoMemory',
+  // Answers permission requests from outside the panel: a repository must not turn it on.
+  'permissionNotification',
 ] as const;
 

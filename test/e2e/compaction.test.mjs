@@ -79,6 +79,10 @@ describe('token tracking and compaction in real VS Code', { timeout: 300_000 }, 
     await divider.locator('[data-testid="compaction-archive"]').click();
     await wb.page.locator('.view-lines', { hasText: 'Conversation before compaction' }).first().waitFor();
     await wb.page.locator('.view-lines', { hasText: 'Here is a log, keep it in mind' }).first().waitFor();
+    // Its tab is named after the session and the date, not the archive's file id.
+    const tab = await wb.page.locator('.tabs-container .tab.active').innerText();
+    assert.match(tab, / — archived \d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+    assert.doesNotMatch(tab, /jsonl/);
     // The status bar fell back below the warning threshold.
     await eventually(() => statusItem().getAttribute('class'), (c) => !/warning-kind|error-kind/.test(c ?? ''), { what: 'the status bar to leave the warning colour' });
   });

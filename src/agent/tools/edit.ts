@@ -44,6 +44,36 @@ function snippet(text: string, from: number, to: number): string {
   );
 }
 
+export type EditPlan = { ok: true; next: string; first: number; count: number; newLength: number } | { ok: false; message: string };
+
+/**
+ * The replacement an Edit makes in an existing file's text, or why it cannot: the one rule for
+ * the tool itself and for whoever shows the change before it is made (the diff review).
+ */
+export function planEdit(text: string, i: Pick<EditInput, 'old_string' | 'new_string' | 'replace_all'>, abs: string): EditPlan {
+  let oldString = i.old_string;
+  let newString = i.new_string;
+  let at = findAll(text, oldString);
+  // A file with Windows line endings, and a model that wrote '\n': match it the file's way.
+  if (at.length === 0 && text.includes('\r\n') && oldString.includes('\n') && !oldString.includes('\r')) {
+    oldString = oldString.replace(/\n/g, '\r\n');
+    newString = newString.replace(/\r?\n/g, '\r\n');
+    at = findAll(text, oldString);
+  }
+  if (at.length === 0) {
+    return { ok: false, message: `old_string was not found in ${abs}. It must match exactly, whitespace and indentation included; Read the file again and copy the text from it.` };
+  }
+  if (at.length > 1 && i.replace_all !== true) {
+    return {
+      ok: false,
+      message: `old_string occurs ${at.length} times in ${abs}, so the edit is ambiguous. Include more surrounding lines in old_string so it matches exactly one place, or set replace_all to true to change all ${at.length}.`,
+    };
+  }
+  const first = at[0]!;
+  const next = i.replace_all ? text.split(oldString).join(newString) : text.slice(0, first) + newString + text.slice(first + oldString.length);
+  return { ok: true, next, first, count: at.length, newLength: newString.length };
+}
+
 export const editTool: Tool<EditInput> = {
   name: 'Edit',
   description: [
@@ -84,33 +114,16 @@ export const editTool: Tool<EditInput> = {
       await writeAtomic(abs, i.new_string);
       return { content: `Wrote into the empty file ${abs}:\n${snippet(i.new_string, 0, i.new_string.length)}` };
     }
-    let oldString = i.old_string;
-    let newString = i.new_string;
-    let at = findAll(text, oldString);
-    // A file with Windows line endings, and a model that wrote '\n': match it the file's way.
-    if (at.length === 0 && text.includes('\r\n') && oldString.includes('\n') && !oldString.includes('\r')) {
-      oldString = oldString.replace(/\n/g, '\r\n');
-      newString = newString.replace(/\r?\n/g, '\r\n');
-      at = findAll(text, oldString);
-    }
-    if (at.length === 0) {
-      return { content: `old_string was not found in ${abs}. It must match exactly, whitespace and indentation included; Read the file again and copy the text from it.`, isError: true };
-    }
-    if (at.length > 1 && i.replace_all !== true) {
-      return {
-        content: `old_string occurs ${at.length} times in ${abs}, so the edit is ambiguous. Include more surrounding lines in old_string so it matches exactly one place, or set replace_all to true to change all ${at.length}.`,
-        isError: true,
-      };
-    }
+    const plan = planEdit(text, i, abs);
+    if (!plan.ok) return { content: plan.message, isError: true };
     if (signal.aborted) return INTERRUPTED;
-    const first = at[0]!;
-    const next = i.replace_all ? text.split(oldString).join(newString) : text.slice(0, first) + newString + text.slice(first + oldString.length);
+    const { next, first, count, newLength } = plan;
     try {
       await writeAtomic(abs, next);
     } catch (err) {
       return { content: `Could not write ${abs}: ${errorMessage(err)}.`, isError: true };
     }
-    const what = at.length > 1 ? `Replaced ${at.length} occurrences in ${abs}; the first is now:` : `Edited ${abs}:`;
-    return { content: `${what}\n${snippet(next, first, first + newString.length)}` };
+    const what = count > 1 ? `Replaced ${count} occurrences in ${abs}; the first is now:` : `Edited ${abs}:`;
+    return { content: `${what}\n${snippet(next, first, first + newLength)}` };
   },
 };

@@ -44,3 +44,15 @@ describe('parseToolInput', () => {
     assert.deepEqual(parseToolInput('[1]'), { __malformed_input: '[1]' });
   });
 });
+
+describe('classifyError: messages', () => {
+  it('says what the API said, not its JSON body', () => {
+    const raw = Anthropic.APIError.generate(529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, undefined, new Headers());
+    assert.match(raw.message, /\{"type"/, 'the SDK message is the JSON body');
+    const err = classifyError(raw);
+    assert.equal(err.message, 'Overloaded (HTTP 529)');
+    const tooLong = classifyError(Anthropic.APIError.generate(400, { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 9 tokens > 8 maximum' } }, undefined, new Headers()));
+    assert.equal(tooLong.kind, 'prompt_too_long');
+    assert.match(tooLong.message, /^prompt is too long: 9 tokens > 8 maximum/);
+  });
+});

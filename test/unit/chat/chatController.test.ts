@@ -62,6 +62,22 @@ describe('chat controller', () => {
     assert.deepEqual(t.opened, [['src/a.ts', 3]]);
     assert.deepEqual(t.inserted, ['x = 1']);
   });
+
+  it('loads the latest other sessions for the empty state, newest first, at most five', async () => {
+    const items = Array.from({ length: 8 }, (_, i) => ({ id: `s${i}`, title: `t${i}`, updatedAt: 100 - i, messageCount: i === 2 ? 0 : 4, current: i === 0, preview: '' }));
+    const { store } = setup({});
+    const history = { list: async () => items, resume: async () => undefined, rename: async () => undefined, remove: async () => undefined, exportMarkdown: async () => undefined };
+    const handlers = createChatHandlers({ store, log: silentLogger, hasApiKey: async () => true, runCommand: () => undefined, history });
+    await handlers['history/recent']({});
+    assert.deepEqual(store.getState().recent.map((h) => h.id), ['s1', 's3', 's4', 's5', 's6'], 'not the open one, not an empty one');
+  });
+
+  it('passes a review request to the diff review', async () => {
+    const reviewed: string[] = [];
+    const handlers = createChatHandlers({ store: setup({}).store, log: silentLogger, hasApiKey: async () => true, runCommand: () => undefined, reviewEdit: async (id) => void reviewed.push(id) });
+    await handlers['edit/review']({ requestId: 'perm_9' });
+    assert.deepEqual(reviewed, ['perm_9']);
+  });
 });
 
 describe('which files a card may open', () => {

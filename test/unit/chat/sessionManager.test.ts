@@ -115,4 +115,18 @@ describe('SessionManager: every way into a session goes through one path', () =>
     const loaded = await sessions.load(manager.sessionId);
     assert.equal(loaded.history.length, 2);
   });
+
+  it('the history list counts the answer that just arrived, as the Resume picker does', async () => {
+    const { manager, sessions } = setup();
+    standin.enqueue({ content: [{ type: 'text', text: 'a1' }] }, { content: [{ type: 'text', text: 'a2' }] });
+    await manager.runner.submit('q1');
+    await manager.flush();
+    await manager.runner.submit('q2');
+    const listed = await manager.list();
+    const open = listed.find((h) => h.id === manager.sessionId);
+    assert.equal(open?.messageCount, 4, 'the panel counts both exchanges at once');
+    const picker = (await sessions.list()).find((s) => s.id === manager.sessionId);
+    assert.equal(picker?.messageCount, open.messageCount, 'the picker reads the same count');
+    assert.equal(picker?.updatedAt, open.updatedAt, 'and the same date');
+  });
 });

@@ -13,6 +13,7 @@ describe('parseWebviewMessage', () => {
     { type: 'editor/openFile', payload: { path: 'src/app.ts' } },
     { type: 'editor/openFile', payload: { path: '/abs/file.ts', line: 12 } },
     { type: 'editor/insertText', payload: { text: 'const a = 1;\n' } },
+    { type: 'edit/review', payload: { requestId: 'perm_1' } },
   ];
   for (const message of good) {
     it(`accepts ${JSON.stringify(message)}`, () => {
@@ -41,6 +42,8 @@ describe('parseWebviewMessage', () => {
     ['a line 0', { type: 'editor/openFile', payload: { path: 'a.ts', line: 0 } }],
     ['a fractional line', { type: 'editor/openFile', payload: { path: 'a.ts', line: 2.5 } }],
     ['a line given as text', { type: 'editor/openFile', payload: { path: 'a.ts', line: '3' } }],
+    ['a review without a request', { type: 'edit/review', payload: { requestId: '' } }],
+    ['a review of a non-string request', { type: 'edit/review', payload: { requestId: 7 } }],
     ['nothing to insert', { type: 'editor/insertText', payload: { text: '' } }],
     ['an oversized insert', { type: 'editor/insertText', payload: { text: 'x'.repeat(MAX_PROMPT_CHARS + 1) } }],
   ];

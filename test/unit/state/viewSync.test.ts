@@ -125,4 +125,24 @@ describe('ViewSync', () => {
     await t.tick();
     assert.equal(t.posted.length, 0);
   });
+
+  it('brings the tool card of a new permission request into view, once per request', async () => {
+    const t = setup();
+    await t.sync.receive({ type: 'view/ready', payload: {} });
+    appendMessage(t.store, { kind: 'tool', id: 'toolu_1', name: 'Write', summary: 'a.txt', input: '{}', status: 'pending', createdAt: 1 });
+    const ask = (requestId: string) =>
+      t.store.setState((s) => ({ ...s, status: 'awaiting-permission', permission: { requestId, toolName: 'Write', summary: 'a.txt', detail: '', toolUseId: 'toolu_1' } }));
+    ask('perm_1');
+    await t.tick();
+    const reveals = () => t.posted.filter((m) => m.type === 'view/reveal').map((m) => m.payload);
+    assert.deepEqual(reveals(), [{ id: 'toolu_1' }]);
+    // The reveal follows the patch that shows the card and the prompt.
+    assert.equal(t.posted.at(-1)!.type, 'view/reveal');
+    t.store.setState((s) => ({ ...s, sessionTitle: 'renamed' }));
+    await t.tick();
+    assert.equal(reveals().length, 1, 'not again for the same request');
+    ask('perm_2');
+    await t.tick();
+    assert.equal(reveals().length, 2);
+  });
 });

@@ -9,6 +9,7 @@ import { HistoryView } from './History';
 import { MessageList } from './MessageList';
 import { ModelButton } from './ModelButton';
 import { PermissionPrompt } from './PermissionPrompt';
+import { RetryLine } from './RetryLine';
 
 // Any snapshot at all means the host has answered the ready handshake.
 const selectLoaded = (_s: ViewState) => true as const;
@@ -60,6 +61,7 @@ export function App() {
         </div>
       )}
       {historyOpen ? <HistoryView /> : empty ? <EmptyState /> : <MessageList />}
+      <RetryLine />
       <PermissionPrompt />
       <Composer />
     </div>

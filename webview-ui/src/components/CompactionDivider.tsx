@@ -1,16 +1,17 @@
 import { useState } from 'react';
-import { formatTokens } from '../../../src/shared/format';
 import type { ViewMessage } from '../../../src/shared/viewState';
+import { compactionTexts } from '../controls/compactionTexts';
 import { post } from '../vscodeApi';
 import { Markdown } from './Markdown';
 import type { RowAttributes } from './rowAttributes';
 
 export function CompactionDivider({ message, common }: { message: Extract<ViewMessage, { kind: 'compaction' }>; common: RowAttributes }) {
   const [open, setOpen] = useState(false);
+  const texts = compactionTexts(message);
   return (
     <div className="message compaction" {...common}>
       <button className="divider" aria-expanded={open} onClick={() => setOpen(!open)}>
-        <span className="codicon codicon-fold" /> Compacted: {formatTokens(message.tokensBefore)} → {formatTokens(message.tokensAfter)} tokens
+        <span className={`codicon ${message.undone ? 'codicon-discard' : 'codicon-fold'}`} /> {texts.label}
       </button>
       {open && (
         <div className="compaction-body">
@@ -20,7 +21,7 @@ export function CompactionDivider({ message, common }: { message: Extract<ViewMe
               Open archive
             </button>
           )}
-          <button className="secondary" data-testid="compaction-undo" disabled={!message.canUndo} onClick={() => post({ type: 'compaction/undo', payload: { id: message.id } })} title={message.canUndo ? 'Restore the conversation as it was before' : 'Undo is not available for this compaction'}>
+          <button className="secondary" data-testid="compaction-undo" disabled={!message.canUndo} onClick={() => post({ type: 'compaction/undo', payload: { id: message.id } })} title={texts.undoTitle}>
             Undo
           </button>
         </div>

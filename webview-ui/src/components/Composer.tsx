@@ -3,6 +3,7 @@ import type { ViewState } from '../../../src/shared/viewState';
 import { continueLive } from '../controls/noticeActions';
 import { useView } from '../useView';
 import { loadUi, post, saveUi } from '../vscodeApi';
+import { AttachmentChips, FilePicker } from './Attachments';
 
 const selectStatus = (s: ViewState) => s.status;
 const selectContinue = (s: ViewState) => continueLive(s);
@@ -16,7 +17,19 @@ export function Composer() {
     // Kept in the webview's own state so hiding or reloading the view keeps the draft.
     saveUi({ draft: text });
   }, []);
+  const [picking, setPicking] = useState(false);
   const busy = status !== 'idle';
+  const onChange = (text: string) => {
+    // `@` typed at the start or after a space opens the file picker; the `@` itself is not kept.
+    const at = text.length === draft.length + 1 && text.endsWith('@') && (text.length === 1 || /\s$/.test(text.slice(0, -1)));
+    if (at) {
+      setDraft(text.slice(0, -1));
+      setPicking(true);
+      post({ type: 'attach/pickFile', payload: {} });
+      return;
+    }
+    setDraft(text);
+  };
   const send = () => {
     const text = draft.trim();
     if (!text || busy) return;
@@ -31,6 +44,8 @@ export function Composer() {
   };
   return (
     <div className="composer">
+      {picking && <FilePicker onDone={() => setPicking(false)} />}
+      <AttachmentChips />
       {canContinue && (
         <button className="secondary continue" data-testid="continue-button" title="Pick up the stopped answer where it left off" onClick={() => post({ type: 'chat/continue', payload: {} })}>
           <span className="codicon codicon-debug-continue" /> Continue
@@ -43,7 +58,7 @@ export function Composer() {
         placeholder={busy ? 'Threadline is working… (Esc to stop)' : 'Ask Threadline…'}
         value={draft}
         rows={3}
-        onChange={(e) => setDraft(e.target.value)}
+        onChange={(e) => onChange(e.target.value)}
         onKeyDown={onKeyDown}
       />
       <div className="composer-actions">

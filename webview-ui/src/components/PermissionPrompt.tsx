@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import type { PermissionDecision, PermissionPromptView, ViewState } from '../../../src/shared/viewState';
 import { useView } from '../useView';
 import { post } from '../vscodeApi';
+import { DiffHunk, DiffStat } from './DiffHunk';
 
 const selectPermission = (s: ViewState) => s.permission;
 
@@ -37,11 +38,25 @@ export function PermissionPrompt() {
           {fields.description}
         </div>
       )}
-      <div className="permission-summary">{fields.command ?? p.summary}</div>
-      <button className="link" aria-expanded={open} onClick={() => setOpen(!open)}>
-        {open ? 'Hide details' : 'Show details'}
-      </button>
-      {open && <pre className="permission-detail">{p.detail}</pre>}
+      {p.diff ? (
+        <>
+          <div className="permission-summary">
+            {p.diff.path} <DiffStat diff={p.diff} />
+          </div>
+          <DiffHunk diff={p.diff} />
+          <button className="secondary review-diff" data-testid="permission-review" onClick={() => post({ type: 'edit/review', payload: { requestId: p.requestId } })}>
+            <span className="codicon codicon-diff" /> Review in diff editor
+          </button>
+        </>
+      ) : (
+        <>
+          <div className="permission-summary">{fields.command ?? p.summary}</div>
+          <button className="link" aria-expanded={open} onClick={() => setOpen(!open)}>
+            {open ? 'Hide details' : 'Show details'}
+          </button>
+          {open && <pre className="permission-detail">{p.detail}</pre>}
+        </>
+      )}
       <div className="permission-actions">
         <button data-testid="permission-allow-once" onClick={() => answer('allow-once')}>
           Allow once

@@ -3,6 +3,7 @@ import { formatDuration } from '../../../src/shared/format';
 import type { ViewMessage } from '../../../src/shared/viewState';
 import { describeTool, type ToolDetail } from '../tools/describe';
 import type { RowAttributes } from './rowAttributes';
+import { DiffHunk, DiffStat } from './DiffHunk';
 import { PathLink } from './PathLink';
 import { ToolBody } from './ToolBody';
 
@@ -52,10 +53,18 @@ function Headline({ detail, message }: { detail: ToolDetail; message: ToolMessag
       return (
         <>
           <PathLink file={detail.file} />
-          <span className="tool-meta">{plural(detail.lines, 'line')}</span>
+          {message.diff ? <DiffStat diff={message.diff} /> : <span className="tool-meta">{plural(detail.lines, 'line')}</span>}
         </>
       );
     case 'edit':
+      if (message.diff) {
+        return (
+          <>
+            <PathLink file={detail.file} />
+            <DiffStat diff={message.diff} />
+          </>
+        );
+      }
       return (
         <>
           <PathLink file={detail.file} />
@@ -133,6 +142,8 @@ export function ToolCard({ message, common }: { message: ToolMessage; common: Ro
             <code>{detail.command}</code>
           </div>
         )}
+        {/* While the prompt below shows the change, the card keeps to its figures. */}
+        {message.diff && open && <DiffHunk diff={message.diff} />}
         {open && <ToolBody detail={detail} message={message} />}
       </div>
     </div>
