@@ -136,7 +136,11 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
     // Compaction hooks in here: what it returns is the history from now on.
     if (deps.prepareHistory) {
       const prepared = await deps.prepareHistory(history);
-      if (prepared !== history) await ev.onHistory?.((history = prepared));
+      // Assigned first: inside `onHistory?.(…)` the assignment would be skipped when nobody listens.
+      if (prepared !== history) {
+        history = prepared;
+        await ev.onHistory?.(history);
+      }
     }
     if (signal.aborted) return interrupted(history, [], turns, finalText);
     let request = await deps.buildRequest(history);
