@@ -3,7 +3,9 @@ import type { ViewState } from '../../../src/shared/viewState';
 import { useEscToStop } from '../controls/useEscToStop';
 import { useView } from '../useView';
 import { post } from '../vscodeApi';
+import { toggleContext, useContextChannel } from '../contextChannel';
 import { Composer } from './Composer';
+import { ContextView } from './ContextView';
 import { EmptyState } from './EmptyState';
 import { HistoryView } from './History';
 import { MessageList } from './MessageList';
@@ -41,6 +43,7 @@ export function App() {
   const empty = useView(selectEmpty);
   const trusted = useView(selectTrusted);
   const historyOpen = useView(selectHistoryOpen);
+  const contextOpen = useContextChannel().open;
   useEscToStop();
   if (!loaded) return <div className="loading" data-testid="loading">Loading…</div>;
   return (
@@ -51,6 +54,9 @@ export function App() {
         </span>
         <ModelButton />
         <TokenMeter />
+        <button className={`icon${contextOpen ? ' active' : ''}`} data-testid="context-button" title="Context" aria-pressed={contextOpen} onClick={toggleContext}>
+          <span className="codicon codicon-pie-chart" />
+        </button>
         <button className="icon" data-testid="history-button" title="Session history" onClick={() => post({ type: historyOpen ? 'history/hide' : 'history/show', payload: {} })}>
           <span className="codicon codicon-history" />
         </button>
@@ -60,7 +66,7 @@ export function App() {
           <span className="codicon codicon-workspace-untrusted" /> Restricted Mode: Threadline can read and answer, but it does not load project instruction files, edit files or run commands until you trust this folder.
         </div>
       )}
-      {historyOpen ? <HistoryView /> : empty ? <EmptyState /> : <MessageList />}
+      {contextOpen ? <ContextView /> : historyOpen ? <HistoryView /> : empty ? <EmptyState /> : <MessageList />}
       <RetryLine />
       <PermissionPrompt />
       <Composer />
