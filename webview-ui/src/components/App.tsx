@@ -21,19 +21,26 @@ const selectEmpty = (s: ViewState) => s.messages.length === 0;
 const selectTrusted = (s: ViewState) => s.workspaceTrusted;
 const selectHistoryOpen = (s: ViewState) => s.history !== null;
 
-function TokenMeter() {
+/** The meter is the Context view's toggle: what the figure is made of is one click away. */
+function TokenMeter({ open }: { open: boolean }) {
   const t = useView(selectTokens);
   if (!t) return null;
   const pct = t.contextWindow ? Math.min(100, Math.round((t.used / t.contextWindow) * 100)) : 0;
   return (
-    <div className={`token-meter level-${t.level}`} data-testid="token-meter" title={`${t.used} of ${t.contextWindow} tokens (${pct}%)`}>
-      <div className="bar">
-        <div className="fill" style={{ width: `${pct}%` }} />
-      </div>
+    <button
+      className={`token-meter level-${t.level}${open ? ' active' : ''}`}
+      data-testid="context-button"
+      aria-pressed={open}
+      title={`${t.used} of ${t.contextWindow} tokens (${pct}%): ${open ? 'close' : 'show'} Context`}
+      onClick={toggleContext}
+    >
+      <span className="bar" data-testid="token-meter">
+        <span className="fill" style={{ width: `${pct}%` }} />
+      </span>
       <span className="figures">
         {formatTokens(t.used)}/{formatTokens(t.contextWindow)}
       </span>
-    </div>
+    </button>
   );
 }
 
@@ -53,10 +60,7 @@ export function App() {
           {title}
         </span>
         <ModelButton />
-        <TokenMeter />
-        <button className={`icon${contextOpen ? ' active' : ''}`} data-testid="context-button" title="Context" aria-pressed={contextOpen} onClick={toggleContext}>
-          <span className="codicon codicon-pie-chart" />
-        </button>
+        <TokenMeter open={contextOpen} />
         <button className="icon" data-testid="history-button" title="Session history" onClick={() => post({ type: historyOpen ? 'history/hide' : 'history/show', payload: {} })}>
           <span className="codicon codicon-history" />
         </button>
