@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { createAgent } from './agent/createAgent';
 import { setUnexpectedErrorHandler } from './base/unexpectedError';
 import { createChatHandlers } from './chat/chatController';
+import { buildContextReport } from './chat/contextReport';
 import { SessionManager } from './chat/sessionManager';
 import { ContextService } from './context/contextService';
 import { readOpenSession, writeOpenSession } from './sessions/openSession';
@@ -81,6 +82,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     attachments: createAttachmentSource(),
     openArchive: (path, session) => archives.open(path, session),
     history: historyActions(sessionManager, sessions, store),
+    contextReport: () => buildContextReport(store.getState(), sessionManager.agent.previewContext(), wiring?.permissions.describeRules().rules), reply: (m) => sync.send(m),
     ...modelUi,
   });
   const sync = new ViewSync(store, handlers, log);
@@ -94,6 +96,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     store, apiKeys, compact,
     previewContext: () => sessionManager.agent.previewContext(),
     permissionsReport: () => (wiring ? permissionsReport(wiring.permissions) : ''),
+    showContextView: async () => sync.send({ type: 'context/open', payload: {} }),
     compactPreview: () => sessionManager.agent.compactPreview(),
     openMemory: () => showMemory(sessionManager.agent.memdir, readMemorySettings().enabled),
     newSession: () => sessionManager.newSession(),

@@ -5,6 +5,8 @@ import { addNotice, appendMessage } from '../state/actions';
 import type { Store } from '../shared/store';
 import type { ChatHandlers } from '../state/viewSync';
 import type { ChatRunner } from '../agent/chatRunner';
+import type { ContextReport } from '../shared/contextView';
+import type { HostToWebviewMessage } from '../shared/protocol';
 import type { ActionCommand, HistoryItem } from '../shared/viewState';
 import { attachmentHandlers, withAttachments, type AttachmentSource } from './attachments';
 
@@ -30,6 +32,10 @@ export interface ChatControllerDeps {
   reviewEdit?(requestId: string): Promise<void>;
   /** The workspace's files, for `@` and for the attachments a message carries. */
   attachments?: AttachmentSource;
+  /** The Context view's report, built when the open view asks. */
+  contextReport?(): Promise<ContextReport>;
+  /** Answers the webview (a `context/report`). */
+  reply?(message: HostToWebviewMessage): void;
 }
 
 export interface EditorActions {
@@ -156,6 +162,10 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
     ...attachmentHandlers(store, deps.attachments, (m) => addNotice(store, 'warning', `Not attached: ${m}.`)),
     'edit/review': async ({ requestId }) => {
       await deps.reviewEdit?.(requestId);
+    },
+    'context/request': async () => {
+      if (!deps.contextReport || !deps.reply) return;
+      deps.reply({ type: 'context/report', payload: { report: await deps.contextReport() } });
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { ContextReport } from './contextView';
 import type { ViewPatchOp } from './viewPatch';
 import type { ActionCommand, PermissionDecision, ViewState } from './viewState';
 
@@ -42,6 +43,8 @@ export interface WebviewToHostMap {
   'attach/remove': { id: string };
   /** Opens the pending Write/Edit of this permission request in the diff editor. */
   'edit/review': { requestId: string };
+  /** The Context view is open: build a report of the next request (answered by `context/report`). */
+  'context/request': Record<string, never>;
 }
 
 export interface HostToWebviewMap {
@@ -49,6 +52,10 @@ export interface HostToWebviewMap {
   'state/patch': { seq: number; ops: ViewPatchOp[] };
   /** Brings a message into view (after a restore, or to show the card a prompt is about). */
   'view/reveal': { id: string };
+  /** The answer to `context/request`. */
+  'context/report': { report: ContextReport };
+  /** Show Context: open the panel's Context view. */
+  'context/open': Record<string, never>;
 }
 
 export type Envelope<M> = { [K in keyof M]: { type: K; payload: M[K] } }[keyof M];
@@ -64,7 +71,7 @@ type Validator<T> = (payload: unknown) => payload is T;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isEmpty = (v: unknown): v is Record<string, never> => isRecord(v) && Object.keys(v).length === 0;
-const ACTIONS: readonly ActionCommand[] = ['setApiKey', 'retry', 'continue', 'compact', 'newSession', 'openSettings', 'openMemory', 'selectModel'];
+const ACTIONS: readonly ActionCommand[] = ['setApiKey', 'retry', 'continue', 'compact', 'newSession', 'openSettings', 'openMemory', 'selectModel', 'showContextMarkdown'];
 /** A model id or alias as the API spells them (`claude-opus-5-5`, `sonnet`, `claude-sonnet-4-6[1m]`). */
 const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,199}(\[1m\])?$/;
 const DECISIONS: readonly PermissionDecision[] = ['allow-once', 'allow-session', 'deny'];
@@ -104,6 +111,7 @@ const validators: { [K in keyof WebviewToHostMap]: Validator<WebviewToHostMap[K]
   'attach/file': (p): p is { path: string } => isRecord(p) && typeof p.path === 'string' && p.path.length > 0 && p.path.length <= MAX_PATH_CHARS && !p.path.includes('\0'),
   'attach/remove': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
   'edit/review': (p): p is { requestId: string } => isRecord(p) && typeof p.requestId === 'string' && p.requestId.length > 0 && p.requestId.length < 200,
+  'context/request': isEmpty,
   'editor/insertText': (p): p is { text: string } => isRecord(p) && typeof p.text === 'string' && p.text.length > 0 && p.text.length <= MAX_PROMPT_CHARS,
 };
 

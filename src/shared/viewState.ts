@@ -18,7 +18,7 @@ export interface TokenView {
 
 export type ToolStatus = 'pending' | 'awaiting-permission' | 'running' | 'done' | 'error' | 'denied' | 'interrupted';
 
-export type ActionCommand = 'setApiKey' | 'retry' | 'continue' | 'compact' | 'newSession' | 'openSettings' | 'openMemory' | 'selectModel';
+export type ActionCommand = 'setApiKey' | 'retry' | 'continue' | 'compact' | 'newSession' | 'openSettings' | 'openMemory' | 'selectModel' | 'showContextMarkdown';
 
 /** A button on a notice: a command, or a switch to a named model (a deprecated model's successor). */
 export type NoticeAction = { label: string; command: ActionCommand } | { label: string; command: 'switchModel'; model: string };

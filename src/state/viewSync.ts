@@ -24,6 +24,7 @@ export class ViewSync extends Disposable {
   private lastSent: ViewState | undefined;
   private seq = 0;
   private flushScheduled = false;
+  private readonly pending = new Map<HostToWebviewMessage['type'], HostToWebviewMessage>();
   /** Bytes posted, for the benchmark and the Show Context figures. */
   bytesPosted = 0;
 
@@ -69,10 +70,23 @@ export class ViewSync extends Disposable {
     }
   }
 
+  /**
+   * A message outside the state's patches (a `context/report`, a `context/open`). One sent before
+   * the webview listens waits for its `view/ready` (the last of each type), so Show Context on a
+   * panel still loading is not lost.
+   */
+  send(message: HostToWebviewMessage): void {
+    if (this.ready && this.channel) this.post(message);
+    else this.pending.set(message.type, message);
+  }
+
   private sendSnapshot(): void {
     const state = pickView(this.store.getState());
     this.post({ type: 'state/snapshot', payload: { seq: ++this.seq, state } });
     this.lastSent = state;
+    const waiting = [...this.pending.values()];
+    this.pending.clear();
+    for (const m of waiting) this.post(m);
   }
 
   private schedule(): void {

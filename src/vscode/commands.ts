@@ -18,6 +18,8 @@ export interface CommandDeps {
   compactPreview?(): string;
   openMemory?(): Promise<void>;
   showHistory?(): Promise<void>;
+  /** Opens the panel's Context view; without it Show Context opens the Markdown report. */
+  showContextView?(): Promise<void>;
 }
 
 const CONTEXT_SCHEME = 'threadline-context';
@@ -71,6 +73,13 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   register('threadline.showHistory', () => (deps.showHistory ? deps.showHistory() : notYet('Show History')));
   register('threadline.openMemory', () => (deps.openMemory ? deps.openMemory() : notYet('Open Memory')));
   register('threadline.showContext', async () => {
+    if (deps.showContextView) {
+      await vscode.commands.executeCommand('threadline.chat.focus');
+      return deps.showContextView();
+    }
+    await vscode.commands.executeCommand('threadline.showContextMarkdown');
+  });
+  register('threadline.showContextMarkdown', async () => {
     contextDocs.changed.fire(contextUri);
     const doc = await vscode.workspace.openTextDocument(contextUri);
     await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
@@ -86,6 +95,7 @@ export function runActionCommand(command: ActionCommand): void {
     newSession: 'threadline.newSession',
     openMemory: 'threadline.openMemory',
     selectModel: 'threadline.selectModel',
+    showContextMarkdown: 'threadline.showContextMarkdown',
   };
   if (command === 'openSettings') {
     void vscode.commands.executeCommand('workbench.action.openSettings', 'threadline');

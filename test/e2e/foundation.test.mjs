@@ -105,6 +105,10 @@ describe('foundation in real VS Code', { timeout: 300_000 }, () => {
     // The default model is an alias; its window comes from the Models API (the stand-in's here).
     assert.match(await item.innerText(), /0 \/ \d+(\.\d+)?[kM] \(0%\)/);
     await item.click();
+    // Show Context opens the panel's Context view; the Markdown report is its secondary action.
+    const view = wb.chatFrame().locator('[data-testid="context-view"]');
+    await view.locator('[data-testid="context-category"]').first().waitFor();
+    await view.locator('[data-testid="context-markdown"]').click();
     const tab = wb.page.locator('.tabs-container .tab', { hasText: 'Threadline Context' });
     await tab.waitFor();
     await wb.page.locator('.view-lines', { hasText: 'Context' }).first().waitFor();

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 
 const EXTENSION_ID = 'threadline.threadline';
-const COMMANDS = ['newSession', 'compact', 'resumeSession', 'showContext', 'openMemory', 'setApiKey'].map((c) => `threadline.${c}`);
+const COMMANDS = ['newSession', 'compact', 'resumeSession', 'showContext', 'showContextMarkdown', 'openMemory', 'setApiKey'].map((c) => `threadline.${c}`);
 
 interface Outcome {
   name: string;
@@ -50,9 +50,9 @@ const cases: Array<[string, () => Promise<void>]> = [
     },
   ],
   [
-    'Show Context opens a read-only report of the context window',
+    'Show Context as Markdown opens a read-only report of the context window',
     async () => {
-      await vscode.commands.executeCommand('threadline.showContext');
+      await vscode.commands.executeCommand('threadline.showContextMarkdown');
       const doc = vscode.window.activeTextEditor?.document;
       assert.ok(doc, 'a document is shown');
       assert.equal(doc.uri.scheme, 'threadline-context');
@@ -69,7 +69,7 @@ const cases: Array<[string, () => Promise<void>]> = [
     async () => {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       await vscode.commands.executeCommand('threadline.newSession');
-      await vscode.commands.executeCommand('threadline.showContext');
+      await vscode.commands.executeCommand('threadline.showContextMarkdown');
       const text = vscode.window.activeTextEditor!.document.getText();
       assert.match(text, /Messages in the conversation: 0/);
     },
@@ -86,7 +86,7 @@ const cases: Array<[string, () => Promise<void>]> = [
       const c = vscode.workspace.getConfiguration('threadline');
       await c.update('model', 'claude-opus-4-1', vscode.ConfigurationTarget.Global);
       try {
-        await vscode.commands.executeCommand('threadline.showContext');
+        await vscode.commands.executeCommand('threadline.showContextMarkdown');
         assert.match(vscode.window.activeTextEditor!.document.getText(), /Model: claude-opus-4-1/);
       } finally {
         await c.update('model', undefined, vscode.ConfigurationTarget.Global);

@@ -2,6 +2,7 @@ import { createRoot } from 'react-dom/client';
 import type { HostToWebviewMessage } from '../../src/shared/protocol';
 import { App } from './components/App';
 import { ViewMirror } from './mirror';
+import { openContext, receiveContextReport } from './contextChannel';
 import { reveal } from './reveal';
 import { bindMirror } from './useView';
 import { post } from './vscodeApi';
@@ -15,6 +16,8 @@ window.addEventListener('message', (event: MessageEvent<HostToWebviewMessage>) =
   if (!data) return;
   if (data.type === 'state/snapshot' || data.type === 'state/patch') mirror.receive(data);
   else if (data.type === 'view/reveal' && typeof data.payload?.id === 'string') reveal(data.payload.id);
+  else if (data.type === 'context/report' && data.payload?.report) receiveContextReport(data.payload.report);
+  else if (data.type === 'context/open') openContext();
 });
 
 createRoot(document.getElementById('root')!).render(<App />);

@@ -21,7 +21,7 @@ export class ViewMirror {
   }
 
   receive(message: HostToWebviewMessage): void {
-    if (message.type === 'view/reveal') return;
+    if (message.type !== 'state/snapshot' && message.type !== 'state/patch') return;
     if (message.type === 'state/snapshot') {
       this.lastSeq = message.payload.seq;
       this.awaitingSnapshot = false;

@@ -29,7 +29,7 @@ function setup(opts: { hasKey?: boolean } = {}) {
   let lastSeq = 0;
   const drain = () => {
     for (const m of posted.splice(0)) {
-      if (m.type === 'view/reveal') continue;
+      if (m.type !== 'state/snapshot' && m.type !== 'state/patch') continue;
       assert.equal(m.payload.seq, lastSeq + 1, 'patches arrive in sequence');
       lastSeq = m.payload.seq;
       mirror = m.type === 'state/snapshot' ? m.payload.state : applyViewPatch(mirror!, m.payload.ops);

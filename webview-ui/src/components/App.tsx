@@ -3,7 +3,9 @@ import type { ViewState } from '../../../src/shared/viewState';
 import { useEscToStop } from '../controls/useEscToStop';
 import { useView } from '../useView';
 import { post } from '../vscodeApi';
+import { toggleContext, useContextChannel } from '../contextChannel';
 import { Composer } from './Composer';
+import { ContextView } from './ContextView';
 import { EmptyState } from './EmptyState';
 import { HistoryView } from './History';
 import { MessageList } from './MessageList';
@@ -19,19 +21,26 @@ const selectEmpty = (s: ViewState) => s.messages.length === 0;
 const selectTrusted = (s: ViewState) => s.workspaceTrusted;
 const selectHistoryOpen = (s: ViewState) => s.history !== null;
 
-function TokenMeter() {
+/** The meter is the Context view's toggle: what the figure is made of is one click away. */
+function TokenMeter({ open }: { open: boolean }) {
   const t = useView(selectTokens);
   if (!t) return null;
   const pct = t.contextWindow ? Math.min(100, Math.round((t.used / t.contextWindow) * 100)) : 0;
   return (
-    <div className={`token-meter level-${t.level}`} data-testid="token-meter" title={`${t.used} of ${t.contextWindow} tokens (${pct}%)`}>
-      <div className="bar">
-        <div className="fill" style={{ width: `${pct}%` }} />
-      </div>
+    <button
+      className={`token-meter level-${t.level}${open ? ' active' : ''}`}
+      data-testid="context-button"
+      aria-pressed={open}
+      title={`${t.used} of ${t.contextWindow} tokens (${pct}%): ${open ? 'close' : 'show'} Context`}
+      onClick={toggleContext}
+    >
+      <span className="bar" data-testid="token-meter">
+        <span className="fill" style={{ width: `${pct}%` }} />
+      </span>
       <span className="figures">
         {formatTokens(t.used)}/{formatTokens(t.contextWindow)}
       </span>
-    </div>
+    </button>
   );
 }
 
@@ -41,6 +50,7 @@ export function App() {
   const empty = useView(selectEmpty);
   const trusted = useView(selectTrusted);
   const historyOpen = useView(selectHistoryOpen);
+  const contextOpen = useContextChannel().open;
   useEscToStop();
   if (!loaded) return <div className="loading" data-testid="loading">Loading…</div>;
   return (
@@ -50,7 +60,7 @@ export function App() {
           {title}
         </span>
         <ModelButton />
-        <TokenMeter />
+        <TokenMeter open={contextOpen} />
         <button className="icon" data-testid="history-button" title="Session history" onClick={() => post({ type: historyOpen ? 'history/hide' : 'history/show', payload: {} })}>
           <span className="codicon codicon-history" />
         </button>
@@ -60,7 +70,7 @@ export function App() {
           <span className="codicon codicon-workspace-untrusted" /> Restricted Mode: Threadline can read and answer, but it does not load project instruction files, edit files or run commands until you trust this folder.
         </div>
       )}
-      {historyOpen ? <HistoryView /> : empty ? <EmptyState /> : <MessageList />}
+      {contextOpen ? <ContextView /> : historyOpen ? <HistoryView /> : empty ? <EmptyState /> : <MessageList />}
       <RetryLine />
       <PermissionPrompt />
       <Composer />
