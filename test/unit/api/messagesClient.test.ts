@@ -4,6 +4,7 @@ import { ApiError } from '../../../src/api/errors';
 import { MessagesClient, type MessagesClientOptions } from '../../../src/api/messagesClient';
 import type { AssistantBlock, MessagesRequest } from '../../../src/api/types';
 import { startStandin, type Standin } from '../../standin/server';
+import { rejection } from '../../support/rejection';
 
 let standin: Standin;
 before(async () => {
@@ -24,15 +25,6 @@ const request = (over: Partial<MessagesRequest> = {}): MessagesRequest => ({
   source: 'main',
   ...over,
 });
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (err) {
-    return err;
-  }
-  assert.fail('expected the call to throw');
-}
 
 describe('a stream that stops sending', () => {
   it('is cut after the idle timeout and retried whole', { timeout: 10_000 }, async () => {

@@ -3,17 +3,9 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import { startStandin, type RecordedRequest, type Standin } from '../../standin/server';
 import { countRequestTokens, countTextTokens, promptSegments } from '../../standin/tokens';
+import { rejection } from '../../support/rejection';
 
 const MODEL = 'claude-sonnet-4-6';
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (err) {
-    return err;
-  }
-  assert.fail('expected the call to throw');
-}
 
 describe('stand-in billing hooks for the cost benchmarks', () => {
   let standin: Standin;

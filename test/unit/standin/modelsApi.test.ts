@@ -3,15 +3,7 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import { DEFAULT_MODEL_SPECS, standinModel } from '../../standin/models';
 import { startStandin, type Standin } from '../../standin/server';
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (err) {
-    return err;
-  }
-  assert.fail('expected the call to throw');
-}
+import { rejection } from '../../support/rejection';
 
 describe('Models API stand-in with the real SDK', () => {
   let standin: Standin;

@@ -7,6 +7,7 @@ import { minCacheableTokens } from '../../standin/cache';
 import { startStandin, type Standin } from '../../standin/server';
 import { countTextTokens } from '../../standin/tokens';
 import { validateRequest } from '../../standin/validate';
+import { rejection } from '../../support/rejection';
 
 const MODEL = 'claude-sonnet-4-6';
 // Comfortably above the 1024-token minimum (≈ 3 tokens a word).
@@ -15,15 +16,6 @@ const LONG_SYSTEM = Array.from({ length: 900 }, (_, i) => `rule${i}`).join(' ');
 type Params = Anthropic.MessageCreateParamsNonStreaming;
 
 const user = (text: string): Anthropic.MessageParam => ({ role: 'user', content: text });
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (err) {
-    return err;
-  }
-  assert.fail('expected the call to throw');
-}
 
 describe('Messages API stand-in with the real SDK', () => {
   let clock = 1_000_000;

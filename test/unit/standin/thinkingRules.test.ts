@@ -3,19 +3,11 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import { startStandin, type Standin } from '../../standin/server';
 import { signThinking } from '../../standin/thinking';
+import { rejection } from '../../support/rejection';
 
 type Body = Anthropic.MessageCreateParamsNonStreaming;
 const user = (text: string): Anthropic.MessageParam => ({ role: 'user', content: text });
 const ADAPTIVE = { type: 'adaptive' } as const;
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (err) {
-    return err;
-  }
-  assert.fail('expected the call to throw');
-}
 
 describe('thinking in the stand-in', () => {
   let standin: Standin;
