@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import fc from 'fast-check';
+import { fc } from '../../support/fastCheck';
 import { BashChecker } from '../../../src/agent/bash/checker';
 import { Permissions } from '../../../src/agent/permissions';
 import { createTools } from '../../../src/agent/tools';

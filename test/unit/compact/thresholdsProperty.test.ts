@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import fc from 'fast-check';
+import { fc } from '../../support/fastCheck';
 import type { MessageParam } from '../../../src/api/types';
 import { Compactor } from '../../../src/compact/compactor';
 import { computeThresholds, fitOutputTokens, OUTPUT_FLOOR_TOKENS, SCALE_BELOW_WINDOW } from '../../../src/conversation/thresholds';

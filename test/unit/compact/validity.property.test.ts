@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import fc from 'fast-check';
+import { fc } from '../../support/fastCheck';
 import { reportPropertyRuns } from '../../support/propertyReport';
 import { appendUserContent, INTERRUPTED_MARKER, INTERRUPTED_TOOL_RESULT } from '../../../src/conversation/history';
 import type { ContentBlockParam, MessageParam } from '../../../src/api/types';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import fc from 'fast-check';
+import { fc } from '../../support/fastCheck';
 import { applyViewPatch, diffMessages, diffViewState } from '../../../src/shared/viewPatch';
 import type { ViewMessage, ViewState } from '../../../src/shared/viewState';
 import { getDefaultAppState, pickView } from '../../../src/state/appState';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import fc from 'fast-check';
+import { fc } from '../../support/fastCheck';
 import picomatch from 'picomatch';
 import { runBounded } from '../../support/bounded';
 import { anchoredGlob, globBase, globToRegExp, GlobSyntaxError } from '../../../src/tools/glob';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import fc from 'fast-check';
+import { fc } from '../../support/fastCheck';
 import { Lexer } from 'marked';
 import { IncrementalMarkdown, isClosedFence } from '../../../webview-ui/src/markdown/incremental';
 import { MARKED_OPTIONS, blockHtml } from '../../../webview-ui/src/markdown/render';
