@@ -106,8 +106,7 @@ describe('choosing the model and seeing it think, in real VS Code', { timeout: 3
     await standin.setModels([model('claude-opus-5-5', 'Claude Opus 5.5 via proxy', 'opus', 1_000_000), model('claude-tiny-1', 'Claude Tiny 1', null, 32_000)]);
     // The same stand-in written another way is another endpoint to Threadline: its list is fetched.
     // Set as a user does, in the Settings editor.
-    await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').fill('>workbench.action.openSettings2');
+    await (await wb.openPalette()).fill('>workbench.action.openSettings2');
     await page.locator('.quick-input-list .monaco-list-row').first().waitFor();
     await page.keyboard.press('Enter');
     // The editor opens with its search box focused.
