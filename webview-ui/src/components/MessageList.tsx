@@ -40,7 +40,7 @@ function SessionList({ sessionId, count }: { sessionId: string; count: number })
   const [flash, setFlash] = useState<string | undefined>();
   const initial = useMemo(() => initialLocation(sessionId), [sessionId]);
   const bottom = useRef(true);
-  const { follow, following, shouldFollow, resume, jump, toBottom, scrollerRef } = useFollow(list, 'index' in initial && initial.index === 'LAST');
+  const { follow, following, resume, jump, toBottom, scrollerRef } = useFollow(list, 'index' in initial && initial.index === 'LAST');
   const anchorTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const top = useRef<string | undefined>(undefined);
 
@@ -68,8 +68,13 @@ function SessionList({ sessionId, count }: { sessionId: string; count: number })
     },
     [remember, resume],
   );
+  // The list follows here and only here, not through the library's followOutput: given any
+  // followOutput but `false`, the library also scrolls to the end by itself when a size increase
+  // and a scroll up land close together (it ranks "size increased" over "scrolling upwards"),
+  // which pulled a reader who had just wheeled up back down (the e2e test's scroll trace: the
+  // wheel's scroll up, then the end again with no scroll of ours in between).
   const onHeight = useCallback(() => {
-    if (following.current && !bottom.current) toBottom();
+    if (following.current) toBottom();
   }, [following, toBottom]);
 
   useEffect(
@@ -103,7 +108,7 @@ function SessionList({ sessionId, count }: { sessionId: string; count: number })
         itemContent={item}
         initialTopMostItemIndex={initial}
         scrollerRef={scrollerRef}
-        followOutput={shouldFollow}
+        followOutput={false}
         totalListHeightChanged={onHeight}
         atBottomStateChange={onBottom}
         atBottomThreshold={BOTTOM_SLACK}

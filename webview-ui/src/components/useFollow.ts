@@ -7,10 +7,10 @@ export const BOTTOM_SLACK = 24;
 /**
  * Whether the list follows the end. It does until the reader scrolls up themselves (wheel, keys,
  * the scrollbar) and again once they are back at the bottom; content growing or the panel
- * narrowing under them does not count as leaving. The list library asks `shouldFollow` at the
- * moment a message grows, and it reads the ref, not the state: a chunk that lands between the
- * wheel and the next render must already see `false`, or the growth pulls the reader back down
- * (seen on a loaded machine). The state is there for what renders (the jump button).
+ * narrowing under them does not count as leaving. Whoever scrolls to follow reads the ref, not
+ * the state: a chunk that lands between the wheel and the next render must already see `false`,
+ * or the growth pulls the reader back down (seen on a loaded machine). The state is there for
+ * what renders (the jump button).
  */
 export function useFollow(list: RefObject<VirtuosoHandle | null>, startAtEnd: boolean) {
   const [follow, setFollow] = useState(startAtEnd);
@@ -83,10 +83,9 @@ export function useFollow(list: RefObject<VirtuosoHandle | null>, startAtEnd: bo
     toBottom();
   }, [toBottom]);
   const scrollerRef = useCallback((el: HTMLElement | Window | null) => setScroller(el instanceof HTMLElement ? el : null), []);
-  const shouldFollow = useCallback((): 'auto' | false => (following.current ? 'auto' : false), []);
   const resume = useCallback(() => {
     following.current = true;
     setFollow(true);
   }, []);
-  return { follow, following, shouldFollow, resume, jump, toBottom, scrollerRef };
+  return { follow, following, resume, jump, toBottom, scrollerRef };
 }
