@@ -27,10 +27,18 @@ export function buildMemorySection(dir: string, index: { text: string; truncated
     `2. The index \`MEMORY.md\` lists every memory in one line; it is kept up to date for you from the files.`,
     'Update an existing memory rather than adding a near-duplicate. Delete memories that turn out wrong.',
   ];
-  if (index && index.text.trim()) {
+  if (index && hasEntries(index.text)) {
     lines.push('', '## Current index', '', index.text.trim());
   } else {
     lines.push('', 'There are no memories yet.');
   }
   return lines.join('\n');
+}
+
+/**
+ * An index with only its heading (an extraction that saved nothing still rebuilds it) reads as
+ * no memories: otherwise the next session's system prompt differs from the cached one.
+ */
+function hasEntries(text: string): boolean {
+  return text.split('\n').some((line) => line.trim() !== '' && !/^#\s/.test(line.trim()));
 }

@@ -144,6 +144,20 @@ describe('index cap', () => {
     assert.match(s, /\[a\]\(a\.md\)/);
     assert.match(buildMemorySection('/m', undefined), /no memories yet/);
   });
+
+  it('reads an index with no entries as no memories: the next session\'s prompt stays byte for byte the cached one (issue 15)', async () => {
+    // An extraction that saved nothing still rebuilds the index, which then holds only its
+    // heading; the next `threadline -c` run must not see a different system prompt for it.
+    const dir = tmp();
+    const memdir = new MemoryDir(dir);
+    const before = buildMemorySection(dir, await memdir.loadIndex());
+    await memdir.rebuildIndex();
+    assert.ok((await memdir.loadIndex())?.text.includes('# Memory index'), 'the empty index file exists');
+    assert.equal(buildMemorySection(dir, await memdir.loadIndex()), before);
+    writeFileSync(join(dir, 'user_role.md'), '---\nname: user_role\ndescription: A data engineer\ntype: user\n---\nWorks on pipelines.\n');
+    await memdir.rebuildIndex();
+    assert.match(buildMemorySection(dir, await memdir.loadIndex()), /## Current index[\s\S]*user_role/, 'an entry still shows');
+  });
 });
 
 describe('extraction scheduler', () => {
