@@ -8,7 +8,7 @@ import { createExtractionScheduler } from '../../../src/memory/extractionSchedul
 import { capIndex, INDEX_FILE, MemoryDir, validateMemoryInput } from '../../../src/memory/memdir';
 import { buildMemorySection } from '../../../src/memory/memoryPrompt';
 import { resolveMemoryDir, validateMemoryPath } from '../../../src/memory/paths';
-import { shouldUpdateSessionMemory } from '../../../src/memory/sessionMemoryPolicy';
+import { notesGrowthFor, shouldUpdateSessionMemory } from '../../../src/memory/sessionMemoryPolicy';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'tl-mem-'));
 
@@ -195,16 +195,23 @@ describe('extraction scheduler', () => {
 });
 
 describe('session memory policy', () => {
-  const base = { tokens: 20_000, tokensAtLastUpdate: undefined, toolCallsSinceLastUpdate: 0, naturalBreak: false };
+  const base = { tokens: 20_000, unseenTokens: undefined, toolCallsSinceLastUpdate: 0, naturalBreak: false };
   it('waits for 10k tokens before the first update', () => {
     assert.equal(shouldUpdateSessionMemory({ ...base, tokens: 9_999, naturalBreak: true }), false);
     assert.equal(shouldUpdateSessionMemory({ ...base, tokens: 10_000, naturalBreak: true }), true);
   });
   it('needs 5k of growth, and tool calls alone never trigger it', () => {
-    assert.equal(shouldUpdateSessionMemory({ ...base, tokensAtLastUpdate: 16_000, toolCallsSinceLastUpdate: 50 }), false);
-    assert.equal(shouldUpdateSessionMemory({ ...base, tokensAtLastUpdate: 15_000, toolCallsSinceLastUpdate: 10 }), true);
-    assert.equal(shouldUpdateSessionMemory({ ...base, tokensAtLastUpdate: 15_000, toolCallsSinceLastUpdate: 9 }), false);
-    assert.equal(shouldUpdateSessionMemory({ ...base, tokensAtLastUpdate: 15_000, naturalBreak: true }), true);
+    assert.equal(shouldUpdateSessionMemory({ ...base, unseenTokens: 4_000, toolCallsSinceLastUpdate: 50 }), false);
+    assert.equal(shouldUpdateSessionMemory({ ...base, unseenTokens: 5_000, toolCallsSinceLastUpdate: 10 }), true);
+    assert.equal(shouldUpdateSessionMemory({ ...base, unseenTokens: 5_000, toolCallsSinceLastUpdate: 9 }), false);
+    assert.equal(shouldUpdateSessionMemory({ ...base, unseenTokens: 5_000, naturalBreak: true }), true);
+  });
+  it('after the first update, waits until the notes lag by 3/4 of the verbatim tail a notes compaction keeps (issue 15)', () => {
+    const lag = notesGrowthFor(40_000);
+    assert.equal(lag, 30_000);
+    assert.equal(shouldUpdateSessionMemory({ ...base, tokens: 60_000, unseenTokens: 26_000, naturalBreak: true, minGrowth: lag }), false);
+    assert.equal(shouldUpdateSessionMemory({ ...base, tokens: 60_000, unseenTokens: 30_000, naturalBreak: true, minGrowth: lag }), true);
+    assert.equal(notesGrowthFor(4_000), 5_000, 'never below the seed figure on a small window');
   });
 });
 
