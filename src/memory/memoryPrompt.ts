@@ -42,3 +42,12 @@ export function buildMemorySection(dir: string, index: { text: string; truncated
 function hasEntries(text: string): boolean {
   return text.split('\n').some((line) => line.trim() !== '' && !/^#\s/.test(line.trim()));
 }
+
+/**
+ * What a background extraction is told beyond the system prompt's memory section (which it
+ * shares with the main loop, byte for byte): the folder and its index as they are now, since
+ * the section shows the index as it was when the session started.
+ */
+export function memoryIndexNow(dir: string, index: { text: string; truncated: boolean } | undefined): string {
+  return index && hasEntries(index.text) ? `The memory folder is \`${dir}\`. Its index now:\n\n${index.text.trim()}` : `The memory folder is \`${dir}\`. It holds no memories yet.`;
+}

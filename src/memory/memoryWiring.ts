@@ -4,7 +4,7 @@ import { compactFromNotes } from '../compact/notesCompaction';
 import type { CompactLimits } from '../compact/limits';
 import { AutoMemoryService, EXTRACT_EVERY_PROMPTS } from './autoMemory';
 import { MemoryDir } from './memdir';
-import { buildMemorySection } from './memoryPrompt';
+import { buildMemorySection, memoryIndexNow } from './memoryPrompt';
 import { SessionMemory } from './sessionMemory';
 import { TurnEndWork, type ForkRunner } from './turnEndWork';
 
@@ -65,7 +65,7 @@ export function createMemoryServices(opts: {
     ...(session ? { session } : {}),
     auto,
     runFork: opts.runFork,
-    memorySection: async () => buildMemorySection(setup.dir, await memdir.loadIndex().catch(() => undefined)),
+    memoryIndex: async () => memoryIndexNow(setup.dir, await memdir.loadIndex().catch(() => undefined)),
     cwd,
     ...(setup.onError ? { onError: setup.onError } : {}),
   });

@@ -84,8 +84,8 @@ export class TurnEndWork {
       session?: SessionMemory;
       auto?: AutoMemoryService;
       runFork: ForkRunner;
-      /** The memory section the extraction's instruction carries (built fresh: the index may have changed). */
-      memorySection(): Promise<string>;
+      /** The memory folder's index as it is now, for the extraction's instruction (the rules are in the shared system prompt). */
+      memoryIndex(): Promise<string>;
       cwd: string;
       onError?(err: unknown): void;
     },
@@ -143,7 +143,7 @@ export class TurnEndWork {
       source: 'memory_extraction',
       canUseTool: memoryForkPermission(auto.dir, this.deps.cwd),
       roots: [auto.dir],
-      system: [await this.deps.memorySection()],
+      system: [await this.deps.memoryIndex()],
       maxTurns: EXTRACTION_MAX_TURNS,
       finishAfterTools: (calls) => calls.every((c) => !c.isError && auto.isMemoryWrite(c.name, c.input)),
     });
@@ -164,7 +164,7 @@ export class TurnEndWork {
       // Each half keeps its own rules: the notes file by the notes agent's, the rest by extraction's.
       canUseTool: (tool, input) => (session.isNotes(input) ? notesCheck(tool, input) : memoryCheck(tool, input)),
       roots: [session.path, auto.dir],
-      system: [COMBINED_HEADER, NOTES_ROLE, await this.deps.memorySection()],
+      system: [COMBINED_HEADER, NOTES_ROLE, await this.deps.memoryIndex()],
       maxTurns: EXTRACTION_MAX_TURNS,
       finishAfterTools: (round, reply) => {
         calls.push(...round);

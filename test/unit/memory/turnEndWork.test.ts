@@ -66,6 +66,8 @@ describe('background memory work: one request when notes and extraction are both
     assert.equal(bg.length, 1, 'one background request for both jobs, and none after its writes');
     assert.ok(lastUser(bg[0]!).includes(NOTES_ASK) && lastUser(bg[0]!).includes(MEMORY_ASK), 'both instructions in it');
     assert.ok(readShare(bg[0]!) >= 0.9, `reads the main prefix from the cache (${readShare(bg[0]!).toFixed(3)})`);
+    assert.equal((JSON.stringify(bg[0]!.body).match(/What not to save/g) ?? []).length, 1, 'the memory rules once, in the shared system prompt; the instruction adds only the index');
+    assert.match(lastUser(bg[0]!), /It holds no memories yet/);
     assert.match(readFileSync(notesPath, 'utf8'), /Look at the rows\./);
     assert.ok(existsSync(coveragePath(notesPath)), 'the notes cover the history');
     assert.deepEqual((await new MemoryDir(dir).list()).valid.map((m) => m.name), ['feedback_terse']);
