@@ -18,13 +18,8 @@ describe('the open session across Reload Window', { timeout: 600_000 }, () => {
   after(() => env?.close());
 
   const frame = () => wb.chatFrame();
-  const showPanel = async () => {
-    // After a reload the sidebar may already show the panel; clicking its icon again would hide it.
-    const item = wb.page.locator('.activitybar .action-item', { has: wb.page.locator('a[aria-label^="Threadline"]') });
-    await item.waitFor({ timeout: 60_000 });
-    if (!/\bchecked\b/.test((await item.getAttribute('class')) ?? '')) await wb.threadlineIcon().click();
-    await frame().locator('[data-testid="app"]').waitFor({ timeout: 60_000 });
-  };
+  // After a reload the sidebar may already show the panel, or bring it back a moment later.
+  const showPanel = () => wb.showThreadline();
 
   it('brings back the conversation, and the empty state resumes it in one click', async () => {
     await env.standin.enqueue([{ content: [{ type: 'text', text: 'Noted for later.' }] }]);
