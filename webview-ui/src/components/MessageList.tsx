@@ -1,6 +1,6 @@
 import { debounce } from 'lodash-es';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Virtuoso, type IndexLocationWithAlign, type ListRange, type VirtuosoHandle } from 'react-virtuoso';
+import { Virtuoso, type IndexLocationWithAlign, type VirtuosoHandle } from 'react-virtuoso';
 import type { ViewState } from '../../../src/shared/viewState';
 import { keepScroll, onRestore, restoreArrived, scrollFor } from '../persist/sessionUi';
 import { useFlushOnLeave } from '../persist/useFlushOnLeave';
@@ -14,6 +14,21 @@ const selectCount = (s: ViewState) => s.messages.length;
 const selectSession = (s: ViewState) => s.sessionId;
 
 const keyAt = (index: number) => currentView()?.messages[index]?.id ?? `#${index}`;
+
+/**
+ * The first message the reader sees (its lower edge below the top of the list), read from the
+ * rows on screen: the range the library reports starts in the overscan above the viewport.
+ */
+function firstVisible(scroller: HTMLElement): string | undefined {
+  const edge = scroller.getBoundingClientRect().top + 1;
+  let best: { index: number; top: number } | undefined;
+  for (const row of scroller.querySelectorAll<HTMLElement>('[data-item-index]')) {
+    const box = row.getBoundingClientRect();
+    const index = Number(row.dataset.itemIndex);
+    if (box.bottom > edge && Number.isInteger(index) && (!best || box.top < best.top)) best = { index, top: box.top };
+  }
+  return best ? keyAt(best.index) : undefined;
+}
 const indexOf = (id: string) => currentView()?.messages.findIndex((m) => m.id === id) ?? -1;
 
 /** Where the reader left this session (kept by the host across a reload), if not at the end. */
@@ -48,7 +63,14 @@ function SessionList({ sessionId, count }: { sessionId: string; count: number })
   const initial = useMemo(() => initialLocation(sessionId), [sessionId]);
   const bottom = useRef(true);
   const { follow, following, resume, hold, jump, toBottom, scrollerRef } = useFollow(list, 'index' in initial && initial.index === 'LAST');
-  const top = useRef<string | undefined>(undefined);
+  const scroller = useRef<HTMLElement | null>(null);
+  const onScroller = useCallback(
+    (el: HTMLElement | Window | null) => {
+      scroller.current = el instanceof HTMLElement ? el : null;
+      scrollerRef(el);
+    },
+    [scrollerRef],
+  );
 
   // Saved a little later, and only once per burst of scrolling: each save copies the panel's state
   // and crosses to the host. Nothing is saved before the host has said where this session was, or
@@ -56,8 +78,12 @@ function SessionList({ sessionId, count }: { sessionId: string; count: number })
   const remember = useMemo(
     () =>
       debounce(() => {
-        if (!top.current || !restoreArrived(sessionId)) return;
-        const anchor = { topId: top.current, atBottom: bottom.current };
+        // A panel being hidden or torn down has no height: what it reports then is not a place.
+        const el = scroller.current;
+        if (!el || el.clientHeight === 0 || !restoreArrived(sessionId)) return;
+        const topId = firstVisible(el);
+        if (!topId) return;
+        const anchor = { topId, atBottom: bottom.current };
         const kept = scrollFor(sessionId);
         if (kept && kept.topId === anchor.topId && kept.atBottom === anchor.atBottom) return;
         const at = Date.now();
@@ -82,13 +108,7 @@ function SessionList({ sessionId, count }: { sessionId: string; count: number })
     [sessionId, following, hold],
   );
 
-  const onRange = useCallback(
-    (range: ListRange) => {
-      top.current = keyAt(range.startIndex);
-      remember();
-    },
-    [remember],
-  );
+  const onRange = useCallback(() => remember(), [remember]);
   const onBottom = useCallback(
     (value: boolean) => {
       bottom.current = value;
@@ -136,7 +156,7 @@ function SessionList({ sessionId, count }: { sessionId: string; count: number })
         computeItemKey={keyAt}
         itemContent={item}
         initialTopMostItemIndex={initial}
-        scrollerRef={scrollerRef}
+        scrollerRef={onScroller}
         followOutput={false}
         totalListHeightChanged={onHeight}
         atBottomStateChange={onBottom}
