@@ -150,5 +150,16 @@ describe('the open session across Reload Window', { timeout: 600_000 }, () => {
     });
     assert.equal(await frame().locator('[data-testid="jump-to-bottom"]').count(), 1, 'still scrolled up: the jump button shows');
     await wb.screenshot('54-draft-and-scrolled-after-reload');
+
+    // A browser reload (F5 in the tab) gives the workbench no time to save a webview's own state:
+    // the draft must come back from what the extension kept.
+    const second = 'edited after the reload';
+    await frame().locator('[data-testid="prompt-input"]').fill(second);
+    await eventually(keptUi, (kept) => kept.includes(JSON.stringify(second)), { what: 'the edited draft kept by the extension' });
+    await wb.page.reload();
+    await wb.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await showPanel();
+    await eventually(() => frame().locator('[data-testid="prompt-input"]').inputValue(), (v) => v === second, { what: 'the edited draft back after a browser reload' });
+    await eventually(topMessageId, (id) => id === top, { what: `message ${top} still at the top`, timeout: 15_000 });
   });
 });
