@@ -19,27 +19,8 @@ describe('the open session across Reload Window', { timeout: 600_000 }, () => {
   after(() => env?.close());
 
   const frame = () => wb.chatFrame();
-  const showPanel = async () => {
-    // After a reload the sidebar may already show the panel; clicking its icon again would hide it.
-    // The workbench's layout is kept in the same storage as webview state and comes back late or
-    // not at all: the item can say checked while the sidebar is hidden, or the sidebar can open
-    // after a click was judged needed. So: look, click if not shown, wait a while, look again.
-    const item = wb.page.locator('.activitybar .action-item', { has: wb.page.locator('a[aria-label^="Threadline"]') });
-    await item.waitFor({ timeout: 60_000 });
-    const app = frame().locator('[data-testid="app"]');
-    for (let tries = 1; ; tries++) {
-      const shown = /\bchecked\b/.test((await item.getAttribute('class')) ?? '') && (await wb.page.locator('.part.sidebar').isVisible());
-      if (!shown) await wb.threadlineIcon().click();
-      try {
-        await app.waitFor({ timeout: 20_000 });
-        return;
-      } catch (err) {
-        if (tries < 3) continue;
-        await wb.screenshot('5x-panel-missing-after-reload');
-        throw err;
-      }
-    }
-  };
+  // After a reload the sidebar may already show the panel, or bring it back a moment later.
+  const showPanel = () => wb.showThreadline();
 
   it('brings back the conversation, and the empty state resumes it in one click', async () => {
     await env.standin.enqueue([{ content: [{ type: 'text', text: 'Noted for later.' }] }]);
