@@ -4,10 +4,12 @@ import { setUnexpectedErrorHandler } from './base/unexpectedError';
 import { createChatHandlers } from './chat/chatController';
 import { buildContextReport } from './chat/contextReport';
 import { SessionManager } from './chat/sessionManager';
+import { SessionUiSync } from './chat/sessionUiSync';
 import { ContextService } from './context/contextService';
-import { readOpenSession, writeOpenSession } from './sessions/openSession';
+import { readOpenSessionEntry, writeOpenSession } from './sessions/openSession';
 import { sessionsDirFor } from './sessions/paths';
 import { SessionStore } from './sessions/sessionStore';
+import { SessionUiStore } from './sessions/sessionUiStore';
 import { getDefaultAppState, type AppState } from './state/appState';
 import { RuntimeState } from './state/runtimeState';
 import { createStore } from './shared/store';
@@ -34,6 +36,7 @@ import { createContextStatusItem } from './vscode/statusBar';
 import { watchKeyAndSettings } from './vscode/watchers';
 
 let manager: SessionManager | undefined;
+let panelState: SessionUiSync | undefined;
 
 // The composition root: build the core, adapt it to VS Code, register. Nothing else here.
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
@@ -52,8 +55,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const warnBadRule = (message: string) => void vscode.window.showWarningMessage(`Threadline: a permission rule in settings is ignored: ${message}`);
   // The current session's permission engine and the tools it scopes (Show Context lists its rules).
   let wiring: ReturnType<typeof permissionsAndTools> | undefined;
+  // Each session's draft and scroll position, beside its transcript (the webview's own state does not survive a browser reload).
+  const sessionUi = (panelState = new SessionUiSync({
+    store, log, ui: new SessionUiStore(sessions.dir),
+    send: (m) => sync.send(m),
+    warn: (m) => void vscode.window.showWarningMessage(m),
+  }));
   manager = new SessionManager({
     store, runtime, log, cwd, sessions, context: contextService,
+    prepareOpen: (id) => sessionUi.prepare(id),
     rememberOpen: (id) => void writeOpenSession(sessions.dir, id).catch((err: unknown) => log.warn(`could not note the open session: ${String(err)}`)),
     // One agent per session: its history and its "allow for this session" grants go together.
     createAgent: ({ onLoopComplete }) =>
@@ -83,10 +93,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     openArchive: (path, session) => archives.open(path, session),
     history: historyActions(sessionManager, sessions, store),
     contextReport: () => buildContextReport(store.getState(), sessionManager.agent.previewContext(), wiring?.permissions.describeRules().rules), reply: (m) => sync.send(m),
+    sessionUi,
     ...modelUi,
   });
   const sync = new ViewSync(store, handlers, log);
   context.subscriptions.push(apiKeys, archives, sync, sessionManager, review, registerAddSelection(store));
+  context.subscriptions.push(sessionUi, sync.sendBeforeSnapshot(() => sessionUi.leadForSnapshot()));
   context.subscriptions.push(...registerChatView(context.extensionUri, sync, store, handlers), createContextStatusItem(store));
   context.subscriptions.push(...watchKeyAndSettings({ store, apiKeys, contextService, agent: () => sessionManager.agent }));
   // The meter follows the window of the model the Models API describes; a key set later fetches the list.
@@ -109,14 +121,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     },
   });
   // The session that was open before a reload or a restart comes back, after activation returns.
-  void readOpenSession(sessions.dir).then(async (open) => {
-    // Unless the user has started typing into the new session meanwhile.
-    if (!open || store.getState().messages.length > 0) return;
-    await sessionManager.resume(open).catch((err: unknown) => log.warn(`could not reopen session ${open}: ${err instanceof Error ? err.message : String(err)}`));
+  void readOpenSessionEntry(sessions.dir).then(async (entry) => {
+    const open = await sessionUi.sessionToReopen(entry);
+    // Unless the user has started typing into the new session meanwhile (sent, or a draft).
+    if (!open || store.getState().messages.length > 0 || sessionUi.hasDraft(store.getState().sessionId)) return;
+    if (open.fresh) return sessionManager.reopenFresh(open.id);
+    await sessionManager.resume(open.id).catch((err: unknown) => log.warn(`could not reopen session ${open.id}: ${err instanceof Error ? err.message : String(err)}`));
   });
 }
 
 export async function deactivate(): Promise<void> {
   // Everything else is owned by context.subscriptions; memory work and the session index reach disk.
-  await manager?.flush();
+  await Promise.all([manager?.flush(), panelState?.flush()]);
 }

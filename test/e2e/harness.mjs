@@ -42,7 +42,9 @@ export function workbenchHelpers(page) {
     await item.waitFor({ timeout });
     const deadline = Date.now() + timeout;
     for (;;) {
-      if (!/\bchecked\b/.test((await item.getAttribute('class')) ?? '')) await threadlineIcon().click();
+      // Checked is not shown: after a reload the item can say checked while the sidebar came back hidden.
+      const shown = /\bchecked\b/.test((await item.getAttribute('class')) ?? '') && (await page.locator('.part.sidebar').isVisible());
+      if (!shown) await threadlineIcon().click();
       try {
         await app.waitFor({ timeout: 15_000 });
         return;

@@ -87,5 +87,10 @@ export function useFollow(list: RefObject<VirtuosoHandle | null>, startAtEnd: bo
     following.current = true;
     setFollow(true);
   }, []);
-  return { follow, following, resume, jump, toBottom, scrollerRef };
+  /** Stops following without the reader's gesture (the list was put back where they left it). */
+  const hold = useCallback(() => {
+    following.current = false;
+    setFollow(false);
+  }, []);
+  return { follow, following, resume, hold, jump, toBottom, scrollerRef };
 }
