@@ -5,8 +5,9 @@ import { createChatHandlers } from './chat/chatController';
 import { buildContextReport } from './chat/contextReport';
 import { SessionManager } from './chat/sessionManager';
 import { SessionUiSync } from './chat/sessionUiSync';
+import { reopenPreviousSession } from './chat/reopenPrevious';
 import { ContextService } from './context/contextService';
-import { readOpenSessionEntry, writeOpenSession } from './sessions/openSession';
+import { writeOpenSession } from './sessions/openSession';
 import { sessionsDirFor } from './sessions/paths';
 import { SessionStore } from './sessions/sessionStore';
 import { SessionUiStore } from './sessions/sessionUiStore';
@@ -19,7 +20,7 @@ import { ArchiveDocuments } from './vscode/archiveDocuments';
 import { registerChatView } from './vscode/chatViewRegistration';
 import { createEditorActions } from './vscode/editorActions';
 import { registerCommands, runActionCommand } from './vscode/commands';
-import { historyActions } from './vscode/historyUi';
+import { historyActions, showHistoryPanel } from './vscode/historyUi';
 import { approveExternalInclude } from './vscode/includeApprovals';
 import { createOutputLogger } from './vscode/log';
 import { memorySetup } from './vscode/memorySetup';
@@ -113,21 +114,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     openMemory: () => showMemory(sessionManager.agent.memdir, readMemorySettings().enabled),
     newSession: () => sessionManager.newSession(),
     resumeSession: () => resumeFromPicker(sessionManager, sessions, cwd),
-    showHistory: async () => {
-      store.setState((st) => ({ ...st, history: [] }));
-      const items = await sessionManager.list();
-      store.setState((st) => ({ ...st, history: items }));
-      await vscode.commands.executeCommand('threadline.chat.focus');
-    },
+    showHistory: () => showHistoryPanel(sessionManager, store),
   });
-  // The session that was open before a reload or a restart comes back, after activation returns.
-  void readOpenSessionEntry(sessions.dir).then(async (entry) => {
-    const open = await sessionUi.sessionToReopen(entry);
-    // Unless the user has started typing into the new session meanwhile (sent, or a draft).
-    if (!open || store.getState().messages.length > 0 || sessionUi.hasDraft(store.getState().sessionId)) return;
-    if (open.fresh) return sessionManager.reopenFresh(open.id);
-    await sessionManager.resume(open.id).catch((err: unknown) => log.warn(`could not reopen session ${open.id}: ${err instanceof Error ? err.message : String(err)}`));
-  });
+  // After activation returns, not before: activation must not wait on reading a transcript.
+  void reopenPreviousSession({ sessionsDir: sessions.dir, sessionUi, store, manager: sessionManager, log });
 }
 
 export async function deactivate(): Promise<void> {

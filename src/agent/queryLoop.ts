@@ -1,3 +1,7 @@
+// Why this file is long: it is the one loop (request, stream into history, tool batches, the
+// overflow retry, interruption), and the hand-over of history between those steps is what
+// breaks when it is spread out; the mutation tests pin it here. Helpers with no loop state are
+// elsewhere (conversation/, tools/).
 import { ApiError, contextOverflow } from '../api/errors';
 import type { AssistantBlock, AssistantTurn, ContentBlockParam, MessageParam, MessagesRequest, StreamObserver, ToolResultBlockParam } from '../api/types';
 import { NO_CONTENT } from '../conversation/blankText';
