@@ -62,7 +62,7 @@ function SessionList({ sessionId, count }: { sessionId: string; count: number })
   const [flash, setFlash] = useState<string | undefined>();
   const initial = useMemo(() => initialLocation(sessionId), [sessionId]);
   const bottom = useRef(true);
-  const { follow, following, resume, hold, jump, toBottom, scrollerRef } = useFollow(list, 'index' in initial && initial.index === 'LAST');
+  const { follow, following, hold, jump, toBottom, scrollerRef } = useFollow(list, 'index' in initial && initial.index === 'LAST');
   const scroller = useRef<HTMLElement | null>(null);
   const onScroller = useCallback(
     (el: HTMLElement | Window | null) => {
@@ -111,12 +111,13 @@ function SessionList({ sessionId, count }: { sessionId: string; count: number })
   const onRange = useCallback(() => remember(), [remember]);
   const onBottom = useCallback(
     (value: boolean) => {
+      // Only whether the jump button shows: following again is the scroll handler's call
+      // (useFollow), which sees the reader go down; this report can come after a wheel up.
       bottom.current = value;
-      if (value) resume();
       setAtBottom(value);
       remember();
     },
-    [remember, resume],
+    [remember],
   );
   // The list follows here and only here, not through the library's followOutput: given any
   // followOutput but `false`, the library also scrolls to the end by itself when a size increase
