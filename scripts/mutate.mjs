@@ -6,6 +6,12 @@
 //   npm run mutate -- sessions compact              some targets
 //   npm run mutate -- sessions --mutate src/sessions/recorder.ts:110-125
 //   npm run mutate -- --concurrency 1 --force       (--force: ignore the incremental files)
+//   npm run mutate -- --tsx                         each test file through tsx, as `npm test` runs it
+//   npm run mutate -- --property-runs 2000          the property tests' full draw (default: fewer)
+//
+// By default the sandbox is compiled to JavaScript once (scripts/mutateBuild.mjs, Stryker's
+// buildCommand) and every test process runs plain .js: through tsx a mutant cost about three
+// times the CPU, most of it the loader and its per-call overhead rather than the tests.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Stryker } from '@stryker-mutator/core';
@@ -14,6 +20,13 @@ const root = join(import.meta.dirname, '..');
 // Stryker resolves every path in its options from the working folder.
 process.chdir(root);
 const reports = 'reports/mutation';
+/**
+ * The property tests' draw during mutation (THREADLINE_PROPERTY_RUNS; `npm test` draws 2,000 of the
+ * compaction validity histories). The seed stays fixed (test/support/fastCheck.ts); a sample of
+ * compact and sessions mutants had the same mutants killed with this draw as with the full one
+ * (README, Mutation testing).
+ */
+const PROPERTY_RUNS = 200;
 
 /** What is mutated, and the test files that are run against the mutants. */
 const targets = {
@@ -27,21 +40,27 @@ const targets = {
 };
 
 function parseArgs(argv) {
-  const out = { names: [], mutate: undefined, concurrency: 2, force: false };
+  const out = { names: [], mutate: undefined, concurrency: 2, force: false, tsx: false, propertyRuns: PROPERTY_RUNS };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     // Stryker wants a range: `file:7` is taken as `file:7-7`.
     if (a === '--mutate') out.mutate = argv[++i]?.split(',').map((m) => m.replace(/:(\d+)$/, ':$1-$1'));
     else if (a === '--concurrency') out.concurrency = Number(argv[++i]);
     else if (a === '--force') out.force = true;
+    else if (a === '--tsx') out.tsx = true;
+    else if (a === '--property-runs') out.propertyRuns = Number(argv[++i]);
     else if (a in targets) out.names.push(a);
     else {
-      console.error(`unknown argument ${JSON.stringify(a)}; targets: ${Object.keys(targets).join(', ')}; options: --mutate FILE[:LINES],… --concurrency N --force`);
+      console.error(`unknown argument ${JSON.stringify(a)}; targets: ${Object.keys(targets).join(', ')}; options: --mutate FILE[:LINES],… --concurrency N --force --tsx --property-runs N`);
       process.exit(2);
     }
   }
   if (!Number.isInteger(out.concurrency) || out.concurrency < 1) {
     console.error('--concurrency takes a whole number of at least 1');
+    process.exit(2);
+  }
+  if (!Number.isInteger(out.propertyRuns) || out.propertyRuns < 1) {
+    console.error('--property-runs takes a whole number of at least 1');
     process.exit(2);
   }
   if (out.mutate && out.names.length !== 1) {
@@ -61,17 +80,23 @@ function tally(results) {
 }
 
 const args = parseArgs(process.argv.slice(2));
+// Read by the property tests in every test process Stryker starts.
+process.env.THREADLINE_PROPERTY_RUNS = String(args.propertyRuns);
 mkdirSync(join(root, reports), { recursive: true });
 const summary = {};
 for (const name of args.names) {
   const t = targets[name];
   const started = Date.now();
   console.log(`\n== ${name}: mutating ${(args.mutate ?? t.mutate).join(', ')}`);
+  const mode = args.tsx ? '.tsx' : '';
   const stryker = new Stryker({
     mutate: args.mutate ?? t.mutate,
     testRunner: 'tap',
-    // node:test files print TAP when run on their own; tsx loads the TypeScript.
-    tap: { testFiles: t.tests, nodeArgs: ['--import', 'tsx'], forceBail: true },
+    // node:test files print TAP when run on their own: either the .js that mutateBuild writes beside
+    // each .ts in the sandbox, or the .ts through tsx.
+    ...(args.tsx
+      ? { tap: { testFiles: t.tests, nodeArgs: ['--import', 'tsx'], forceBail: true } }
+      : { buildCommand: 'node scripts/mutateBuild.mjs', tap: { testFiles: t.tests.map((f) => f.replace(/\.ts$/, '.js')), nodeArgs: [], forceBail: true } }),
     coverageAnalysis: 'perTest',
     concurrency: args.concurrency,
     // The machine is shared and often loaded: a slow run is not a mutant that hangs.
@@ -79,17 +104,19 @@ for (const name of args.names) {
     timeoutFactor: 2,
     incremental: true,
     force: args.force,
-    incrementalFile: `${reports}/${name}.incremental.json`,
+    // The two ways name their tests differently (.js, .ts): each keeps its own results.
+    incrementalFile: `${reports}/${name}${mode}.incremental.json`,
     reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
-    htmlReporter: { fileName: `${reports}/${name}.html` },
-    jsonReporter: { fileName: `${reports}/${name}.json` },
+    htmlReporter: { fileName: `${reports}/${name}${mode}.html` },
+    jsonReporter: { fileName: `${reports}/${name}${mode}.json` },
     clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true, reportMutants: true },
-    tempDirName: '.stryker-tmp',
-    ignorePatterns: ['dist', 'out', '.cache', 'test-results', 'bench-results', '.vscode-test', 'reports', '*.vsix'],
+    // One sandbox folder per target and way, so two runs can share the worktree.
+    tempDirName: `.stryker-tmp/${name}${mode}`,
+    ignorePatterns: ['dist', 'out', '.cache', 'test-results', 'bench-results', '.vscode-test', 'reports', '*.vsix', '.stryker-tmp'],
     cleanTempDir: true,
   });
   const results = await stryker.runMutationTest();
-  summary[name] = { ...tally(results), minutes: Math.round((Date.now() - started) / 6000) / 10, mutate: args.mutate ?? t.mutate };
+  summary[name] = { ...tally(results), minutes: Math.round((Date.now() - started) / 6000) / 10, mutate: args.mutate ?? t.mutate, tsx: args.tsx, propertyRuns: args.propertyRuns, concurrency: args.concurrency };
 }
 
 console.log('\ntarget        killed survived no-cov timeout errors  score   minutes');
