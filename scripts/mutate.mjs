@@ -12,7 +12,7 @@
 // By default the sandbox is compiled to JavaScript once (scripts/mutateBuild.mjs, Stryker's
 // buildCommand) and every test process runs plain .js: through tsx a mutant cost about three
 // times the CPU, most of it the loader and its per-call overhead rather than the tests.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Stryker } from '@stryker-mutator/core';
 
@@ -22,22 +22,49 @@ process.chdir(root);
 const reports = 'reports/mutation';
 /**
  * The property tests' draw during mutation (THREADLINE_PROPERTY_RUNS; `npm test` draws 2,000 of the
- * compaction validity histories). The seed stays fixed (test/support/fastCheck.ts); a sample of
- * compact and sessions mutants had the same mutants killed with this draw as with the full one
- * (README, Mutation testing).
+ * compaction validity histories). The seed stays fixed (test/support/fastCheck.ts). On a sample
+ * of 36 compact mutants (compactor.ts:142-172 and limits.ts) every mutant had the same status
+ * with 200 draws as with 2,000 (README, Mutation testing).
  */
 const PROPERTY_RUNS = 200;
 
-/** What is mutated, and the test files that are run against the mutants. */
+/**
+ * What is mutated, and the test files that are run against the mutants. A mutant runs the files
+ * that cover it in this order and stops at the first that fails, so the slow files go last
+ * (`last`, slowest at the end; CPU seconds per file as compiled JavaScript on this machine:
+ * sessions.test 6.7, the permission files 2.6-3.8, agent.test 2.7, validity.property 2.4 with 200
+ * draws, thresholdsProperty 1.9, compact.test 1.4; most others 0.2-0.5).
+ */
 const targets = {
-  compact: { mutate: ['src/compact/**/*.ts'], tests: ['test/unit/compact/*.test.ts'] },
-  queryLoop: { mutate: ['src/agent/queryLoop.ts'], tests: ['test/unit/agent/loop.test.ts', 'test/unit/agent/loopHistory.test.ts', 'test/unit/agent/agent.test.ts'] },
-  sessions: { mutate: ['src/sessions/**/*.ts'], tests: ['test/unit/sessions/*.test.ts'] },
+  compact: { mutate: ['src/compact/**/*.ts'], tests: ['test/unit/compact/*.test.ts'], last: ['compact.test.ts', 'thresholdsProperty.test.ts', 'validity.property.test.ts'] },
+  queryLoop: { mutate: ['src/agent/queryLoop.ts'], tests: ['test/unit/agent/loop.test.ts', 'test/unit/agent/loopHistory.test.ts', 'test/unit/agent/agent.test.ts'], last: [] },
+  sessions: { mutate: ['src/sessions/**/*.ts'], tests: ['test/unit/sessions/*.test.ts'], last: ['recorder.test.ts', 'claudeImport.property.test.ts', 'sessions.test.ts'] },
   permissions: {
     mutate: ['src/agent/permissions.ts'],
     tests: ['test/unit/agent/permissions.test.ts', 'test/unit/agent/pathPermissions.test.ts', 'test/unit/agent/bashPermissions.test.ts', 'test/unit/agent/bashCorpus.test.ts'],
+    last: [],
   },
 };
+
+/**
+ * The test files as literal paths in run order: the tap runner runs them in the order its glob
+ * returns, which for a `*` pattern is not alphabetical (sessions.test.ts, the slowest, came first)
+ * but for literal paths is the order given.
+ */
+function orderedTests({ tests, last }) {
+  const files = tests.flatMap((pattern) => {
+    const star = pattern.lastIndexOf('/*');
+    if (star < 0) return [pattern];
+    const dir = pattern.slice(0, star);
+    const suffix = pattern.slice(star + 2);
+    return readdirSync(join(root, dir))
+      .filter((f) => f.endsWith(suffix))
+      .sort()
+      .map((f) => `${dir}/${f}`);
+  });
+  const rank = (f) => last.indexOf(f.slice(f.lastIndexOf('/') + 1));
+  return files.sort((a, b) => rank(a) - rank(b));
+}
 
 function parseArgs(argv) {
   const out = { names: [], mutate: undefined, concurrency: 2, force: false, tsx: false, propertyRuns: PROPERTY_RUNS };
@@ -89,14 +116,15 @@ for (const name of args.names) {
   const started = Date.now();
   console.log(`\n== ${name}: mutating ${(args.mutate ?? t.mutate).join(', ')}`);
   const mode = args.tsx ? '.tsx' : '';
+  const tests = orderedTests(t);
   const stryker = new Stryker({
     mutate: args.mutate ?? t.mutate,
     testRunner: 'tap',
     // node:test files print TAP when run on their own: either the .js that mutateBuild writes beside
     // each .ts in the sandbox, or the .ts through tsx.
     ...(args.tsx
-      ? { tap: { testFiles: t.tests, nodeArgs: ['--import', 'tsx'], forceBail: true } }
-      : { buildCommand: 'node scripts/mutateBuild.mjs', tap: { testFiles: t.tests.map((f) => f.replace(/\.ts$/, '.js')), nodeArgs: [], forceBail: true } }),
+      ? { tap: { testFiles: tests, nodeArgs: ['--import', 'tsx'], forceBail: true } }
+      : { buildCommand: 'node scripts/mutateBuild.mjs', tap: { testFiles: tests.map((f) => f.replace(/\.ts$/, '.js')), nodeArgs: [], forceBail: true } }),
     coverageAnalysis: 'perTest',
     concurrency: args.concurrency,
     // The machine is shared and often loaded: a slow run is not a mutant that hangs.
