@@ -3,6 +3,7 @@ import * as esbuild from 'esbuild';
 import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { zodWithoutLocales } from './zodWithoutLocales.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const production = process.argv.includes('--production');
@@ -11,6 +12,7 @@ const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 
 const node = {
   bundle: true,
+  plugins: [zodWithoutLocales],
   platform: 'node',
   target: 'node20',
   format: 'cjs',

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { eventually, openWorkbench, startEnvironment } from './harness.mjs';
+import { eventually, openPanel } from './harness.mjs';
 
 describe('the agent in real VS Code against the Messages API stand-in', { timeout: 300_000 }, () => {
   let env;
@@ -14,19 +14,13 @@ describe('the agent in real VS Code against the Messages API stand-in', { timeou
 
   before(async () => {
     // An allow rule for echo, read as the user set it: Bash rules are judged by the bundled shell parser.
-    env = await startEnvironment({ settings: { 'threadline.permissions.allow': ['Bash(echo:*)'] } });
-    ({ standin, workspace } = env);
-    wb = await openWorkbench(env.browser, env.server.url);
-    await wb.openThreadline();
+    ({ env, standin, wb } = await openPanel({ settings: { 'threadline.permissions.allow': ['Bash(echo:*)'] } }));
+    ({ workspace } = env);
   });
 
   after(() => env?.close());
 
-  const send = async (text) => {
-    const input = wb.chatFrame().locator('[data-testid="prompt-input"]');
-    await input.fill(text);
-    await input.press('Enter');
-  };
+  const send = (text) => wb.send(text);
 
   it('streams a markdown answer with a highlighted code block', async () => {
     await standin.enqueue([

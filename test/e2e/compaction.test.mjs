@@ -2,7 +2,7 @@
 // colour, automatic compaction with its divider and summary, and Undo.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { eventually, openWorkbench, startEnvironment } from './harness.mjs';
+import { eventually, openPanel } from './harness.mjs';
 
 // A 60k window: below 200k the buffers scale with the window, so effective 54k, warning from
 // 48k, auto-compact at 50.1k, blocking at 53.1k. The first log (~49k with the system prompt)
@@ -17,29 +17,12 @@ describe('token tracking and compaction in real VS Code', { timeout: 300_000 }, 
   let wb;
 
   before(async () => {
-    env = await startEnvironment({ settings: { 'threadline.model': 'standin-test-model', 'threadline.contextWindow': WINDOW } });
-    standin = env.standin;
-    wb = await openWorkbench(env.browser, env.server.url);
-    await wb.openThreadline();
+    ({ env, standin, wb } = await openPanel({ settings: { 'threadline.model': 'standin-test-model', 'threadline.contextWindow': WINDOW } }));
   });
 
   after(() => env?.close());
 
-  const send = async (text) => {
-    const input = wb.chatFrame().locator('[data-testid="prompt-input"]');
-    if (text.length > 50_000) {
-      // A long paste: typing it through fill() takes longer than its timeout; set the value the
-      // way a paste does (React listens to the input event) and send.
-      await input.evaluate((el, value) => {
-        // These run in the page: its own textarea prototype and Event class.
-        Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el), 'value').set.call(el, value);
-        el.dispatchEvent(new el.ownerDocument.defaultView.Event('input', { bubbles: true }));
-      }, text);
-    } else {
-      await input.fill(text);
-    }
-    await input.press('Enter');
-  };
+  const send = (text) => wb.send(text);
   const statusItem = () => wb.page.locator('.statusbar-item', { has: wb.page.locator('[aria-label^="Threadline context"]') }).first();
 
   it('turns the status bar to the warning colour past the warning threshold', async () => {

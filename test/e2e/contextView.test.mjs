@@ -3,7 +3,7 @@
 // real SDK against the stand-in.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { eventually, openWorkbench, startEnvironment } from './harness.mjs';
+import { eventually, openPanel } from './harness.mjs';
 
 describe('the Context view in the panel', { timeout: 600_000 }, () => {
   let env;
@@ -11,10 +11,7 @@ describe('the Context view in the panel', { timeout: 600_000 }, () => {
   let frame;
 
   before(async () => {
-    env = await startEnvironment();
-    wb = await openWorkbench(env.browser, env.server.url);
-    await wb.openThreadline();
-    frame = wb.chatFrame();
+    ({ env, wb, frame } = await openPanel());
   });
   after(() => env?.close());
 

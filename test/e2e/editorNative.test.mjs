@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { eventually, openWorkbench, startEnvironment } from './harness.mjs';
+import { eventually, openPanel } from './harness.mjs';
 
 describe('the editor-native chat in real VS Code', { timeout: 600_000 }, () => {
   let env;
@@ -14,20 +14,11 @@ describe('the editor-native chat in real VS Code', { timeout: 600_000 }, () => {
   let frame;
 
   before(async () => {
-    env = await startEnvironment({ settings: { 'threadline.permissionNotification': true } });
-    wb = await openWorkbench(env.browser, env.server.url);
-    await wb.openThreadline();
-    frame = wb.chatFrame();
+    ({ env, wb, frame } = await openPanel({ settings: { 'threadline.permissionNotification': true } }));
   });
   after(() => env?.close());
 
-  const send = async (text) => {
-    const input = frame.locator('[data-testid="prompt-input"]');
-    // A test that failed half-way may have left the panel hidden.
-    if (!(await input.isVisible().catch(() => false))) await wb.openThreadline();
-    await input.fill(text);
-    await input.press('Enter');
-  };
+  const send = (text) => wb.send(text);
   const kinds = () => frame.locator('[data-testid="message"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')));
 
   it('collapses two 529s into one transient line, replaced by the answer', async () => {

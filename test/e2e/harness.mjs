@@ -1,6 +1,8 @@
 // Starts real VS Code (code-server) with the packaged Threadline installed, on a throwaway git
 // workspace, and drives it with Debian's Chromium through playwright-core. Every wait is on
 // something the page shows; nothing sleeps.
+// Functions passed to evaluate() run in the page, where document is defined.
+/* global document */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -59,6 +61,27 @@ export function workbenchHelpers(page) {
       await chatFrame().locator('[data-testid="app"]').waitFor({ timeout: 60_000 });
     },
     openPalette,
+    /** Types a prompt into the panel's composer and sends it, as a user does. */
+    async send(text) {
+      const input = chatFrame().locator('[data-testid="prompt-input"]');
+      // A test that failed half-way may have left the panel hidden.
+      if (!(await input.isVisible().catch(() => false))) {
+        await threadlineIcon().click();
+        await input.waitFor({ timeout: 60_000 });
+      }
+      if (text.length > 50_000) {
+        // A long paste: typing it through fill() takes longer than its timeout; set the value the
+        // way a paste does (React listens to the input event) and send.
+        await input.evaluate((el, value) => {
+          // These run in the page: its own textarea prototype and Event class.
+          Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el), 'value').set.call(el, value);
+          el.dispatchEvent(new el.ownerDocument.defaultView.Event('input', { bubbles: true }));
+        }, text);
+      } else {
+        await input.fill(text);
+      }
+      await input.press('Enter');
+    },
     async runCommand(title) {
       const input = await openPalette();
       await input.fill(`>${title}`);
@@ -100,6 +123,17 @@ export async function eventually(read, check, { timeout = 30_000, what = 'condit
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last value: ${last instanceof Error ? last.message : JSON.stringify(last)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * startEnvironment, then the workbench with the Threadline panel open: what most suites need
+ * before their first test. Returns the environment, the workbench helpers and the chat frame.
+ */
+export async function openPanel(options) {
+  const env = await startEnvironment(options);
+  const wb = await openWorkbench(env.browser, env.server.url);
+  await wb.openThreadline();
+  return { env, standin: env.standin, wb, frame: wb.chatFrame() };
 }
 
 /**

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { eventually, openWorkbench, startEnvironment } from './harness.mjs';
+import { eventually, openPanel } from './harness.mjs';
 
 describe('choosing the model and seeing it think, in real VS Code', { timeout: 300_000 }, () => {
   let env;
@@ -13,19 +13,12 @@ describe('choosing the model and seeing it think, in real VS Code', { timeout: 3
   let wb;
 
   before(async () => {
-    env = await startEnvironment({ settings: { 'threadline.model': 'sonnet' } });
-    ({ standin } = env);
-    wb = await openWorkbench(env.browser, env.server.url);
-    await wb.openThreadline();
+    ({ env, standin, wb } = await openPanel({ settings: { 'threadline.model': 'sonnet' } }));
   });
 
   after(() => env?.close());
 
-  const send = async (text) => {
-    const input = wb.chatFrame().locator('[data-testid="prompt-input"]');
-    await input.fill(text);
-    await input.press('Enter');
-  };
+  const send = (text) => wb.send(text);
   const statusText = () => wb.statusItem().innerText();
   const modelButton = () => wb.chatFrame().locator('[data-testid="model-button"]');
 

@@ -5,7 +5,7 @@
 /* global document, window, getComputedStyle, requestAnimationFrame */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { eventually, openWorkbench, startEnvironment } from './harness.mjs';
+import { eventually, openPanel } from './harness.mjs';
 
 const THEMES = [
   { label: 'Dark Modern', body: 'vscode-dark', slug: 'dark' },
@@ -95,18 +95,11 @@ describe('the chat panel in real VS Code', { timeout: 600_000 }, () => {
   let frame;
 
   before(async () => {
-    env = await startEnvironment();
-    wb = await openWorkbench(env.browser, env.server.url);
-    await wb.openThreadline();
-    frame = wb.chatFrame();
+    ({ env, wb, frame } = await openPanel());
   });
   after(() => env?.close());
 
-  const send = async (text) => {
-    const input = frame.locator('[data-testid="prompt-input"]');
-    await input.fill(text);
-    await input.press('Enter');
-  };
+  const send = (text) => wb.send(text);
   const assistant = (text) => frame.locator('[data-testid="message"][data-kind="assistant"]', { hasText: text });
   /** The theme picker, as a user opens it: the command, then the theme's name. */
   const pickTheme = async (label) => {
