@@ -37,7 +37,13 @@ const PROPERTY_RUNS = 200;
  */
 const targets = {
   compact: { mutate: ['src/compact/**/*.ts'], tests: ['test/unit/compact/*.test.ts'], last: ['compact.test.ts', 'thresholdsProperty.test.ts', 'validity.property.test.ts'] },
-  queryLoop: { mutate: ['src/agent/queryLoop.ts'], tests: ['test/unit/agent/loop.test.ts', 'test/unit/agent/loopHistory.test.ts', 'test/unit/agent/agent.test.ts'], last: [] },
+  // Every unit test that drives runQueryLoop: with only the loop tests and agent.test.ts, 57 of
+  // its 362 mutants had no test at all (the stop mid-stream among them, which thinking.test.ts runs).
+  queryLoop: {
+    mutate: ['src/agent/queryLoop.ts'],
+    tests: ['loop', 'loopHistory', 'retries', 'resultClip', 'rereads', 'thinking', 'forkCache', 'agent'].map((f) => `test/unit/agent/${f}.test.ts`),
+    last: [],
+  },
   sessions: { mutate: ['src/sessions/**/*.ts'], tests: ['test/unit/sessions/*.test.ts'], last: ['recorder.test.ts', 'claudeImport.property.test.ts', 'sessions.test.ts'] },
   permissions: {
     mutate: ['src/agent/permissions.ts'],

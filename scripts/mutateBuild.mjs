@@ -8,7 +8,7 @@
 // are found from import.meta.dirname) and extensionless imports resolve to the .js beside the .ts.
 import { build } from 'esbuild';
 import { readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 
 const root = process.cwd();
 
@@ -32,8 +32,10 @@ await build({
   // The package has no "type": "module", so tsx loads these files as CommonJS too.
   format: 'cjs',
   logLevel: 'warning',
+  // `await import('../x')` must find x.js as require does (ESM resolution wants the extension).
+  supported: { 'dynamic-import': false },
   // CommonJS has no import.meta: give the tests and helpers that read it what tsx gives them.
   banner: { js: 'const __threadlineImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
   define: { 'import.meta.dirname': '__dirname', 'import.meta.filename': '__filename', 'import.meta.url': '__threadlineImportMetaUrl' },
 });
-console.log(`mutateBuild: ${entryPoints.length} files to JavaScript in ${Date.now() - started} ms (${relative(process.cwd(), root) || '.'})`);
+console.log(`mutateBuild: ${entryPoints.length} files to JavaScript in ${Date.now() - started} ms`);
