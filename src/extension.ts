@@ -4,10 +4,13 @@ import { setUnexpectedErrorHandler } from './base/unexpectedError';
 import { createChatHandlers } from './chat/chatController';
 import { buildContextReport } from './chat/contextReport';
 import { SessionManager } from './chat/sessionManager';
+import { SessionUiSync } from './chat/sessionUiSync';
+import { reopenPreviousSession } from './chat/reopenPrevious';
 import { ContextService } from './context/contextService';
-import { readOpenSession, writeOpenSession } from './sessions/openSession';
+import { writeOpenSession } from './sessions/openSession';
 import { sessionsDirFor } from './sessions/paths';
 import { SessionStore } from './sessions/sessionStore';
+import { SessionUiStore } from './sessions/sessionUiStore';
 import { getDefaultAppState, type AppState } from './state/appState';
 import { RuntimeState } from './state/runtimeState';
 import { createStore } from './shared/store';
@@ -17,7 +20,7 @@ import { ArchiveDocuments } from './vscode/archiveDocuments';
 import { registerChatView } from './vscode/chatViewRegistration';
 import { createEditorActions } from './vscode/editorActions';
 import { registerCommands, runActionCommand } from './vscode/commands';
-import { historyActions } from './vscode/historyUi';
+import { historyActions, showHistoryPanel } from './vscode/historyUi';
 import { approveExternalInclude } from './vscode/includeApprovals';
 import { createOutputLogger } from './vscode/log';
 import { memorySetup } from './vscode/memorySetup';
@@ -34,6 +37,7 @@ import { createContextStatusItem } from './vscode/statusBar';
 import { watchKeyAndSettings } from './vscode/watchers';
 
 let manager: SessionManager | undefined;
+let panelState: SessionUiSync | undefined;
 
 // The composition root: build the core, adapt it to VS Code, register. Nothing else here.
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
@@ -52,8 +56,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const warnBadRule = (message: string) => void vscode.window.showWarningMessage(`Threadline: a permission rule in settings is ignored: ${message}`);
   // The current session's permission engine and the tools it scopes (Show Context lists its rules).
   let wiring: ReturnType<typeof permissionsAndTools> | undefined;
+  // Each session's draft and scroll position, beside its transcript (the webview's own state does not survive a browser reload).
+  const sessionUi = (panelState = new SessionUiSync({
+    store, log, ui: new SessionUiStore(sessions.dir),
+    send: (m) => sync.send(m),
+    warn: (m) => void vscode.window.showWarningMessage(m),
+  }));
   manager = new SessionManager({
     store, runtime, log, cwd, sessions, context: contextService,
+    prepareOpen: (id) => sessionUi.prepare(id),
     rememberOpen: (id) => void writeOpenSession(sessions.dir, id).catch((err: unknown) => log.warn(`could not note the open session: ${String(err)}`)),
     // One agent per session: its history and its "allow for this session" grants go together.
     createAgent: ({ onLoopComplete }) =>
@@ -83,10 +94,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     openArchive: (path, session) => archives.open(path, session),
     history: historyActions(sessionManager, sessions, store),
     contextReport: () => buildContextReport(store.getState(), sessionManager.agent.previewContext(), wiring?.permissions.describeRules().rules), reply: (m) => sync.send(m),
+    sessionUi,
     ...modelUi,
   });
   const sync = new ViewSync(store, handlers, log);
   context.subscriptions.push(apiKeys, archives, sync, sessionManager, review, registerAddSelection(store));
+  context.subscriptions.push(sessionUi, sync.sendBeforeSnapshot(() => sessionUi.leadForSnapshot()));
   context.subscriptions.push(...registerChatView(context.extensionUri, sync, store, handlers), createContextStatusItem(store));
   context.subscriptions.push(...watchKeyAndSettings({ store, apiKeys, contextService, agent: () => sessionManager.agent }));
   // The meter follows the window of the model the Models API describes; a key set later fetches the list.
@@ -101,22 +114,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     openMemory: () => showMemory(sessionManager.agent.memdir, readMemorySettings().enabled),
     newSession: () => sessionManager.newSession(),
     resumeSession: () => resumeFromPicker(sessionManager, sessions, cwd),
-    showHistory: async () => {
-      store.setState((st) => ({ ...st, history: [] }));
-      const items = await sessionManager.list();
-      store.setState((st) => ({ ...st, history: items }));
-      await vscode.commands.executeCommand('threadline.chat.focus');
-    },
+    showHistory: () => showHistoryPanel(sessionManager, store),
   });
-  // The session that was open before a reload or a restart comes back, after activation returns.
-  void readOpenSession(sessions.dir).then(async (open) => {
-    // Unless the user has started typing into the new session meanwhile.
-    if (!open || store.getState().messages.length > 0) return;
-    await sessionManager.resume(open).catch((err: unknown) => log.warn(`could not reopen session ${open}: ${err instanceof Error ? err.message : String(err)}`));
-  });
+  // After activation returns, not before: activation must not wait on reading a transcript.
+  void reopenPreviousSession({ sessionsDir: sessions.dir, sessionUi, store, manager: sessionManager, log });
 }
 
 export async function deactivate(): Promise<void> {
   // Everything else is owned by context.subscriptions; memory work and the session index reach disk.
-  await manager?.flush();
+  await Promise.all([manager?.flush(), panelState?.flush()]);
 }

@@ -80,6 +80,7 @@ export interface BackgroundKind {
 }
 
 const KINDS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/update the session notes and save memories/i, 'session notes + memory extraction (one request)'],
   [/remembered|memor/i, 'memory extraction'],
   [/session notes/i, 'session notes'],
   [/background tool call/i, 'a fork\'s follow-up turn (after its Edit)'],

@@ -175,7 +175,9 @@ export class SessionPlayer {
       const id = this.nextId('b');
       this.backgroundIds.add(id);
       const line = `- ${this.session.title}: ${this.prompt + 1} of ${this.session.prompts.length} prompts, ${this.step} turns into the current one.`;
-      return { content: [{ type: 'tool_use', id, name: edit.name, input: { [edit.param]: notes[1], old_string: '## Next steps', new_string: `## Next steps\n${line}` } }] };
+      const call = { type: 'tool_use' as const, id, name: edit.name, input: { [edit.param]: notes[1], old_string: '## Next steps', new_string: `## Next steps\n${line}` } };
+      // Asked to save memories in the same reply (the notes and extraction in one request): nothing to save.
+      return { content: /should be remembered/.test(text) ? [{ type: 'text', text: 'Nothing to save.' }, call] : [call] };
     }
     if (/summar/i.test(text)) {
       return {

@@ -5,7 +5,8 @@ import { tableModels, type ModelSource } from '../api/models';
 import type { MessageParam, MessagesRequest } from '../api/types';
 import type { CompactorDeps } from '../compact/compactor';
 import { compactTool } from '../compact/compactTool';
-import type { CompactLimits } from '../compact/limits';
+import { compactLimits, type CompactLimits } from '../compact/limits';
+import { thresholdsFor } from '../conversation/thresholds';
 import type { ContextService } from '../context/contextService';
 import { formatInstructionFile } from '../context/instructions';
 import { reminderBlock } from '../context/reminders';
@@ -115,6 +116,7 @@ export function createAgent(setup: AgentSetup): Agent {
         cwd: setup.cwd,
         // Forks extend the main loop's own request, so they read the cache it wrote.
         runFork: createForkRunner({ client: getClient, mainRequest: (h) => self.agent!.mainRequest(h), offered: () => agentTools, tools: setup.tools, cwd: setup.cwd, permissions: setup.permissions }),
+        keepMaxTokens: () => compactLimits(thresholdsFor(settings(), models)).keepMaxTokens,
       })
     : undefined;
   const compactor =

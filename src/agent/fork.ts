@@ -1,6 +1,6 @@
 import type { MessagesClient } from '../api/messagesClient';
 import type { MessageParam, MessagesRequest } from '../api/types';
-import { runQueryLoop, type LoopResult } from './queryLoop';
+import { runQueryLoop, type FinishedCall, type LoopResult } from './queryLoop';
 import type { PermissionOutcome, Tool } from '../tools/types';
 
 export interface ForkOptions {
@@ -21,6 +21,8 @@ export interface ForkOptions {
   maxTurns: number;
   signal?: AbortSignal;
   onRequest?(request: MessagesRequest): void;
+  /** True ends the fork after a round of tool calls, without a request for its closing words. */
+  finishAfterTools?(calls: readonly FinishedCall[], replyText: string): boolean;
 }
 
 /**
@@ -45,6 +47,7 @@ export async function runForkedAgent(opts: ForkOptions): Promise<LoopResult> {
         runnable.has(tool.name) ? opts.canUseTool(tool, input) : { allowed: false, reason: `a background agent may not use ${tool.name}` },
       cwd: opts.cwd,
       maxTurns: opts.maxTurns,
+      ...(opts.finishAfterTools ? { finishAfterTools: opts.finishAfterTools } : {}),
     },
     signal,
   );

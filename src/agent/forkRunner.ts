@@ -39,6 +39,7 @@ export function createForkRunner(opts: {
       messages: appendUserContent(req.messages, [{ type: 'text', text: instruction }]),
       cwd: opts.cwd,
       maxTurns: req.maxTurns,
+      ...(req.finishAfterTools ? { finishAfterTools: req.finishAfterTools } : {}),
     });
     return { messages: r.history, outcome: r.outcome };
   };

@@ -1,3 +1,7 @@
+// Why this file is long: the permission engine's decision order (deny, then ask, protected
+// folders, allow, then the default) and the rule matching it relies on are audited together;
+// split, a reader checks one half against the other. Bash parsing, path rules and rule sources
+// are already their own files (bash/, pathRules.ts, ruleSources.ts).
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, resolve, sep } from 'node:path';

@@ -1,3 +1,7 @@
+// Why this file is long: it is the one loop (request, stream into history, tool batches, the
+// overflow retry, interruption), and the hand-over of history between those steps is what
+// breaks when it is spread out; the mutation tests pin it here. Helpers with no loop state are
+// elsewhere (conversation/, tools/).
 import { ApiError, contextOverflow } from '../api/errors';
 import type { AssistantBlock, AssistantTurn, ContentBlockParam, MessageParam, MessagesRequest, StreamObserver, ToolResultBlockParam } from '../api/types';
 import { NO_CONTENT } from '../conversation/blankText';
@@ -46,6 +50,18 @@ export interface LoopDeps {
   reviseResult?(call: { id: string; tool: Tool; input: unknown }, result: ToolResult, history: readonly MessageParam[]): ToolResult;
   /** Context earned by the calls that just ran (conditional rules for the files touched). */
   afterTools?(calls: ReadonlyArray<{ tool: Tool; input: unknown }>): Promise<ContentBlockParam[]>;
+  /**
+   * After a round of tool calls: true ends the loop there, with the results in history and no
+   * further request (a background agent whose writes succeeded has nothing left to say).
+   */
+  finishAfterTools?(calls: readonly FinishedCall[], replyText: string): boolean;
+}
+
+/** One tool call of a round, as `finishAfterTools` sees it. */
+export interface FinishedCall {
+  name: string;
+  input: unknown;
+  isError: boolean;
 }
 
 /** `blocked`: a request was due that is known to be over the context limit, so none was sent. */
@@ -245,6 +261,10 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
     const extra = deps.afterTools && ran.length ? await deps.afterTools(ran.map((p) => ({ tool: p.tool!, input: p.parsed.ok ? p.parsed.value : undefined }))) : [];
     history = appendUserContent(history, [...plans.map((p) => results.get(p.id)!), ...extra]);
     await ev.onHistory?.(history);
+    const round = plans.map((p) => ({ name: p.name, input: p.input, isError: results.get(p.id)!.is_error === true }));
+    if (deps.finishAfterTools?.(round, finalText)) {
+      return { history, outcome: 'end_turn', turns, finalText };
+    }
   }
 }
 

@@ -36,6 +36,14 @@ export interface ChatControllerDeps {
   contextReport?(): Promise<ContextReport>;
   /** Answers the webview (a `context/report`). */
   reply?(message: HostToWebviewMessage): void;
+  /** Each session's draft and scroll position, kept for after a reload. */
+  sessionUi?: SessionUiKeeper;
+}
+
+export interface SessionUiKeeper {
+  handlers: Pick<ChatHandlers, 'draft/save' | 'scroll/save'>;
+  /** A message left the composer: the open session's draft is cleared. */
+  sent(): void;
 }
 
 export interface EditorActions {
@@ -67,6 +75,7 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
         addNotice(store, 'warning', 'Threadline is still answering. Press Stop first, or wait for the answer to finish.');
         return;
       }
+      deps.sessionUi?.sent();
       // `/compact [focus]` typed in the chat does what the command does.
       const slash = /^\/compact(?:\s+([\s\S]*))?$/.exec(text.trim());
       if (slash && runner?.compactNow) {
@@ -166,6 +175,12 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
     'context/request': async () => {
       if (!deps.contextReport || !deps.reply) return;
       deps.reply({ type: 'context/report', payload: { report: await deps.contextReport() } });
+    },
+    'draft/save': async (p) => {
+      await deps.sessionUi?.handlers['draft/save'](p);
+    },
+    'scroll/save': async (p) => {
+      await deps.sessionUi?.handlers['scroll/save'](p);
     },
   };
 }

@@ -24,6 +24,8 @@ export interface SessionManagerDeps {
   context: { clear(): void; prefetch(): void };
   /** Remembers the open session, so a reload or a restart brings it back. */
   rememberOpen?(id: string): void;
+  /** Reads what else a session keeps (its draft, its scroll position) while the session loads. */
+  prepareOpen?(id: string): Promise<void>;
 }
 
 /** A conversation to switch to: where it comes from decides the rest. */
@@ -101,9 +103,14 @@ export class SessionManager implements IDisposable {
     this.switchTo({ history: [], view: [] });
   }
 
+  /** A session that never got a message, under its old id (so its draft comes back with it). */
+  reopenFresh(id: string): void {
+    this.switchTo({ id, history: [], view: [] });
+  }
+
   /** Opens a saved session of this folder; throws with the reason when it cannot be read. */
   async resume(id: string): Promise<void> {
-    const loaded: LoadedSession = await this.deps.sessions.load(id);
+    const [loaded]: [LoadedSession, unknown] = await Promise.all([this.deps.sessions.load(id), this.deps.prepareOpen?.(id)]);
     this.switchTo({
       id: loaded.meta.id,
       history: [],

@@ -9,8 +9,11 @@ export const MIN_CLEARABLE_CHARS = 100;
 export interface MicroCompactConfig {
   /** The most recent compactable results always stay (never fewer than 1). */
   keepRecent: number;
-  /** Clear only in batches of at least this many tokens: each clearing rewrites the cache. */
-  clearAtLeastTokens: number;
+  /**
+   * Clear only in batches of at least this many tokens: each clearing rewrites the cache.
+   * Not given: batchFloor(warningAt), which grows with the window.
+   */
+  clearAtLeastTokens?: number;
   /** How many more requests the session is expected to make; the saving repeats on each. */
   expectedFutureTurns: number;
   /** The prompt cache's lifetime: after a longer gap the cache is cold and clearing is free. */
@@ -24,11 +27,25 @@ export interface MicroCompactConfig {
 
 export const DEFAULT_MICRO_COMPACT: MicroCompactConfig = {
   keepRecent: 3,
-  clearAtLeastTokens: 20_000,
   expectedFutureTurns: 8,
   cacheTtlMs: 5 * 60_000,
   workingSetWindow: 12,
 };
+
+/** The batch floor's bounds: the seeds' 20k at 100k windows and below, up to 40k. */
+export const MIN_BATCH_TOKENS = 20_000;
+export const MAX_BATCH_TOKENS = 40_000;
+
+/**
+ * The smallest batch worth a cache rewrite: a quarter of the warning threshold, between 20k
+ * and 40k. On a 200k window this is 40k, the best fixed batch of the cost benchmark's sweep
+ * (bench/cost/batchSweep.ts); with the cost model on, the main loops billed 1,209k against
+ * 1,240k at 20k on the chat, 1,118k against 1,138k on 60 new files and 296k against 294k on
+ * the working set. Windows of 100k and below keep the 20k they had.
+ */
+export function batchFloor(warningAt: number): number {
+  return Math.min(MAX_BATCH_TOKENS, Math.max(MIN_BATCH_TOKENS, Math.floor(warningAt / 4)));
+}
 
 // Relative prices from Anthropic's pricing: a cache write costs 1.25x base input, a read 0.1x.
 const WRITE = 1.25;
@@ -153,7 +170,7 @@ export function microCompact(input: MicroCompactInput): MicroCompactDecision {
   };
 
   if (input.lastAssistantAt !== undefined && input.now - input.lastAssistantAt > cfg.cacheTtlMs) return apply('time-gap');
-  if (saved < cfg.clearAtLeastTokens) return none;
+  if (saved < (cfg.clearAtLeastTokens ?? batchFloor(input.warningAt))) return none;
   if (input.usedTokens >= input.warningAt) return apply('pressure');
   const total = tokensBefore[input.history.length]!;
   const rewritten = total - tokensBefore[old[0]!.message]! - saved;

@@ -1,8 +1,9 @@
 /**
- * Runs memory extraction after each complete query loop without ever running two at once.
+ * Runs background memory work (extraction, session notes) without ever running two at once.
  * A request that arrives while one runs is stashed; only the latest stash runs when the
- * current run ends (it sees every message the earlier stashes would have). `drain()` waits
- * for all of it, for deactivate and CLI exit.
+ * current run ends (it sees every message the earlier stashes would have), folded with the
+ * stashes before it by `merge` (by default the latest simply wins). `drain()` waits for all
+ * of it, for deactivate and CLI exit.
  */
 export interface ExtractionScheduler<C> {
   request(context: C): void;
@@ -10,7 +11,7 @@ export interface ExtractionScheduler<C> {
   readonly running: boolean;
 }
 
-export function createExtractionScheduler<C>(run: (context: C) => Promise<void>, onError: (err: unknown) => void = () => undefined): ExtractionScheduler<C> {
+export function createExtractionScheduler<C>(run: (context: C) => Promise<void>, onError: (err: unknown) => void = () => undefined, merge: (stashed: C, next: C) => C = (_, next) => next): ExtractionScheduler<C> {
   let inFlight: Promise<void> | undefined;
   let pending: { context: C } | undefined;
 
@@ -34,7 +35,7 @@ export function createExtractionScheduler<C>(run: (context: C) => Promise<void>,
   return {
     request(context) {
       if (inFlight) {
-        pending = { context };
+        pending = { context: pending ? merge(pending.context, context) : context };
         return;
       }
       start(context);

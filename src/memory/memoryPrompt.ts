@@ -27,10 +27,27 @@ export function buildMemorySection(dir: string, index: { text: string; truncated
     `2. The index \`MEMORY.md\` lists every memory in one line; it is kept up to date for you from the files.`,
     'Update an existing memory rather than adding a near-duplicate. Delete memories that turn out wrong.',
   ];
-  if (index && index.text.trim()) {
+  if (index && hasEntries(index.text)) {
     lines.push('', '## Current index', '', index.text.trim());
   } else {
     lines.push('', 'There are no memories yet.');
   }
   return lines.join('\n');
+}
+
+/**
+ * An index with only its heading (an extraction that saved nothing still rebuilds it) reads as
+ * no memories: otherwise the next session's system prompt differs from the cached one.
+ */
+function hasEntries(text: string): boolean {
+  return text.split('\n').some((line) => line.trim() !== '' && !/^#\s/.test(line.trim()));
+}
+
+/**
+ * What a background extraction is told beyond the system prompt's memory section (which it
+ * shares with the main loop, byte for byte): the folder and its index as they are now, since
+ * the section shows the index as it was when the session started.
+ */
+export function memoryIndexNow(dir: string, index: { text: string; truncated: boolean } | undefined): string {
+  return index && hasEntries(index.text) ? `The memory folder is \`${dir}\`. Its index now:\n\n${index.text.trim()}` : `The memory folder is \`${dir}\`. It holds no memories yet.`;
 }

@@ -32,6 +32,23 @@ export async function writeNotesCoverage(notesPath: string, record: NotesCoverag
   await writeFileAtomic(coveragePath(notesPath), `${JSON.stringify(record)}\n`);
 }
 
+/** How far a background job has read (memory extraction's record next to the notes), or undefined. */
+export async function readMarker(path: string): Promise<CoverageMarker | undefined> {
+  const text = await fs.readFile(path, 'utf8').catch(() => undefined);
+  if (!text) return undefined;
+  try {
+    const r = JSON.parse(text) as Partial<{ v: number; marker: Partial<CoverageMarker> }>;
+    if (r.v === 1 && r.marker && Number.isInteger(r.marker.count) && typeof r.marker.hash === 'string') return { count: r.marker.count!, hash: r.marker.hash };
+  } catch {
+    // A damaged record: read from the start again.
+  }
+  return undefined;
+}
+
+export async function writeMarker(path: string, marker: CoverageMarker): Promise<void> {
+  await writeFileAtomic(path, `${JSON.stringify({ v: 1, marker })}\n`);
+}
+
 /** What a notes update did, from the fork's own history: its Edit calls on the notes and their results. */
 export function notesEditOutcome(forkMessages: readonly MessageParam[], notesPath: string, resolvePath: (p: string) => string): { succeeded: number; failed: string[] } {
   const edits = new Map<string, boolean>();

@@ -2,12 +2,10 @@ import { promises as fs } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { MessageParam } from '../api/types';
 import { writeFileAtomic } from '../base/atomicFile';
-import { sequential } from '../base/sequential';
-import { coveredCount, markerFor } from '../compact/coverage';
-import type { PermissionOutcome, Tool } from '../tools/types';
-import { sessionNotesPermission } from './forkPermissions';
+import { coveredCount, markerFor, type CoverageMarker } from '../compact/coverage';
+import { estimateTokens } from '../conversation/tokens';
 import { notesEditOutcome, readNotesCoverage, writeNotesCoverage } from './notesCoverage';
-import { DEFAULT_SESSION_MEMORY_CONFIG, SESSION_MEMORY_TEMPLATE, shouldUpdateSessionMemory, type SessionMemoryConfig } from './sessionMemoryPolicy';
+import { DEFAULT_SESSION_MEMORY_CONFIG, notesGrowthFor, SESSION_MEMORY_TEMPLATE, shouldUpdateSessionMemory, type SessionMemoryConfig } from './sessionMemoryPolicy';
 
 export const SESSION_MEMORY_FILE = 'session-memory.md';
 
@@ -26,12 +24,16 @@ export const SESSION_MEMORY_PROMPT = (path: string, notes: string) =>
   [
     `Update the session notes in ${path} so that they describe this conversation as it stands now: the current task, the files in play, decisions, errors and fixes, next steps.`,
     'The file as it is now is between the <current-notes> tags below. Change it with the Edit tool on that file only: old_string must be copied exactly from that text and occur in it once; replace the placeholder lines or earlier notes. You may Read the file to check it.',
-    'Keep it factual and under about 2,000 words. Do not reply with anything else.',
+    ONE_REPLY,
+    'Keep it factual and under about 2,000 words.',
     '',
     `<current-notes path="${path}">`,
     notes,
     '</current-notes>',
   ].join('\n');
+
+/** Why a background agent gets no turn after its writes: that turn would re-read the whole conversation. */
+export const ONE_REPLY = 'Make every change in this one reply, all tool calls at once: the work ends as soon as they succeed, and nothing you write after them is read.';
 
 /** What the notes fork did: its own history (tool calls and their results) and how it ended. */
 export interface NotesForkOutcome {
@@ -43,59 +45,107 @@ export interface SessionMemoryDeps {
   path: string;
   cwd: string;
   config?: SessionMemoryConfig;
-  runUpdate(messages: MessageParam[], notes: string, canUseTool: (tool: Tool, input: unknown) => PermissionOutcome): Promise<NotesForkOutcome | void>;
+  /** The verbatim tail a notes compaction may keep now (it follows the window); sets how far the notes may lag. */
+  keepMaxTokens?(): number;
   onError?(err: unknown): void;
 }
 
 export class NotesUpdateError extends Error {}
 
+/** How an update went: `missing` when the fork made no edit to the notes at all. */
+export type NotesResult = 'updated' | 'missing' | 'failed' | 'not-run';
+
+/** Misses in a row after which the notes wait for new growth instead of asking again. */
+const MAX_MISSES = 2;
+
 /**
  * Per-session running notes, refreshed in the background by a fork when enough has happened.
  * Compaction reads them instead of paying for a summary, but only as far as the last
  * successful update reached (its coverage marker); a failed update leaves them untrusted.
+ * The fork itself is run by the caller (TurnEndWork), which may fold it into one request with
+ * memory extraction; this class decides when it is due and reads what it did.
  */
 export class SessionMemory {
-  private tokensAtLastUpdate: number | undefined;
   private toolCallsSince = 0;
+  /** The history the last update attempt saw (in this process); the coverage record before that. */
+  private seen: CoverageMarker | undefined;
+  private misses = 0;
   private lastUpdatedAt: number | undefined;
-  private readonly update: (messages: MessageParam[], tokens: number) => Promise<void>;
 
-  constructor(private readonly deps: SessionMemoryDeps) {
-    this.update = sequential(async (messages: MessageParam[], tokens: number) => {
-      await this.ensureFile();
-      const notes = await fs.readFile(deps.path, 'utf8');
-      const out = await deps.runUpdate(messages, notes, sessionNotesPermission(deps.path, deps.cwd));
-      this.tokensAtLastUpdate = tokens;
-      this.toolCallsSince = 0;
-      if (!out) return; // the fork did not run (no API key): nothing changed
-      const target = resolve(deps.path);
-      const { succeeded, failed } = notesEditOutcome(out.messages, target, (p) => resolve(deps.cwd, p));
-      if (failed.length || out.outcome === 'error') {
-        const why = failed[0] ?? `the update request failed (${out.outcome})`;
-        await writeNotesCoverage(deps.path, { v: 1, failed: why, at: Date.now() });
-        throw new NotesUpdateError(`The session notes update failed (${why.slice(0, 200)}); the notes are not used for compaction until an update succeeds.`);
-      }
-      if (succeeded > 0) {
-        await writeNotesCoverage(deps.path, { v: 1, marker: markerFor(messages), updatedAt: Date.now() });
-        this.lastUpdatedAt = Date.now();
-      }
-    });
+  constructor(private readonly deps: SessionMemoryDeps) {}
+
+  get path(): string {
+    return this.deps.path;
+  }
+
+  /** After each model turn: the tool calls it made count towards the next update. */
+  countToolCalls(n: number): void {
+    this.toolCallsSince += n;
+  }
+
+  /** Whether an update is due now (seed 000's thresholds over the conversation the notes have not seen). */
+  async isDue(p: { messages: readonly MessageParam[]; tokens: number; naturalBreak: boolean }): Promise<boolean> {
+    const config = this.deps.config ?? DEFAULT_SESSION_MEMORY_CONFIG;
+    // Cheap gates first: the unseen count hashes the history.
+    if (p.tokens < config.minTokensToInit) return false;
+    if (!p.naturalBreak && this.toolCallsSince < config.toolCallsBetweenUpdates) return false;
+    const unseenTokens = await this.unseenTokens(p.messages);
+    return shouldUpdateSessionMemory(
+      { tokens: p.tokens, unseenTokens, toolCallsSinceLastUpdate: this.toolCallsSince, naturalBreak: p.naturalBreak, minGrowth: notesGrowthFor(this.deps.keepMaxTokens?.(), config) },
+      config,
+    );
+  }
+
+  /** The notes as the fork will see them (the template on first use). */
+  async prepare(): Promise<string> {
+    await this.ensureFile();
+    return fs.readFile(this.deps.path, 'utf8');
+  }
+
+  /** True when the fork's calls so far include a successful edit of the notes. */
+  edited(calls: ReadonlyArray<{ name: string; input: unknown; isError: boolean }>): boolean {
+    return calls.some((c) => c.name === 'Edit' && !c.isError && this.isNotes(c.input));
+  }
+
+  /** True when the call is this session's notes file (Read or Edit of it). */
+  isNotes(input: unknown): boolean {
+    const p = (input as { file_path?: unknown } | null)?.file_path;
+    return typeof p === 'string' && resolve(this.deps.cwd, p) === resolve(this.deps.path);
   }
 
   /**
-   * After each model turn: `toolCalls` made by that turn, `naturalBreak` when it made none
-   * (the model finished a piece of work). Starts an update when the policy says so.
+   * Reads what an update did and records it: coverage on success, an untrusted record on a
+   * failed edit (reported), nothing on a fork that made no edit (asked again at the next check,
+   * twice at most before it waits for new growth, so a model that ignores the ask costs little).
    */
-  onTurn(args: { messages: readonly MessageParam[]; tokens: number; toolCalls: number; naturalBreak: boolean }): Promise<void> | undefined {
-    this.toolCallsSince += args.toolCalls;
-    const go = shouldUpdateSessionMemory(
-      { tokens: args.tokens, tokensAtLastUpdate: this.tokensAtLastUpdate, toolCallsSinceLastUpdate: this.toolCallsSince, naturalBreak: args.naturalBreak },
-      this.deps.config ?? DEFAULT_SESSION_MEMORY_CONFIG,
-    );
-    if (!go) return undefined;
-    // The count is taken now, not when the update runs: tokens keep growing meanwhile.
-    this.tokensAtLastUpdate = args.tokens;
-    return this.update([...args.messages], args.tokens).catch((e: unknown) => this.deps.onError?.(e));
+  async record(messages: readonly MessageParam[], out: NotesForkOutcome | void): Promise<NotesResult> {
+    this.toolCallsSince = 0;
+    if (!out) {
+      this.seen = markerFor(messages); // the fork did not run (no API key): nothing changed
+      return 'not-run';
+    }
+    const target = resolve(this.deps.path);
+    const { succeeded, failed } = notesEditOutcome(out.messages, target, (p) => resolve(this.deps.cwd, p));
+    if (failed.length || out.outcome === 'error') {
+      this.seen = markerFor(messages);
+      const why = failed[0] ?? `the update request failed (${out.outcome})`;
+      await writeNotesCoverage(this.deps.path, { v: 1, failed: why, at: Date.now() });
+      this.deps.onError?.(new NotesUpdateError(`The session notes update failed (${why.slice(0, 200)}); the notes are not used for compaction until an update succeeds.`));
+      return 'failed';
+    }
+    if (succeeded === 0) {
+      if (++this.misses >= MAX_MISSES) {
+        this.misses = 0;
+        this.seen = markerFor(messages);
+        this.deps.onError?.(new NotesUpdateError('The session notes agent made no edit twice in a row; the notes wait for more of the conversation before the next try.'));
+      }
+      return 'missing';
+    }
+    this.misses = 0;
+    this.seen = markerFor(messages);
+    await writeNotesCoverage(this.deps.path, { v: 1, marker: this.seen, updatedAt: Date.now() });
+    this.lastUpdatedAt = Date.now();
+    return 'updated';
   }
 
   /** The notes if they hold more than the template, else undefined. */
@@ -113,6 +163,14 @@ export class SessionMemory {
 
   get updatedAt(): number | undefined {
     return this.lastUpdatedAt;
+  }
+
+  /** Tokens of the messages no update has seen; undefined when none has (in this session's record either). */
+  private async unseenTokens(messages: readonly MessageParam[]): Promise<number | undefined> {
+    let from = this.seen ? coveredCount(messages, this.seen) : 0;
+    if (from === 0) from = await this.covered(messages);
+    if (from === 0) return this.seen || (await readNotesCoverage(this.deps.path)) ? estimateTokens(messages) : undefined;
+    return estimateTokens(messages.slice(from));
   }
 
   private async ensureFile(): Promise<void> {

@@ -13,9 +13,14 @@ export async function writeOpenSession(sessionsDir: string, id: string): Promise
 
 /** The id last written, or undefined when there is none or it is not a valid id. */
 export async function readOpenSession(sessionsDir: string): Promise<string | undefined> {
+  return (await readOpenSessionEntry(sessionsDir))?.id;
+}
+
+/** The id last written and when (0 when the file does not say). */
+export async function readOpenSessionEntry(sessionsDir: string): Promise<{ id: string; at: number } | undefined> {
   try {
-    const { id } = JSON.parse(await readFile(join(sessionsDir, FILE), 'utf8')) as { id?: unknown };
-    return typeof id === 'string' ? assertSessionId(id) : undefined;
+    const { id, at } = JSON.parse(await readFile(join(sessionsDir, FILE), 'utf8')) as { id?: unknown; at?: unknown };
+    return typeof id === 'string' ? { id: assertSessionId(id), at: typeof at === 'number' ? at : 0 } : undefined;
   } catch {
     return undefined;
   }

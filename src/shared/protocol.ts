@@ -1,4 +1,5 @@
 import type { ContextReport } from './contextView';
+import { MAX_DRAFT_CHARS, type SessionUi } from './sessionUi';
 import type { ViewPatchOp } from './viewPatch';
 import type { ActionCommand, PermissionDecision, ViewState } from './viewState';
 
@@ -45,6 +46,10 @@ export interface WebviewToHostMap {
   'edit/review': { requestId: string };
   /** The Context view is open: build a report of the next request (answered by `context/report`). */
   'context/request': Record<string, never>;
+  /** The composer's unsent text for a session (debounced; at once on blur and when the panel hides). */
+  'draft/save': { sessionId: string; text: string; at: number };
+  /** Where the reader is in a session's list: the message at the top, or the bottom. */
+  'scroll/save': { sessionId: string; topId: string; atBottom: boolean; at: number };
 }
 
 export interface HostToWebviewMap {
@@ -56,6 +61,8 @@ export interface HostToWebviewMap {
   'context/report': { report: ContextReport };
   /** Show Context: open the panel's Context view. */
   'context/open': Record<string, never>;
+  /** A session's draft and scroll position as the host kept them (on ready and on each switch). */
+  'ui/restore': { sessionId: string } & SessionUi;
 }
 
 export type Envelope<M> = { [K in keyof M]: { type: K; payload: M[K] } }[keyof M];
@@ -75,6 +82,8 @@ const ACTIONS: readonly ActionCommand[] = ['setApiKey', 'retry', 'continue', 'co
 /** A model id or alias as the API spells them (`claude-opus-5-5`, `sonnet`, `claude-sonnet-4-6[1m]`). */
 const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,199}(\[1m\])?$/;
 const DECISIONS: readonly PermissionDecision[] = ['allow-once', 'allow-session', 'deny'];
+const isShortId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length < 200;
+const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
 const validators: { [K in keyof WebviewToHostMap]: Validator<WebviewToHostMap[K]> } = {
   'view/ready': isEmpty,
@@ -113,6 +122,10 @@ const validators: { [K in keyof WebviewToHostMap]: Validator<WebviewToHostMap[K]
   'edit/review': (p): p is { requestId: string } => isRecord(p) && typeof p.requestId === 'string' && p.requestId.length > 0 && p.requestId.length < 200,
   'context/request': isEmpty,
   'editor/insertText': (p): p is { text: string } => isRecord(p) && typeof p.text === 'string' && p.text.length > 0 && p.text.length <= MAX_PROMPT_CHARS,
+  'draft/save': (p): p is WebviewToHostMap['draft/save'] =>
+    isRecord(p) && isShortId(p.sessionId) && typeof p.text === 'string' && p.text.length <= MAX_DRAFT_CHARS && isTime(p.at),
+  'scroll/save': (p): p is WebviewToHostMap['scroll/save'] =>
+    isRecord(p) && isShortId(p.sessionId) && isShortId(p.topId) && typeof p.atBottom === 'boolean' && isTime(p.at),
 };
 
 export type ParseResult<T> = { ok: true; message: T } | { ok: false; error: string };

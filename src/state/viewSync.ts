@@ -25,6 +25,7 @@ export class ViewSync extends Disposable {
   private seq = 0;
   private flushScheduled = false;
   private readonly pending = new Map<HostToWebviewMessage['type'], HostToWebviewMessage>();
+  private readonly leads = new Set<() => HostToWebviewMessage | undefined>();
   /** Bytes posted, for the benchmark and the Show Context figures. */
   bytesPosted = 0;
 
@@ -80,7 +81,20 @@ export class ViewSync extends Disposable {
     else this.pending.set(message.type, message);
   }
 
+  /**
+   * What the webview must hear before each snapshot (a session's draft and scroll position,
+   * which the list and the composer read when the snapshot mounts them).
+   */
+  sendBeforeSnapshot(lead: () => HostToWebviewMessage | undefined): IDisposable {
+    this.leads.add(lead);
+    return toDisposable(() => this.leads.delete(lead));
+  }
+
   private sendSnapshot(): void {
+    for (const lead of this.leads) {
+      const m = lead();
+      if (m) this.post(m);
+    }
     const state = pickView(this.store.getState());
     this.post({ type: 'state/snapshot', payload: { seq: ++this.seq, state } });
     this.lastSent = state;

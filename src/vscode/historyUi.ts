@@ -5,6 +5,14 @@ import { sessionToMarkdown, type SessionStore } from '../sessions/sessionStore';
 import type { Store } from '../shared/store';
 import type { AppState } from '../state/appState';
 
+/** Opens the panel on its history list, filled once the sessions are read. */
+export async function showHistoryPanel(manager: SessionManager, store: Store<AppState>): Promise<void> {
+  store.setState((st) => ({ ...st, history: [] }));
+  const items = await manager.list();
+  store.setState((st) => ({ ...st, history: items }));
+  await vscode.commands.executeCommand('threadline.chat.focus');
+}
+
 /** The panel's history list, with VS Code's own input box, toasts and editors for the actions. */
 export function historyActions(manager: SessionManager, sessions: SessionStore, store: Store<AppState>): HistoryActions {
   const refresh = async () => {

@@ -31,26 +31,51 @@ export function workbenchHelpers(page) {
   const chatFrame = () => page.frameLocator('iframe.webview').first().frameLocator('iframe#active-frame');
   const threadlineIcon = () => page.locator('.activitybar a[aria-label^="Threadline"]');
   /**
-   * F1, as a user opens the command palette. On a loaded machine the workbench can drop the key
-   * (seen on CI right after the Settings editor took focus: the palette never showed in 30 s), so
-   * a palette that does not show is asked for again, as a user would press the key again.
+   * Makes sure the panel shows, whatever the workbench restores. After a reload the sidebar may
+   * bring the panel back by itself a moment after its icon appears: a click in that moment hides
+   * it again (CI, at load 14). So: look, click only if the icon is not checked, wait a while, and
+   * look again.
+   */
+  async function showThreadline({ timeout = 120_000 } = {}) {
+    const app = chatFrame().locator('[data-testid="app"]');
+    const item = page.locator('.activitybar .action-item', { has: page.locator('a[aria-label^="Threadline"]') });
+    await item.waitFor({ timeout });
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      // Checked is not shown: after a reload the item can say checked while the sidebar came back hidden.
+      const shown = /\bchecked\b/.test((await item.getAttribute('class')) ?? '') && (await page.locator('.part.sidebar').isVisible());
+      if (!shown) await threadlineIcon().click();
+      try {
+        await app.waitFor({ timeout: 15_000 });
+        return;
+      } catch (err) {
+        if (Date.now() > deadline) {
+          mkdirSync(RESULTS, { recursive: true });
+          await page.screenshot({ path: join(RESULTS, 'failed-show-threadline.png') });
+          throw err;
+        }
+      }
+    }
+  }
+  /**
+   * F1, as a user opens the command palette. When it does not show, the error says where the
+   * focus was and a screenshot shows the page (that is how the Settings editor's modal, which
+   * takes the keyboard, was found).
    */
   async function openPalette() {
     const input = page.locator('.quick-input-widget input');
-    for (let tries = 1; ; tries++) {
-      await page.keyboard.press('F1');
-      try {
-        await input.waitFor({ timeout: 10_000 });
-        return input;
-      } catch (err) {
-        if (tries < 3) continue;
-        // Where the keys went says why the palette never showed.
-        const focused = await page.evaluate(() => {
-          const el = document.activeElement;
-          return el ? `${el.tagName.toLowerCase()}.${el.className}`.slice(0, 160) : 'nothing';
-        });
-        throw new Error(`the command palette did not show after F1 three times; focus is on ${focused}`, { cause: err });
-      }
+    await page.keyboard.press('F1');
+    try {
+      await input.waitFor({ timeout: 30_000 });
+      return input;
+    } catch (err) {
+      const focused = await page.evaluate(() => {
+        const el = document.activeElement;
+        return el ? `${el.tagName.toLowerCase()}.${el.className}`.slice(0, 160) : 'nothing';
+      });
+      mkdirSync(RESULTS, { recursive: true });
+      await page.screenshot({ path: join(RESULTS, 'failed-palette.png') });
+      throw new Error(`the command palette did not show after F1; focus is on ${focused}`, { cause: err });
     }
   }
   return {
@@ -60,15 +85,13 @@ export function workbenchHelpers(page) {
       await threadlineIcon().click();
       await chatFrame().locator('[data-testid="app"]').waitFor({ timeout: 60_000 });
     },
+    showThreadline,
     openPalette,
     /** Types a prompt into the panel's composer and sends it, as a user does. */
     async send(text) {
       const input = chatFrame().locator('[data-testid="prompt-input"]');
       // A test that failed half-way may have left the panel hidden.
-      if (!(await input.isVisible().catch(() => false))) {
-        await threadlineIcon().click();
-        await input.waitFor({ timeout: 60_000 });
-      }
+      if (!(await input.isVisible().catch(() => false))) await showThreadline();
       if (text.length > 50_000) {
         // A long paste: typing it through fill() takes longer than its timeout; set the value the
         // way a paste does (React listens to the input event) and send.

@@ -114,9 +114,17 @@ describe('choosing the model and seeing it think, in real VS Code', { timeout: 3
     await box.press('Tab');
     // The setting is saved (debounced), the catalog of the new endpoint is fetched, the header follows.
     await eventually(() => modelButton().innerText(), (t) => t.includes('via proxy'), { what: 'the header to show the new endpoint’s name for the model' });
-    // Close the Settings editor (it opens over the workbench and keeps the keyboard). Escape only
-    // clears its search box, and on a loaded machine not always at once: close it as an editor.
-    await wb.runCommand('View: Close Editor');
+    // Close the Settings editor with the X of the modal it opens in (VS Code's default,
+    // workbench.editor.useModal "some"): the modal takes the keyboard, so F1 opens no palette
+    // while it is up (CI, three times), and Escape only clears its search box.
+    const header = page.locator('.modal-editor-part .modal-editor-header');
+    await header
+      .locator('[aria-label^="Close"]')
+      .first()
+      .click({ timeout: 30_000 })
+      .catch(async (e) => {
+        throw new Error(`no Close in the modal's header: ${(await header.first().innerHTML().catch(() => 'no modal header')).slice(0, 1500)}`, { cause: e });
+      });
     await eventually(() => page.locator('.settings-editor').isVisible(), (v) => v === false, { what: 'the Settings editor to close' });
     // About 40k tokens of conversation: more than a 32k window holds.
     await standin.enqueue([{ content: [{ type: 'text', text: 'Read it all.' }] }]);

@@ -3,6 +3,7 @@ import type { HostToWebviewMessage } from '../../src/shared/protocol';
 import { App } from './components/App';
 import { ViewMirror } from './mirror';
 import { openContext, receiveContextReport } from './contextChannel';
+import { receiveRestore } from './persist/sessionUi';
 import { reveal } from './reveal';
 import { bindMirror } from './useView';
 import { post } from './vscodeApi';
@@ -18,6 +19,10 @@ window.addEventListener('message', (event: MessageEvent<HostToWebviewMessage>) =
   else if (data.type === 'view/reveal' && typeof data.payload?.id === 'string') reveal(data.payload.id);
   else if (data.type === 'context/report' && data.payload?.report) receiveContextReport(data.payload.report);
   else if (data.type === 'context/open') openContext();
+  else if (data.type === 'ui/restore' && typeof data.payload?.sessionId === 'string') {
+    const { sessionId, draft, scroll } = data.payload;
+    receiveRestore(sessionId, { draft: draft ?? null, scroll: scroll ?? null });
+  }
 });
 
 createRoot(document.getElementById('root')!).render(<App />);

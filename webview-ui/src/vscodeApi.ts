@@ -18,16 +18,10 @@ export function post(message: WebviewToHostMessage): void {
   api.postMessage(message);
 }
 
-/** Where the reader was in a session's list: the first message on screen, or the bottom. */
-export interface ScrollAnchor {
-  sessionId: string;
-  topId: string;
-  atBottom: boolean;
-}
-
+/** The webview's own copy of the open session's draft and scroll anchor (see sessionUi.ts). */
 interface PersistedUi {
-  draft?: string;
-  scroll?: ScrollAnchor;
+  draft?: unknown;
+  scroll?: unknown;
 }
 
 export function loadUi(): PersistedUi {

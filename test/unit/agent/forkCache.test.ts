@@ -64,19 +64,32 @@ describe('forks share the main loop prefix (issue 15)', () => {
     assert.ok(readShare(standin.requests[1]!) >= 0.9, `fork read share ${readShare(standin.requests[1]!).toFixed(3)}`);
   });
 
-  it('the session-notes fork reads >= 90% of each of its requests from the cache, its follow-up turn included', async () => {
+  it('the session-notes fork reads >= 90% of its request from the cache, and its successful edit ends it', async () => {
     const { agent, notesPath } = setup({ notes: true, auto: false });
     standin.enqueue(
       { content: [{ type: 'text', text: 'Loaded.' }] },
       { content: [{ type: 'tool_use', name: 'Edit', input: { file_path: notesPath, old_string: '## Current task', new_string: '## Current task\nLook at the rows.' } }] },
-      { content: [{ type: 'text', text: 'notes updated' }] },
     );
     await agent.submit(`Please look at this:\n${bulk('b')}\n${bulk('c')}\n${bulk('d')}`);
     await agent.drain();
     const forks = standin.requests.slice(1);
-    assert.equal(forks.length, 2, 'the notes fork: its edit, then its answer');
+    assert.equal(forks.length, 1, 'the notes fork: its edit, and no request for closing words (issue 15)');
     assert.match(lastText(forks[0]!), /session notes/i);
     for (const r of forks) assert.ok(readShare(r) >= 0.9, `notes fork read share ${readShare(r).toFixed(3)}`);
+  });
+
+  it('a notes edit that fails gets its result back and another turn to fix it', async () => {
+    const { agent, notesPath } = setup({ notes: true, auto: false });
+    standin.enqueue(
+      { content: [{ type: 'text', text: 'Loaded.' }] },
+      { content: [{ type: 'tool_use', name: 'Edit', input: { file_path: notesPath, old_string: '## Not a heading there', new_string: 'x' } }] },
+      { content: [{ type: 'text', text: 'I could not edit it.' }] },
+    );
+    await agent.submit(`Please look at this:\n${bulk('h')}\n${bulk('i')}\n${bulk('j')}`);
+    await agent.drain();
+    const forks = standin.requests.slice(1);
+    assert.equal(forks.length, 2, 'the failed edit, then a turn that sees its error');
+    assert.match(lastText(forks[1]!), /is_error/);
   });
 
   it('a fork that calls a tool outside its own set is refused by name, and nothing runs', async () => {

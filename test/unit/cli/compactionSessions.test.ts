@@ -68,7 +68,8 @@ describe('the CLI around compaction and resume', () => {
       { content: [{ type: 'text', text: 'More data noted.' }] },
       { when: NOTES_ASK, content: [], contentFrom: editNotes('Second run.') },
     );
-    const second = await cli(['-p', `And this:\n${bulk(600)}`, '--resume', id, '--output-format', 'json'], cwd, env);
+    // Enough new conversation for the next update: 3/4 of the 40k verbatim tail on a 200k window.
+    const second = await cli(['-p', `And this:\n${bulk(3000)}`, '--resume', id, '--output-format', 'json'], cwd, env);
     assert.equal(second.code, 0, second.err);
     assert.equal((JSON.parse(second.out) as { session_id: string }).session_id, id);
     assert.deepEqual(readdirSync(notesDir).filter((f) => f.endsWith('.md')), [`${id}.md`], 'no notes under a new id');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createToolRegistry } from '../../../src/agent/tools';
 import { describe, it } from 'node:test';
 import type { MessageParam } from '../../../src/api/types';
-import { CLEARED_PREFIX, microCompact } from '../../../src/compact/microCompact';
+import { batchFloor, CLEARED_PREFIX, microCompact } from '../../../src/compact/microCompact';
 
 /** A session of `n` Read calls, each returning `size` characters. */
 function session(n: number, size: number, tool = 'Read'): MessageParam[] {
@@ -66,6 +66,17 @@ describe('micro-compaction', () => {
     assert.equal(d.cleared, 5, 'all but the three latest');
     const one = microCompact({ ...base, lastAssistantAt: base.now - 6 * 60_000, history: h, config: { keepRecent: 0 } });
     assert.equal(one.cleared, 7, 'never clears the last one');
+  });
+
+  it('waits for a batch of a quarter of the warning threshold, between 20k and 40k (issue 15: 40k on a 200k window)', () => {
+    assert.deepEqual([batchFloor(26_214), batchFloor(80_000), batchFloor(160_000), batchFloor(960_000)], [20_000, 20_000, 40_000, 40_000]);
+    // Old results worth ~30k tokens, and a future long enough that the reads saved always win.
+    const h = session(8, 24_000);
+    const config = { expectedFutureTurns: 1_000 };
+    const saved = microCompact({ ...base, warningAt: 80_000, history: h, config });
+    assert.equal(saved.reason, 'cost', 'a 100k window clears it');
+    assert.ok(saved.tokensSaved > 20_000 && saved.tokensSaved < 40_000, `saved ${saved.tokensSaved}`);
+    assert.equal(microCompact({ ...base, warningAt: 160_000, history: h, config }).cleared, 0, 'a 200k window waits for 40k');
   });
 
   it('under pressure near the window, clears regardless of cache cost', () => {

@@ -8,7 +8,7 @@ import { createExtractionScheduler } from '../../../src/memory/extractionSchedul
 import { capIndex, INDEX_FILE, MemoryDir, validateMemoryInput } from '../../../src/memory/memdir';
 import { buildMemorySection } from '../../../src/memory/memoryPrompt';
 import { resolveMemoryDir, validateMemoryPath } from '../../../src/memory/paths';
-import { shouldUpdateSessionMemory } from '../../../src/memory/sessionMemoryPolicy';
+import { notesGrowthFor, shouldUpdateSessionMemory } from '../../../src/memory/sessionMemoryPolicy';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'tl-mem-'));
 
@@ -144,6 +144,20 @@ describe('index cap', () => {
     assert.match(s, /\[a\]\(a\.md\)/);
     assert.match(buildMemorySection('/m', undefined), /no memories yet/);
   });
+
+  it('reads an index with no entries as no memories: the next session\'s prompt stays byte for byte the cached one (issue 15)', async () => {
+    // An extraction that saved nothing still rebuilds the index, which then holds only its
+    // heading; the next `threadline -c` run must not see a different system prompt for it.
+    const dir = tmp();
+    const memdir = new MemoryDir(dir);
+    const before = buildMemorySection(dir, await memdir.loadIndex());
+    await memdir.rebuildIndex();
+    assert.ok((await memdir.loadIndex())?.text.includes('# Memory index'), 'the empty index file exists');
+    assert.equal(buildMemorySection(dir, await memdir.loadIndex()), before);
+    writeFileSync(join(dir, 'user_role.md'), '---\nname: user_role\ndescription: A data engineer\ntype: user\n---\nWorks on pipelines.\n');
+    await memdir.rebuildIndex();
+    assert.match(buildMemorySection(dir, await memdir.loadIndex()), /## Current index[\s\S]*user_role/, 'an entry still shows');
+  });
 });
 
 describe('extraction scheduler', () => {
@@ -181,16 +195,23 @@ describe('extraction scheduler', () => {
 });
 
 describe('session memory policy', () => {
-  const base = { tokens: 20_000, tokensAtLastUpdate: undefined, toolCallsSinceLastUpdate: 0, naturalBreak: false };
+  const base = { tokens: 20_000, unseenTokens: undefined, toolCallsSinceLastUpdate: 0, naturalBreak: false };
   it('waits for 10k tokens before the first update', () => {
     assert.equal(shouldUpdateSessionMemory({ ...base, tokens: 9_999, naturalBreak: true }), false);
     assert.equal(shouldUpdateSessionMemory({ ...base, tokens: 10_000, naturalBreak: true }), true);
   });
   it('needs 5k of growth, and tool calls alone never trigger it', () => {
-    assert.equal(shouldUpdateSessionMemory({ ...base, tokensAtLastUpdate: 16_000, toolCallsSinceLastUpdate: 50 }), false);
-    assert.equal(shouldUpdateSessionMemory({ ...base, tokensAtLastUpdate: 15_000, toolCallsSinceLastUpdate: 10 }), true);
-    assert.equal(shouldUpdateSessionMemory({ ...base, tokensAtLastUpdate: 15_000, toolCallsSinceLastUpdate: 9 }), false);
-    assert.equal(shouldUpdateSessionMemory({ ...base, tokensAtLastUpdate: 15_000, naturalBreak: true }), true);
+    assert.equal(shouldUpdateSessionMemory({ ...base, unseenTokens: 4_000, toolCallsSinceLastUpdate: 50 }), false);
+    assert.equal(shouldUpdateSessionMemory({ ...base, unseenTokens: 5_000, toolCallsSinceLastUpdate: 10 }), true);
+    assert.equal(shouldUpdateSessionMemory({ ...base, unseenTokens: 5_000, toolCallsSinceLastUpdate: 9 }), false);
+    assert.equal(shouldUpdateSessionMemory({ ...base, unseenTokens: 5_000, naturalBreak: true }), true);
+  });
+  it('after the first update, waits until the notes lag by 3/4 of the verbatim tail a notes compaction keeps (issue 15)', () => {
+    const lag = notesGrowthFor(40_000);
+    assert.equal(lag, 30_000);
+    assert.equal(shouldUpdateSessionMemory({ ...base, tokens: 60_000, unseenTokens: 26_000, naturalBreak: true, minGrowth: lag }), false);
+    assert.equal(shouldUpdateSessionMemory({ ...base, tokens: 60_000, unseenTokens: 30_000, naturalBreak: true, minGrowth: lag }), true);
+    assert.equal(notesGrowthFor(4_000), 5_000, 'never below the seed figure on a small window');
   });
 });
 

@@ -73,11 +73,10 @@ describe('frontmatter never runs code', () => {
     standin.enqueue(
       { content: [{ type: 'text', text: 'An answer.' }] },
       { content: [{ type: 'tool_use', name: 'Write', input: { file_path: join(dir, 'second.md'), content: evil(marker2) } }] },
-      { content: [{ type: 'text', text: 'saved' }] },
     );
     await agent.submit('I prefer terse answers.');
     await agent.drain();
-    assert.equal(standin.requests.length, 3, 'the extraction fork ran');
+    assert.equal(standin.requests.length, 2, 'the extraction fork ran (one request: its write ends it)');
     assert.equal(existsSync(marker), false);
     assert.equal(existsSync(marker2), false);
   });

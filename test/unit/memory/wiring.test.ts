@@ -43,11 +43,10 @@ describe('auto memory against the stand-in', () => {
     standin.enqueue(
       { content: [{ type: 'text', text: 'Here is the short answer.' }] },
       { content: [{ type: 'tool_use', name: 'Write', input: { file_path: join(dir, 'feedback_terse.md'), content: memoryFile('feedback_terse') } }] },
-      { content: [{ type: 'text', text: 'saved' }] },
     );
     await agent.submit("Don't write summaries at the end, I read the diff.");
     await agent.drain();
-    assert.equal(standin.requests.length, 3, 'the answer, then two fork requests');
+    assert.equal(standin.requests.length, 2, 'the answer, then one fork request: its successful write ends it (issue 15)');
     assert.match(body(0).system.map((b) => b.text).join('\n'), /# Memory/, 'the memory section is in the main prompt');
     assert.match(JSON.stringify(body(1).messages.at(-1)), /remembered in future conversations/);
     const { valid } = await new MemoryDir(dir).list();
@@ -99,7 +98,6 @@ describe('auto memory against the stand-in', () => {
       { content: [{ type: 'text', text: 'Loaded the data.' }] },
       // The notes fork edits the template in the notes file.
       { content: [{ type: 'tool_use', name: 'Edit', input: { file_path: notesPath, old_string: '## Current task', new_string: '## Current task\nAnalyse the rows the user pasted.' } }] },
-      { content: [{ type: 'text', text: 'notes updated' }] },
     );
     await agent.submit(`Please look at this:\n${bulk}`);
     await agent.drain();

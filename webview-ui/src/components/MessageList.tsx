@@ -1,9 +1,12 @@
+import { debounce } from 'lodash-es';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Virtuoso, type IndexLocationWithAlign, type ListRange, type VirtuosoHandle } from 'react-virtuoso';
+import { Virtuoso, type IndexLocationWithAlign, type VirtuosoHandle } from 'react-virtuoso';
 import type { ViewState } from '../../../src/shared/viewState';
+import { keepScroll, onRestore, restoreArrived, scrollFor } from '../persist/sessionUi';
+import { useFlushOnLeave } from '../persist/useFlushOnLeave';
 import { onReveal } from '../reveal';
 import { currentView, useView } from '../useView';
-import { loadUi, saveUi } from '../vscodeApi';
+import { post } from '../vscodeApi';
 import { FlashContext, MessageRow } from './MessageView';
 import { BOTTOM_SLACK, useFollow } from './useFollow';
 
@@ -11,16 +14,35 @@ const selectCount = (s: ViewState) => s.messages.length;
 const selectSession = (s: ViewState) => s.sessionId;
 
 const keyAt = (index: number) => currentView()?.messages[index]?.id ?? `#${index}`;
+
+/**
+ * The first message the reader sees (its lower edge below the top of the list), read from the
+ * rows on screen: the range the library reports starts in the overscan above the viewport.
+ */
+function firstVisible(scroller: HTMLElement): string | undefined {
+  const edge = scroller.getBoundingClientRect().top + 1;
+  let best: { index: number; top: number } | undefined;
+  for (const row of scroller.querySelectorAll<HTMLElement>('[data-item-index]')) {
+    const box = row.getBoundingClientRect();
+    const index = Number(row.dataset.itemIndex);
+    if (box.bottom > edge && Number.isInteger(index) && (!best || box.top < best.top)) best = { index, top: box.top };
+  }
+  return best ? keyAt(best.index) : undefined;
+}
 const indexOf = (id: string) => currentView()?.messages.findIndex((m) => m.id === id) ?? -1;
 
-/** Where a list opens: where the reader left this session (kept across a reload), else the end. */
+/** Where the reader left this session (kept by the host across a reload), if not at the end. */
+function savedIndex(sessionId: string): number | undefined {
+  const saved = scrollFor(sessionId);
+  if (!saved || saved.atBottom) return undefined;
+  const index = indexOf(saved.topId);
+  return index >= 0 ? index : undefined;
+}
+
+/** Where a list opens: where the reader left it, else the end. */
 function initialLocation(sessionId: string): IndexLocationWithAlign {
-  const saved = loadUi().scroll;
-  if (saved && saved.sessionId === sessionId && !saved.atBottom) {
-    const index = indexOf(saved.topId);
-    if (index >= 0) return { index, align: 'start' };
-  }
-  return { index: 'LAST', align: 'end' };
+  const index = savedIndex(sessionId);
+  return index === undefined ? { index: 'LAST', align: 'end' } : { index, align: 'start' };
 }
 
 /**
@@ -40,33 +62,62 @@ function SessionList({ sessionId, count }: { sessionId: string; count: number })
   const [flash, setFlash] = useState<string | undefined>();
   const initial = useMemo(() => initialLocation(sessionId), [sessionId]);
   const bottom = useRef(true);
-  const { follow, following, resume, jump, toBottom, scrollerRef } = useFollow(list, 'index' in initial && initial.index === 'LAST');
-  const anchorTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const top = useRef<string | undefined>(undefined);
-
-  const remember = useCallback(() => {
-    clearTimeout(anchorTimer.current);
-    // Saved a little later, and only once per burst of scrolling: setState copies the whole UI state.
-    anchorTimer.current = setTimeout(() => {
-      if (top.current) saveUi({ scroll: { sessionId, topId: top.current, atBottom: bottom.current } });
-    }, 250);
-  }, [sessionId]);
-
-  const onRange = useCallback(
-    (range: ListRange) => {
-      top.current = keyAt(range.startIndex);
-      remember();
+  const { follow, following, hold, jump, toBottom, scrollerRef } = useFollow(list, 'index' in initial && initial.index === 'LAST');
+  const scroller = useRef<HTMLElement | null>(null);
+  const onScroller = useCallback(
+    (el: HTMLElement | Window | null) => {
+      scroller.current = el instanceof HTMLElement ? el : null;
+      scrollerRef(el);
     },
-    [remember],
+    [scrollerRef],
   );
+
+  // Saved a little later, and only once per burst of scrolling: each save copies the panel's state
+  // and crosses to the host. Nothing is saved before the host has said where this session was, or
+  // a list opened at the end would overwrite the place it is about to be put back at.
+  const remember = useMemo(
+    () =>
+      debounce(() => {
+        // A panel being hidden or torn down has no height: what it reports then is not a place.
+        const el = scroller.current;
+        if (!el || el.clientHeight === 0 || !restoreArrived(sessionId)) return;
+        const topId = firstVisible(el);
+        if (!topId) return;
+        const anchor = { topId, atBottom: bottom.current };
+        const kept = scrollFor(sessionId);
+        if (kept && kept.topId === anchor.topId && kept.atBottom === anchor.atBottom) return;
+        const at = Date.now();
+        keepScroll(sessionId, { ...anchor, at });
+        post({ type: 'scroll/save', payload: { sessionId, ...anchor, at } });
+      }, 250),
+    [sessionId],
+  );
+  const flushAnchor = useCallback(() => remember.flush(), [remember]);
+  useFlushOnLeave(flushAnchor);
+  // The host's copy came after the list opened (a session switched to before it was read): put
+  // the reader back there, unless they have already scrolled up themselves.
+  useEffect(
+    () =>
+      onRestore((id) => {
+        if (id !== sessionId || !following.current) return;
+        const index = savedIndex(sessionId);
+        if (index === undefined) return;
+        hold();
+        list.current?.scrollToIndex({ index, align: 'start' });
+      }),
+    [sessionId, following, hold],
+  );
+
+  const onRange = useCallback(() => remember(), [remember]);
   const onBottom = useCallback(
     (value: boolean) => {
+      // Only whether the jump button shows: following again is the scroll handler's call
+      // (useFollow), which sees the reader go down; this report can come after a wheel up.
       bottom.current = value;
-      if (value) resume();
       setAtBottom(value);
       remember();
     },
-    [remember, resume],
+    [remember],
   );
   // The list follows here and only here, not through the library's followOutput: given any
   // followOutput but `false`, the library also scrolls to the end by itself when a size increase
@@ -92,7 +143,6 @@ function SessionList({ sessionId, count }: { sessionId: string; count: number })
     const t = setTimeout(() => setFlash(undefined), 1500);
     return () => clearTimeout(t);
   }, [flash]);
-  useEffect(() => () => clearTimeout(anchorTimer.current), []);
 
   const item = useCallback((index: number) => <MessageRow index={index} />, []);
   return (
@@ -107,7 +157,7 @@ function SessionList({ sessionId, count }: { sessionId: string; count: number })
         computeItemKey={keyAt}
         itemContent={item}
         initialTopMostItemIndex={initial}
-        scrollerRef={scrollerRef}
+        scrollerRef={onScroller}
         followOutput={false}
         totalListHeightChanged={onHeight}
         atBottomStateChange={onBottom}

@@ -48,13 +48,18 @@ export function useFollow(list: RefObject<VirtuosoHandle | null>, startAtEnd: bo
     let lastHeight = el.scrollHeight;
     const onScroll = () => {
       const movedUp = el.scrollTop < lastTop - 1 && el.scrollHeight >= lastHeight;
+      const movedDown = el.scrollTop > lastTop + 1;
       lastTop = el.scrollTop;
       lastHeight = el.scrollHeight;
       if (movedUp) {
         release();
         return;
       }
-      if (!following.current && gap() < BOTTOM_SLACK) {
+      // Following again takes the reader going down to the end. A scroll event that merely
+      // reports the end (one of ours to follow, landing just after the wheel) or the library's
+      // "at bottom", which it reports late, gave the reader back to the stream on CI: the trace
+      // showed the wheel heard at the end, then the end again, then the scroll up, then the end.
+      if (!following.current && movedDown && gap() < BOTTOM_SLACK) {
         following.current = true;
         setFollow(true);
       }
@@ -83,9 +88,10 @@ export function useFollow(list: RefObject<VirtuosoHandle | null>, startAtEnd: bo
     toBottom();
   }, [toBottom]);
   const scrollerRef = useCallback((el: HTMLElement | Window | null) => setScroller(el instanceof HTMLElement ? el : null), []);
-  const resume = useCallback(() => {
-    following.current = true;
-    setFollow(true);
+  /** Stops following without the reader's gesture (the list was put back where they left it). */
+  const hold = useCallback(() => {
+    following.current = false;
+    setFollow(false);
   }, []);
-  return { follow, following, resume, jump, toBottom, scrollerRef };
+  return { follow, following, hold, jump, toBottom, scrollerRef };
 }
