@@ -115,6 +115,28 @@ describe('paths by realpath', () => {
     assert.equal(p.mayShow(join(ws, 'README.md'), ws), true);
   });
 
+  // Mutation testing: no test reached readable(), and mayShow() could show every file outside the
+  // search root, or none, without a test failing.
+  it('a search result outside the searched folder shows only where a Read would run without asking', () => {
+    const { ws, outside } = makeHostileWorkspace();
+    writeFileSync(join(outside, '.env'), 'TOKEN=1\n');
+    const secret = join(outside, 'secret.txt');
+    const none = engine(ws).p;
+    // Reached through a symlink from the workspace, the private file stays hidden...
+    assert.equal(none.mayShow(secret, ws), false);
+    // ...a workspace file found from another root shows...
+    assert.equal(none.mayShow(join(ws, 'README.md'), outside), true);
+    // ...and inside the searched folder a file shows even if a Read of it would ask.
+    assert.equal(none.mayShow(secret, outside), true);
+    const allowed = engine(ws, { allow: [`Read(/${outside}/**)`], deny: [`Read(/${outside}/.env)`] }).p;
+    assert.equal(allowed.mayShow(secret, ws), true, 'a Read allow rule covers it');
+    assert.equal(allowed.mayShow(join(outside, '.env'), ws), false, 'a Read deny holds over the allow');
+    assert.equal(allowed.mayShow(join(outside, '.env'), outside), false, 'a Read deny holds inside the searched folder too');
+    assert.equal(engine(ws, { allow: [`Edit(/${outside}/**)`] }).p.mayShow(secret, ws), false, 'an Edit rule is not a Read rule');
+    assert.equal(engine(ws, { allow: ['Read'] }).p.mayShow(secret, ws), false, 'a tool-wide Read allow names no place');
+    assert.equal(engine(ws, { allow: [`Read(/${outside}/**)`], deny: ['Read'] }).p.mayShow(secret, ws), false, 'a tool-wide Read deny hides it');
+  });
+
   it('a Glob with an absolute or ../ pattern, or a Grep with a ../ glob, asks like a Read outside', () => {
     const { ws, outside } = makeHostileWorkspace();
     const { decide } = engine(ws);

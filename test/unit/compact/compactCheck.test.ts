@@ -16,9 +16,9 @@ function result(h: MessageParam[], extra: Partial<CompactionResult> = {}): Compa
   return { history: h, summary: 's', tokensBefore: estimateTokens(history), tokensAfter: estimateTokens(h), anchors: [], droppedRounds: 0, source: 'llm', coverage: { summaryCovers: [0, history.length], keptFrom: history.length }, ...extra };
 }
 
-function compactor(summary: CompactionResult) {
+function compactor(summary: CompactionResult, measure?: (h: readonly MessageParam[]) => number) {
   const notices: string[] = [];
-  const c = new Compactor({ settings: () => ({ autoCompact: true, microCompact: false }), thresholds: () => t, compactable: new Set(), now: () => 0, summarize: async () => summary });
+  const c = new Compactor({ settings: () => ({ autoCompact: true, microCompact: false }), thresholds: () => t, compactable: new Set(), now: () => 0, summarize: async () => summary, ...(measure ? { measure } : {}) });
   c.onNotice((n) => notices.push(n.text));
   return { c, notices };
 }
@@ -31,10 +31,20 @@ describe('a compaction is checked against the threshold', () => {
     assert.ok(estimateTokens(r.history) < t.autoCompactAt);
   });
 
-  it('a summary over the threshold falls back to keeping the latest rounds', async () => {
+  it('a summary over the threshold falls back to keeping the latest rounds, and says so', async () => {
     const r = await compactor(result([text('user', `summary ${words(t.autoCompactAt + 5000)}`)])).c.compact(history, 'auto');
     assert.equal(r.source, 'truncation');
     assert.ok(estimateTokens(r.history) < t.autoCompactAt, `${estimateTokens(r.history)} of ${t.autoCompactAt}`);
+    // The notice the user reads in place of a summary.
+    assert.match(r.summary, /still too large/);
+    assert.match(r.summary, /oldest part was dropped/);
+  });
+
+  it('a result that lands exactly on the threshold is not below it: the files are dropped', async () => {
+    const atLimit = result([text('user', 'summary with files')], { withoutFiles: [text('user', 'summary')] });
+    const first = (h: readonly MessageParam[]) => ((h[0]?.content as Array<{ text?: string }>)[0]?.text ?? '');
+    const r = await compactor(atLimit, (h) => (first(h) === 'summary with files' ? t.autoCompactAt : estimateTokens(h))).c.compact(history, 'auto');
+    assert.deepEqual(r.history, [text('user', 'summary')]);
   });
 
   it('nothing small enough: it fails with a notice and the history is not replaced', async () => {
