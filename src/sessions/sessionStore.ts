@@ -1,9 +1,10 @@
 import { promises as fs } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { withFileLock, writeFileAtomic } from '../base/atomicFile';
 import { Emitter } from '../base/event';
 import { previewFrom, titleFrom } from './markdown';
+import { sessionUiFile } from './sessionUiStore';
 import { assertSessionId, cutTornTail, isSessionId, loadSession, SessionError, type LoadedSession, type SessionEvent } from './transcript';
 
 // Callers import the transcript and markdown helpers from here too.
@@ -11,6 +12,16 @@ export { archiveToMarkdown, previewFrom, sessionToMarkdown, titleFrom } from './
 export { assertSessionId, loadSession, SCHEMA_VERSION, SessionError, type LoadedSession, type SessionEvent } from './transcript';
 
 const INDEX_FILE = 'index.json';
+
+/** A session without a draft or scroll anchor has no UI file to move. */
+async function moveIfThere(from: string, to: string): Promise<void> {
+  await fs.mkdir(dirname(to), { recursive: true });
+  try {
+    await fs.rename(from, to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}
 
 export interface SessionSummary {
   id: string;
@@ -174,18 +185,20 @@ export class SessionStore {
   }
 
   /**
-   * Moves a session to the trash folder (nothing is destroyed, so Undo can bring it back);
-   * `restore` undoes it.
+   * Moves a session to the trash folder, with its draft and scroll anchor (nothing is destroyed,
+   * so Undo can bring it back); `restore` undoes it.
    */
   async delete(id: string): Promise<void> {
     const trash = join(this.dir, '.trash');
     await fs.mkdir(trash, { recursive: true });
     await fs.rename(this.file(id), join(trash, `${assertSessionId(id)}.jsonl`));
+    await moveIfThere(sessionUiFile(this.dir, id), join(trash, `${id}.ui.json`));
     await this.removeFromIndex(id);
   }
 
   async restore(id: string): Promise<void> {
     await fs.rename(join(this.dir, '.trash', `${assertSessionId(id)}.jsonl`), this.file(id));
+    await moveIfThere(join(this.dir, '.trash', `${id}.ui.json`), sessionUiFile(this.dir, id));
     const st = await fs.stat(this.file(id));
     await this.updateIndex(summarize(await this.load(id), st.mtimeMs));
   }

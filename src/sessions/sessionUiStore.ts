@@ -8,6 +8,11 @@ import { assertSessionId, isSessionId, SessionError } from './transcript';
 const FOLDER = 'ui';
 const FRESH = 'fresh-session.json';
 
+/** Where a session's draft and scroll anchor are kept, in the sessions folder `sessionsDir`. */
+export function sessionUiFile(sessionsDir: string, id: string): string {
+  return join(sessionsDir, FOLDER, `${assertSessionId(id)}.json`);
+}
+
 const fileSchema = z.object({
   draft: z.object({ text: z.string(), at: z.number() }).nullable().catch(null),
   scroll: z.object({ topId: z.string().min(1).max(200), atBottom: z.boolean(), at: z.number() }).nullable().catch(null),
@@ -33,7 +38,7 @@ export class SessionUiStore {
   constructor(private readonly sessionsDir: string) {}
 
   private file(id: string): string {
-    return join(this.sessionsDir, FOLDER, `${assertSessionId(id)}.json`);
+    return sessionUiFile(this.sessionsDir, id);
   }
 
   /** What is kept for a session; nothing (not an error) when the file is missing or unreadable. */

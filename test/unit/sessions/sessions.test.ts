@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { MessageParam } from '../../../src/api/types';
 import type { ViewMessage } from '../../../src/shared/viewState';
 import { SessionRecorder } from '../../../src/sessions/recorder';
+import { SessionUiStore } from '../../../src/sessions/sessionUiStore';
 import { bundle } from '../../support/cliBundle';
 import { archiveToMarkdown, assertSessionId, SessionError, SessionStore, sessionToMarkdown } from '../../../src/sessions/sessionStore';
 
@@ -95,6 +96,32 @@ describe('session persistence', () => {
     assert.match(md, /## You\n\nquestion 1/);
     assert.match(md, /## Threadline\n\nThe \*\*answer\*\*\./);
     await assert.rejects(store.rename('r1', '   '), SessionError);
+  });
+
+  it('a deleted session takes its draft and scroll anchor to the trash, and Undo brings them back', async () => {
+    const dir = tmp();
+    const store = new SessionStore(dir);
+    const rec = new SessionRecorder(store, { id: 'd1', cwd: '/w', model: 'm' });
+    await rec.sync([{ role: 'user', content: [{ type: 'text', text: 'q' }] }], [user(1)], 5);
+    await rec.flush();
+    const ui = new SessionUiStore(dir);
+    await ui.saveDraft('d1', { text: 'half a thought', at: 3 });
+    await ui.saveScroll('d1', { topId: 'u1', atBottom: false, at: 4 });
+    await ui.flush();
+    const uiFile = join(dir, 'ui', 'd1.json');
+    const kept = readFileSync(uiFile, 'utf8');
+    await store.delete('d1');
+    assert.equal(existsSync(uiFile), false, 'the deleted session left its UI file behind');
+    await store.restore('d1');
+    assert.equal(readFileSync(uiFile, 'utf8'), kept);
+    assert.deepEqual((await new SessionUiStore(dir).get('d1')).draft, { text: 'half a thought', at: 3 });
+    // A session that never had a draft deletes and restores as before.
+    const bare = new SessionRecorder(store, { id: 'd2', cwd: '/w', model: 'm' });
+    await bare.sync([{ role: 'user', content: [{ type: 'text', text: 'q' }] }], [user(2)], 5);
+    await bare.flush();
+    await store.delete('d2');
+    await store.restore('d2');
+    assert.deepEqual((await store.list()).map((s) => s.id).sort(), ['d1', 'd2']);
   });
 
   it('renders an archived transcript as read-only markdown, skipping reminders and bad lines', () => {
