@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { BashChecker } from '../../../src/agent/bash/checker';
 import { BashParser, defaultWasmLocations, type ParserStatus } from '../../../src/agent/bash/parser';
 import { Permissions, type PermissionRules } from '../../../src/agent/permissions';
 import { createTools } from '../../../src/agent/tools';
 import type { Tool } from '../../../src/tools/types';
-import { startStandin, type Standin } from '../../standin/server';
 import { createStandinAgent } from '../../support/standinAgent';
+import { useStandin } from '../../support/useStandin';
 
 const bash = createTools().find((t) => t.name === 'Bash') as Tool;
 const checker = new BashChecker();
@@ -183,12 +183,7 @@ describe('when the shell parser is not there', () => {
 });
 
 describe('the agent waits for the shell parser before its first Bash decision', () => {
-  let standin: Standin;
-  before(async () => {
-    standin = await startStandin();
-  });
-  after(() => standin.close());
-  beforeEach(() => standin.reset());
+  const standin = useStandin();
 
   it('an allowed command asked for at once runs (headless: an ask would have been a denial)', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'tl-bash-wait-'));

@@ -2,18 +2,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { MessageParam } from '../../../src/api/types';
 import { SUMMARY_TOOLS_REFUSED } from '../../../src/compact/summaryRequest';
-import { startStandin, type RecordedRequest, type Standin } from '../../standin/server';
+import { type RecordedRequest } from '../../standin/server';
 import { createStandinAgent } from '../../support/standinAgent';
+import { useStandin } from '../../support/useStandin';
 
-let standin: Standin;
-before(async () => {
-  standin = await startStandin();
-});
-after(() => standin.close());
-beforeEach(() => standin.reset());
+const standin = useStandin();
 
 interface Body {
   system: unknown;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { INTERRUPTED_MARKER } from '../../../src/conversation/history';
 import { runQueryLoop, type LoopDeps } from '../../../src/agent/queryLoop';
 import { createTools } from '../../../src/agent/tools';
@@ -10,18 +10,13 @@ import type { PermissionOutcome, Tool } from '../../../src/tools/types';
 import { MessagesClient } from '../../../src/api/messagesClient';
 import type { MessageParam } from '../../../src/api/types';
 import { buildMessagesRequest } from '../../../src/context/requestBuilder';
-import { startStandin, type Standin } from '../../standin/server';
 import { validateRequest } from '../../standin/validate';
+import { useStandin } from '../../support/useStandin';
 
-let standin: Standin;
 const cwd = mkdtempSync(join(tmpdir(), 'tl-loop-'));
 for (const n of ['a', 'b', 'c']) writeFileSync(join(cwd, `${n}.txt`), `contents of ${n}\n`);
 
-before(async () => {
-  standin = await startStandin();
-});
-after(() => standin.close());
-beforeEach(() => standin.reset());
+const standin = useStandin();
 
 function deps(over: Partial<LoopDeps> & { permission?: (t: Tool, input: unknown) => Promise<PermissionOutcome> } = {}): LoopDeps {
   const client = new MessagesClient({ apiKey: 'k', baseUrl: standin.url, maxRetries: 3, baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 5000, sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 30))) });

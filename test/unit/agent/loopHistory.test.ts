@@ -4,23 +4,18 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { runQueryLoop, type LoopDeps } from '../../../src/agent/queryLoop';
 import { createTools } from '../../../src/agent/tools';
 import { MessagesClient } from '../../../src/api/messagesClient';
 import type { MessageParam } from '../../../src/api/types';
 import { buildMessagesRequest } from '../../../src/context/requestBuilder';
-import { startStandin, type Standin } from '../../standin/server';
+import { useStandin } from '../../support/useStandin';
 
-let standin: Standin;
 const cwd = mkdtempSync(join(tmpdir(), 'tl-loop-history-'));
 writeFileSync(join(cwd, 'a.txt'), 'contents of a\n');
 
-before(async () => {
-  standin = await startStandin();
-});
-after(() => standin.close());
-beforeEach(() => standin.reset());
+const standin = useStandin();
 
 function deps(over: Partial<LoopDeps>): LoopDeps {
   const client = new MessagesClient({ apiKey: 'k', baseUrl: standin.url, maxRetries: 0, baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 50 });

@@ -2,20 +2,15 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { MessagesClient } from '../../../src/api/messagesClient';
 import { ModelCatalog } from '../../../src/api/modelCatalog';
 import { standinModel } from '../../standin/models';
-import { startStandin, type Standin } from '../../standin/server';
 import { createStandinAgent } from '../../support/standinAgent';
+import { useStandin } from '../../support/useStandin';
 
-let standin: Standin;
 const cwd = mkdtempSync(join(tmpdir(), 'tl-models-agent-'));
-before(async () => {
-  standin = await startStandin();
-});
-after(() => standin.close());
-beforeEach(() => standin.reset());
+const standin = useStandin();
 
 function agentWith(model: string) {
   const models = new ModelCatalog({ fetch: (signal) => new MessagesClient({ apiKey: 'k', baseUrl: standin.url }).listModels(signal) });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { RereadTracker } from '../../../src/agent/rereads';
 import { createToolRegistry } from '../../../src/agent/tools';
 import type { MessageParam } from '../../../src/api/types';
@@ -10,8 +10,8 @@ import { truncateWithCoverage } from '../../../src/compact/compact';
 import { CLEARED_PREFIX, microCompact } from '../../../src/compact/microCompact';
 import { compactFromNotes } from '../../../src/compact/notesCompaction';
 import { pointerTarget, POINTER_LOST, restoreDanglingPointers } from '../../../src/conversation/readPointers';
-import { startStandin, type Standin } from '../../standin/server';
 import { createStandinAgent } from '../../support/standinAgent';
+import { useStandin } from '../../support/useStandin';
 
 const read = createToolRegistry().get('Read')!;
 const results = (h: readonly MessageParam[]) =>
@@ -188,12 +188,7 @@ describe('compaction never leaves a pointer without its text', () => {
 });
 
 describe('re-read pointers through the real loop', () => {
-  let standin: Standin;
-  before(async () => {
-    standin = await startStandin();
-  });
-  after(() => standin.close());
-  beforeEach(() => standin.reset());
+  const standin = useStandin();
 
   it('the second Read of an unchanged file sends a pointer to the first call, and the request is valid', async () => {
     const cwd = workspace();

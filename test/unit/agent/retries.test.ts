@@ -2,17 +2,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { RetryView } from '../../../src/shared/viewState';
-import { startStandin, type Standin } from '../../standin/server';
 import { createStandinAgent } from '../../support/standinAgent';
+import { useStandin } from '../../support/useStandin';
 
-let standin: Standin;
-before(async () => {
-  standin = await startStandin();
-});
-after(() => standin.close());
-beforeEach(() => standin.reset());
+const standin = useStandin();
 
 function setup() {
   const cwd = mkdtempSync(join(tmpdir(), 'tl-retry-'));

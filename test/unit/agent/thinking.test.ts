@@ -2,22 +2,18 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { ContentBlockParam, MessageParam } from '../../../src/api/types';
 import { SessionRecorder } from '../../../src/sessions/recorder';
 import { SessionStore } from '../../../src/sessions/sessionStore';
-import { startStandin, type RecordedRequest, type Standin } from '../../standin/server';
+import { type RecordedRequest } from '../../standin/server';
 import { createStandinAgent } from '../../support/standinAgent';
+import { useStandin } from '../../support/useStandin';
 
-let standin: Standin;
 const cwd = mkdtempSync(join(tmpdir(), 'tl-think-'));
 writeFileSync(join(cwd, 'a.txt'), 'contents of a\n');
 
-before(async () => {
-  standin = await startStandin();
-});
-after(() => standin.close());
-beforeEach(() => standin.reset());
+const standin = useStandin();
 
 const bodyOf = (r: RecordedRequest | undefined) => r!.body as { model: string; thinking?: { type: string; budget_tokens?: number }; messages: MessageParam[] };
 const blockTypes = (m: MessageParam | undefined) => (m && typeof m.content !== 'string' ? m.content.map((b) => b.type) : []);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { silentLogger } from '../../../src/ports/logger';
 import { SessionRecorder } from '../../../src/sessions/recorder';
 import { SessionStore } from '../../../src/sessions/sessionStore';
@@ -10,17 +10,12 @@ import type { HostToWebviewMessage } from '../../../src/shared/protocol';
 import { applyViewPatch, diffMessages, type ViewPatchOp } from '../../../src/shared/viewPatch';
 import type { ViewMessage, ViewState } from '../../../src/shared/viewState';
 import { ViewSync } from '../../../src/state/viewSync';
-import { startStandin, type Standin } from '../../standin/server';
 import { createStandinAgent } from '../../support/standinAgent';
+import { useStandin } from '../../support/useStandin';
 
-let standin: Standin;
 const cwd = mkdtempSync(join(tmpdir(), 'tl-thinkview-'));
 writeFileSync(join(cwd, 'a.txt'), 'contents of a\n');
-before(async () => {
-  standin = await startStandin();
-});
-after(() => standin.close());
-beforeEach(() => standin.reset());
+const standin = useStandin();
 
 type Answer = Extract<ViewMessage, { kind: 'assistant' }>;
 const answers = (messages: readonly ViewMessage[]) => messages.filter((m): m is Answer => m.kind === 'assistant');

@@ -1,17 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ApiError } from '../../../src/api/errors';
 import { MessagesClient, type MessagesClientOptions } from '../../../src/api/messagesClient';
 import type { AssistantBlock, MessagesRequest } from '../../../src/api/types';
-import { startStandin, type Standin } from '../../standin/server';
 import { rejection } from '../../support/rejection';
+import { useStandin } from '../../support/useStandin';
 
-let standin: Standin;
-before(async () => {
-  standin = await startStandin();
-});
-after(() => standin.close());
-afterEach(() => standin.reset());
+const standin = useStandin({ reset: 'after' });
 
 const client = (over: Partial<MessagesClientOptions> = {}) =>
   new MessagesClient({ apiKey: 'k', baseUrl: standin.url, maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), ...over });

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type Anthropic from '@anthropic-ai/sdk';
 import { MessagesClient } from '../../../src/api/messagesClient';
 import { DAY_MS, ModelCatalog, type ModelCatalogOptions } from '../../../src/api/modelCatalog';
 import { CONTEXT_1M_BETA, DEFAULT_MODEL, resolveModel } from '../../../src/api/models';
 import { standinModel, type ModelSpec } from '../../standin/models';
-import { startStandin, type Standin } from '../../standin/server';
+import { useStandin } from '../../support/useStandin';
 
 const spec = (s: Partial<ModelSpec> & Pick<ModelSpec, 'id' | 'created'>): ModelSpec => ({ line: 'sonnet', window: 300_000, maxTokens: 50_000, ...s });
 
@@ -22,12 +22,7 @@ const CATALOG: ModelSpec[] = [
   spec({ id: 'claude-haiku-8', line: 'haiku', created: '2027-01-15', window: 250_000 }),
 ];
 
-let standin: Standin;
-before(async () => {
-  standin = await startStandin({ models: CATALOG.map(standinModel) });
-});
-after(() => standin.close());
-afterEach(() => standin.reset());
+const standin = useStandin({ models: CATALOG.map(standinModel), reset: 'after' });
 
 const client = () => new MessagesClient({ apiKey: 'k', baseUrl: standin.url });
 

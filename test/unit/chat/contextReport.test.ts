@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Permissions } from '../../../src/agent/permissions';
 import { createChatHandlers } from '../../../src/chat/chatController';
 import { buildContextReport } from '../../../src/chat/contextReport';
@@ -11,15 +11,10 @@ import { silentLogger } from '../../../src/ports/logger';
 import type { ContextReport } from '../../../src/shared/contextView';
 import type { HostToWebviewMessage } from '../../../src/shared/protocol';
 import { ViewSync } from '../../../src/state/viewSync';
-import { startStandin, type Standin } from '../../standin/server';
 import { createStandinAgent } from '../../support/standinAgent';
+import { useStandin } from '../../support/useStandin';
 
-let standin: Standin;
-before(async () => {
-  standin = await startStandin();
-});
-after(() => standin.close());
-beforeEach(() => standin.reset());
+const standin = useStandin();
 
 function setupIn(root: string) {
   const cwd = mkdtempSync(join(root, 'repo-'));

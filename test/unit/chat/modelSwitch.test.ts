@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { MessagesClient } from '../../../src/api/messagesClient';
 import { ModelCatalog } from '../../../src/api/modelCatalog';
 import { resolveModel } from '../../../src/api/models';
@@ -14,8 +14,8 @@ import { computeThresholds } from '../../../src/conversation/thresholds';
 import { silentLogger } from '../../../src/ports/logger';
 import type { ViewMessage } from '../../../src/shared/viewState';
 import { standinModel, type ModelSpec } from '../../standin/models';
-import { startStandin, type Standin } from '../../standin/server';
 import { createStandinAgent } from '../../support/standinAgent';
+import { useStandin } from '../../support/useStandin';
 
 const spec = (s: Partial<ModelSpec> & Pick<ModelSpec, 'id' | 'created'>): ModelSpec => ({ line: 'sonnet', window: 1_000_000, maxTokens: 64_000, ...s });
 
@@ -27,13 +27,8 @@ const CATALOG: ModelSpec[] = [
   spec({ id: 'claude-opus-7', line: 'opus', created: '2025-01-01', lifecycle: 'retired', retiresAt: '2026-01-01' }),
 ];
 
-let standin: Standin;
 const cwd = mkdtempSync(join(tmpdir(), 'tl-switch-'));
-before(async () => {
-  standin = await startStandin({ models: CATALOG.map(standinModel) });
-});
-after(() => standin.close());
-beforeEach(() => standin.reset());
+const standin = useStandin({ models: CATALOG.map(standinModel) });
 
 const bulk = (kTokens: number) => 'lorem ipsum dolor sit amet '.repeat(Math.ceil((kTokens * 1000 * 4) / 27));
 /** About `kTokens` thousand tokens of conversation. */

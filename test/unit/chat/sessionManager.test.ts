@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createAgent } from '../../../src/agent/createAgent';
 import { Permissions } from '../../../src/agent/permissions';
 import { createToolRegistry } from '../../../src/agent/tools';
@@ -12,14 +12,9 @@ import { SessionStore } from '../../../src/sessions/sessionStore';
 import { createStore } from '../../../src/shared/store';
 import { getDefaultAppState, type AppState } from '../../../src/state/appState';
 import { RuntimeState } from '../../../src/state/runtimeState';
-import { startStandin, type Standin } from '../../standin/server';
+import { useStandin } from '../../support/useStandin';
 
-let standin: Standin;
-before(async () => {
-  standin = await startStandin();
-});
-after(() => standin.close());
-beforeEach(() => standin.reset());
+const standin = useStandin();
 
 function setup() {
   const cwd = mkdtempSync(join(tmpdir(), 'tl-sm-'));

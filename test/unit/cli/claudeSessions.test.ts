@@ -2,19 +2,14 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { runCli } from '../../../src/cli/cli';
 import { claudeProjectDir } from '../../../src/sessions/claudeCode';
 import { placeFixture, workspace } from '../../support/claudeFixtures';
 import { ClaudeTranscriptWriter } from '../../support/claudeTranscript';
-import { startStandin, type Standin } from '../../standin/server';
+import { useStandin } from '../../support/useStandin';
 
-let standin: Standin;
-before(async () => {
-  standin = await startStandin();
-});
-after(() => standin.close());
-beforeEach(() => standin.reset());
+const standin = useStandin();
 
 function runner(home: string) {
   const stateDir = mkdtempSync(join(tmpdir(), 'tl-state-'));

@@ -2,18 +2,14 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { runCli } from '../../../src/cli/cli';
 import { cliSessionsDir } from '../../../src/sessions/paths';
 import type { MessageParam } from '../../../src/api/types';
-import { startStandin, type ScriptedBlock, type Standin } from '../../standin/server';
+import { type ScriptedBlock } from '../../standin/server';
+import { useStandin } from '../../support/useStandin';
 
-let standin: Standin;
-before(async () => {
-  standin = await startStandin();
-});
-after(() => standin.close());
-beforeEach(() => standin.reset());
+const standin = useStandin();
 
 const NOTES_ASK = 'Update the session notes';
 const bulk = (n: number) => Array.from({ length: n }, (_, i) => `row ${i}: some data worth keeping in mind`).join('\n');

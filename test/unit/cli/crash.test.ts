@@ -2,23 +2,19 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { MessageParam } from '../../../src/api/types';
 import { runCli } from '../../../src/cli/cli';
 import { cliSessionsDir } from '../../../src/sessions/paths';
 import { loadSession } from '../../../src/sessions/sessionStore';
-import { startStandin, type Standin } from '../../standin/server';
 import { cliBundle } from '../../support/cliBundle';
 import { killRuns, scriptedTurn, type KillFigures } from '../../support/killRuns';
+import { useStandin } from '../../support/useStandin';
 
 const tmp = (p: string) => realpathSync(mkdtempSync(join(tmpdir(), p)));
 
 describe('a turn that survives a crash', () => {
-  let standin: Standin;
-  before(async () => {
-    standin = await startStandin();
-  });
-  after(() => standin.close());
+  const standin = useStandin({ reset: false });
 
   it('each message is on disk as soon as it is complete, not at the end of the turn', async () => {
     const cwd = tmp('tl-permsg-');

@@ -2,17 +2,12 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { runCli } from '../../../src/cli/cli';
-import { startStandin, type Standin } from '../../standin/server';
 import { makeHostileWorkspace } from '../../support/hostileWorkspace.mjs';
+import { useStandin } from '../../support/useStandin';
 
-let standin: Standin;
-before(async () => {
-  standin = await startStandin();
-});
-after(() => standin.close());
-beforeEach(() => standin.reset());
+const standin = useStandin();
 
 const stateDir = mkdtempSync(join(tmpdir(), 'tl-state-'));
 const home = mkdtempSync(join(tmpdir(), 'tl-home-'));

@@ -2,17 +2,12 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { runCli } from '../../../src/cli/cli';
 import { standinModel } from '../../standin/models';
-import { startStandin, type Standin } from '../../standin/server';
+import { useStandin } from '../../support/useStandin';
 
-let standin: Standin;
-before(async () => {
-  standin = await startStandin();
-});
-after(() => standin.close());
-beforeEach(() => standin.reset());
+const standin = useStandin();
 
 async function cli(argv: string[], env: NodeJS.ProcessEnv = {}) {
   let out = '';

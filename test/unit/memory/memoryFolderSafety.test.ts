@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createTools } from '../../../src/agent/tools';
 import { isInstructionPath, memoryForkPermission, sessionNotesPermission } from '../../../src/memory/forkPermissions';
 import { resolveMemoryDir, validateMemoryPath } from '../../../src/memory/paths';
 import type { Tool } from '../../../src/tools/types';
-import { startStandin, type Standin } from '../../standin/server';
 import { createStandinAgent } from '../../support/standinAgent';
+import { useStandin } from '../../support/useStandin';
 
 const tools = new Map(createTools().map((t) => [t.name, t as Tool]));
 const tool = (name: string) => tools.get(name)!;
@@ -110,12 +110,7 @@ describe('no background agent writes an instruction file', () => {
 });
 
 describe('against the stand-in: a memory folder the user set cannot be used to plant instructions', () => {
-  let standin: Standin;
-  before(async () => {
-    standin = await startStandin();
-  });
-  after(() => standin.close());
-  beforeEach(() => standin.reset());
+  const standin = useStandin();
 
   it('the extraction agent\'s CLAUDE.md and .claude/ writes are refused; its topic file is saved', async () => {
     const root = mkdtempSync(join(tmpdir(), 'tl-plant-'));

@@ -2,19 +2,15 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { MessageParam } from '../../../src/api/types';
 import { ContextService } from '../../../src/context/contextService';
 import { coveragePath } from '../../../src/memory/notesCoverage';
-import { startStandin, type ScriptedBlock, type Standin } from '../../standin/server';
+import { type ScriptedBlock } from '../../standin/server';
 import { createStandinAgent } from '../../support/standinAgent';
+import { useStandin } from '../../support/useStandin';
 
-let standin: Standin;
-before(async () => {
-  standin = await startStandin();
-});
-after(() => standin.close());
-beforeEach(() => standin.reset());
+const standin = useStandin();
 
 const NOTES_ASK = 'Update the session notes';
 const SUMMARY_ASK = 'about to be replaced by a summary';

@@ -3,20 +3,15 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { MessageParam } from '../../../src/api/types';
 import { canonicalRepoRoot } from '../../../src/context/git';
 import { MemoryDir } from '../../../src/memory/memdir';
 import { resolveMemoryDir } from '../../../src/memory/paths';
-import { startStandin, type Standin } from '../../standin/server';
 import { createStandinAgent } from '../../support/standinAgent';
+import { useStandin } from '../../support/useStandin';
 
-let standin: Standin;
-before(async () => {
-  standin = await startStandin();
-});
-after(() => standin.close());
-beforeEach(() => standin.reset());
+const standin = useStandin();
 
 const memoryFile = (name: string, type = 'feedback') => `---\nname: ${name}\ndescription: Prefers terse answers\ntype: ${type}\n---\nSkip summaries.\n`;
 
