@@ -9,6 +9,7 @@ import type { Conversation } from '../conversation/conversation';
 import { thresholdsFor, tokenView } from '../conversation/thresholds';
 import type { TokenMeter } from '../conversation/tokenMeter';
 import type { Logger } from '../ports/logger';
+import { formatTokens } from '../shared/format';
 import type { Store } from '../shared/store';
 import type { ToolStatus, ViewMessage } from '../shared/viewState';
 import { appendMessage, updateMessage } from '../state/actions';
@@ -162,7 +163,7 @@ export class TurnRunner {
         : compactor.autoDisabledReason
           ? 'automatic compaction has stopped for this session'
           : 'compacting did not bring it under that';
-    const k = (n: number) => `${Math.round(n / 1000)}k`;
+    const k = formatTokens;
     return `The conversation is about ${k(used)} tokens, over the ${k(t.blockingAt)} a request to this model may hold (its window is ${k(t.contextWindow)}), and ${why}, so nothing was sent. Compact the conversation, then try again.`;
   }
 }

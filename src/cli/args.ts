@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { MIN_CONTEXT_WINDOW } from '../conversation/thresholds';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -127,6 +128,9 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
   const dir = v.cwd ?? cwd;
   const model = v.model?.trim() || undefined;
   const contextWindow = positiveInt('--context-window', v['context-window']);
+  if (contextWindow !== undefined && contextWindow < MIN_CONTEXT_WINDOW) {
+    throw new UsageError(`--context-window is in tokens and must be at least ${MIN_CONTEXT_WINDOW}, got ${contextWindow}${contextWindow < 1000 ? ` (for ${contextWindow}k, give ${contextWindow * 1000})` : ''}`);
+  }
   const [first, ...rest] = parsed.positionals;
   if (first === 'context') {
     if (rest.length) throw new UsageError(`unexpected arguments after context: ${rest.join(' ')}`);

@@ -46,7 +46,7 @@ Options:
   --cwd DIR                          the workspace folder (default: the current directory)
   --model NAME                       sonnet, opus, haiku (the newest of that line) or a model id
                                      (default: sonnet)
-  --context-window N                 context window in tokens, overriding the model's
+  --context-window N                 context window in tokens (at least 8192), overriding the model's
   --max-turns N                      most model turns for the answer (default: no limit)
   --allowed-tools RULE...            tools that run without asking, e.g. Edit "Bash(npm test:*)":
                                      several values, comma lists or the flag repeated; the list

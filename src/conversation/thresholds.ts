@@ -19,6 +19,14 @@ export const BLOCKING_BUFFER_TOKENS = 3_000;
  */
 export const SCALE_BELOW_WINDOW = 200_000;
 
+/**
+ * The smallest context window an override may set. The system prompt and tool definitions
+ * take about 3k tokens and a small window keeps a few hundred more for the answer and the
+ * estimate's margin, so below 8k almost every request would be refused as too long; a value
+ * like 200 is more likely 200k mistyped than a real model.
+ */
+export const MIN_CONTEXT_WINDOW = 8_192;
+
 export interface Thresholds {
   contextWindow: number;
   effectiveWindow: number;

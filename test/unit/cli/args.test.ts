@@ -36,6 +36,13 @@ describe('parseCliArgs', () => {
     assert.throws(() => parseCliArgs(['-p', '  '], '/'), UsageError);
   });
 
+  it('refuses a context window too small to hold the system prompt and an answer, suggesting the thousands meant', () => {
+    // Before, `--context-window 200` ran and every request was refused with "over the 0k a request may hold".
+    assert.throws(() => parseCliArgs(['-p', 'q', '--context-window', '200'], '/'), (err: Error) => err instanceof UsageError && /at least 8192, got 200 \(for 200k, give 200000\)/.test(err.message));
+    assert.throws(() => parseCliArgs(['context', '--context-window', '8191'], '/'), (err: Error) => err instanceof UsageError && !/for \d+k/.test(err.message));
+    assert.equal(parseCliArgs(['context', '--context-window', '8192'], '/').command, 'context');
+  });
+
   it('parses the context subcommand', () => {
     assert.deepEqual(parseCliArgs(['context', '--json'], '/w'), { command: 'context', cwd: '/w', json: true, model: undefined, contextWindow: undefined, addDirs: [] });
   });
