@@ -19,8 +19,11 @@ export interface PromptArgs {
   resume: { latest: true } | { id: string } | undefined;
 }
 
+/** A prompt run as parsed: no prompt yet when `-p` stood alone (it comes from stdin). */
+export type ParsedPromptArgs = Omit<PromptArgs, 'prompt'> & { prompt: string | undefined };
+
 export type CliArgs =
-  | PromptArgs
+  | ParsedPromptArgs
   | { command: 'help' }
   | { command: 'version' }
   | { command: 'context'; cwd: string; json: boolean; model: string | undefined; contextWindow: number | undefined; addDirs: string[] }
@@ -50,13 +53,23 @@ interface Gathered {
   argv: string[];
   /** Arguments a multi-value flag took, so an error can say the prompt may be among them. */
   taken: Array<{ flag: string; values: string[] }>;
+  /** `-p` with no value of its own (last, or before another flag or `--`): the reference's print mode, prompt from the rest or stdin. */
+  printAlone: boolean;
 }
+
+const PRINT = new Set(['-p', '--print']);
 
 function gatherLists(argv: readonly string[]): Gathered {
   const out: string[] = [];
   const taken: Gathered['taken'] = [];
+  let printAlone = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
+    const next = argv[i + 1];
+    if (PRINT.has(a) && (next === undefined || next === '--' || isKnownFlag(next))) {
+      printAlone = true;
+      continue;
+    }
     if (a === '--') {
       out.push(...argv.slice(i));
       break;
@@ -77,7 +90,14 @@ function gatherLists(argv: readonly string[]): Gathered {
       out.push(a);
     }
   }
-  return { argv: out, taken };
+  return { argv: out, taken, printAlone };
+}
+
+const KNOWN_FLAGS = new Set([...TAKES_VALUE, ...MULTI_VALUE.keys(), '--json', '--all', '-c', '--continue', '-h', '--help', '-v', '--version']);
+
+/** A flag of ours, in either spelling (`--model=x` too): after a lone -p it is not the prompt. */
+function isKnownFlag(arg: string): boolean {
+  return KNOWN_FLAGS.has(arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg);
 }
 
 // Tool names are capitalised (Read, Bash, WebFetch) or MCP's `mcp__server__tool`; a lowercase
@@ -160,8 +180,8 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
     const t = gathered.taken[0]!;
     throw new UsageError(`no prompt: ${t.flag} took every argument after it (${t.values.join(' ')}); give the prompt with -p, before ${t.flag}, or after --`);
   }
-  if (prompt === undefined) return { command: 'help' };
-  if (!prompt.trim()) throw new UsageError('the prompt is empty');
+  if (prompt === undefined && !gathered.printAlone) return { command: 'help' };
+  if (prompt !== undefined && !prompt.trim()) throw new UsageError('the prompt is empty');
   const format = v['output-format'] ?? 'text';
   if (format !== 'text' && format !== 'json' && format !== 'stream-json') {
     throw new UsageError(`--output-format must be text, json or stream-json, got ${JSON.stringify(format)}`);

@@ -19,6 +19,7 @@ import type { MemorySetup } from '../memory/memoryWiring';
 import { resolveMemoryDir } from '../memory/paths';
 import { parseCliArgs, UsageError } from './args';
 import { stdio, type CliIo } from './io';
+import { promptWithStdin, readStdin, type StdinSource } from './stdin';
 import { runPrompt } from './runPrompt';
 import { cliModelCatalog } from './models';
 import { DEFAULT_MODEL } from '../api/models';
@@ -42,7 +43,9 @@ Usage:
   threadline --help                  print this help
 
 Options:
-  -p, --print PROMPT                 the prompt (or give it as the remaining arguments)
+  -p, --print PROMPT                 the prompt (or give it as the remaining arguments); input
+                                     piped on stdin is added after it, or is the prompt when -p
+                                     stands alone: git diff | threadline -p "write a commit message"
   --cwd DIR                          the workspace folder (default: the current directory)
   --model NAME                       sonnet, opus, haiku (the newest of that line) or a model id
                                      (default: sonnet)
@@ -163,6 +166,8 @@ export interface CliOptions {
   cwd?: string;
   /** Aborting stops the run the way Stop does in the panel (the CLI wires Ctrl+C to it). */
   signal?: AbortSignal;
+  /** Piped input for a prompt run (the process's stdin from main.ts); none when not given. */
+  stdin?: StdinSource;
 }
 
 export async function runCli(argv: string[], opts: CliOptions = {}): Promise<number> {
@@ -260,6 +265,12 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       return 0;
     }
     case 'prompt': {
+      const input = promptWithStdin(args.prompt, await readStdin(opts.stdin));
+      if (!input.ok) {
+        io.err(`threadline: ${input.error} (see --help)\n`);
+        return 2;
+      }
+      if (input.warning) io.err(`threadline: ${input.warning}\n`);
       const cwd = resolve(args.cwd);
       const dirs = checkDirs(args.addDirs, io);
       if (!dirs) return 2;
@@ -267,7 +278,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       const tools = createToolRegistry({ searchScope: permissions });
       warnUnknownTools(args.allowedTools, tools, io);
       return runPrompt(
-        { ...args, cwd },
+        { ...args, cwd, prompt: input.prompt },
         { apiKey: env.ANTHROPIC_API_KEY || undefined, baseUrl: env.ANTHROPIC_BASE_URL || undefined },
         {
           tools,

@@ -21,7 +21,7 @@ process.on('SIGTERM', () => onSignal(143));
 process.on('SIGHUP', () => onSignal(129));
 process.on('exit', () => killProcessGroups('SIGKILL'));
 
-void runCli(process.argv.slice(2), { signal: stop.signal }).then(
+void runCli(process.argv.slice(2), { signal: stop.signal, stdin: process.stdin }).then(
   (code) => {
     // The first Ctrl+C keeps its documented exit status (1, "interrupted"); SIGTERM and SIGHUP
     // report the signal as shells expect (143, 129).

@@ -59,6 +59,11 @@ function sumUsage(runtime: RuntimeState): Usage {
   return total;
 }
 
+/** Token counts as the Messages API names them, which is what scripts of the reference's output read. */
+function apiUsage(u: Usage) {
+  return { input_tokens: u.inputTokens, output_tokens: u.outputTokens, cache_creation_input_tokens: u.cacheCreationInputTokens, cache_read_input_tokens: u.cacheReadInputTokens };
+}
+
 function blocksToJson(blocks: AssistantBlock[]): unknown[] {
   return blocks.map((b) => ({ ...b }));
 }
@@ -148,7 +153,7 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
     ...(deps.models ? { models: deps.models } : {}),
     loopEvents: {
       onTurnComplete: (turn) => {
-        if (stream) emit({ type: 'assistant', session_id: runtime.sessionId, message: { role: 'assistant', model: turn.model, content: blocksToJson(turn.blocks), stop_reason: turn.stopReason, usage: turn.usage } });
+        if (stream) emit({ type: 'assistant', session_id: runtime.sessionId, message: { role: 'assistant', model: turn.model, content: blocksToJson(turn.blocks), stop_reason: turn.stopReason, usage: apiUsage(turn.usage) } });
       },
       onToolCall: ({ id, name }) => toolNames.set(id, name),
       onToolStatus: (id, status, detail) => {
@@ -221,12 +226,7 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
     duration_ms: Date.now() - started,
     // null when a model's price is not known: tokens are reported, a guessed cost is not.
     total_cost_usd: runtime.unpricedRequests > 0 ? null : Math.round(runtime.totalCostUsd * 1e6) / 1e6,
-    usage: {
-      input_tokens: usage.inputTokens,
-      output_tokens: usage.outputTokens,
-      cache_creation_input_tokens: usage.cacheCreationInputTokens,
-      cache_read_input_tokens: usage.cacheReadInputTokens,
-    },
+    usage: apiUsage(usage),
     permission_denials: denials,
   };
   if (args.outputFormat === 'text') {

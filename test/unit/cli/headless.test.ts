@@ -66,6 +66,11 @@ describe('threadline -p against the stand-in', () => {
     const events = r.out.trim().split('\n').map((l) => JSON.parse(l) as { type: string; subtype?: string });
     assert.deepEqual(events.map((e) => e.type), ['system', 'assistant', 'user', 'assistant', 'result']);
     assert.equal(events[0]!.subtype, 'init');
+    // The message's usage is named as the API names it, like the result's (it was camelCase).
+    for (const e of [events[1], events[3]] as unknown as Array<{ message: { usage: Record<string, unknown> } }>) {
+      assert.deepEqual(Object.keys(e.message.usage).sort(), ['cache_creation_input_tokens', 'cache_read_input_tokens', 'input_tokens', 'output_tokens']);
+      assert.equal(typeof e.message.usage.output_tokens, 'number');
+    }
   });
 
   it('saves the session; --continue and --resume pick it up; `sessions` lists it', async () => {
