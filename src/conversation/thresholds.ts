@@ -27,6 +27,12 @@ export const SCALE_BELOW_WINDOW = 200_000;
  */
 export const MIN_CONTEXT_WINDOW = 8_192;
 
+/** The `threadline.contextWindow` setting as used: 0 (or nothing usable) keeps the model's window; a smaller override than the minimum counts as the minimum. */
+export function contextWindowOverride(v: unknown): number {
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) return 0;
+  return Math.max(MIN_CONTEXT_WINDOW, Math.floor(v));
+}
+
 export interface Thresholds {
   contextWindow: number;
   effectiveWindow: number;

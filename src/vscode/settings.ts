@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
-import { MIN_CONTEXT_WINDOW } from '../conversation/thresholds';
+import { contextWindowOverride } from '../conversation/thresholds';
 import { getDefaultSettings, type AppSettings } from '../state/appState';
 import { USER_ONLY_SETTINGS } from './userOnlySettings';
 
@@ -19,12 +19,6 @@ function userValue<T>(key: UserOnly): T | undefined {
   return i?.globalValue ?? i?.defaultValue;
 }
 
-/** 0 (or nothing usable) keeps the model's window; an override below the minimum counts as the minimum. */
-function contextWindowSetting(v: number | undefined): number {
-  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) return 0;
-  return Math.max(MIN_CONTEXT_WINDOW, Math.floor(v));
-}
-
 export function readSettings(): AppSettings {
   const c = vscode.workspace.getConfiguration('threadline');
   const d = getDefaultSettings();
@@ -32,7 +26,7 @@ export function readSettings(): AppSettings {
   return {
     model: c.get<string>('model')?.trim() || d.model,
     apiBaseUrl: typeof base === 'string' ? base.trim() : d.apiBaseUrl,
-    contextWindow: contextWindowSetting(c.get<number>('contextWindow')),
+    contextWindow: contextWindowOverride(c.get<unknown>('contextWindow')),
     autoCompact: c.get<boolean>('autoCompact') ?? d.autoCompact,
     microCompact: c.get<boolean>('microCompact') ?? d.microCompact,
     thinking: c.get<string>('thinking') === 'off' ? 'off' : d.thinking,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { computeThresholds, tokenLevel } from '../../../src/conversation/thresholds';
+import { computeThresholds, tokenLevel, contextWindowOverride, MIN_CONTEXT_WINDOW } from '../../../src/conversation/thresholds';
 import { resolveModel } from '../../../src/api/models';
 
 describe('thresholds', () => {
@@ -39,5 +39,15 @@ describe('resolveModel', () => {
     const m = resolveModel('my-local-model', { contextWindow: 32_768 });
     assert.equal(m.known, false);
     assert.equal(m.contextWindow, 32_768);
+  });
+});
+
+describe('the threadline.contextWindow setting', () => {
+  it('keeps the model window for 0 or a value that is no number, and raises a tiny override to the minimum', () => {
+    for (const v of [0, -5, undefined, null, '200000', Number.NaN, Number.POSITIVE_INFINITY]) assert.equal(contextWindowOverride(v), 0, String(v));
+    // Before, 200 was taken as a 200-token window and every request was refused as too long.
+    assert.equal(contextWindowOverride(200), MIN_CONTEXT_WINDOW);
+    assert.equal(contextWindowOverride(8191.9), MIN_CONTEXT_WINDOW);
+    assert.equal(contextWindowOverride(100_000.7), 100_000);
   });
 });
