@@ -90,7 +90,10 @@ describe('restoreSession: a saved session put back in the panel and the agent', 
     assert.deepEqual(after.meta, before.meta, 'same id, folder, model, branch and creation time');
     assert.equal(after.title, 'Kept title');
     assert.deepEqual(after.history, h2);
-    assert.equal((await sessions.list()).length, 1, 'no second session was started');
+    const listed = await sessions.list();
+    assert.equal(listed.length, 1, 'no second session was started');
+    assert.equal(listed[0]!.title, 'Kept title', 'the list keeps the title too (not one made from the first prompt)');
+    assert.equal(listed[0]!.branch, 'dev');
   });
 });
 
