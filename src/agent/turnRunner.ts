@@ -163,8 +163,7 @@ export class TurnRunner {
         : compactor.autoDisabledReason
           ? 'automatic compaction has stopped for this session'
           : 'compacting did not bring it under that';
-    const k = formatTokens;
-    return `The conversation is about ${k(used)} tokens, over the ${k(t.blockingAt)} a request to this model may hold (its window is ${k(t.contextWindow)}), and ${why}, so nothing was sent. Compact the conversation, then try again.`;
+    return `The conversation is about ${formatTokens(used)} tokens, over the ${formatTokens(t.blockingAt)} a request to this model may hold (its window is ${formatTokens(t.contextWindow)}), and ${why}, so nothing was sent. Compact the conversation, then try again.`;
   }
 }
 

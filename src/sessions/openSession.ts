@@ -11,12 +11,7 @@ export async function writeOpenSession(sessionsDir: string, id: string): Promise
   await writeFileAtomic(join(sessionsDir, FILE), `${JSON.stringify({ id, at: Date.now() })}\n`);
 }
 
-/** The id last written, or undefined when there is none or it is not a valid id. */
-export async function readOpenSession(sessionsDir: string): Promise<string | undefined> {
-  return (await readOpenSessionEntry(sessionsDir))?.id;
-}
-
-/** The id last written and when (0 when the file does not say). */
+/** The id last written and when (0 when the file does not say); undefined when there is none or it is not a valid id. */
 export async function readOpenSessionEntry(sessionsDir: string): Promise<{ id: string; at: number } | undefined> {
   try {
     const { id, at } = JSON.parse(await readFile(join(sessionsDir, FILE), 'utf8')) as { id?: unknown; at?: unknown };

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../base/atomicFile';
-import { draftTooLong, EMPTY_SESSION_UI, newerDraft, newerScroll, type SavedDraft, type SavedScroll, type SessionUi } from '../shared/sessionUi';
+import { draftTooLong, EMPTY_SESSION_UI, newer, type SavedDraft, type SavedScroll, type SessionUi } from '../shared/sessionUi';
 import { assertSessionId, isSessionId, SessionError } from './transcript';
 
 const FOLDER = 'ui';
@@ -82,7 +82,7 @@ export class SessionUiStore {
     const problem = draftTooLong(draft.text);
     if (problem) throw new SessionError(problem);
     const ui = await this.get(id);
-    if (newerDraft(ui.draft, draft) !== draft) return;
+    if (newer(ui.draft, draft) !== draft) return;
     await this.put(id, { ...ui, draft });
   }
 
@@ -99,7 +99,7 @@ export class SessionUiStore {
 
   async saveScroll(id: string, scroll: SavedScroll): Promise<void> {
     const ui = await this.get(id);
-    if (newerScroll(ui.scroll, scroll) !== scroll) return;
+    if (newer(ui.scroll, scroll) !== scroll) return;
     if (ui.scroll && ui.scroll.topId === scroll.topId && ui.scroll.atBottom === scroll.atBottom) return;
     await this.put(id, { ...ui, scroll });
   }

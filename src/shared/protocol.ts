@@ -119,7 +119,7 @@ const validators: { [K in keyof WebviewToHostMap]: Validator<WebviewToHostMap[K]
   'attach/cancel': isEmpty,
   'attach/file': (p): p is { path: string } => isRecord(p) && typeof p.path === 'string' && p.path.length > 0 && p.path.length <= MAX_PATH_CHARS && !p.path.includes('\0'),
   'attach/remove': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
-  'edit/review': (p): p is { requestId: string } => isRecord(p) && typeof p.requestId === 'string' && p.requestId.length > 0 && p.requestId.length < 200,
+  'edit/review': (p): p is { requestId: string } => isRecord(p) && isShortId(p.requestId),
   'context/request': isEmpty,
   'editor/insertText': (p): p is { text: string } => isRecord(p) && typeof p.text === 'string' && p.text.length > 0 && p.text.length <= MAX_PROMPT_CHARS,
   'draft/save': (p): p is WebviewToHostMap['draft/save'] =>

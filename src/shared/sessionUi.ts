@@ -38,15 +38,8 @@ export function draftTooLong(text: string): string | undefined {
   return `This draft is ${text.length.toLocaleString('en-US')} characters long; at most ${MAX_DRAFT_CHARS.toLocaleString('en-US')} can be sent or kept across a reload. Shorten it or send it in parts (it stays in the box until then).`;
 }
 
-/** The newer of two copies of a draft (a tie keeps the first). */
-export function newerDraft(a: SavedDraft | null | undefined, b: SavedDraft | null | undefined): SavedDraft | null {
-  if (!a) return b ?? null;
-  if (!b) return a;
-  return b.at > a.at ? b : a;
-}
-
-/** The newer of two scroll anchors (a tie keeps the first). */
-export function newerScroll(a: SavedScroll | null | undefined, b: SavedScroll | null | undefined): SavedScroll | null {
+/** The newer of two copies of a draft or a scroll anchor (a tie keeps the first). */
+export function newer<T extends { at: number }>(a: T | null | undefined, b: T | null | undefined): T | null {
   if (!a) return b ?? null;
   if (!b) return a;
   return b.at > a.at ? b : a;

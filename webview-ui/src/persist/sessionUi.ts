@@ -1,4 +1,4 @@
-import { newerDraft, newerScroll, type SavedDraft, type SavedScroll, type SessionUi } from '../../../src/shared/sessionUi';
+import { newer, type SavedDraft, type SavedScroll, type SessionUi } from '../../../src/shared/sessionUi';
 import { loadUi, saveUi } from '../vscodeApi';
 
 // Each session's draft and scroll position as this panel knows them: what the host handed back
@@ -11,7 +11,7 @@ const listeners = new Set<(sessionId: string) => void>();
 
 function merge(sessionId: string, part: Partial<SessionUi>): SessionUi {
   const old = known.get(sessionId);
-  const next: SessionUi = { draft: newerDraft(old?.draft, part.draft), scroll: newerScroll(old?.scroll, part.scroll) };
+  const next: SessionUi = { draft: newer(old?.draft, part.draft), scroll: newer(old?.scroll, part.scroll) };
   known.set(sessionId, next);
   return next;
 }
@@ -49,12 +49,12 @@ function local(): { draft?: LocalDraft; scroll?: LocalScroll } {
 
 export function draftFor(sessionId: string): SavedDraft | null {
   const mine = local().draft;
-  return newerDraft(known.get(sessionId)?.draft, mine?.sessionId === sessionId ? { text: mine.text, at: mine.at } : null);
+  return newer(known.get(sessionId)?.draft, mine?.sessionId === sessionId ? { text: mine.text, at: mine.at } : null);
 }
 
 export function scrollFor(sessionId: string): SavedScroll | null {
   const mine = local().scroll;
-  return newerScroll(known.get(sessionId)?.scroll, mine?.sessionId === sessionId ? { topId: mine.topId, atBottom: mine.atBottom, at: mine.at } : null);
+  return newer(known.get(sessionId)?.scroll, mine?.sessionId === sessionId ? { topId: mine.topId, atBottom: mine.atBottom, at: mine.at } : null);
 }
 
 /** Notes a draft here (and in the webview's state); the caller posts it to the host. */
