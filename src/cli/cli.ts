@@ -265,15 +265,16 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       return 0;
     }
     case 'prompt': {
+      const cwd = resolve(args.cwd);
+      const dirs = checkDirs(args.addDirs, io);
+      if (!dirs) return 2;
+      // After the flags' own checks, so a usage error is not held up by a silent pipe.
       const input = promptWithStdin(args.prompt, await readStdin(opts.stdin));
       if (!input.ok) {
         io.err(`threadline: ${input.error} (see --help)\n`);
         return 2;
       }
       if (input.warning) io.err(`threadline: ${input.warning}\n`);
-      const cwd = resolve(args.cwd);
-      const dirs = checkDirs(args.addDirs, io);
-      if (!dirs) return 2;
       const permissions = cliPermissions(cwd, args.allowedTools, dirs, env, io);
       const tools = createToolRegistry({ searchScope: permissions });
       warnUnknownTools(args.allowedTools, tools, io);
