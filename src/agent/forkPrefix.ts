@@ -47,6 +47,22 @@ function mark(messages: readonly MessageParam[], at: Position): MessageParam[] {
   return out;
 }
 
+/** Drops the first message breakpoint before `before`, or returns `messages` itself when there is none. */
+function unmarkFirst(messages: readonly MessageParam[], before: Position): readonly MessageParam[] {
+  for (let m = 0; m <= before.message && m < messages.length; m++) {
+    const blocks = blocksOf(messages[m]!);
+    const b = blocks.findIndex((x, i) => (m < before.message || i < before.block) && 'cache_control' in x && x.cache_control);
+    if (b < 0 || typeof messages[m]!.content === 'string') continue;
+    const { cache_control: _drop, ...rest } = blocks[b] as ContentBlockParam & { cache_control?: unknown };
+    const out = messages.slice();
+    const copy = blocks.slice();
+    copy[b] = rest as ContentBlockParam;
+    out[m] = { ...messages[m]!, content: copy } as MessageParam;
+    return out;
+  }
+  return messages;
+}
+
 /**
  * The requests of a background agent (session notes, memory extraction, the compaction summary)
  * that extends the main loop's conversation: each is the main loop's own request for the fork's
@@ -61,7 +77,11 @@ export function forkRequestBuilder(main: MainRequestBuilder, source: Exclude<Mes
     const r = await main(history);
     boundary ??= boundaryOf(r.messages);
     const request: MessagesRequest = { ...r, source };
-    if (!boundary || boundary.message >= r.messages.length || breakpoints(request) >= MAX_BREAKPOINTS) return request;
-    return { ...request, messages: mark(request.messages, boundary) };
+    if (!boundary || boundary.message >= r.messages.length) return request;
+    // The main loop's breakpoint before its next clearing is of no use to a fork (it never
+    // clears); at the limit it gives its place to the fork's own.
+    const messages = breakpoints(request) >= MAX_BREAKPOINTS ? unmarkFirst(request.messages, boundary) : request.messages;
+    if (messages === request.messages && breakpoints(request) >= MAX_BREAKPOINTS) return request;
+    return { ...request, messages: mark(messages, boundary) };
   };
 }

@@ -5,6 +5,7 @@ import type { MessageParam, MessagesRequest, SystemBlock } from '../api/types';
 import { breakdownRequest, type ContextPreview } from '../context/breakdown';
 import type { InstructionReport } from '../context/instructions';
 import { applyReminders, type Reminder } from '../context/reminders';
+import { clearingFrontier } from '../compact/microCompact';
 import { buildMessagesRequest } from '../context/requestBuilder';
 import type { TokenMeter } from '../conversation/tokenMeter';
 import { computeThresholds, fitOutputTokens } from '../conversation/thresholds';
@@ -24,6 +25,13 @@ export interface RequestFactoryDeps {
   models?: ModelSource;
 }
 
+export interface BuildOptions {
+  /** A smaller max_tokens than what fits (the API said how much fits). */
+  maxTokens?: number;
+  /** The next request is expected to clear: leave this one's new tail out of the cache. */
+  tailUncached?: boolean;
+}
+
 /** Builds the main loop's requests, and answers questions about them (exact size, what they hold). */
 export class RequestFactory {
   constructor(private readonly deps: RequestFactoryDeps) {}
@@ -39,7 +47,7 @@ export class RequestFactory {
    * refuses input + max_tokens over it), unless `opts.maxTokens` names a smaller figure (the
    * API said how much fits).
    */
-  async build(history: readonly MessageParam[], opts: { maxTokens?: number } = {}): Promise<MessagesRequest> {
+  async build(history: readonly MessageParam[], opts: BuildOptions = {}): Promise<MessagesRequest> {
     const settings = this.deps.settings();
     const model = this.model();
     const system = await this.deps.systemBlocks();
@@ -49,6 +57,7 @@ export class RequestFactory {
     const fitted = fitOutputTokens(computeThresholds(model.contextWindow, model.maxOutputTokens), this.deps.meter.used(history), Math.min(model.maxOutputTokens, 32_000));
     const maxTokens = Math.max(1, Math.min(fitted, opts.maxTokens ?? fitted));
     const thinking = thinkingParam(model, settings.thinking, maxTokens, history);
+    const frontier = settings.microCompact ? clearingFrontier(history, this.deps.tools.names('compactable')) : undefined;
     return {
       ...buildMessagesRequest({
         model: model.id,
@@ -56,6 +65,8 @@ export class RequestFactory {
         system,
         tools,
         history: applyReminders(history, (await this.deps.reminders?.()) ?? []),
+        ...(frontier ? { frontier } : {}),
+        ...(opts.tailUncached ? { tailUncached: true } : {}),
       }),
       ...(thinking ? { thinking } : {}),
       ...(model.betas.length ? { betas: model.betas } : {}),

@@ -20,6 +20,7 @@ import type { PermissionBroker } from './permissionBroker';
 import { safeJson } from './permissionBroker';
 import { clipResult } from './resultClip';
 import { runQueryLoop, type LoopDeps, type LoopEvents, type LoopResult } from './queryLoop';
+import type { BuildOptions } from './requestFactory';
 
 export interface TurnRunnerDeps {
   store: Store<AppState>;
@@ -30,7 +31,7 @@ export interface TurnRunnerDeps {
   conversation: Conversation;
   meter: TokenMeter;
   broker: PermissionBroker;
-  buildRequest(history: readonly MessageParam[], opts?: { maxTokens?: number }): Promise<MessagesRequest>;
+  buildRequest(history: readonly MessageParam[], opts?: BuildOptions): Promise<MessagesRequest>;
   maxTurns(): number;
   compactor?: Compactor;
   afterTools?: LoopDeps['afterTools'];
@@ -111,7 +112,7 @@ export class TurnRunner {
         {
           client,
           tools: this.deps.tools,
-          buildRequest: (history, opts) => this.deps.buildRequest(history, opts),
+          buildRequest: (history, opts) => this.deps.buildRequest(history, { ...opts, ...(compactor?.clearsNext ? { tailUncached: true } : {}) }),
           ...(this.deps.afterTools ? { afterTools: this.deps.afterTools } : {}),
           ...(this.deps.reviseResult ? { reviseResult: this.deps.reviseResult } : {}),
           ...(compactor

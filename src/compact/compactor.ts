@@ -3,7 +3,7 @@ import { appendUserContent } from '../conversation/history';
 import { estimateTokens } from '../conversation/tokens';
 import { Emitter } from '../base/event';
 import { truncateWithCoverage, type CompactionResult } from './compact';
-import { microCompact, type MicroCompactConfig, type MicroCompactDecision } from './microCompact';
+import { clearingDueNext, microCompact, type MicroCompactConfig, type MicroCompactDecision } from './microCompact';
 import type { Thresholds } from '../conversation/thresholds';
 import { compactLimits, type CompactLimits } from './limits';
 
@@ -65,6 +65,7 @@ export class Compactor {
   readonly onNotice = this.notices.event;
   /** Set by the model's compact tool: compact before the next request. */
   requested: string | undefined | null = null;
+  private dueNext = false;
 
   constructor(private readonly deps: CompactorDeps) {}
 
@@ -89,7 +90,25 @@ export class Compactor {
    * Runs before each main request. Returns the history to send (and keep); never throws:
    * a failed compaction leaves the history as it was.
    */
+  /**
+   * The history beforeRequest last returned is expected to be cleared at the request after
+   * (clearingDueNext): that request's new tail need not go to the cache.
+   */
+  get clearsNext(): boolean {
+    return this.dueNext;
+  }
+
   async beforeRequest(history: readonly MessageParam[], ctx: RequestContext): Promise<MessageParam[]> {
+    this.dueNext = false;
+    const next = await this.prepare(history, ctx);
+    if (this.deps.settings().microCompact && next.length > 0) {
+      const t = this.deps.thresholds();
+      this.dueNext = clearingDueNext({ history: next, lastAssistantAt: ctx.lastAssistantAt, now: this.deps.now(), usedTokens: this.deps.measure?.(next) ?? estimateTokens(next), warningAt: t.warningAt, compactable: this.deps.compactable, ...(this.deps.microConfig ? { config: this.deps.microConfig } : {}) });
+    }
+    return next;
+  }
+
+  private async prepare(history: readonly MessageParam[], ctx: RequestContext): Promise<MessageParam[]> {
     this.requests++;
     let current = history.slice();
     let used = ctx.usedTokens;

@@ -39,9 +39,9 @@ export const MAX_BATCH_TOKENS = 40_000;
 /**
  * The smallest batch worth a cache rewrite: a quarter of the warning threshold, between 20k
  * and 40k. On a 200k window this is 40k, the best fixed batch of the cost benchmark's sweep
- * (bench/cost/batchSweep.ts); with the cost model on, the main loops billed 1,209k against
- * 1,240k at 20k on the chat, 1,118k against 1,138k on 60 new files and 296k against 294k on
- * the working set. Windows of 100k and below keep the 20k they had.
+ * (bench/cost/batchSweep.ts); with the cost model on, the main loops billed 1,160k against
+ * 1,240k at 20k on the chat, 1,074k against 1,180k on 60 new files and 294k against 294k on
+ * the working set (23 November, with the clearing breakpoints). Windows of 100k and below keep the 20k they had.
  */
 export function batchFloor(warningAt: number): number {
   return Math.min(MAX_BATCH_TOKENS, Math.max(MIN_BATCH_TOKENS, Math.floor(warningAt / 4)));
@@ -72,13 +72,6 @@ interface Candidate {
   worthClearing: boolean;
 }
 
-function describeCall(name: string, input: unknown): string {
-  const i = (input ?? {}) as Record<string, unknown>;
-  const target = i.file_path ?? i.command ?? i.pattern ?? i.path;
-  const s = typeof target === 'string' ? target : '';
-  return s ? `${name} ${s.length > 120 ? `${s.slice(0, 117)}...` : s}` : name;
-}
-
 function candidates(history: readonly MessageParam[], compactable: ReadonlySet<string>): { list: Candidate[]; tokensBefore: number[] } {
   const calls = new Map<string, { name: string; input: unknown }>();
   const list: Candidate[] = [];
@@ -98,7 +91,8 @@ function candidates(history: readonly MessageParam[], compactable: ReadonlySet<s
       if (!call || !compactable.has(call.name)) return;
       const content = typeof b.content === 'string' ? b.content : JSON.stringify(b.content ?? '');
       if (content.startsWith(CLEARED_PREFIX)) return;
-      const placeholder = `${CLEARED_PREFIX}: ${describeCall(call.name, call.input)}. Call the tool again if you need it.]`;
+      // The call just before names what it was for (path, command); the placeholder need not repeat it in every request.
+      const placeholder = `${CLEARED_PREFIX}. Call ${call.name} again if you need it.]`;
       const tokens = estimateTokens(content) - estimateTokens(placeholder);
       const worthClearing = content.length > MIN_CLEARABLE_CHARS && placeholder.length < content.length && tokens > 0;
       list.push({ message: mi, block: bi, id: b.tool_use_id, pointsTo: pointerTarget(content), tokens, placeholder, worthClearing });
@@ -124,6 +118,26 @@ function clear(history: readonly MessageParam[], chosen: readonly Candidate[]): 
   });
 }
 
+/**
+ * The result the next clearing will replace first: the oldest one a clearing may take (worth
+ * replacing, not a pointer, not the text of a recent re-read). Everything before it is the
+ * same after that clearing, so a cache breakpoint just before it lets the clearing request read
+ * that prefix back instead of writing it again. Undefined when nothing is clearable.
+ */
+export function clearingFrontier(history: readonly MessageParam[], compactable: ReadonlySet<string>, config: Partial<MicroCompactConfig> = {}): string | undefined {
+  const cfg = { ...DEFAULT_MICRO_COMPACT, ...config };
+  const { list } = candidates(history, compactable);
+  return list.find(clearable(list, cfg))?.id;
+}
+
+/** Which candidates a clearing may take. A pointer is a few dozen tokens: it goes only with its target (whatever its size), never alone. */
+function clearable(list: readonly Candidate[], cfg: MicroCompactConfig): (c: Candidate) => boolean {
+  // A recent re-read that points at an older result keeps that result too: it is the text.
+  const window = Math.max(Math.max(1, cfg.keepRecent), cfg.workingSetWindow);
+  const inUse = new Set(list.slice(Math.max(0, list.length - window)).flatMap((c) => (c.pointsTo ? [c.pointsTo] : [])));
+  return (c) => c.worthClearing && !inUse.has(c.id) && c.pointsTo === undefined;
+}
+
 export interface MicroCompactInput {
   history: readonly MessageParam[];
   /** When the last assistant message arrived (ms since epoch); undefined: no gap known. */
@@ -145,36 +159,61 @@ export interface MicroCompactInput {
  *   only in batches, and only when the reads saved over the coming turns outweigh that write,
  *   or when the window is under pressure.
  */
-export function microCompact(input: MicroCompactInput): MicroCompactDecision {
+/** What a clearing would take now, or with `ahead` more results like the latest one added. */
+function plan(input: MicroCompactInput, ahead: 0 | 1): { old: Candidate[]; reason: Exclude<MicroCompactDecision['reason'], 'none'> | undefined } {
   const cfg = { ...DEFAULT_MICRO_COMPACT, ...input.config };
   const keep = Math.max(1, cfg.keepRecent);
   const { list, tokensBefore } = candidates(input.history, input.compactable);
-  const none: MicroCompactDecision = { history: input.history.slice(), cleared: 0, tokensSaved: 0, reason: 'none' };
-  if (list.length <= keep) return none;
+  const none = { old: [], reason: undefined };
+  if (list.length + ahead <= keep) return none;
   // The latest few stay whatever their size; of the older ones only those worth replacing go.
-  // A recent re-read that points at an older result keeps that result too: it is the text.
-  const older = list.slice(0, list.length - keep);
-  const window = Math.max(keep, cfg.workingSetWindow);
-  const inUse = new Set(list.slice(Math.max(0, list.length - window)).flatMap((c) => (c.pointsTo ? [c.pointsTo] : [])));
-  // A pointer is a few dozen tokens: it goes only with its target (whatever its size), never alone.
-  const chosen = older.filter((c) => c.worthClearing && !inUse.has(c.id) && c.pointsTo === undefined);
+  const older = list.slice(0, list.length + ahead - keep);
+  const chosen = older.filter(clearable(list, cfg));
   const gone = new Set(chosen.map((c) => c.id));
   const old = older.filter((c) => chosen.includes(c) || (c.pointsTo !== undefined && gone.has(c.pointsTo)));
   if (!old.length) return none;
   const saved = old.reduce((n, c) => n + Math.max(0, c.tokens), 0);
-  const apply = (reason: MicroCompactDecision['reason']): MicroCompactDecision => {
-    // The guard of last resort: nothing may point at a result that is no longer there.
-    const history = restoreDanglingPointers(input.history, clear(input.history, old));
-    // Report what the request really loses, not the sum of per-block guesses.
-    return { history, cleared: old.length, tokensSaved: Math.max(0, estimateTokens(input.history) - estimateTokens(history)), reason };
-  };
-
-  if (input.lastAssistantAt !== undefined && input.now - input.lastAssistantAt > cfg.cacheTtlMs) return apply('time-gap');
+  // A result to come is guessed at the size of the latest one.
+  const coming = ahead * Math.max(0, list.at(-1)!.tokens);
+  if (ahead === 0 && input.lastAssistantAt !== undefined && input.now - input.lastAssistantAt > cfg.cacheTtlMs) return { old, reason: 'time-gap' };
   if (saved < (cfg.clearAtLeastTokens ?? batchFloor(input.warningAt))) return none;
-  if (input.usedTokens >= input.warningAt) return apply('pressure');
-  const total = tokensBefore[input.history.length]!;
+  if (input.usedTokens + coming >= input.warningAt) return { old, reason: 'pressure' };
+  const total = tokensBefore[input.history.length]! + coming;
   const rewritten = total - tokensBefore[old[0]!.message]! - saved;
   const extraWriteCost = Math.max(0, rewritten) * (WRITE - READ) + 0;
   const savedReads = saved * READ * cfg.expectedFutureTurns;
-  return savedReads > extraWriteCost ? apply('cost') : none;
+  return savedReads > extraWriteCost ? { old, reason: 'cost' } : none;
+}
+
+/**
+ * Decides whether to clear old tool results before the next request, and clears them.
+ * - After a gap longer than the cache lifetime the cache is cold: clear all but the most
+ *   recent few, at once (there is nothing warm to lose).
+ * - Otherwise clearing rewrites the cached suffix from the first cleared result on; do it
+ *   only in batches, and only when the reads saved over the coming turns outweigh that write,
+ *   or when the window is under pressure.
+ */
+export function microCompact(input: MicroCompactInput): MicroCompactDecision {
+  const { old, reason } = plan(input, 0);
+  if (!reason) return { history: input.history.slice(), cleared: 0, tokensSaved: 0, reason: 'none' };
+  // The guard of last resort: nothing may point at a result that is no longer there.
+  const history = restoreDanglingPointers(input.history, clear(input.history, old));
+  // Report what the request really loses, not the sum of per-block guesses.
+  return { history, cleared: old.length, tokensSaved: Math.max(0, estimateTokens(input.history) - estimateTokens(history)), reason };
+}
+
+/**
+ * Whether the request after this one is expected to clear: one more result like the latest
+ * would tip the decision. That request rewrites everything from the first cleared result on,
+ * this request's new tail included, so writing the tail to the cache now (1.25x) would be
+ * paid for nothing; sent uncached it costs 1x. A wrong guess (the model answers in words and
+ * the turn ends) costs that tail once more, at the next request.
+ */
+export function clearingDueNext(input: MicroCompactInput): boolean {
+  // Only mid-task, after a tool result: the model usually calls another tool. After a prompt
+  // it may well answer in words, and a guess renewed on every such request would leave each
+  // one's tail out of the cache in a long talk.
+  const last = input.history.at(-1);
+  if (!last || last.role !== 'user' || typeof last.content === 'string' || !last.content.some((b) => b.type === 'tool_result')) return false;
+  return plan(input, 1).reason !== undefined && plan(input, 0).reason === undefined;
 }

@@ -132,4 +132,24 @@ describe('forks share the main loop prefix (issue 15)', () => {
     assert.ok(readShare(retry) >= 0.9, 'the retry reads the cache too');
     assert.match(JSON.stringify(agent.messages), /part one of the rows/);
   });
+
+  it('after tool results the main request uses all four breakpoints; a fork gives up the one before the next clearing for its own at the parent\'s end', async () => {
+    const { agent } = setup();
+    standin.enqueue(
+      ...['a', 'b'].map((x) => ({ content: [{ type: 'tool_use' as const, name: 'Bash', input: { command: `printf '%s' "${bulk(x).slice(0, 6000)}"` } }] })),
+      { content: [{ type: 'text', text: 'Both printed.' }] },
+      { content: [{ type: 'text', text: 'Nothing to save.' }] },
+    );
+    await agent.submit(`Print two blocks:\n${bulk('k')}`);
+    await agent.drain();
+    const main = standin.requests.filter((r) => !/remembered in future conversations/.test(lastText(r)));
+    const fork = standin.requests.find((r) => /remembered in future conversations/.test(lastText(r)));
+    assert.ok(fork, 'the extraction fork ran');
+    assert.equal(breakpoints(bodyOf(main.at(-1)!)), 4, 'system twice, before the oldest result, the end');
+    assert.equal(fork.validationError, null);
+    assert.equal(breakpoints(bodyOf(fork)), 4);
+    const forkBlocks = bodyOf(fork).messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content));
+    assert.ok(JSON.stringify(forkBlocks.at(-2)).includes('cache_control'), 'the parent\'s last block carries the fork\'s breakpoint');
+    assert.ok(readShare(fork) >= 0.9);
+  });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createToolRegistry } from '../../../src/agent/tools';
 import { describe, it } from 'node:test';
 import type { MessageParam } from '../../../src/api/types';
-import { batchFloor, CLEARED_PREFIX, microCompact } from '../../../src/compact/microCompact';
+import { batchFloor, CLEARED_PREFIX, clearingDueNext, clearingFrontier, microCompact } from '../../../src/compact/microCompact';
 
 /** A session of `n` Read calls, each returning `size` characters. */
 function session(n: number, size: number, tool = 'Read'): MessageParam[] {
@@ -38,8 +38,11 @@ describe('micro-compaction', () => {
     assert.equal(r.length, 20, 'every tool_use still has its tool_result');
     for (const x of r.slice(0, 17)) {
       assert.ok(x.content.startsWith(CLEARED_PREFIX));
-      assert.match(x.content, /Read src\/f\d+\.ts/, 'the placeholder names the tool and its target');
+      assert.match(x.content, /Call Read again/, 'the placeholder names the tool to call again');
+      assert.doesNotMatch(x.content, /src\/f/, 'not the target: the call just before names it, and every request would carry it twice');
     }
+    const calls = d.history.flatMap((m) => (typeof m.content === 'string' ? [] : m.content)).filter((b) => b.type === 'tool_use');
+    assert.deepEqual(calls, h.flatMap((m) => (typeof m.content === 'string' ? [] : m.content)).filter((b) => b.type === 'tool_use'), 'every call, with its target, is as it was');
     for (const x of r.slice(17)) assert.ok(!x.content.startsWith(CLEARED_PREFIX));
     assert.equal(d.history.length, h.length);
     // Idempotent: a second pass finds nothing new to clear below the batch size.
@@ -88,5 +91,24 @@ describe('micro-compaction', () => {
   it('never touches results of tools that are not compactable', () => {
     const d = microCompact({ ...base, lastAssistantAt: 0, history: session(10, 400, 'AskUser') });
     assert.equal(d.cleared, 0);
+  });
+
+  it('expects a clearing at the next request only mid-task, when one more result like the latest tips the decision', () => {
+    // session() ends with the model's words; mid-task the history ends with a tool result.
+    const midTask = (n: number) => session(n, 20_000).slice(0, -1);
+    let n = 4;
+    while (microCompact({ ...base, history: midTask(n) }).cleared === 0) n++;
+    assert.equal(clearingDueNext({ ...base, history: midTask(n - 1) }), true, `the request before the first clearing (${n - 1} results) expects it`);
+    assert.equal(clearingDueNext({ ...base, history: midTask(n - 2) }), false, 'two results short: not yet');
+    assert.equal(clearingDueNext({ ...base, history: midTask(n) }), false, 'this request clears itself');
+    const afterPrompt: MessageParam[] = [...session(n - 1, 20_000), { role: 'user', content: [{ type: 'text', text: 'and now?' }] }];
+    assert.equal(clearingDueNext({ ...base, history: afterPrompt }), false, 'after a prompt the model may answer in words: no guess');
+  });
+
+  it('the next clearing starts at the oldest result it may take', () => {
+    assert.equal(clearingFrontier(session(6, 20_000), base.compactable), 't0');
+    const d = microCompact({ ...base, history: session(20, 50_000) });
+    assert.equal(clearingFrontier(d.history, base.compactable), 't17', 'after a clearing: the oldest result still whole');
+    assert.equal(clearingFrontier(session(6, 50), base.compactable), undefined, 'nothing worth clearing');
   });
 });
