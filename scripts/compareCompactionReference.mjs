@@ -3,18 +3,32 @@
 // equivalents computed the same way as `npm run bench`'s. Needs the reference CLI from npm:
 //   node scripts/compareCompactionReference.mjs /path/to/node_modules/.bin/claude [turns]
 // Not part of `npm test`.
+//
+// With --cost it plays issue 15's three cost sessions instead (60 new files, a working set of 4,
+// a 20-prompt chat) to the reference and to Threadline's built CLI side by side, and prints the
+// billed ratios (bench/cost/compare.ts, the same as compareCost.mjs with these two agents):
+//   npm run build && node scripts/compareCompactionReference.mjs PATH_TO_CLAUDE --cost [--variant full|quick|all]
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const claude = process.argv[2];
-const TURNS = Number(process.argv[3] ?? 100);
-if (!claude) {
-  console.error('usage: node scripts/compareCompactionReference.mjs PATH_TO_CLAUDE [turns]');
+const usage = 'usage: node scripts/compareCompactionReference.mjs PATH_TO_CLAUDE [turns | --cost [--variant full|quick|all]]';
+if (!claude || claude.startsWith('-')) {
+  console.error(usage);
   process.exit(2);
 }
 const root = resolve(import.meta.dirname, '..');
+if (process.argv[3] === '--cost') {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'bench/cost/compare.ts'), '--claude', claude, '--agents', 'claude-code,threadline', ...process.argv.slice(4)], { cwd: root, stdio: 'inherit' });
+  process.exit(r.status ?? 1);
+}
+const TURNS = Number(process.argv[3] ?? 100);
+if (!Number.isInteger(TURNS) || TURNS < 1) {
+  console.error(usage);
+  process.exit(2);
+}
 const standin = spawn(process.execPath, ['--max-old-space-size=8192', '--import', 'tsx', join(root, 'test/standin/cli.ts'), '--port', '0', '--no-bodies'], { cwd: root, stdio: ['ignore', 'pipe', process.env.STANDIN_LOG ? 'inherit' : 'ignore'] });
 const url = await new Promise((res) => standin.stdout.on('data', (b) => /READY (\S+)/.test(String(b)) && res(/READY (\S+)/.exec(String(b))[1])));
 const post = (path, body) => fetch(`${url}/_standin/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
