@@ -206,14 +206,46 @@ export function microCompact(input: MicroCompactInput): MicroCompactDecision {
  * Whether the request after this one is expected to clear: one more result like the latest
  * would tip the decision. That request rewrites everything from the first cleared result on,
  * this request's new tail included, so writing the tail to the cache now (1.25x) would be
- * paid for nothing; sent uncached it costs 1x. A wrong guess (the model answers in words and
- * the turn ends) costs that tail once more, at the next request.
+ * paid for nothing; sent uncached it costs 1x. The guess holds only if the model calls another
+ * tool; if it answers in words and the turn ends, the next request writes the tail it would have
+ * read, so the guess is made only when the session so far says the model goes on often enough
+ * (continuationOdds over GUESS_BREAK_EVEN).
  */
 export function clearingDueNext(input: MicroCompactInput): boolean {
-  // Only mid-task, after a tool result: the model usually calls another tool. After a prompt
-  // it may well answer in words, and a guess renewed on every such request would leave each
-  // one's tail out of the cache in a long talk.
+  // Only mid-task, after a tool result. After a prompt the model may well answer in words.
   const last = input.history.at(-1);
-  if (!last || last.role !== 'user' || typeof last.content === 'string' || !last.content.some((b) => b.type === 'tool_result')) return false;
+  if (!last || !isToolRound(last)) return false;
+  if (continuationOdds(input.history) < GUESS_BREAK_EVEN) return false;
   return plan(input, 1).reason !== undefined && plan(input, 0).reason === undefined;
+}
+
+/**
+ * Right, the guess saves 0.25x of the tail (uncached 1x instead of written 1.25x); wrong, it
+ * costs 0.9x (written at the next request, 1.25x, instead of read, 0.1x, after 1x now).
+ */
+export const GUESS_BREAK_EVEN = 0.9 / (0.9 + (WRITE - 1));
+
+const isToolRound = (m: MessageParam): boolean => m.role === 'user' && typeof m.content !== 'string' && m.content.some((b) => b.type === 'tool_result');
+
+/**
+ * How likely the model is to call another tool now, after the k-th round of tool results of
+ * this turn: of the earlier turns that reached k rounds, the share that went on to k + 1, with
+ * four in five as the prior (one earlier turn that stopped at k outweighs it).
+ */
+export function continuationOdds(history: readonly MessageParam[]): number {
+  const rounds: number[] = [];
+  let current = 0;
+  for (const m of history) {
+    if (m.role !== 'user') continue;
+    if (isToolRound(m)) current++;
+    else {
+      rounds.push(current);
+      current = 0;
+    }
+  }
+  // The first entry is the count before the first prompt (0), not a turn; the current turn is open.
+  const turns = rounds.slice(1);
+  const reached = turns.filter((n) => n >= current).length;
+  const wentOn = turns.filter((n) => n > current).length;
+  return (wentOn + 4) / (reached + 5);
 }

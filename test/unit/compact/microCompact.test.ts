@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createToolRegistry } from '../../../src/agent/tools';
 import { describe, it } from 'node:test';
 import type { MessageParam } from '../../../src/api/types';
-import { batchFloor, CLEARED_PREFIX, clearingDueNext, clearingFrontier, microCompact } from '../../../src/compact/microCompact';
+import { batchFloor, CLEARED_PREFIX, clearingDueNext, clearingFrontier, continuationOdds, GUESS_BREAK_EVEN, microCompact } from '../../../src/compact/microCompact';
 
 /** A session of `n` Read calls, each returning `size` characters. */
 function session(n: number, size: number, tool = 'Read'): MessageParam[] {
@@ -103,6 +103,17 @@ describe('micro-compaction', () => {
     assert.equal(clearingDueNext({ ...base, history: midTask(n) }), false, 'this request clears itself');
     const afterPrompt: MessageParam[] = [...session(n - 1, 20_000), { role: 'user', content: [{ type: 'text', text: 'and now?' }] }];
     assert.equal(clearingDueNext({ ...base, history: afterPrompt }), false, 'after a prompt the model may answer in words: no guess');
+    // An earlier turn of small results: one that stopped at this many rounds forbids the guess, one that went on allows it.
+    const earlier = (rounds: number): MessageParam[] => [
+      { role: 'user', content: [{ type: 'text', text: 'earlier' }] },
+      ...Array.from({ length: rounds }, (_, i): MessageParam[] => [
+        { role: 'assistant', content: [{ type: 'tool_use', id: `e${i}`, name: 'Read', input: { file_path: `e${i}` } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: `e${i}`, content: 'small' }] },
+      ]).flat(),
+      { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
+    ];
+    assert.equal(clearingDueNext({ ...base, history: [...earlier(n - 1), ...midTask(n - 1)] }), false);
+    assert.equal(clearingDueNext({ ...base, history: [...earlier(n), ...midTask(n - 1)] }), true);
   });
 
   it('the next clearing starts at the oldest result it may take', () => {
@@ -110,5 +121,20 @@ describe('micro-compaction', () => {
     const d = microCompact({ ...base, history: session(20, 50_000) });
     assert.equal(clearingFrontier(d.history, base.compactable), 't17', 'after a clearing: the oldest result still whole');
     assert.equal(clearingFrontier(session(6, 50), base.compactable), undefined, 'nothing worth clearing');
+  });
+
+  it('guesses only where earlier turns say the model goes on: the share of turns that reached this many tool rounds and went further', () => {
+    const prompt = (t: string): MessageParam => ({ role: 'user', content: [{ type: 'text', text: t }] });
+    const call = (id: string): MessageParam[] => [
+      { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Read', input: { file_path: id } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'x' }] },
+    ];
+    const words: MessageParam = { role: 'assistant', content: [{ type: 'text', text: 'done' }] };
+    // Two earlier turns of three rounds each, then a turn two rounds in.
+    const h: MessageParam[] = [prompt('a'), ...call('a1'), ...call('a2'), ...call('a3'), words, prompt('b'), ...call('b1'), ...call('b2'), ...call('b3'), words, prompt('c'), ...call('c1'), ...call('c2')];
+    assert.ok(continuationOdds(h) >= GUESS_BREAK_EVEN, 'both earlier turns went past two rounds');
+    assert.ok(continuationOdds([...h, ...call('c3')]) < GUESS_BREAK_EVEN, 'neither went past three');
+    assert.equal(continuationOdds([prompt('a'), ...call('a1')]), 0.8, 'no earlier turn: the prior');
+    assert.ok(GUESS_BREAK_EVEN > 0.75 && GUESS_BREAK_EVEN < 0.8);
   });
 });
