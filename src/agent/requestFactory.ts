@@ -5,7 +5,6 @@ import type { MessageParam, MessagesRequest, SystemBlock } from '../api/types';
 import { breakdownRequest, type ContextPreview } from '../context/breakdown';
 import type { InstructionReport } from '../context/instructions';
 import { applyReminders, type Reminder } from '../context/reminders';
-import { clearingFrontier } from '../compact/microCompact';
 import { buildMessagesRequest } from '../context/requestBuilder';
 import type { TokenMeter } from '../conversation/tokenMeter';
 import { computeThresholds, fitOutputTokens } from '../conversation/thresholds';
@@ -30,6 +29,8 @@ export interface BuildOptions {
   maxTokens?: number;
   /** The next request is expected to clear: leave this one's new tail out of the cache. */
   tailUncached?: boolean;
+  /** The tool result the next clearing starts at: a cache breakpoint goes just before it. */
+  frontier?: string;
 }
 
 /** Builds the main loop's requests, and answers questions about them (exact size, what they hold). */
@@ -57,7 +58,6 @@ export class RequestFactory {
     const fitted = fitOutputTokens(computeThresholds(model.contextWindow, model.maxOutputTokens), this.deps.meter.used(history), Math.min(model.maxOutputTokens, 32_000));
     const maxTokens = Math.max(1, Math.min(fitted, opts.maxTokens ?? fitted));
     const thinking = thinkingParam(model, settings.thinking, maxTokens, history);
-    const frontier = settings.microCompact ? clearingFrontier(history, this.deps.tools.names('compactable')) : undefined;
     return {
       ...buildMessagesRequest({
         model: model.id,
@@ -65,7 +65,7 @@ export class RequestFactory {
         system,
         tools,
         history: applyReminders(history, (await this.deps.reminders?.()) ?? []),
-        ...(frontier ? { frontier } : {}),
+        ...(opts.frontier ? { frontier: opts.frontier } : {}),
         ...(opts.tailUncached ? { tailUncached: true } : {}),
       }),
       ...(thinking ? { thinking } : {}),

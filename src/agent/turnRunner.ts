@@ -112,7 +112,10 @@ export class TurnRunner {
         {
           client,
           tools: this.deps.tools,
-          buildRequest: (history, opts) => this.deps.buildRequest(history, { ...opts, ...(compactor?.clearsNext ? { tailUncached: true } : {}) }),
+          buildRequest: (history, opts) => {
+            const hints = compactor?.cacheHints;
+            return this.deps.buildRequest(history, { ...opts, ...(hints?.frontier ? { frontier: hints.frontier } : {}), ...(hints?.clearsNext ? { tailUncached: true } : {}) });
+          },
           ...(this.deps.afterTools ? { afterTools: this.deps.afterTools } : {}),
           ...(this.deps.reviseResult ? { reviseResult: this.deps.reviseResult } : {}),
           ...(compactor

@@ -3,7 +3,7 @@ import { appendUserContent } from '../conversation/history';
 import { estimateTokens } from '../conversation/tokens';
 import { Emitter } from '../base/event';
 import { truncateWithCoverage, type CompactionResult } from './compact';
-import { clearingDueNext, microCompact, type MicroCompactConfig, type MicroCompactDecision } from './microCompact';
+import { cacheHints, microCompact, type CacheHints, type MicroCompactConfig, type MicroCompactDecision } from './microCompact';
 import type { Thresholds } from '../conversation/thresholds';
 import { compactLimits, type CompactLimits } from './limits';
 
@@ -65,7 +65,7 @@ export class Compactor {
   readonly onNotice = this.notices.event;
   /** Set by the model's compact tool: compact before the next request. */
   requested: string | undefined | null = null;
-  private dueNext = false;
+  private hints: CacheHints | undefined;
 
   constructor(private readonly deps: CompactorDeps) {}
 
@@ -91,19 +91,19 @@ export class Compactor {
    * a failed compaction leaves the history as it was.
    */
   /**
-   * The history beforeRequest last returned is expected to be cleared at the request after
-   * (clearingDueNext): that request's new tail need not go to the cache.
+   * For the request of the history beforeRequest last returned: where the next clearing starts,
+   * and whether it is expected at the very next request (see cacheHints). Undefined with
+   * micro-compaction off.
    */
-  get clearsNext(): boolean {
-    return this.dueNext;
+  get cacheHints(): CacheHints | undefined {
+    return this.hints;
   }
 
   async beforeRequest(history: readonly MessageParam[], ctx: RequestContext): Promise<MessageParam[]> {
-    this.dueNext = false;
+    this.hints = undefined;
     const next = await this.prepare(history, ctx);
     if (this.deps.settings().microCompact && next.length > 0) {
-      const t = this.deps.thresholds();
-      this.dueNext = clearingDueNext({ history: next, lastAssistantAt: ctx.lastAssistantAt, now: this.deps.now(), usedTokens: this.deps.measure?.(next) ?? estimateTokens(next), warningAt: t.warningAt, compactable: this.deps.compactable, ...(this.deps.microConfig ? { config: this.deps.microConfig } : {}) });
+      this.hints = cacheHints({ history: next, lastAssistantAt: ctx.lastAssistantAt, now: this.deps.now(), usedTokens: ctx.usedTokens, warningAt: this.deps.thresholds().warningAt, compactable: this.deps.compactable, ...(this.deps.microConfig ? { config: this.deps.microConfig } : {}) });
     }
     return next;
   }

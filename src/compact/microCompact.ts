@@ -160,10 +160,10 @@ export interface MicroCompactInput {
  *   or when the window is under pressure.
  */
 /** What a clearing would take now, or with `ahead` more results like the latest one added. */
-function plan(input: MicroCompactInput, ahead: 0 | 1): { old: Candidate[]; reason: Exclude<MicroCompactDecision['reason'], 'none'> | undefined } {
+function plan(input: MicroCompactInput, ahead: 0 | 1, found = candidates(input.history, input.compactable)): { old: Candidate[]; reason: Exclude<MicroCompactDecision['reason'], 'none'> | undefined } {
   const cfg = { ...DEFAULT_MICRO_COMPACT, ...input.config };
   const keep = Math.max(1, cfg.keepRecent);
-  const { list, tokensBefore } = candidates(input.history, input.compactable);
+  const { list, tokensBefore } = found;
   const none = { old: [], reason: undefined };
   if (list.length + ahead <= keep) return none;
   // The latest few stay whatever their size; of the older ones only those worth replacing go.
@@ -212,11 +212,25 @@ export function microCompact(input: MicroCompactInput): MicroCompactDecision {
  * (continuationOdds over GUESS_BREAK_EVEN).
  */
 export function clearingDueNext(input: MicroCompactInput): boolean {
+  return cacheHints(input).clearsNext;
+}
+
+export interface CacheHints {
+  /** The result the next clearing starts at (clearingFrontier). */
+  frontier: string | undefined;
+  /** The next request is expected to clear (clearingDueNext). */
+  clearsNext: boolean;
+}
+
+/** clearingFrontier and clearingDueNext from one pass over the history (it runs before every request). */
+export function cacheHints(input: MicroCompactInput): CacheHints {
+  const cfg = { ...DEFAULT_MICRO_COMPACT, ...input.config };
+  const found = candidates(input.history, input.compactable);
+  const frontier = found.list.find(clearable(found.list, cfg))?.id;
   // Only mid-task, after a tool result. After a prompt the model may well answer in words.
   const last = input.history.at(-1);
-  if (!last || !isToolRound(last)) return false;
-  if (continuationOdds(input.history) < GUESS_BREAK_EVEN) return false;
-  return plan(input, 1).reason !== undefined && plan(input, 0).reason === undefined;
+  if (!last || !isToolRound(last) || continuationOdds(input.history) < GUESS_BREAK_EVEN) return { frontier, clearsNext: false };
+  return { frontier, clearsNext: plan(input, 1, found).reason !== undefined && plan(input, 0, found).reason === undefined };
 }
 
 /**
