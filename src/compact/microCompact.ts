@@ -118,18 +118,6 @@ function clear(history: readonly MessageParam[], chosen: readonly Candidate[]): 
   });
 }
 
-/**
- * The result the next clearing will replace first: the oldest one a clearing may take (worth
- * replacing, not a pointer, not the text of a recent re-read). Everything before it is the
- * same after that clearing, so a cache breakpoint just before it lets the clearing request read
- * that prefix back instead of writing it again. Undefined when nothing is clearable.
- */
-export function clearingFrontier(history: readonly MessageParam[], compactable: ReadonlySet<string>, config: Partial<MicroCompactConfig> = {}): string | undefined {
-  const cfg = { ...DEFAULT_MICRO_COMPACT, ...config };
-  const { list } = candidates(history, compactable);
-  return list.find(clearable(list, cfg))?.id;
-}
-
 /** Which candidates a clearing may take. A pointer is a few dozen tokens: it goes only with its target (whatever its size), never alone. */
 function clearable(list: readonly Candidate[], cfg: MicroCompactConfig): (c: Candidate) => boolean {
   // A recent re-read that points at an older result keeps that result too: it is the text.
@@ -202,27 +190,28 @@ export function microCompact(input: MicroCompactInput): MicroCompactDecision {
   return { history, cleared: old.length, tokensSaved: Math.max(0, estimateTokens(input.history) - estimateTokens(history)), reason };
 }
 
-/**
- * Whether the request after this one is expected to clear: one more result like the latest
- * would tip the decision. That request rewrites everything from the first cleared result on,
- * this request's new tail included, so writing the tail to the cache now (1.25x) would be
- * paid for nothing; sent uncached it costs 1x. The guess holds only if the model calls another
- * tool; if it answers in words and the turn ends, the next request writes the tail it would have
- * read, so the guess is made only when the session so far says the model goes on often enough
- * (continuationOdds over GUESS_BREAK_EVEN).
- */
-export function clearingDueNext(input: MicroCompactInput): boolean {
-  return cacheHints(input).clearsNext;
-}
-
+/** Where the main loop's cache breakpoints pay for the clearings to come. */
 export interface CacheHints {
-  /** The result the next clearing starts at (clearingFrontier). */
+  /**
+   * The result the next clearing will replace first: the oldest one a clearing may take (worth
+   * replacing, not a pointer, not the text of a recent re-read). Everything before it is the
+   * same after that clearing, so a cache breakpoint just before it lets the clearing request
+   * read that prefix back instead of writing it again. Undefined when nothing is clearable.
+   */
   frontier: string | undefined;
-  /** The next request is expected to clear (clearingDueNext). */
+  /**
+   * The request after this one is expected to clear: one more result like the latest would tip
+   * the decision. That request rewrites everything from the first cleared result on, this
+   * request's new tail included, so writing the tail to the cache now (1.25x) would be paid for
+   * nothing; sent uncached it costs 1x. The guess holds only if the model calls another tool; if
+   * it answers in words and the turn ends, the next request writes the tail it would have read,
+   * so the guess is made only when the session so far says the model goes on often enough
+   * (continuationOdds over GUESS_BREAK_EVEN).
+   */
   clearsNext: boolean;
 }
 
-/** clearingFrontier and clearingDueNext from one pass over the history (it runs before every request). */
+/** Both hints from one pass over the history: this runs before every request. */
 export function cacheHints(input: MicroCompactInput): CacheHints {
   const cfg = { ...DEFAULT_MICRO_COMPACT, ...input.config };
   const found = candidates(input.history, input.compactable);
@@ -237,7 +226,7 @@ export function cacheHints(input: MicroCompactInput): CacheHints {
  * Right, the guess saves 0.25x of the tail (uncached 1x instead of written 1.25x); wrong, it
  * costs 0.9x (written at the next request, 1.25x, instead of read, 0.1x, after 1x now).
  */
-export const GUESS_BREAK_EVEN = 0.9 / (0.9 + (WRITE - 1));
+export const GUESS_BREAK_EVEN = (1 - READ) / (1 - READ + (WRITE - 1));
 
 const isToolRound = (m: MessageParam): boolean => m.role === 'user' && typeof m.content !== 'string' && m.content.some((b) => b.type === 'tool_result');
 

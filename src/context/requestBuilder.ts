@@ -74,9 +74,9 @@ export function buildMessagesRequest(args: {
   tools: ToolDefinition[];
   history: readonly MessageParam[];
   source?: MessagesRequest['source'];
-  /** The tool result the next clearing starts at (clearingFrontier): a breakpoint goes just before it. */
+  /** The tool result the next clearing starts at (cacheHints): a breakpoint goes just before it. */
   frontier?: string;
-  /** The next request is expected to clear (clearingDueNext): see withTailUncached. */
+  /** The next request is expected to clear (cacheHints): see withTailUncached. */
   tailUncached?: boolean;
 }): MessagesRequest {
   const history = withoutBlankText(args.history);

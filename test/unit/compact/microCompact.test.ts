@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createToolRegistry } from '../../../src/agent/tools';
 import { describe, it } from 'node:test';
 import type { MessageParam } from '../../../src/api/types';
-import { batchFloor, CLEARED_PREFIX, clearingDueNext, clearingFrontier, continuationOdds, GUESS_BREAK_EVEN, microCompact } from '../../../src/compact/microCompact';
+import { batchFloor, CLEARED_PREFIX, cacheHints, continuationOdds, GUESS_BREAK_EVEN, microCompact } from '../../../src/compact/microCompact';
 
 /** A session of `n` Read calls, each returning `size` characters. */
 function session(n: number, size: number, tool = 'Read'): MessageParam[] {
@@ -98,11 +98,11 @@ describe('micro-compaction', () => {
     const midTask = (n: number) => session(n, 20_000).slice(0, -1);
     let n = 4;
     while (microCompact({ ...base, history: midTask(n) }).cleared === 0) n++;
-    assert.equal(clearingDueNext({ ...base, history: midTask(n - 1) }), true, `the request before the first clearing (${n - 1} results) expects it`);
-    assert.equal(clearingDueNext({ ...base, history: midTask(n - 2) }), false, 'two results short: not yet');
-    assert.equal(clearingDueNext({ ...base, history: midTask(n) }), false, 'this request clears itself');
+    assert.equal(cacheHints({ ...base, history: midTask(n - 1) }).clearsNext, true, `the request before the first clearing (${n - 1} results) expects it`);
+    assert.equal(cacheHints({ ...base, history: midTask(n - 2) }).clearsNext, false, 'two results short: not yet');
+    assert.equal(cacheHints({ ...base, history: midTask(n) }).clearsNext, false, 'this request clears itself');
     const afterPrompt: MessageParam[] = [...session(n - 1, 20_000), { role: 'user', content: [{ type: 'text', text: 'and now?' }] }];
-    assert.equal(clearingDueNext({ ...base, history: afterPrompt }), false, 'after a prompt the model may answer in words: no guess');
+    assert.equal(cacheHints({ ...base, history: afterPrompt }).clearsNext, false, 'after a prompt the model may answer in words: no guess');
     // An earlier turn of small results: one that stopped at this many rounds forbids the guess, one that went on allows it.
     const earlier = (rounds: number): MessageParam[] => [
       { role: 'user', content: [{ type: 'text', text: 'earlier' }] },
@@ -112,15 +112,15 @@ describe('micro-compaction', () => {
       ]).flat(),
       { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
     ];
-    assert.equal(clearingDueNext({ ...base, history: [...earlier(n - 1), ...midTask(n - 1)] }), false);
-    assert.equal(clearingDueNext({ ...base, history: [...earlier(n), ...midTask(n - 1)] }), true);
+    assert.equal(cacheHints({ ...base, history: [...earlier(n - 1), ...midTask(n - 1)] }).clearsNext, false);
+    assert.equal(cacheHints({ ...base, history: [...earlier(n), ...midTask(n - 1)] }).clearsNext, true);
   });
 
   it('the next clearing starts at the oldest result it may take', () => {
-    assert.equal(clearingFrontier(session(6, 20_000), base.compactable), 't0');
+    assert.equal(cacheHints({ ...base, history: session(6, 20_000) }).frontier, 't0');
     const d = microCompact({ ...base, history: session(20, 50_000) });
-    assert.equal(clearingFrontier(d.history, base.compactable), 't17', 'after a clearing: the oldest result still whole');
-    assert.equal(clearingFrontier(session(6, 50), base.compactable), undefined, 'nothing worth clearing');
+    assert.equal(cacheHints({ ...base, history: d.history }).frontier, 't17', 'after a clearing: the oldest result still whole');
+    assert.equal(cacheHints({ ...base, history: session(6, 50) }).frontier, undefined, 'nothing worth clearing');
   });
 
   it('guesses only where earlier turns say the model goes on: the share of turns that reached this many tool rounds and went further', () => {
