@@ -1,4 +1,5 @@
 import type { ContentBlockParam, MessageParam, MessagesRequest } from '../api/types';
+import { markable } from '../context/requestBuilder';
 
 /** Builds the request the main loop would send for a history (system, tools, reminders, thinking). */
 export type MainRequestBuilder = (history: readonly MessageParam[]) => Promise<MessagesRequest>;
@@ -10,8 +11,6 @@ interface Position {
   message: number;
   block: number;
 }
-
-const markable = (b: ContentBlockParam): boolean => b.type !== 'thinking' && b.type !== 'redacted_thinking' && !(b.type === 'text' && b.text.length === 0);
 
 const blocksOf = (m: MessageParam): ContentBlockParam[] => (typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content);
 
@@ -52,7 +51,7 @@ function unmarkFirst(messages: readonly MessageParam[], before: Position): reado
   for (let m = 0; m <= before.message && m < messages.length; m++) {
     const blocks = blocksOf(messages[m]!);
     const b = blocks.findIndex((x, i) => (m < before.message || i < before.block) && 'cache_control' in x && x.cache_control);
-    if (b < 0 || typeof messages[m]!.content === 'string') continue;
+    if (b < 0) continue;
     const { cache_control: _drop, ...rest } = blocks[b] as ContentBlockParam & { cache_control?: unknown };
     const out = messages.slice();
     const copy = blocks.slice();
@@ -80,8 +79,9 @@ export function forkRequestBuilder(main: MainRequestBuilder, source: Exclude<Mes
     if (!boundary || boundary.message >= r.messages.length) return request;
     // The main loop's breakpoint before its next clearing is of no use to a fork (it never
     // clears); at the limit it gives its place to the fork's own.
-    const messages = breakpoints(request) >= MAX_BREAKPOINTS ? unmarkFirst(request.messages, boundary) : request.messages;
-    if (messages === request.messages && breakpoints(request) >= MAX_BREAKPOINTS) return request;
+    const full = breakpoints(request) >= MAX_BREAKPOINTS;
+    const messages = full ? unmarkFirst(request.messages, boundary) : request.messages;
+    if (full && messages === request.messages) return request;
     return { ...request, messages: mark(messages, boundary) };
   };
 }

@@ -87,10 +87,6 @@ export class Compactor {
   }
 
   /**
-   * Runs before each main request. Returns the history to send (and keep); never throws:
-   * a failed compaction leaves the history as it was.
-   */
-  /**
    * For the request of the history beforeRequest last returned: where the next clearing starts,
    * and whether it is expected at the very next request (see cacheHints). Undefined with
    * micro-compaction off.
@@ -99,6 +95,10 @@ export class Compactor {
     return this.hints;
   }
 
+  /**
+   * Runs before each main request. Returns the history to send (and keep); never throws:
+   * a failed compaction leaves the history as it was.
+   */
   async beforeRequest(history: readonly MessageParam[], ctx: RequestContext): Promise<MessageParam[]> {
     this.hints = undefined;
     const next = await this.prepare(history, ctx);

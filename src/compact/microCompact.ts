@@ -41,7 +41,8 @@ export const MAX_BATCH_TOKENS = 40_000;
  * and 40k. On a 200k window this is 40k, the best fixed batch of the cost benchmark's sweep
  * (bench/cost/batchSweep.ts); with the cost model on, the main loops billed 1,160k against
  * 1,240k at 20k on the chat, 1,074k against 1,180k on 60 new files and 294k against 294k on
- * the working set (23 November, with the clearing breakpoints). Windows of 100k and below keep the 20k they had.
+ * the working set (23 November, with the clearing breakpoints). Windows of 100k and below keep
+ * the 20k they had.
  */
 export function batchFloor(warningAt: number): number {
   return Math.min(MAX_BATCH_TOKENS, Math.max(MIN_BATCH_TOKENS, Math.floor(warningAt / 4)));
@@ -139,14 +140,6 @@ export interface MicroCompactInput {
   config?: Partial<MicroCompactConfig>;
 }
 
-/**
- * Decides whether to clear old tool results before the next request, and clears them.
- * - After a gap longer than the cache lifetime the cache is cold: clear all but the most
- *   recent few, at once (there is nothing warm to lose).
- * - Otherwise clearing rewrites the cached suffix from the first cleared result on; do it
- *   only in batches, and only when the reads saved over the coming turns outweigh that write,
- *   or when the window is under pressure.
- */
 /** What a clearing would take now, or with `ahead` more results like the latest one added. */
 function plan(input: MicroCompactInput, ahead: 0 | 1, found = candidates(input.history, input.compactable)): { old: Candidate[]; reason: Exclude<MicroCompactDecision['reason'], 'none'> | undefined } {
   const cfg = { ...DEFAULT_MICRO_COMPACT, ...input.config };

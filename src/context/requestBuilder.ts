@@ -1,6 +1,9 @@
 import { withoutBlankText } from '../conversation/blankText';
 import type { ContentBlockParam, MessageParam, MessagesRequest, SystemBlock, ToolDefinition } from '../api/types';
 
+/** Whether the API lets a block carry a cache breakpoint (not thinking, not blank text). */
+export const markable = (b: ContentBlockParam): boolean => b.type !== 'thinking' && b.type !== 'redacted_thinking' && !(b.type === 'text' && b.text.length === 0);
+
 /**
  * Puts a cache breakpoint on the last block of the last message, so the whole history up to
  * now is written to the cache and the next request (which extends it) reads it back.
@@ -14,16 +17,13 @@ export function withHistoryBreakpoint(messages: readonly MessageParam[]): Messag
   const blocks: ContentBlockParam[] = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content.slice();
   for (let i = blocks.length - 1; i >= 0; i--) {
     const b = blocks[i]!;
-    if (b.type === 'thinking' || b.type === 'redacted_thinking') continue;
-    if (b.type === 'text' && b.text.length === 0) continue;
+    if (!markable(b)) continue;
     blocks[i] = { ...b, cache_control: { type: 'ephemeral' } } as ContentBlockParam;
     break;
   }
   out[out.length - 1] = { ...last, content: blocks } as MessageParam;
   return out;
 }
-
-const markable = (b: ContentBlockParam): boolean => b.type !== 'thinking' && b.type !== 'redacted_thinking' && !(b.type === 'text' && b.text.length === 0);
 
 /**
  * Puts a cache breakpoint on the last block before the tool result `toolUseId`: the next
@@ -33,9 +33,12 @@ const markable = (b: ContentBlockParam): boolean => b.type !== 'thinking' && b.t
  * before it can carry a breakpoint.
  */
 export function withBreakpointBefore(messages: readonly MessageParam[], toolUseId: string): MessageParam[] {
-  const at = messages.findIndex((m) => typeof m.content !== 'string' && m.content.some((b) => b.type === 'tool_result' && b.tool_use_id === toolUseId));
-  if (at < 0) return messages.slice();
-  return markLastBefore(messages, at, (messages[at]!.content as ContentBlockParam[]).findIndex((b) => b.type === 'tool_result' && b.tool_use_id === toolUseId)) ?? messages.slice();
+  for (const [at, m] of messages.entries()) {
+    if (typeof m.content === 'string') continue;
+    const block = m.content.findIndex((b) => b.type === 'tool_result' && b.tool_use_id === toolUseId);
+    if (block >= 0) return markLastBefore(messages, at, block) ?? messages.slice();
+  }
+  return messages.slice();
 }
 
 /**
