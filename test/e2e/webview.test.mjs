@@ -279,7 +279,7 @@ describe('the chat panel in real VS Code', { timeout: 600_000 }, () => {
     await new Promise((r) => setTimeout(r, 1000));
     assert.ok(await answer.evaluate((el) => el.classList.contains('streaming')), 'still streaming while we watch');
     const after = await list.evaluate((el) => el.scrollTop);
-    assert.ok(Math.abs(after - top) < 2, `the reader was not moved (${top} → ${after})`);
+    if (Math.abs(after - top) >= 2) assert.fail(`the reader was moved (${top} → ${after}); scroll trace (top/max): ${await traceAround()}`);
     await wb.screenshot('35-scrolled-up-while-streaming');
     await jump.click();
     await eventually(() => list.evaluate((el) => el.scrollHeight - el.clientHeight - el.scrollTop), (gap) => gap < 30, { what: 'the list back at the bottom' });

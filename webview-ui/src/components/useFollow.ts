@@ -17,7 +17,24 @@ export function useFollow(list: RefObject<VirtuosoHandle | null>, startAtEnd: bo
   // Written only beside setFollow, never from a render, so no render can undo a release.
   const following = useRef(startAtEnd);
   const [scroller, setScroller] = useState<HTMLElement | null>(null);
-  const toBottom = useCallback(() => list.current?.scrollToIndex({ index: 'LAST', align: 'end' }), [list]);
+  const scrollerEl = useRef<HTMLElement | null>(null);
+  // Following scrolls the scroller itself, once, to its end. The library's scrollToIndex does the
+  // same but then scrolls again on the next size change until it reaches its target, and a chunk
+  // landing just after the reader's wheel up had it pull them back down (CI's scroll trace: the
+  // wheel, the reader's scroll up to 782, then the new end, 1056, with following already off).
+  // Each growth while following calls this again (totalListHeightChanged), so the end is kept.
+  // Where our own last scroll put the top: its scroll event comes a frame later, possibly after
+  // the reader's wheel, and must not read as the reader going back down to the end.
+  const ownTop = useRef<number | undefined>(undefined);
+  const toBottom = useCallback(() => {
+    const el = scrollerEl.current;
+    if (!el) {
+      list.current?.scrollToIndex({ index: 'LAST', align: 'end' });
+      return;
+    }
+    el.scrollTop = el.scrollHeight;
+    ownTop.current = el.scrollTop;
+  }, [list]);
 
   useEffect(() => {
     const el = scroller;
@@ -47,8 +64,10 @@ export function useFollow(list: RefObject<VirtuosoHandle | null>, startAtEnd: bo
     let lastTop = el.scrollTop;
     let lastHeight = el.scrollHeight;
     const onScroll = () => {
+      const ours = ownTop.current !== undefined && Math.abs(el.scrollTop - ownTop.current) <= 1;
+      ownTop.current = undefined;
       const movedUp = el.scrollTop < lastTop - 1 && el.scrollHeight >= lastHeight;
-      const movedDown = el.scrollTop > lastTop + 1;
+      const movedDown = el.scrollTop > lastTop + 1 && !ours;
       lastTop = el.scrollTop;
       lastHeight = el.scrollHeight;
       if (movedUp) {
@@ -56,7 +75,7 @@ export function useFollow(list: RefObject<VirtuosoHandle | null>, startAtEnd: bo
         return;
       }
       // Following again takes the reader going down to the end. A scroll event that merely
-      // reports the end (one of ours to follow, landing just after the wheel) or the library's
+      // reports the end (one of ours to follow, landing just after the wheel: `ours`) or the library's
       // "at bottom", which it reports late, gave the reader back to the stream on CI: the trace
       // showed the wheel heard at the end, then the end again, then the scroll up, then the end.
       if (!following.current && movedDown && gap() < BOTTOM_SLACK) {
@@ -87,7 +106,10 @@ export function useFollow(list: RefObject<VirtuosoHandle | null>, startAtEnd: bo
     setFollow(true);
     toBottom();
   }, [toBottom]);
-  const scrollerRef = useCallback((el: HTMLElement | Window | null) => setScroller(el instanceof HTMLElement ? el : null), []);
+  const scrollerRef = useCallback((el: HTMLElement | Window | null) => {
+    scrollerEl.current = el instanceof HTMLElement ? el : null;
+    setScroller(scrollerEl.current);
+  }, []);
   /** Stops following without the reader's gesture (the list was put back where they left it). */
   const hold = useCallback(() => {
     following.current = false;
