@@ -10,10 +10,11 @@ import { silentLogger } from '../ports/logger';
 import { getDefaultAppState, type AppState } from '../state/appState';
 import { RuntimeState } from '../state/runtimeState';
 import { createStore } from '../shared/store';
+import { printable } from '../base/printable';
 import { cliSessionsDir, cliStateDir } from '../sessions/paths';
 import type { ToolRegistry } from '../tools/registry';
 import { SessionStore } from '../sessions/sessionStore';
-import { canonicalRepoRoot } from '../context/git';
+import { memoryKeyFolder } from '../context/gitRepo';
 import { MemoryDir } from '../memory/memdir';
 import type { MemorySetup } from '../memory/memoryWiring';
 import { resolveMemoryDir } from '../memory/paths';
@@ -24,6 +25,7 @@ import { runPrompt } from './runPrompt';
 import { cliModelCatalog } from './models';
 import { DEFAULT_MODEL } from '../api/models';
 import { sessionsCommand } from './sessionsCommand';
+import { decideTrust, describeTrust, trustCommand } from './trust';
 
 declare const __THREADLINE_VERSION__: string | undefined;
 
@@ -39,6 +41,10 @@ Usage:
                                      --all adds this folder's Claude Code sessions, marked
   threadline memory [list|show NAME|rm NAME] [--json]
                                      what Threadline remembers for this repository
+  threadline trust [DIR]             trust a folder (default: --cwd): its .claude/settings*.json
+                                     may then grant, and git runs there; remembered
+  threadline trust --list [--json]   the folders you trust
+  threadline trust --revoke [DIR]    stop trusting a folder
   threadline --version               print the version
   threadline --help                  print this help
 
@@ -58,6 +64,7 @@ Options:
                                      would ask is denied, and the denial is reported
   --add-dir DIR...                   folders outside --cwd where reads run too (several values
                                      or the flag repeated); writes there need an --allowed-tools rule
+  --trust                            trust the folder for this run only (-p, context)
   -c, --continue                     continue the most recent Threadline session in this folder
   -r, --resume ID                    continue the session with this id: a Threadline session, or a
                                      Claude Code one of this folder, imported as a new Threadline
@@ -74,13 +81,19 @@ Environment:
   THREADLINE_AUTO_MEMORY=0           do not extract or use memories
   CLAUDE_CONFIG_DIR                  where Claude Code keeps its sessions (default: ~/.claude)
 
+Folder trust: a folder you have not trusted (a fresh clone) may restrict but not grant: its
+.claude/settings.json and .claude/settings.local.json deny and ask rules apply; their allow
+rules and defaultMode acceptEdits do not, and one line on stderr names what was ignored. No git
+runs there (the snapshot reads the branch from .git/HEAD). Trusting a folder does not trust the
+folders inside it. In a terminal, -p asks once when the folder's settings would grant something.
+
 Exit codes: 0 success, 1 the run failed or was stopped by Ctrl+C (one-line reason on stderr),
 2 bad usage, 143 stopped by SIGTERM, 129 by SIGHUP. A stop saves the session and ends every
 process the Bash tool started; a second signal exits at once.
 `;
 
 async function cliMemoryDir(cwd: string, env: NodeJS.ProcessEnv) {
-  const canonical = (await canonicalRepoRoot(cwd, 1500)) ?? cwd;
+  const canonical = await memoryKeyFolder(cwd);
   return resolveMemoryDir({ setting: env.THREADLINE_MEMORY_DIR, globalStorageDir: cliStateDir(env), canonicalRoot: canonical });
 }
 
@@ -100,10 +113,15 @@ async function cliMemorySetup(cwd: string, env: NodeJS.ProcessEnv, io: CliIo): P
   };
 }
 
-function headlessContext(cwd: string, io: CliIo): ContextService {
+/**
+ * The CLI reads a folder's instruction files trusted or not (they grant nothing); git runs only
+ * in a trusted folder.
+ */
+function headlessContext(cwd: string, io: CliIo, trusted: boolean): ContextService {
   return new ContextService({
     cwd,
-    trusted: () => true,
+    trusted: () => trusted,
+    projectInstructions: () => true,
     approveExternal: async (path, from) => {
       io.err(`threadline: skipped ${path}, included by ${from}: it is outside the project and a headless run cannot ask (approve it once in VS Code)\n`);
       return false;
@@ -119,24 +137,31 @@ function warnUnknownTools(rules: readonly string[], tools: ToolRegistry, io: Cli
   }
 }
 
+const ruleWarning = (io: CliIo) => (message: string) => io.err(`threadline: ignoring a permission rule: ${printable(message)}\n`);
+
+/** Claude Code's settings files for this folder, read once for the run. */
+function claudeSources(cwd: string, env: NodeJS.ProcessEnv, io: CliIo): RuleSource[] {
+  return readClaudeSettings({ cwd, env, warn: ruleWarning(io), ...(env.HOME ? { home: env.HOME } : {}) });
+}
+
 /**
- * The permission engine of a CLI run: --allowed-tools, --add-dir and Claude Code's settings files
- * (this is the user's own folder, so its project settings apply, as they do for the reference).
+ * The permission engine of a CLI run: --allowed-tools, --add-dir and Claude Code's settings files.
+ * The folder's own files grant only when it is trusted; the tools themselves are never held back
+ * the way VS Code's Restricted Mode does (the flags are the user's own).
  */
-function cliPermissions(cwd: string, allowed: string[], addDirs: string[], env: NodeJS.ProcessEnv, io: CliIo): Permissions {
-  let claude: RuleSource[] | undefined;
-  const warn = (message: string) => io.err(`threadline: ignoring a permission rule: ${message}\n`);
+function cliPermissions(cwd: string, allowed: string[], addDirs: string[], claude: RuleSource[], trusted: boolean, env: NodeJS.ProcessEnv, io: CliIo): Permissions {
   return new Permissions(
     {
       cwd,
       rules: () => ({ allow: allowed, ask: [], deny: [] }),
       rulesLabel: '--allowed-tools',
-      trusted: () => true,
+      trusted: () => trusted,
+      restrictedMode: () => false,
       headless: true,
-      sources: () => [...(claude ??= readClaudeSettings({ cwd, env, warn, ...(env.HOME ? { home: env.HOME } : {}) })), ...(addDirs.length ? [{ label: '--add-dir', additionalDirectories: addDirs }] : [])],
+      sources: () => [...claude, ...(addDirs.length ? [{ label: '--add-dir', additionalDirectories: addDirs }] : [])],
       protectedPaths: [cliStateDir(env)],
     },
-    warn,
+    ruleWarning(io),
   );
 }
 
@@ -168,6 +193,8 @@ export interface CliOptions {
   signal?: AbortSignal;
   /** Piped input for a prompt run (the process's stdin from main.ts); none when not given. */
   stdin?: StdinSource;
+  /** Asks the person at the terminal a yes/no question; given only when stdin and stderr are terminals. */
+  confirm?(question: string): Promise<boolean>;
 }
 
 export async function runCli(argv: string[], opts: CliOptions = {}): Promise<number> {
@@ -190,11 +217,16 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
     case 'help':
       io.out(HELP);
       return 0;
+    case 'trust':
+      return trustCommand({ ...args, dir: resolve(args.dir) }, env, io);
     case 'context': {
       const cwd = resolve(args.cwd);
       const dirs = checkDirs(args.addDirs, io);
       if (!dirs) return 2;
-      const permissions = cliPermissions(cwd, [], dirs, env, io);
+      const claude = claudeSources(cwd, env, io);
+      // A preview: never asks, and names what is not applied in its output rather than on stderr.
+      const trust = await decideTrust({ cwd, env, flag: args.trust, sources: claude, io, notice: false });
+      const permissions = cliPermissions(cwd, [], dirs, claude, trust.trusted, env, io);
       const settings = { ...(args.model ? { model: args.model } : {}), ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}) };
       const runtime = new RuntimeState(cwd);
       const store = createStore<AppState>(getDefaultAppState({ sessionId: runtime.sessionId, settings }));
@@ -213,15 +245,15 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
         apiKey: async () => undefined,
         baseUrl: () => '',
         maxTurns: () => 1,
-        context: headlessContext(cwd, io),
+        context: headlessContext(cwd, io, trust.trusted),
       });
       agent.publishTokens();
       const preview = await agent.previewContext();
       const state = store.getState();
       const rules = permissions.describeRules();
       const modelId = agent.model().id;
-      if (args.json) io.out(`${JSON.stringify({ model: state.model, modelId, tokens: state.tokens, categories: preview.categories, total: preview.total, instructionFiles: preview.instructionFiles, permissions: rules }, null, 2)}\n`);
-      else io.out(`${renderContextReport(modelId === state.model ? state : { ...state, model: `${modelId} (${state.model})` }, preview)}\n\n${formatRules(rules.rules, rules.directories)}\n`);
+      if (args.json) io.out(`${JSON.stringify({ model: state.model, modelId, tokens: state.tokens, categories: preview.categories, total: preview.total, instructionFiles: preview.instructionFiles, permissions: rules, trust }, null, 2)}\n`);
+      else io.out(`${renderContextReport(modelId === state.model ? state : { ...state, model: `${modelId} (${state.model})` }, preview)}\n\n${describeTrust(trust)}\n${formatRules(rules.rules, rules.directories, rules.withheld)}\n`);
       return 0;
     }
     case 'sessions':
@@ -275,7 +307,14 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
         return 2;
       }
       if (input.warning) io.err(`threadline: ${input.warning}\n`);
-      const permissions = cliPermissions(cwd, args.allowedTools, dirs, env, io);
+      const claude = claudeSources(cwd, env, io);
+      const trust = await decideTrust({ cwd, env, flag: args.trust, sources: claude, io, notice: true, ...(opts.confirm ? { confirm: opts.confirm } : {}) });
+      // Stopped while the question was on screen: nothing has started yet.
+      if (opts.signal?.aborted) {
+        io.err('threadline: interrupted\n');
+        return 1;
+      }
+      const permissions = cliPermissions(cwd, args.allowedTools, dirs, claude, trust.trusted, env, io);
       const tools = createToolRegistry({ searchScope: permissions });
       warnUnknownTools(args.allowedTools, tools, io);
       return runPrompt(
@@ -285,7 +324,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
           tools,
           claudeEnv: { HOME: env.HOME, CLAUDE_CONFIG_DIR: env.CLAUDE_CONFIG_DIR },
           permissions,
-          context: headlessContext(cwd, io),
+          context: headlessContext(cwd, io, trust.trusted),
           sessions: new SessionStore(cliSessionsDir(cwd, env)),
           models: cliModelCatalog(env, env.ANTHROPIC_API_KEY || undefined),
           ...(await cliMemorySetup(cwd, env, io)),
