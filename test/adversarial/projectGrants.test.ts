@@ -51,7 +51,7 @@ const edit = { name: 'Edit', input: { file_path: 'notes.md', old_string: 'old', 
 const write = { name: 'Write', input: { file_path: 'made.txt', content: 'x' } };
 
 describe('an untrusted folder grants nothing in the CLI', () => {
-  const variants: Array<{ name: string; ws: () => string; call: typeof touch; line: RegExp; effect: (ws: string) => boolean }> = [
+  const variants: Array<{ name: string; ws: () => string; call: { name: string; input: unknown }; line: RegExp; effect: (ws: string) => boolean }> = [
     { name: '.claude/settings.json allows Bash', ws: () => folder({ allow: ['Bash'] }), call: touch, line: /from \.claude\/settings\.json: allow Bash \(/, effect: (ws) => existsSync(join(ws, 'pwned')) },
     { name: '.claude/settings.json allows Bash(touch:*)', ws: () => folder({ allow: ['Bash(touch:*)'] }), call: touch, line: /allow Bash\(touch:\*\)/, effect: (ws) => existsSync(join(ws, 'pwned')) },
     { name: '.claude/settings.local.json allows Write', ws: () => folder({ allow: ['Write'] }, 'settings.local.json'), call: write, line: /from \.claude\/settings\.local\.json: allow Write/, effect: (ws) => existsSync(join(ws, 'made.txt')) },
