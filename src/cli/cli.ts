@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Permissions } from '../agent/permissions';
 import { formatRules, readClaudeSettings, type RuleSource } from '../agent/ruleSources';
+import { withheldGrants } from '../permissions/projectTrust';
 import { createToolRegistry } from '../agent/tools';
 import { ContextService } from '../context/contextService';
 import { renderContextReport } from '../context/contextReport';
@@ -225,7 +226,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       if (!dirs) return 2;
       const claude = claudeSources(cwd, env, io);
       // A preview: never asks, and names what is not applied in its output rather than on stderr.
-      const trust = await decideTrust({ cwd, env, flag: args.trust, sources: claude, io, notice: false });
+      const trust = await decideTrust({ cwd, env, flag: args.trust, wouldGrant: withheldGrants(claude, false), io, notice: false });
       const permissions = cliPermissions(cwd, [], dirs, claude, trust.trusted, env, io);
       const settings = { ...(args.model ? { model: args.model } : {}), ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}) };
       const runtime = new RuntimeState(cwd);
@@ -308,7 +309,9 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       }
       if (input.warning) io.err(`threadline: ${input.warning}\n`);
       const claude = claudeSources(cwd, env, io);
-      const trust = await decideTrust({ cwd, env, flag: args.trust, sources: claude, io, notice: true, ...(opts.confirm ? { confirm: opts.confirm } : {}) });
+      // No question when the run cannot go ahead anyway (no key).
+      const confirm = opts.confirm && env.ANTHROPIC_API_KEY ? { confirm: opts.confirm } : {};
+      const trust = await decideTrust({ cwd, env, flag: args.trust, wouldGrant: withheldGrants(claude, false), io, notice: true, ...confirm });
       // Stopped while the question was on screen: nothing has started yet.
       if (opts.signal?.aborted) {
         io.err('threadline: interrupted\n');

@@ -3,7 +3,7 @@
 // restrict but not grant, and no git runs there (see src/permissions/projectTrust.ts).
 import { resolve } from 'node:path';
 import { printable } from '../base/printable';
-import { describeWithheld, withheldGrants, type RuleSource } from '../permissions/projectTrust';
+import { describeWithheld, type WithheldGrant } from '../permissions/projectTrust';
 import { realFolder, TrustFileError, TrustStore } from '../permissions/trustStore';
 import { cliStateDir } from '../sessions/paths';
 import type { CliIo } from './io';
@@ -22,8 +22,12 @@ export interface TrustQuestion {
   env: NodeJS.ProcessEnv;
   /** --trust: trusted for this run, nothing remembered. */
   flag: boolean;
-  /** The permission sources read for the run; their project files decide whether there is anything to ask about. */
-  sources: readonly RuleSource[];
+  /**
+   * What the folder's own files would grant if it were trusted (`withheldGrants(sources, false)`,
+   * plus any other project source such as MCP servers): the question is asked, and the notice
+   * printed, only when this is not empty.
+   */
+  wouldGrant: readonly WithheldGrant[];
   io: CliIo;
   /** Present only when a person can answer (stdin and stderr are terminals). */
   confirm?(question: string): Promise<boolean>;
@@ -43,10 +47,10 @@ export async function decideTrust(q: TrustQuestion): Promise<CliTrust> {
   const known = await store.isTrusted(folder);
   if (known.problem) q.io.err(`threadline: ${printable(known.problem)}; no folder is trusted until it is fixed or removed\n`);
   if (known.trusted) return { folder, trusted: true, how: 'remembered' };
-  const withheld = withheldGrants(q.sources, false);
+  const withheld = q.wouldGrant;
   if (!withheld.length) return { folder, trusted: false, how: 'no' };
   if (q.confirm && !known.problem) {
-    const yes = await q.confirm(`threadline: ${printable(folder)} is not trusted; its settings would grant ${describeWithheld(withheld)}.\nTrust this folder, so that its settings apply and git runs here, from now on? [y/N] `);
+    const yes = await q.confirm(`threadline: ${printable(folder)} is not trusted. Trusting it applies ${describeWithheld(withheld)}, and lets git run there.\nTrust this folder from now on? [y/N] `);
     if (yes) {
       try {
         await store.trust(folder);
