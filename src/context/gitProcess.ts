@@ -5,6 +5,8 @@
 // for every call, where git allows it, by the config given on the command line (which beats the
 // repository's). Git is started only for a trusted folder; an untrusted one is read from its files.
 import { spawn } from 'node:child_process';
+import { constants, promises as fs } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
 import { childEnv } from '../tools/childEnv';
 import type { RepoLocation } from './gitRepo';
 
@@ -95,11 +97,42 @@ function baseEnv(repo: RepoLocation, overrides: ReadonlyArray<readonly [string, 
   return childEnv(env, inherited);
 }
 
-function run(repo: RepoLocation, overrides: ReadonlyArray<readonly [string, string]>, args: readonly string[], opts: GitRunOptions): Promise<GitOutput | undefined> {
+const found = new Map<string, Promise<string | undefined>>();
+
+/**
+ * The git program, looked up on PATH's absolute entries only. git runs in the repository's
+ * folder, so an empty entry (a trailing ":") or "." would find a `git` the repository ships.
+ */
+export function findGit(path = process.env.PATH ?? ''): Promise<string | undefined> {
+  let hit = found.get(path);
+  if (!hit) {
+    hit = (async () => {
+      const names = process.platform === 'win32' ? ['git.exe', 'git.cmd'] : ['git'];
+      for (const dir of path.split(delimiter)) {
+        if (!isAbsolute(dir)) continue;
+        for (const name of names) {
+          const candidate = join(dir, name);
+          const ok = await fs.access(candidate, constants.X_OK).then(
+            async () => (await fs.stat(candidate)).isFile(),
+            () => false,
+          );
+          if (ok) return candidate;
+        }
+      }
+      return undefined;
+    })();
+    found.set(path, hit);
+  }
+  return hit;
+}
+
+async function run(repo: RepoLocation, overrides: ReadonlyArray<readonly [string, string]>, args: readonly string[], opts: GitRunOptions): Promise<GitOutput | undefined> {
+  const git = await findGit();
+  if (!git) return undefined;
   return new Promise((resolvePromise) => {
     let child;
     try {
-      child = spawn('git', ['--no-pager', ...args], { cwd: repo.top, env: baseEnv(repo, overrides), stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true });
+      child = spawn(git, ['--no-pager', ...args], { cwd: repo.top, env: baseEnv(repo, overrides), stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true });
     } catch {
       resolvePromise(undefined);
       return;

@@ -117,7 +117,10 @@ export async function memoryKeyFolder(cwd: string): Promise<string> {
 /** The checked-out branch as HEAD names it, read from the file; undefined when it cannot be read safely. */
 export async function branchFromFiles(repo: RepoLocation): Promise<string | undefined> {
   if (!repo.gitDir) return undefined;
-  const head = await readPointer(join(repo.gitDir, 'HEAD'));
+  // A HEAD that is a link out of the git folder is not read through (its first line would be shown).
+  const path = join(repo.gitDir, 'HEAD');
+  if ((await fs.realpath(path).catch(() => undefined)) !== path) return undefined;
+  const head = await readPointer(path);
   if (!head) return undefined;
   const ref = /^ref:\s*refs\/heads\/(.+)$/.exec(head);
   if (ref) return ref[1];

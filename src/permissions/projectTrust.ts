@@ -23,8 +23,8 @@ export interface RuleSource {
   project?: boolean;
 }
 
-/** Modes that let more run without asking than the default does; plan and dontAsk only hold back. */
-const GRANTING_MODES = new Set(['acceptEdits', 'bypassPermissions']);
+/** Modes that let nothing more run than the default does; any other (acceptEdits, a typo) is a grant. */
+const RESTRICTING_MODES = new Set(['default', 'plan', 'dontAsk']);
 
 /** Rules that read or write files, which a project file may never point outside the project. */
 const FILE_RULES = new Set(['Read', 'Grep', 'Glob', 'Edit', 'Write']);
@@ -49,7 +49,7 @@ export function applicablePart(s: RuleSource, trusted: boolean): RuleSource {
   if (s.root !== undefined) out.root = s.root;
   if (s.deny) out.deny = s.deny;
   if (s.ask) out.ask = s.ask;
-  if (s.defaultMode !== undefined && !GRANTING_MODES.has(s.defaultMode)) out.defaultMode = s.defaultMode;
+  if (s.defaultMode !== undefined && RESTRICTING_MODES.has(s.defaultMode)) out.defaultMode = s.defaultMode;
   return out;
 }
 

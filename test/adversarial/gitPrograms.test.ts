@@ -123,3 +123,22 @@ describe('a trusted folder: git runs, with every program switched off', () => {
     assert.deepEqual(r.ran(), []);
   });
 });
+
+describe("a git the repository ships is never the git that runs", () => {
+  for (const entry of ['', '.']) {
+    it(`PATH with ${entry ? 'a "." entry' : 'an empty entry'} before git's folder: the snapshot runs the real git`, async () => {
+      const r = hostileRepo();
+      writeFileSync(join(r.ws, 'git'), `#!/bin/sh\ntouch '${join(r.root, 'markers', 'shipped-git')}'\n`);
+      chmodSync(join(r.ws, 'git'), 0o755);
+      const saved = process.env.PATH;
+      process.env.PATH = `${entry}:${saved}`;
+      try {
+        const s = await takeGitSnapshot(r.ws, { trusted: true, timeoutMs: 20_000 });
+        assert.equal(s?.branch, 'main');
+      } finally {
+        process.env.PATH = saved;
+      }
+      assert.deepEqual(r.ran(), []);
+    });
+  }
+});

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
@@ -37,6 +37,15 @@ describe('the repository, read from its files', () => {
     assert.equal(await branchFromFiles((await findRepository(r))!), 'feature/x');
     git(r, 'checkout', '-q', '--detach');
     assert.match((await branchFromFiles((await findRepository(r))!)) ?? '', /^HEAD \(detached at [0-9a-f]{7}\)$/);
+  });
+
+  it('does not read a HEAD that links out of the git folder', async () => {
+    const root = tmp();
+    const r = repo(join(root, 'r'));
+    writeFileSync(join(root, 'private.txt'), 'ref: refs/heads/PRIVATE-FIRST-LINE\n');
+    rmSync(join(r, '.git', 'HEAD'));
+    symlinkSync(join(root, 'private.txt'), join(r, '.git', 'HEAD'));
+    assert.equal(await branchFromFiles((await findRepository(r))!), undefined);
   });
 
   it("a worktree whose pointers are relative (git 2.48's worktree.useRelativePaths) shares its repository's key", async () => {

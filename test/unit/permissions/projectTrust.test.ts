@@ -26,7 +26,7 @@ describe('what a project file may do', () => {
     const user: RuleSource = { label: '~/.claude/settings.json', allow: ['Bash'], defaultMode: 'acceptEdits' };
     assert.equal(applicablePart(user, false), user);
     for (const mode of ['plan', 'dontAsk', 'default']) assert.equal(applicablePart({ label: 'p', project: true, defaultMode: mode }, false).defaultMode, mode);
-    assert.equal(applicablePart({ label: 'p', project: true, defaultMode: 'bypassPermissions' }, false).defaultMode, undefined);
+    for (const mode of ['bypassPermissions', 'acceptEdits', 'AcceptEdits', 'acceptEdits ']) assert.equal(applicablePart({ label: 'p', project: true, defaultMode: mode }, false).defaultMode, undefined, mode);
   });
 
   it('names what trust would add: allow rules that can ever apply, and acceptEdits', () => {
