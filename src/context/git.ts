@@ -54,17 +54,18 @@ export function capSection(text: string, max: number, maxLine = MAX_LINE_CHARS):
 
 const name = (s: string | undefined) => (s === undefined ? undefined : capSection(s.split('\n')[0]!, MAX_NAME_CHARS, MAX_NAME_CHARS).text);
 
-async function quiet(git: HardenedGit, args: string[], keepLeading = false): Promise<{ text: string; cut: boolean } | undefined> {
-  const out = await git.run(args, MAX_OUTPUT_BYTES).catch(() => undefined);
+/** `noDrivers`: the command reads no file content, so no filter or diff driver can run (see HardenedGit). */
+async function quiet(git: HardenedGit, args: string[], opts: { keepLeading?: boolean; noDrivers?: boolean } = {}): Promise<{ text: string; cut: boolean } | undefined> {
+  const out = await git.run(args, MAX_OUTPUT_BYTES, opts.noDrivers ? { drivers: false } : {}).catch(() => undefined);
   if (!out) return undefined;
   // `status --short` lines start with a meaningful space (" M file"): keep it.
-  const s = keepLeading ? out.stdout.replace(/^\n+/, '').trimEnd() : out.stdout.trim();
+  const s = opts.keepLeading ? out.stdout.replace(/^\n+/, '').trimEnd() : out.stdout.trim();
   return s || out.cut ? { text: s, cut: out.cut } : undefined;
 }
 
 /** The remote's default branch if known, else main or master: one git process for all three. */
 async function mainBranchOf(git: HardenedGit): Promise<string | undefined> {
-  const refs = (await quiet(git, ['for-each-ref', '--format=%(refname) %(symref)', 'refs/remotes/origin/HEAD', 'refs/heads/main', 'refs/heads/master']))?.text;
+  const refs = (await quiet(git, ['for-each-ref', '--format=%(refname) %(symref)', 'refs/remotes/origin/HEAD', 'refs/heads/main', 'refs/heads/master'], { noDrivers: true }))?.text;
   if (!refs) return undefined;
   const lines = refs.split('\n').map((l) => l.trim().split(' '));
   const remote = lines.find(([n]) => n === 'refs/remotes/origin/HEAD')?.[1];
@@ -84,21 +85,22 @@ async function fromGit(repo: RepoLocation, timeoutMs: number): Promise<GitSnapsh
   // All at once, the repository check included. The branch comes from the symbolic ref, which
   // exists before the first commit: asking `rev-parse HEAD` in a fresh `git init` fails.
   const [inside, symbolic, mainBranch, status, log, userName] = await Promise.all([
-    quiet(git, ['rev-parse', '--is-inside-work-tree']),
-    quiet(git, ['symbolic-ref', '--short', '-q', 'HEAD']),
+    quiet(git, ['rev-parse', '--is-inside-work-tree'], { noDrivers: true }),
+    quiet(git, ['symbolic-ref', '--short', '-q', 'HEAD'], { noDrivers: true }),
     mainBranchOf(git),
     // --no-optional-locks: a snapshot must never contend with the user's own git commands, and
     // never writes the index (whose hook would run).
-    quiet(git, ['--no-optional-locks', 'status', '--short', '--ignore-submodules=all'], true),
+    // Status hashes changed files through their filters: it waits until every driver is known.
+    quiet(git, ['--no-optional-locks', 'status', '--short', '--ignore-submodules=all'], { keepLeading: true }),
     // A subject line only, cut by git itself (a 4 MB subject must not crowd out the other four);
     // no signature check, no diff drivers, whatever the config says.
-    quiet(git, ['log', `--format=%h %<(${MAX_LINE_CHARS},trunc)%s`, '-n', '5', '--no-show-signature', '--no-ext-diff', '--no-textconv', '--no-color']),
-    quiet(git, ['config', '--get', 'user.name']),
+    quiet(git, ['log', `--format=%h %<(${MAX_LINE_CHARS},trunc)%s`, '-n', '5', '--no-show-signature', '--no-ext-diff', '--no-textconv', '--no-color'], { noDrivers: true }),
+    quiet(git, ['config', '--get', 'user.name'], { noDrivers: true }),
   ]);
   if (inside?.text !== 'true') return undefined;
   let branch = symbolic?.text;
   if (!branch) {
-    const sha = (await quiet(git, ['rev-parse', '--short', 'HEAD']))?.text;
+    const sha = (await quiet(git, ['rev-parse', '--short', 'HEAD'], { noDrivers: true }))?.text;
     branch = sha ? `HEAD (detached at ${sha})` : undefined;
   }
   const s = capSection(status?.text ?? '', MAX_STATUS_CHARS);

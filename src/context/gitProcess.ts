@@ -190,6 +190,9 @@ function driverOverrides(names: readonly string[]): Array<[string, string]> {
  * A git for one trusted repository: `run(args)` answers with git's output, or undefined when git
  * failed, timed out or is not installed. The first call reads the names in the config (reading
  * config runs nothing) so that every driver it defines is switched off for the calls after.
+ * A command that cannot reach a driver (it reads no file content: rev-parse, symbolic-ref,
+ * for-each-ref, config --get, a log without patches) may say `{ drivers: false }` and start at
+ * once with the fixed settings; by default a call waits for the drivers to be known.
  */
 export class HardenedGit {
   private overrides: Promise<ReadonlyArray<readonly [string, string]> | undefined> | undefined;
@@ -207,7 +210,8 @@ export class HardenedGit {
     }));
   }
 
-  async run(args: readonly string[], maxBytes: number): Promise<GitOutput | undefined> {
+  async run(args: readonly string[], maxBytes: number, opts: { drivers?: boolean } = {}): Promise<GitOutput | undefined> {
+    if (opts.drivers === false) return run(this.repo, FIXED, args, { timeoutMs: this.timeoutMs, maxBytes });
     const overrides = await this.settings().catch(() => undefined);
     if (!overrides) return undefined;
     return run(this.repo, overrides, args, { timeoutMs: this.timeoutMs, maxBytes });
