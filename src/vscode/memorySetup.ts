@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { canonicalRepoRoot } from '../context/git';
+import { memoryKeyFolder } from '../context/gitRepo';
 import type { MemorySetup } from '../memory/memoryWiring';
 import { resolveMemoryDir } from '../memory/paths';
 import type { Logger } from '../ports/logger';
@@ -15,7 +15,8 @@ import { readMemorySettings } from './settings';
  */
 export async function memorySetup(opts: { cwd: string; globalStorageDir: string; sessionsDir: string; store: Store<AppState>; log: Logger }): Promise<((sessionId: string) => MemorySetup) | undefined> {
   const settings = readMemorySettings();
-  const canonical = (await canonicalRepoRoot(opts.cwd, 1500)) ?? opts.cwd;
+  // Read from the repository's files: no git runs, trusted or not.
+  const canonical = await memoryKeyFolder(opts.cwd);
   const dir = resolveMemoryDir({ setting: settings.directory, globalStorageDir: opts.globalStorageDir, canonicalRoot: canonical });
   if (!dir.ok) {
     void vscode.window.showWarningMessage(`Threadline: auto memory is off: ${dir.reason}`);

@@ -15,8 +15,9 @@ export interface PermissionWiring {
 
 /**
  * One permission engine per session (its grants go with it), with Threadline's user settings,
- * Claude Code's settings files (read once per session; project files only while trusted) and
- * the tools whose searches it scopes.
+ * Claude Code's settings files (read once per session; the project's files restrict always and
+ * grant only while VS Code trusts the workspace) and the tools whose searches it scopes. An
+ * untrusted workspace is also in Restricted Mode: nothing writes or executes.
  */
 export function permissionsAndTools(w: PermissionWiring): { permissions: Permissions; tools: ToolRegistry } {
   let claude: RuleSource[] | undefined;
@@ -42,5 +43,5 @@ export function permissionsAndTools(w: PermissionWiring): { permissions: Permiss
 export function permissionsReport(permissions: Permissions): string {
   const d = permissions.describeRules();
   const mode = d.defaultMode ? `\nDefault mode: ${d.defaultMode.mode} (${d.defaultMode.source})` : '';
-  return `${formatRules(d.rules, d.directories)}${mode}`;
+  return `${formatRules(d.rules, d.directories, d.withheld)}${mode}`;
 }
