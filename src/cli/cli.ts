@@ -24,6 +24,8 @@ import { runPrompt } from './runPrompt';
 import { cliModelCatalog } from './models';
 import { DEFAULT_MODEL } from '../api/models';
 import { sessionsCommand } from './sessionsCommand';
+import { cliHost } from './host';
+import type { Host } from '../ports/host';
 
 declare const __THREADLINE_VERSION__: string | undefined;
 
@@ -100,15 +102,8 @@ async function cliMemorySetup(cwd: string, env: NodeJS.ProcessEnv, io: CliIo): P
   };
 }
 
-function headlessContext(cwd: string, io: CliIo): ContextService {
-  return new ContextService({
-    cwd,
-    trusted: () => true,
-    approveExternal: async (path, from) => {
-      io.err(`threadline: skipped ${path}, included by ${from}: it is outside the project and a headless run cannot ask (approve it once in VS Code)\n`);
-      return false;
-    },
-  });
+function headlessContext(cwd: string, host: Host): ContextService {
+  return new ContextService({ cwd, host });
 }
 
 /** A rule for a tool Threadline does not have grants nothing; say so rather than let it look granted. */
@@ -123,7 +118,7 @@ function warnUnknownTools(rules: readonly string[], tools: ToolRegistry, io: Cli
  * The permission engine of a CLI run: --allowed-tools, --add-dir and Claude Code's settings files
  * (this is the user's own folder, so its project settings apply, as they do for the reference).
  */
-function cliPermissions(cwd: string, allowed: string[], addDirs: string[], env: NodeJS.ProcessEnv, io: CliIo): Permissions {
+function cliPermissions(cwd: string, allowed: string[], addDirs: string[], env: NodeJS.ProcessEnv, io: CliIo, host: Pick<Host, 'isTrusted'>): Permissions {
   let claude: RuleSource[] | undefined;
   const warn = (message: string) => io.err(`threadline: ignoring a permission rule: ${message}\n`);
   return new Permissions(
@@ -131,7 +126,7 @@ function cliPermissions(cwd: string, allowed: string[], addDirs: string[], env: 
       cwd,
       rules: () => ({ allow: allowed, ask: [], deny: [] }),
       rulesLabel: '--allowed-tools',
-      trusted: () => true,
+      trusted: () => host.isTrusted(),
       headless: true,
       sources: () => [...(claude ??= readClaudeSettings({ cwd, env, warn, ...(env.HOME ? { home: env.HOME } : {}) })), ...(addDirs.length ? [{ label: '--add-dir', additionalDirectories: addDirs }] : [])],
       protectedPaths: [cliStateDir(env)],
@@ -194,7 +189,8 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       const cwd = resolve(args.cwd);
       const dirs = checkDirs(args.addDirs, io);
       if (!dirs) return 2;
-      const permissions = cliPermissions(cwd, [], dirs, env, io);
+      const host = cliHost({ env, io, maxTurns: 1 });
+      const permissions = cliPermissions(cwd, [], dirs, env, io, host);
       const settings = { ...(args.model ? { model: args.model } : {}), ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}) };
       const runtime = new RuntimeState(cwd);
       const store = createStore<AppState>(getDefaultAppState({ sessionId: runtime.sessionId, settings }));
@@ -208,12 +204,11 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
         runtime,
         log: silentLogger,
         cwd,
+        // A local preview sends nothing: no key.
+        host: { ...host, apiKey: async () => undefined },
         tools: createToolRegistry({ searchScope: permissions }),
         permissions,
-        apiKey: async () => undefined,
-        baseUrl: () => '',
-        maxTurns: () => 1,
-        context: headlessContext(cwd, io),
+        context: headlessContext(cwd, host),
       });
       agent.publishTokens();
       const preview = await agent.previewContext();
@@ -275,17 +270,18 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
         return 2;
       }
       if (input.warning) io.err(`threadline: ${input.warning}\n`);
-      const permissions = cliPermissions(cwd, args.allowedTools, dirs, env, io);
+      const host = cliHost({ env, io, ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}) });
+      const permissions = cliPermissions(cwd, args.allowedTools, dirs, env, io, host);
       const tools = createToolRegistry({ searchScope: permissions });
       warnUnknownTools(args.allowedTools, tools, io);
       return runPrompt(
         { ...args, cwd, prompt: input.prompt },
-        { apiKey: env.ANTHROPIC_API_KEY || undefined, baseUrl: env.ANTHROPIC_BASE_URL || undefined },
+        host,
         {
           tools,
           claudeEnv: { HOME: env.HOME, CLAUDE_CONFIG_DIR: env.CLAUDE_CONFIG_DIR },
           permissions,
-          context: headlessContext(cwd, io),
+          context: headlessContext(cwd, host),
           sessions: new SessionStore(cliSessionsDir(cwd, env)),
           models: cliModelCatalog(env, env.ANTHROPIC_API_KEY || undefined),
           ...(await cliMemorySetup(cwd, env, io)),

@@ -1,7 +1,8 @@
 import { memoize } from 'lodash-es';
 import { formatGitSnapshot, repoRoot, takeGitSnapshot, type GitSnapshot } from './git';
-import { formatInstructions, loadInstructions, matchingRules, type InstructionFile, type InstructionSet, type LoadOptions } from './instructions';
+import { formatInstructions, loadInstructions, matchingRules, type InstructionFile, type InstructionSet } from './instructions';
 import type { Reminder } from './reminders';
+import type { Host } from '../ports/host';
 
 export interface ContextServiceOptions {
   cwd: string;
@@ -10,8 +11,8 @@ export interface ContextServiceOptions {
   managedRoot?: string | null;
   /** Where the walk up from cwd ends (tests use a temp folder). Default: the filesystem root. */
   filesystemRoot?: string;
-  trusted(): boolean;
-  approveExternal?: LoadOptions['approveExternal'];
+  /** Trust decides what of the workspace is read; an include outside the project is asked about. */
+  host: Pick<Host, 'isTrusted' | 'approveExternal'>;
   gitTimeoutMs?: number;
 }
 
@@ -33,7 +34,7 @@ export class ContextService {
   private approveOnce(path: string, from: string): Promise<boolean> {
     let answer = this.approvals.get(path);
     if (!answer) {
-      answer = (this.opts.approveExternal?.(path, from) ?? Promise.resolve(false)).catch(() => false);
+      answer = this.opts.host.approveExternal(path, from).catch(() => false);
       this.approvals.set(path, answer);
     }
     return answer;
@@ -47,15 +48,16 @@ export class ContextService {
    * there too. Not memoised while untrusted, so granting trust brings the snapshot in.
    */
   async git(): Promise<GitSnapshot | undefined> {
-    return this.opts.trusted() ? this.trustedGit() : undefined;
+    return this.opts.host.isTrusted() ? this.trustedGit() : undefined;
   }
 
   readonly instructions = memoize(async (): Promise<InstructionSet> => {
-    const root = (this.opts.trusted() ? await repoRoot(this.opts.cwd) : undefined) ?? this.opts.cwd;
+    const trusted = this.opts.host.isTrusted();
+    const root = (trusted ? await repoRoot(this.opts.cwd) : undefined) ?? this.opts.cwd;
     return loadInstructions({
       cwd: this.opts.cwd,
       projectRoot: root,
-      trusted: this.opts.trusted(),
+      trusted,
       ...(this.opts.home ? { home: this.opts.home } : {}),
       ...(this.opts.managedRoot !== undefined ? { managedRoot: this.opts.managedRoot } : {}),
       ...(this.opts.filesystemRoot ? { filesystemRoot: this.opts.filesystemRoot } : {}),
