@@ -102,6 +102,11 @@ async function cliMemorySetup(cwd: string, env: NodeJS.ProcessEnv, io: CliIo): P
   };
 }
 
+/** A headless run works in the folder its user named on the command line, and trusts it. */
+function cliTrusted(): boolean {
+  return true;
+}
+
 function headlessContext(cwd: string, host: Host): ContextService {
   return new ContextService({ cwd, host });
 }
@@ -189,7 +194,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       const cwd = resolve(args.cwd);
       const dirs = checkDirs(args.addDirs, io);
       if (!dirs) return 2;
-      const host = cliHost({ env, io, maxTurns: 1 });
+      const host = cliHost({ env, io, trusted: cliTrusted(), maxTurns: 1 });
       const permissions = cliPermissions(cwd, [], dirs, env, io, host);
       const settings = { ...(args.model ? { model: args.model } : {}), ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}) };
       const runtime = new RuntimeState(cwd);
@@ -270,7 +275,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
         return 2;
       }
       if (input.warning) io.err(`threadline: ${input.warning}\n`);
-      const host = cliHost({ env, io, ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}) });
+      const host = cliHost({ env, io, trusted: cliTrusted(), ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}) });
       const permissions = cliPermissions(cwd, args.allowedTools, dirs, env, io, host);
       const tools = createToolRegistry({ searchScope: permissions });
       warnUnknownTools(args.allowedTools, tools, io);

@@ -4,6 +4,8 @@ import type { CliIo } from './io';
 export interface CliHostOptions {
   env: NodeJS.ProcessEnv;
   io: CliIo;
+  /** Whether the run may act on the folder's own files and settings (see cliTrusted). */
+  trusted: boolean;
   /** --max-turns; without it a headless run finishes long work, as the reference's -p does. */
   maxTurns?: number;
 }
@@ -14,8 +16,7 @@ export interface CliHostOptions {
  */
 export function cliHost(o: CliHostOptions): Host {
   return {
-    // A headless run works in the folder its user named on the command line.
-    isTrusted: () => true,
+    isTrusted: () => o.trusted,
     apiKey: async () => o.env.ANTHROPIC_API_KEY || undefined,
     baseUrl: () => o.env.ANTHROPIC_BASE_URL || '',
     settings: {
