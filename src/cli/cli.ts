@@ -28,6 +28,8 @@ import { DEFAULT_MODEL } from '../api/models';
 import { sessionsCommand } from './sessionsCommand';
 import { decideTrust, describeTrust, trustCommand } from './trust';
 import { HELP, VERSION } from './help';
+import { cliHost } from './host';
+import type { Host } from '../ports/host';
 
 export { HELP, VERSION } from './help';
 
@@ -56,16 +58,8 @@ async function cliMemorySetup(cwd: string, env: NodeJS.ProcessEnv, io: CliIo): P
  * The CLI reads a folder's instruction files trusted or not (they grant nothing); git runs only
  * in a trusted folder.
  */
-function headlessContext(cwd: string, io: CliIo, trusted: boolean): ContextService {
-  return new ContextService({
-    cwd,
-    trusted: () => trusted,
-    projectInstructions: () => true,
-    approveExternal: async (path, from) => {
-      io.err(`threadline: skipped ${path}, included by ${from}: it is outside the project and a headless run cannot ask (approve it once in VS Code)\n`);
-      return false;
-    },
-  });
+function headlessContext(cwd: string, host: Host): ContextService {
+  return new ContextService({ cwd, host, projectInstructions: () => true });
 }
 
 /** A rule for a tool Threadline does not have grants nothing; say so rather than let it look granted. */
@@ -88,13 +82,13 @@ function claudeSources(cwd: string, env: NodeJS.ProcessEnv, io: CliIo): RuleSour
  * The folder's own files grant only when it is trusted; the tools themselves are never held back
  * the way VS Code's Restricted Mode does (the flags are the user's own).
  */
-function cliPermissions(cwd: string, allowed: string[], addDirs: string[], claude: RuleSource[], trusted: boolean, env: NodeJS.ProcessEnv, io: CliIo): Permissions {
+function cliPermissions(cwd: string, allowed: string[], addDirs: string[], claude: RuleSource[], env: NodeJS.ProcessEnv, io: CliIo, host: Pick<Host, 'isTrusted'>): Permissions {
   return new Permissions(
     {
       cwd,
       rules: () => ({ allow: allowed, ask: [], deny: [] }),
       rulesLabel: '--allowed-tools',
-      trusted: () => trusted,
+      trusted: () => host.isTrusted(),
       restrictedMode: () => false,
       headless: true,
       sources: () => [...claude, ...(addDirs.length ? [{ label: '--add-dir', additionalDirectories: addDirs }] : [])],
@@ -165,7 +159,8 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       const claude = claudeSources(cwd, env, io);
       // A preview: never asks, and names what is not applied in its output rather than on stderr.
       const trust = await decideTrust({ cwd, env, flag: args.trust, wouldGrant: withheldGrants(claude, false), io, notice: false });
-      const permissions = cliPermissions(cwd, [], dirs, claude, trust.trusted, env, io);
+      const host = cliHost({ env, io, trusted: trust.trusted, maxTurns: 1 });
+      const permissions = cliPermissions(cwd, [], dirs, claude, env, io, host);
       const settings = { ...(args.model ? { model: args.model } : {}), ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}) };
       const runtime = new RuntimeState(cwd);
       const store = createStore<AppState>(getDefaultAppState({ sessionId: runtime.sessionId, settings }));
@@ -179,12 +174,11 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
         runtime,
         log: silentLogger,
         cwd,
+        // A local preview sends nothing: no key.
+        host: { ...host, apiKey: async () => undefined },
         tools: createToolRegistry({ searchScope: permissions }),
         permissions,
-        apiKey: async () => undefined,
-        baseUrl: () => '',
-        maxTurns: () => 1,
-        context: headlessContext(cwd, io, trust.trusted),
+        context: headlessContext(cwd, host),
       });
       agent.publishTokens();
       const preview = await agent.previewContext();
@@ -255,17 +249,18 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
         io.err('threadline: interrupted\n');
         return 1;
       }
-      const permissions = cliPermissions(cwd, args.allowedTools, dirs, claude, trust.trusted, env, io);
+      const host = cliHost({ env, io, trusted: trust.trusted, ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}) });
+      const permissions = cliPermissions(cwd, args.allowedTools, dirs, claude, env, io, host);
       const tools = createToolRegistry({ searchScope: permissions });
       warnUnknownTools(args.allowedTools, tools, io);
       return runPrompt(
         { ...args, cwd, prompt: input.prompt },
-        { apiKey: env.ANTHROPIC_API_KEY || undefined, baseUrl: env.ANTHROPIC_BASE_URL || undefined },
+        host,
         {
           tools,
           claudeEnv: { HOME: env.HOME, CLAUDE_CONFIG_DIR: env.CLAUDE_CONFIG_DIR },
           permissions,
-          context: headlessContext(cwd, io, trust.trusted),
+          context: headlessContext(cwd, host),
           sessions: new SessionStore(cliSessionsDir(cwd, env)),
           models: cliModelCatalog(env, env.ANTHROPIC_API_KEY || undefined),
           ...(await cliMemorySetup(cwd, env, io)),

@@ -2,8 +2,9 @@ import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { memoize } from 'lodash-es';
 import { formatGitSnapshot, takeGitSnapshot, type GitSnapshot } from './git';
-import { formatInstructions, loadInstructions, matchingRules, type InstructionFile, type InstructionSet, type LoadOptions } from './instructions';
+import { formatInstructions, loadInstructions, matchingRules, type InstructionFile, type InstructionSet } from './instructions';
 import type { Reminder } from './reminders';
+import type { Host } from '../ports/host';
 
 export interface ContextServiceOptions {
   cwd: string;
@@ -12,14 +13,13 @@ export interface ContextServiceOptions {
   managedRoot?: string | null;
   /** Where the walk up from cwd ends (tests use a temp folder). Default: the filesystem root. */
   filesystemRoot?: string;
-  /** The user trusts this folder: git may run here (with every program it could start switched off). */
-  trusted(): boolean;
+  /** Trust decides what of the workspace is read and whether git runs; an include outside the project is asked about. */
+  host: Pick<Host, 'isTrusted' | 'approveExternal'>;
   /**
-   * Whether the folder's own instruction files are read. Default: trusted(), as VS Code's
+   * Whether the folder's own instruction files are read. Default: the host's trust, as VS Code's
    * Restricted Mode withholds them; the CLI reads them in any folder, since they grant nothing.
    */
   projectInstructions?(): boolean;
-  approveExternal?: LoadOptions['approveExternal'];
   gitTimeoutMs?: number;
 }
 
@@ -41,7 +41,7 @@ export class ContextService {
   private approveOnce(path: string, from: string): Promise<boolean> {
     let answer = this.approvals.get(path);
     if (!answer) {
-      answer = (this.opts.approveExternal?.(path, from) ?? Promise.resolve(false)).catch(() => false);
+      answer = this.opts.host.approveExternal(path, from).catch(() => false);
       this.approvals.set(path, answer);
     }
     return answer;
@@ -59,7 +59,7 @@ export class ContextService {
    * holds the branch, read from HEAD's file, and says what it could not read.
    */
   async git(): Promise<GitSnapshot | undefined> {
-    return this.snapshot(this.opts.trusted());
+    return this.snapshot(this.opts.host.isTrusted());
   }
 
   readonly instructions = memoize(async (): Promise<InstructionSet> => {
@@ -69,7 +69,7 @@ export class ContextService {
     return loadInstructions({
       cwd: this.opts.cwd,
       projectRoot: root,
-      trusted: this.opts.projectInstructions ? this.opts.projectInstructions() : this.opts.trusted(),
+      trusted: this.opts.projectInstructions ? this.opts.projectInstructions() : this.opts.host.isTrusted(),
       ...(this.opts.home ? { home: this.opts.home } : {}),
       ...(this.opts.managedRoot !== undefined ? { managedRoot: this.opts.managedRoot } : {}),
       ...(this.opts.filesystemRoot ? { filesystemRoot: this.opts.filesystemRoot } : {}),

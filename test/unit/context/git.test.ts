@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ContextService } from '../../../src/context/contextService';
 import { formatGitSnapshot, MAX_STATUS_CHARS, takeGitSnapshot } from '../../../src/context/git';
+import { testHost } from '../../support/host';
 
 function repo(): string {
   const dir = mkdtempSync(join(tmpdir(), 'tl-git-'));
@@ -119,7 +120,7 @@ describe('git snapshot in a hostile repository', () => {
     process.env.PATH = `${bin}:${saved}`;
     try {
       let trusted = false;
-      const svc = new ContextService({ cwd: dir, home: join(dir, '.home'), managedRoot: null, filesystemRoot: dir, trusted: () => trusted });
+      const svc = new ContextService({ cwd: dir, home: join(dir, '.home'), managedRoot: null, filesystemRoot: dir, host: { ...testHost(), isTrusted: () => trusted } });
       svc.prefetch();
       const [untrusted] = await svc.systemSections();
       assert.match(untrusted ?? '', /Current branch: feature\/x/, 'the branch is read from .git/HEAD');
