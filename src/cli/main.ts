@@ -1,5 +1,6 @@
 import { killProcessGroups } from '../base/processGroups';
 import { runCli } from './cli';
+import { stdio } from './io';
 
 /** A stop that has not finished writing by then exits anyway. */
 const STOP_GRACE_MS = 5000;
@@ -28,7 +29,7 @@ void runCli(process.argv.slice(2), { signal: stop.signal, stdin: process.stdin }
     process.exitCode = exitCode !== undefined && exitCode !== 130 ? exitCode : code;
   },
   (err: unknown) => {
-    process.stderr.write(`threadline: ${err instanceof Error ? err.message : String(err)}\n`);
+    stdio.err(`threadline: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exitCode = 1;
   },
 );
