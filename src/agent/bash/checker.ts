@@ -1,5 +1,6 @@
 import { analyzeTree, type BashAnalysis } from './analyze';
 import { MAX_COMMAND_CHARS, sharedBashParser, type BashParser, type ParserStatus } from './parser';
+import { opaqueMayRun } from './opaque';
 import { allowCovers, compilePattern, denyMatches, type BashPattern } from './rules';
 
 /** The parts of a permission rule this module reads (permissions.ts owns the full type). */
@@ -146,6 +147,13 @@ export class BashChecker {
     }
     if (maybe) return maybe;
     if (a.unseen.length > 0) return { rule: patterned[0]!, sure: false, why: a.unseen[0] };
+    for (const rule of patterned) {
+      const p = this.pattern(rule.pattern!);
+      for (const o of a.opaque) {
+        const why = opaqueMayRun(p, o, a.mentions);
+        if (why) return { rule, sure: false, why };
+      }
+    }
     return undefined;
   }
 }
