@@ -24,6 +24,8 @@ export interface BashAnalysis {
   opaque: readonly Opaque[];
   /** Every name the script spells other than as `$name` or `${name}` (it may set those variables). */
   mentions: ReadonlySet<string>;
+  /** Files read by `< file` (undefined text where computed). */
+  readsFrom: readonly { text: string | undefined; shape?: Shape }[];
 }
 
 /** Parses a script (a command, or one run by `bash -c`, eval…) at the given nesting depth. */
@@ -46,6 +48,7 @@ class Walker {
   readonly unseen = new Set<string>();
   readonly opaque: Opaque[] = [];
   readonly mentions = new Set<string>();
+  readonly readsFrom: { text: string | undefined; shape?: Shape }[] = [];
 
   constructor(private readonly inner: InnerScript) {}
 
@@ -215,6 +218,7 @@ class Walker {
       // Only digits name a descriptor: the grammar also reads `1#x` (base notation) as a number, bash as a file.
       if (!first || !(/^\d+$/.test(first.text) || to === '-')) this.hazard(`output redirected to a file (${clip(node.text)})`);
     } else if (op === '<') {
+      this.readsFrom.push({ text: to, ...(to === undefined && first ? { shape: shapeOf(first) } : {}) });
       if (to === undefined || (to.startsWith('/dev/') && to !== '/dev/null')) this.hazard(`input read from ${clip(first?.text ?? '?')}`);
     } else if (OUTPUT_OPS.has(op)) {
       if (to === undefined || !OUTPUT_OK.has(to)) this.hazard(`output redirected to a file (${clip(node.text)})`);
@@ -327,6 +331,7 @@ export function analyzeTree(root: Node, source: string, depth: number, parse: Pa
     unseen: [...walker.unseen],
     opaque: walker.opaque,
     mentions: walker.mentions,
+    readsFrom: walker.readsFrom,
   };
 }
 

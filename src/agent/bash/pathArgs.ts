@@ -1,0 +1,138 @@
+import { commandBase, type SimpleCommand } from './commands';
+import type { Shape } from './words';
+
+// Which words of a command name files, for the commands that read or write the files they are
+// given (the list Claude Code checks the same way). An allow rule such as `Bash(cat:*)` lets such
+// a command run without asking only while those files are inside the workspace.
+
+/** One file a command names: its text when known, else what can be told about the word. */
+export interface PathArg {
+  /** The command, for messages. */
+  command: string;
+  write: boolean;
+  /** The word after quote removal; undefined when the shell computes it (see shape). */
+  text: string | undefined;
+  shape?: Shape | undefined;
+  /** Only a path that leaves the folder (`/…`, `~…`, `..`) counts: the program takes other words for other things. */
+  onlyIfPathLike?: boolean;
+}
+
+interface Spec {
+  write?: boolean;
+  /** Its first operand is a pattern or a program, not a file, unless one of `given` gave it. */
+  patternFirst?: { given: readonly string[] };
+  /** Options whose value is the next word and is not a file. */
+  values?: readonly string[];
+  /** Operands before the files that are not files (chmod's mode, chown's owner). */
+  leading?: number;
+  /** Operands after the first word starting with one of these are not files (find's expression). */
+  stopAt?: RegExp;
+}
+
+const LINE_VALUES = ['-n', '-c', '--lines', '--bytes'];
+const MATCHES = ['-e', '--regexp', '-m', '--max-count', '-A', '-B', '-C', '--context', '--color', '--colors'];
+const GREP: Spec = {
+  patternFirst: { given: ['-e', '--regexp', '-f', '--file'] },
+  values: [...MATCHES, '--label', '--include', '--exclude', '--exclude-dir', '-d', '--directories', '-D', '--devices', '--binary-files'],
+};
+// ripgrep's -r is --replace (grep's is --recursive), its -d --max-depth.
+const RG: Spec = {
+  patternFirst: { given: ['-e', '--regexp', '-f', '--file'] },
+  values: [...MATCHES, '-g', '--glob', '--iglob', '-t', '--type', '-T', '--type-not', '-r', '--replace', '-M', '--max-columns', '-j', '--threads', '-d', '--max-depth', '-E', '--encoding', '--sort', '--sortr'],
+};
+const AWK: Spec = { patternFirst: { given: ['-f', '--file'] }, values: ['-v', '--assign', '-F', '--field-separator'] };
+
+const SPECS: ReadonlyMap<string, Spec> = new Map<string, Spec>([
+  ...['cat', 'tac', 'nl', 'rev', 'strings', 'file', 'less', 'more', 'realpath', 'readlink', 'tsort', 'pr', 'numfmt', 'fmt', 'expand', 'unexpand', 'fold', 'wc', 'comm', 'base32'].map((n): [string, Spec] => [n, { values: ['-w', '--width', '-t', '--tabs', '-s', '-b', '-d', '-i', '-v', '-l', '-p', '-g'] }]),
+  ...['head', 'tail'].map((n): [string, Spec] => [n, { values: LINE_VALUES }]),
+  ...['md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'base64', 'xxd', 'hexdump', 'od'].map((n): [string, Spec] => [n, { values: ['-w', '-c', '-g', '-l', '-o', '-s', '-n', '-e', '-A', '-j', '-N', '-t'] }]),
+  ['cut', { values: ['-d', '--delimiter', '-f', '-b', '-c', '--output-delimiter'] }],
+  ['paste', { values: ['-d', '--delimiters'] }],
+  ['column', { values: ['-s', '-c', '-o', '-N', '-R', '-E', '-H', '-W'] }],
+  ['sort', { values: ['-t', '--field-separator', '-k', '--key', '-S', '--buffer-size', '--parallel'] }],
+  ['uniq', { values: ['-f', '-s', '-w'] }],
+  ['join', { values: ['-t', '-1', '-2', '-j', '-o', '-e'] }],
+  ['diff', { values: ['-U', '-C', '-I', '-x', '-F', '--label', '-L'] }],
+  ['cmp', { values: ['-i', '-n'] }],
+  ['stat', { values: ['-c', '--format', '--printf'] }],
+  ['ls', { values: ['-I', '--ignore', '-w', '--width', '--hide', '-T', '--tabsize'] }],
+  ['du', { values: ['-d', '--max-depth', '-t', '--threshold', '-B', '--block-size'] }],
+  ['tree', { values: ['-L', '-P', '-I', '--filelimit'] }],
+  ['cd', {}],
+  ['pushd', {}],
+  ['find', { stopAt: /^[-(!)]/ }],
+  ['grep', GREP],
+  ['egrep', GREP],
+  ['fgrep', GREP],
+  ['rg', RG],
+  ['sed', { patternFirst: { given: ['-e', '--expression', '-f', '--file'] }, values: ['-e', '--expression', '-l', '--line-length'] }],
+  ['awk', AWK],
+  ['gawk', AWK],
+  ['mawk', AWK],
+  ['nawk', AWK],
+  ['jq', { patternFirst: { given: ['-f', '--from-file'] }, values: ['--indent', '--arg', '--argjson'] }],
+  ['touch', { write: true, values: ['-d', '--date', '-t'] }],
+  ['mkdir', { write: true, values: ['-m', '--mode'] }],
+  ...['rmdir', 'rm', 'tee', 'shred', 'ln', 'unlink'].map((n): [string, Spec] => [n, { write: true }]),
+  ...['cp', 'mv'].map((n): [string, Spec] => [n, { write: true, values: ['-S', '--suffix'] }]),
+  ['truncate', { write: true, values: ['-s', '--size'] }],
+  ...['chmod', 'chown', 'chgrp'].map((n): [string, Spec] => [n, { write: true, leading: 1 }]),
+]);
+
+/** Commands that name files only by paths that leave the folder: git's pathspecs, and the like. */
+const PATH_LIKE_ONLY: ReadonlySet<string> = new Set(['git']);
+
+const pathLike = (w: string) => w.startsWith('/') || w.startsWith('~') || w.split('/').includes('..');
+
+/** The files each command names, for the commands that read or write files (others: none). */
+export function pathArgs(c: SimpleCommand): PathArg[] {
+  const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
+  const spec = name === undefined ? undefined : (SPECS.get(name) ?? (PATH_LIKE_ONLY.has(name) ? {} : undefined));
+  if (name === undefined || !spec) return [];
+  const onlyIfPathLike = PATH_LIKE_ONLY.has(name);
+  const write = Boolean(spec.write) || (name === 'sed' && c.words.some((w) => w !== undefined && /^(-i|--in-place)/.test(w)));
+  const out: PathArg[] = [];
+  const push = (text: string | undefined, shape?: Shape) => out.push({ command: name, write, text, ...(shape ? { shape } : {}), ...(onlyIfPathLike ? { onlyIfPathLike } : {}) });
+  const values = new Set(spec.values ?? []);
+  let pattern = spec.patternFirst !== undefined && !c.words.some((w) => w !== undefined && spec.patternFirst!.given.some((g) => w === g || w.startsWith(`${g}=`) || (!g.startsWith('--') && w.startsWith(g))));
+  let leading = spec.leading ?? 0;
+  let options = true;
+  for (let i = 1; i < c.words.length; i++) {
+    const w = c.words[i];
+    // find's expression starts at its first word beginning with -, (, ! or ) other than -H, -L, -P.
+    if (spec.stopAt && w !== undefined && spec.stopAt.test(w) && !/^-[HLP]$/.test(w)) break;
+    if ((name === 'cd' || name === 'pushd') && w !== undefined && /^[-+]\d*$/.test(w)) {
+      // The folder before, or one on the stack: known only when it runs.
+      push(undefined, { kind: 'computed' });
+      continue;
+    }
+    if (w !== undefined && options && w === '--') {
+      options = false;
+      continue;
+    }
+    if (w !== undefined && options && w.startsWith('-') && w !== '-') {
+      if (values.has(w)) {
+        i++;
+        continue;
+      }
+      // A value glued to an option names a file when it reads like one: --file=/etc/x, -f/etc/x.
+      const eq = w.startsWith('--') ? w.indexOf('=') : -1;
+      const glued = eq > 0 ? w.slice(eq + 1) : !w.startsWith('--') && !values.has(w.slice(0, 2)) ? w.slice(2) : '';
+      if (glued && (glued.startsWith('/') || glued.startsWith('~'))) push(glued);
+      continue;
+    }
+    if (pattern) {
+      pattern = false;
+      continue;
+    }
+    if (leading > 0) {
+      leading--;
+      continue;
+    }
+    if (w === undefined) push(undefined, c.shapes?.[i] ?? { kind: 'computed' });
+    else if (!onlyIfPathLike || pathLike(w)) push(w);
+  }
+  // `cd` alone goes home.
+  if (name === 'cd' && out.length === 0) push('~');
+  return out;
+}
