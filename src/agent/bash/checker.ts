@@ -2,6 +2,7 @@ import { analyzeTree, type BashAnalysis } from './analyze';
 import type { SimpleCommand } from './commands';
 import { MAX_COMMAND_CHARS, sharedBashParser, type BashParser, type ParserStatus } from './parser';
 import { opaqueMayRun } from './opaque';
+import { optionInjection } from './options';
 import { allowCovers, compilePattern, denyMatches, type BashPattern } from './rules';
 
 /** The parts of a permission rule this module reads (permissions.ts owns the full type). */
@@ -116,8 +117,13 @@ export class BashChecker {
     const used: BashRule[] = [];
     const checked: SimpleCommand[] = [];
     for (const c of a.commands) {
-      const r = patterned.find((rule) => allowCovers(this.pattern(rule.pattern!), c.words));
-      if (!r) return { reason: `Runs a shell command; no allow rule covers ${JSON.stringify(c.text)}.` };
+      const covering = patterned.filter((rule) => allowCovers(this.pattern(rule.pattern!), c.words));
+      if (covering.length === 0) return { reason: `Runs a shell command; no allow rule covers ${JSON.stringify(c.text)}.` };
+      // What follows a rule's words must not change what program or code runs (options.ts).
+      const injected = covering.map((rule) => optionInjection(this.pattern(rule.pattern!), c, a.mentions));
+      const k = injected.findIndex((why) => why === undefined);
+      if (k < 0) return { reason: `Runs a shell command that ${covering[0]!.source} does not cover as it is: ${injected[0]}.` };
+      const r = covering[k]!;
       if (!used.includes(r)) used.push(r);
       if (this.pattern(r.pattern!).kind !== 'exact') checked.push(c);
     }
