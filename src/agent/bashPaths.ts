@@ -170,6 +170,8 @@ const leaves = (p: string) => p.startsWith('/') || p.startsWith('~') || p.split(
  * that lies outside where it may go without asking; undefined when all are inside.
  */
 export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand[], scope: PathScope): PathFinding | undefined {
+  // Allowed by Bash as a whole, or by rules that name their files exactly: nothing to check.
+  if (commands.length === 0) return undefined;
   const args: PathArg[] = [...commands.flatMap(pathArgs), ...a.readsFrom.map((r) => ({ command: '<', write: false, text: r.text, shape: r.shape }))];
   if (args.length === 0) return undefined;
   const folders = workingFolders(a.commands, scope);

@@ -94,6 +94,9 @@ describe('read-only commands allowed by a rule, given a file outside the workspa
     const added = new Permissions({ cwd, rules: () => ({ allow: READ_RULES, ask: [], deny: [] }), trusted: () => true, bash: checker, sources: () => [{ label: '--add-dir', additionalDirectories: [outside] }] });
     assert.equal(added.decide({ tool: tool('Bash'), input: { command: `cat ${outside}/id_rsa` } }).behavior, 'allow', 'an added folder is readable');
     assert.equal(added.decide({ tool: tool('Bash'), input: { command: `touch ${outside}/new` } }).behavior, 'ask', 'but writes there ask');
+    // Bash allowed as a whole, or a command allowed exactly, is not second-guessed.
+    assert.equal(bashEngine(cwd, { allow: ['Bash'] }, checker).decide(`cat < ${outside}/id_rsa`).behavior, 'allow');
+    assert.equal(bashEngine(cwd, { allow: [`Bash(cat ${outside}/id_rsa)`] }, checker).decide(`cat ${outside}/id_rsa`).behavior, 'allow');
   });
 
   it('writes of allowed commands outside the workspace, or into .git/, ask', () => {
