@@ -1,5 +1,6 @@
-// The permission engine's decision order (deny, then ask, protected folders, allow, then the
-// default). What it relies on has its own files: rule parsing and matching (ruleMatch.ts), Bash
+// Why this file is long: it is the permission engine's decision order (deny, then ask, protected
+// folders, allow, then the default) and the checks that reuse it (searches, background agents),
+// read and audited as one. What it relies on has its own files: rule parsing and matching (ruleMatch.ts), Bash
 // parsing (bash/), the files Bash commands name (bashPaths.ts), path rules (pathRules.ts), rule
 // sources (ruleSources.ts), the agent's own /proc entries (ownProcess.ts), headless refusals
 // (refusal.ts).

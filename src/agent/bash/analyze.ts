@@ -1,3 +1,6 @@
+// Why this file is long: it is one walk over tree-sitter-bash's node types, and each kind of node
+// (commands, redirections, here-docs, pipelines, assignments) adds to the same record of what the
+// script runs and hands on; split, each part would need the others' state.
 import type { Node } from 'web-tree-sitter';
 import { divergences } from './divergence';
 import { EVALUATING_BUILTINS, invokesShell, isInertVariable, type Opaque, type SimpleCommand } from './commands';
