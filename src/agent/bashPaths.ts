@@ -177,6 +177,7 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
   const folders = workingFolders(a.commands, scope);
   const realRoots = { read: scope.readRoots.map(realLocation), write: scope.writeRoots.map(realLocation) };
   for (const arg of args) {
+    if (arg.follows) return { behavior: 'ask', reason: `${arg.command} ${arg.follows} follows symlinks while it walks a folder, wherever they lead, which may be outside the workspace.` };
     const spelled = arg.text ?? (arg.shape?.kind === 'glob' ? arg.shape.text : undefined);
     if (arg.onlyIfPathLike && !(spelled !== undefined ? leaves(spelled) : arg.shape?.kind === 'variable')) continue;
     const paths = candidates(arg.text, arg.shape, scope, a.mentions);

@@ -1,4 +1,5 @@
 import { killProcessGroups } from '../base/processGroups';
+import { setUnexpectedErrorHandler } from '../base/unexpectedError';
 import { runCli } from './cli';
 import { stdio } from './io';
 
@@ -7,8 +8,9 @@ const STOP_GRACE_MS = 5000;
 
 // SIGINT (Ctrl+C), SIGTERM and SIGHUP stop the agent the way Stop does: the run ends, what it
 // has is saved, the result still prints. A second signal exits at once. Either way, every
-// process group a Bash command started is ended when the CLI exits; SIGKILL cannot be caught,
-// which is why each message is saved as soon as it is complete.
+// process a Bash command started is ended when the CLI exits (on Linux also when it is killed:
+// see base/subreaper.ts); SIGKILL cannot be caught, which is why each message is saved as soon
+// as it is complete.
 const stop = new AbortController();
 let exitCode: number | undefined;
 const onSignal = (code: number) => {
@@ -21,6 +23,8 @@ process.on('SIGINT', () => onSignal(130));
 process.on('SIGTERM', () => onSignal(143));
 process.on('SIGHUP', () => onSignal(129));
 process.on('exit', () => killProcessGroups('SIGKILL'));
+// An error nobody awaited may carry text from the repository or the model: it goes out the same way.
+setUnexpectedErrorHandler((err) => stdio.err(`threadline: unexpected error: ${err instanceof Error ? err.message : String(err)}\n`));
 
 void runCli(process.argv.slice(2), { signal: stop.signal, stdin: process.stdin }).then(
   (code) => {

@@ -89,6 +89,24 @@ describe('programs that run a command they are handed, listed or not', () => {
       "tmux new-session -d \"'r''m' -f keep.txt\"",
       'touch rm; setarch x86_64 ./r? -f keep.txt || true',
       'some-wrapper-nobody-knows --run=rm -f keep.txt',
+      "git -c alias.x='!rm -f keep.txt' x",
+      "git -c core.pager='rm -f keep.txt' log -1",
+    ]));
+
+  it('text written to a file, or into a variable a program runs, and then run', () =>
+    holds([
+      "echo 'rm -f keep.txt' > s.sh; bash s.sh",
+      "{ echo 'rm -f keep.txt'; } > s.sh; sh s.sh",
+      'cat > s.sh <<EOF\nrm -f keep.txt\nEOF\nsh s.sh',
+      "echo 'rm -f keep.txt' | tee s.sh >/dev/null; . ./s.sh",
+      "printf 'rm -f keep.txt' >& s.sh; source s.sh",
+      'cp /bin/rm ./del; ./del -f keep.txt',
+      'ln -s /bin/rm del; ./del -f keep.txt',
+      "BASH_ENV=<(echo 'rm -f keep.txt') bash -c true",
+      "BASH_ENV=s.sh bash -c true <<< '' ; echo 'rm -f keep.txt' > s.sh",
+      "export BASH_ENV=<(echo 'rm -f keep.txt'); bash -c true",
+      "GIT_SSH_COMMAND='rm -f keep.txt' git ls-remote ssh://example/x",
+      "PS4='$(rm -f keep.txt)' bash -xc true",
     ]));
 
   it('inert programs and the user’s own environment variables stay allowed', async () => {

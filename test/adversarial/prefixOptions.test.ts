@@ -58,6 +58,9 @@ describe('Bash(npm test:*) and rules like it', () => {
         'npm test -- $OPTS',
         'npm test -- "$(echo --require=./evil.cjs)"',
         `npm test -- --env-file=.env`,
+        'npm test -- /tmp/evil.test.js',
+        'npm test -- ../evil.test.js',
+        "npm test -- 'data:text/javascript,require(\"fs\").writeFileSync(\"pwned\",\"\")'",
       ], true),
       [],
     );

@@ -76,6 +76,9 @@ describe('read-only commands allowed by a rule, given a file outside the workspa
       'cat $(echo /etc/passwd)',
       'cat $FILE',
       'cd && cat .bashrc',
+      'grep -R SECRET .',
+      'grep -rR SECRET src .',
+      'find -L . -name id_rsa',
     ];
     const leaked: string[] = [];
     for (const command of spellings) {
@@ -102,6 +105,10 @@ describe('read-only commands allowed by a rule, given a file outside the workspa
   it('writes of allowed commands outside the workspace, or into .git/, ask', () => {
     const { cwd, outside } = setup();
     const env = bashEngine(cwd, { allow: ['Bash(touch:*)', 'Bash(cp:*)', 'Bash(tee:*)', 'Bash(mkdir:*)'] }, checker);
+    const env2 = bashEngine(cwd, { allow: ['Bash(sort:*)', 'Bash(uniq:*)', 'Bash(xxd:*)'] }, checker);
+    for (const command of ['sort -o .git/hooks/pre-commit README.md', `sort -o ${outside}/x README.md`, 'uniq README.md .git/hooks/post-checkout', 'xxd -r README.md .git/hooks/pre-push']) {
+      assert.notEqual(env2.decide(command).behavior, 'allow', command);
+    }
     for (const command of [`touch ${outside}/x`, 'touch ~/.bashrc', `cp README.md ${outside}/`, 'cp README.md .git/hooks/pre-commit', 'touch notes/x', `tee ${outside}/y`, 'mkdir -p ../escape']) {
       assert.notEqual(env.decide(command).behavior, 'allow', command);
     }

@@ -40,6 +40,8 @@ interface Pending {
   fed: boolean;
   /** Here-docs and here-strings given to it (undefined where computed). */
   inputs: (string | undefined)[];
+  /** Its output goes to a file, which the script (or a later command) may run. */
+  writes?: boolean;
 }
 
 const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/g;
@@ -52,6 +54,8 @@ class Walker {
   readonly opaque: Opaque[] = [];
   readonly mentions = new Set<string>();
   readonly readsFrom: { text: string | undefined; shape?: Shape }[] = [];
+  /** Output redirections to a file seen so far (a compound statement's cover every command in it). */
+  private fileWrites = 0;
 
   constructor(private readonly inner: InnerScript) {}
 
@@ -175,6 +179,8 @@ class Walker {
   private redirected(node: Node): void {
     const body = node.childForFieldName('body');
     const pending = body?.type === 'command' ? this.command(body) : undefined;
+    const from = this.commands.length;
+    const writes = this.fileWrites;
     if (body && !pending) this.visit(body);
     for (let i = 0; i < node.childCount; i++) {
       const child = node.child(i);
@@ -184,6 +190,14 @@ class Walker {
       }
     }
     if (pending) this.finish(pending);
+    // `{ echo rm x; } > s`: what every command in the group prints may be run from the file.
+    else if (this.fileWrites > writes) for (const c of this.commands.slice(from)) this.writer(c, []);
+  }
+
+  /** A command whose output lands in a file: its words and input are text a later command may run. */
+  private writer(c: SimpleCommand, inputs: (string | undefined)[]): void {
+    const name = c.words[0] ?? 'a command';
+    this.opaque.push({ words: [`${name} (writing a file)`, ...c.words.slice(1)], text: c.text, ...(c.shapes ? { shapes: c.shapes } : {}), inputs });
   }
 
   private assignment(node: Node): void {
@@ -192,6 +206,11 @@ class Walker {
     if (name?.type !== 'variable_name') this.hazard(`an assignment to ${clip(name?.text ?? node.text)}`);
     else if (!isInertVariable(name.text)) this.hazard(`setting ${name.text}`);
     else if (value && literalOf(value) === undefined) this.hazard(`setting ${name.text} to a computed value`);
+    if (name && !isInertVariable(name.text)) {
+      // Programs run what some variables hold (BASH_ENV, GIT_SSH_COMMAND, PAGER, LD_PRELOAD…).
+      const v = value ? literalOf(value) : '';
+      this.opaque.push({ words: [`${name.text}=`], text: node.text, inputs: [v], ...(v === undefined && value ? { shapes: [undefined] } : {}) });
+    }
     if (value) this.visit(value);
     if (name && name.type !== 'variable_name') this.visit(name);
   }
@@ -219,16 +238,27 @@ class Walker {
       // closing a descriptor
     } else if (op === '>&' || op === '<&') {
       // Only digits name a descriptor: the grammar also reads `1#x` (base notation) as a number, bash as a file.
-      if (!first || !(/^\d+$/.test(first.text) || to === '-')) this.hazard(`output redirected to a file (${clip(node.text)})`);
+      if (!first || !(/^\d+$/.test(first.text) || to === '-')) {
+        this.hazard(`output redirected to a file (${clip(node.text)})`);
+        this.wrote(pending);
+      }
     } else if (op === '<') {
       this.readsFrom.push({ text: to, ...(to === undefined && first ? { shape: shapeOf(first) } : {}) });
       if (to === undefined || (to.startsWith('/dev/') && to !== '/dev/null')) this.hazard(`input read from ${clip(first?.text ?? '?')}`);
     } else if (OUTPUT_OPS.has(op)) {
-      if (to === undefined || !OUTPUT_OK.has(to)) this.hazard(`output redirected to a file (${clip(node.text)})`);
+      if (to === undefined || !OUTPUT_OK.has(to)) {
+        this.hazard(`output redirected to a file (${clip(node.text)})`);
+        this.wrote(pending);
+      }
     } else {
       this.hazard(`the redirection ${clip(node.text)}`);
     }
     this.children(node);
+  }
+
+  private wrote(pending: Pending | undefined): void {
+    this.fileWrites++;
+    if (pending) pending.writes = true;
   }
 
   private heredoc(node: Node, pending: Pending | undefined): void {
@@ -285,8 +315,9 @@ class Walker {
     this.finishWords(pending);
   }
 
-  private finishWords({ command, fed, inputs }: Pending): void {
+  private finishWords({ command, fed, inputs, writes }: Pending): void {
     this.commands.push(command);
+    if (writes) this.writer(command, inputs);
     // `read NAME`, `printf -v NAME`, `declare NAME=…`: a name in a word may be a variable the script sets.
     for (const w of command.words) for (const m of w?.match(IDENTIFIER) ?? []) this.mentions.add(m);
     const name = command.words[0];

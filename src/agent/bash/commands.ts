@@ -46,18 +46,20 @@ export const RUNNERS: ReadonlySet<string> = new Set([...WRAPPERS, ...SHELLS, 'ev
  * Programs known never to run a word they are given, nor their input, as a command. Everything
  * else is treated as if it might (see Opaque): that list, unlike a list of wrappers, can be
  * wrong only by asking too often. Not here on purpose: sort (--compress-program), split
- * (--filter), rg (--pre), tar, sed (its `e` command), awk, less, man, git, alias, hash, mapfile.
+ * (--filter), rg (--pre), tar, sed (its `e` command), awk, less, man, git, alias, hash, mapfile;
+ * cp, mv, ln and tee (they put a program, or text, where it can run under another name); export
+ * and declare (programs run what some variables hold).
  */
 export const INERT: ReadonlySet<string> = new Set([
   'echo', 'printf', 'cat', 'tac', 'head', 'tail', 'wc', 'nl', 'cut', 'paste', 'column', 'tr', 'fold', 'fmt', 'expand',
   'unexpand', 'rev', 'comm', 'cmp', 'diff', 'uniq', 'strings', 'hexdump', 'od', 'xxd', 'base64', 'base32', 'basenc',
   'md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'sum', 'file', 'stat', 'ls',
   'du', 'df', 'tree', 'pwd', 'basename', 'dirname', 'realpath', 'readlink', 'true', 'false', 'test', '[', ':', 'touch', 'mkdir',
-  'rmdir', 'rm', 'cp', 'mv', 'ln', 'chmod', 'chown', 'chgrp', 'grep', 'egrep', 'fgrep', 'jq', 'date', 'whoami', 'id', 'groups',
-  'uname', 'hostname', 'tty', 'nproc', 'arch', 'printenv', 'which', 'seq', 'yes', 'sleep', 'tee', 'truncate', 'mktemp', 'mkfifo',
+  'rmdir', 'rm', 'chmod', 'chown', 'chgrp', 'grep', 'egrep', 'fgrep', 'jq', 'date', 'whoami', 'id', 'groups',
+  'uname', 'hostname', 'tty', 'nproc', 'arch', 'printenv', 'which', 'seq', 'yes', 'sleep', 'truncate', 'mktemp', 'mkfifo',
   'shred', 'csplit', 'join', 'shuf', 'factor', 'expr', 'numfmt', 'tsort', 'pr', 'cd', 'pushd', 'popd', 'dirs', 'umask', 'wait',
   'jobs', 'read', 'exit', 'return', 'shift', 'break', 'continue', 'set', 'unset', 'shopt', 'gzip', 'gunzip', 'zcat', 'bzip2',
-  'bunzip2', 'xz', 'unxz', 'zstd', 'unzip', 'export', 'declare', 'typeset', 'local', 'readonly',
+  'bunzip2', 'xz', 'unxz', 'zstd', 'unzip',
 ]);
 
 /** Commands whose arguments the checks already see into (wrappers, shells, eval, find…) or that are inert. */

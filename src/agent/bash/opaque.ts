@@ -16,7 +16,8 @@ function tokens(text: string): string[] {
   return text
     .replace(/\\\n/g, '')
     .replace(/['"\\]/g, '')
-    .split(/[\s;|&()<>{}=,`]+/)
+    // Anything but the characters of a file name separates (`alias.x=!rm`, `pager:rm`).
+    .split(/[^\w./+~-]+/)
     .filter(Boolean);
 }
 

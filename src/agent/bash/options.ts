@@ -8,7 +8,8 @@ import type { BashPattern } from './rules';
 //   - after a rule that names a runtime, package manager, build tool or test runner and more
 //     than the program (`npm test:*`, `cargo test:*`, `python -m pytest:*`), an option asks
 //     unless it is one known only to select tests or tune output (a list that can be wrong
-//     only by asking), and so does a NAME=value word or a word computed when it runs;
+//     only by asking), and so does a NAME=value word, a word computed when it runs, and an
+//     operand that names a file outside the workspace or a URL (`/tmp/x.test.js`, `data:…`);
 //   - after any rule, the options by which common programs run another program ask.
 // A rule that names the program alone (`npm:*`, `python:*`) allows whatever it runs.
 
@@ -89,6 +90,10 @@ export function optionInjection(p: BashPattern, c: SimpleCommand, mentions: Read
     if (hit) return `${hit} lets ${program} run another program or write where it is told`;
     if (!narrowRunner || w === '--' || w === '-') continue;
     if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) return `${w.split('=')[0]}=… may set what ${program} runs (make SHELL=…, a config key)`;
+    // A test file, script or module outside the workspace would run as code too.
+    if (!w.startsWith('-') && (w.startsWith('/') || w.startsWith('~') || w.split('/').includes('..') || /^(data|file|https?|ftp|node|javascript|blob):/i.test(w))) {
+      return `${w} names code outside the workspace, which ${program} may run`;
+    }
     if (!w.startsWith('-')) continue;
     // Go and others spell long options with one dash (-run, -count=1).
     if (QUIET_OPTIONS.has(w.replace(/^--?/, '').split('=')[0]!) || QUIET_LETTERS.test(w)) continue;

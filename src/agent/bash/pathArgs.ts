@@ -15,6 +15,8 @@ export interface PathArg {
   shape?: Shape | undefined;
   /** Only a path that leaves the folder (`/…`, `~…`, `..`) counts: the program takes other words for other things. */
   onlyIfPathLike?: boolean;
+  /** The option by which it follows symlinks into wherever they lead, while walking this folder. */
+  follows?: string;
 }
 
 interface Spec {
@@ -27,6 +29,12 @@ interface Spec {
   leading?: number;
   /** Operands after the first word starting with one of these are not files (find's expression). */
   stopAt?: RegExp;
+  /** Options whose value is a file the command writes (sort -o). */
+  writes?: readonly string[];
+  /** It writes its second operand (uniq in out, xxd in out). */
+  writesSecond?: boolean;
+  /** Options that make it follow symlinks while it walks a folder, wherever they lead. */
+  follows?: readonly string[];
 }
 
 const LINE_VALUES = ['-n', '-c', '--lines', '--bytes'];
@@ -34,33 +42,35 @@ const MATCHES = ['-e', '--regexp', '-m', '--max-count', '-A', '-B', '-C', '--con
 const GREP: Spec = {
   patternFirst: { given: ['-e', '--regexp', '-f', '--file'] },
   values: [...MATCHES, '--label', '--include', '--exclude', '--exclude-dir', '-d', '--directories', '-D', '--devices', '--binary-files'],
+  follows: ['-R', '--dereference-recursive'],
 };
 // ripgrep's -r is --replace (grep's is --recursive), its -d --max-depth.
 const RG: Spec = {
   patternFirst: { given: ['-e', '--regexp', '-f', '--file'] },
   values: [...MATCHES, '-g', '--glob', '--iglob', '-t', '--type', '-T', '--type-not', '-r', '--replace', '-M', '--max-columns', '-j', '--threads', '-d', '--max-depth', '-E', '--encoding', '--sort', '--sortr'],
+  follows: ['-L', '--follow'],
 };
 const AWK: Spec = { patternFirst: { given: ['-f', '--file'] }, values: ['-v', '--assign', '-F', '--field-separator'] };
 
 const SPECS: ReadonlyMap<string, Spec> = new Map<string, Spec>([
   ...['cat', 'tac', 'nl', 'rev', 'strings', 'file', 'less', 'more', 'realpath', 'readlink', 'tsort', 'pr', 'numfmt', 'fmt', 'expand', 'unexpand', 'fold', 'wc', 'comm', 'base32'].map((n): [string, Spec] => [n, { values: ['-w', '--width', '-t', '--tabs', '-s', '-b', '-d', '-i', '-v', '-l', '-p', '-g'] }]),
   ...['head', 'tail'].map((n): [string, Spec] => [n, { values: LINE_VALUES }]),
-  ...['md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'base64', 'xxd', 'hexdump', 'od'].map((n): [string, Spec] => [n, { values: ['-w', '-c', '-g', '-l', '-o', '-s', '-n', '-e', '-A', '-j', '-N', '-t'] }]),
+  ...['md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'base64', 'xxd', 'hexdump', 'od'].map((n): [string, Spec] => [n, { values: ['-w', '-c', '-g', '-l', '-o', '-s', '-n', '-e', '-A', '-j', '-N', '-t'], writesSecond: n === 'xxd' }]),
   ['cut', { values: ['-d', '--delimiter', '-f', '-b', '-c', '--output-delimiter'] }],
   ['paste', { values: ['-d', '--delimiters'] }],
   ['column', { values: ['-s', '-c', '-o', '-N', '-R', '-E', '-H', '-W'] }],
-  ['sort', { values: ['-t', '--field-separator', '-k', '--key', '-S', '--buffer-size', '--parallel'] }],
-  ['uniq', { values: ['-f', '-s', '-w'] }],
+  ['sort', { values: ['-t', '--field-separator', '-k', '--key', '-S', '--buffer-size', '--parallel'], writes: ['-o', '--output'] }],
+  ['uniq', { values: ['-f', '-s', '-w'], writesSecond: true }],
   ['join', { values: ['-t', '-1', '-2', '-j', '-o', '-e'] }],
   ['diff', { values: ['-U', '-C', '-I', '-x', '-F', '--label', '-L'] }],
   ['cmp', { values: ['-i', '-n'] }],
   ['stat', { values: ['-c', '--format', '--printf'] }],
   ['ls', { values: ['-I', '--ignore', '-w', '--width', '--hide', '-T', '--tabsize'] }],
-  ['du', { values: ['-d', '--max-depth', '-t', '--threshold', '-B', '--block-size'] }],
-  ['tree', { values: ['-L', '-P', '-I', '--filelimit'] }],
+  ['du', { values: ['-d', '--max-depth', '-t', '--threshold', '-B', '--block-size'], follows: ['-L', '--dereference'] }],
+  ['tree', { values: ['-L', '-P', '-I', '--filelimit'], writes: ['-o'], follows: ['-l'] }],
   ['cd', {}],
   ['pushd', {}],
-  ['find', { stopAt: /^[-(!)]/ }],
+  ['find', { stopAt: /^[-(!)]/, follows: ['-L', '-follow'] }],
   ['grep', GREP],
   ['egrep', GREP],
   ['fgrep', GREP],
@@ -74,7 +84,7 @@ const SPECS: ReadonlyMap<string, Spec> = new Map<string, Spec>([
   ['touch', { write: true, values: ['-d', '--date', '-t'] }],
   ['mkdir', { write: true, values: ['-m', '--mode'] }],
   ...['rmdir', 'rm', 'tee', 'shred', 'ln', 'unlink'].map((n): [string, Spec] => [n, { write: true }]),
-  ...['cp', 'mv'].map((n): [string, Spec] => [n, { write: true, values: ['-S', '--suffix'] }]),
+  ...['cp', 'mv'].map((n): [string, Spec] => [n, { write: true, values: ['-S', '--suffix'], follows: ['-L', '--dereference'] }]),
   ['truncate', { write: true, values: ['-s', '--size'] }],
   ...['chmod', 'chown', 'chgrp'].map((n): [string, Spec] => [n, { write: true, leading: 1 }]),
 ]);
@@ -92,7 +102,10 @@ export function pathArgs(c: SimpleCommand): PathArg[] {
   const onlyIfPathLike = PATH_LIKE_ONLY.has(name);
   const write = Boolean(spec.write) || (name === 'sed' && c.words.some((w) => w !== undefined && /^(-i|--in-place)/.test(w)));
   const out: PathArg[] = [];
-  const push = (text: string | undefined, shape?: Shape) => out.push({ command: name, write, text, ...(shape ? { shape } : {}), ...(onlyIfPathLike ? { onlyIfPathLike } : {}) });
+  const follows = c.words.find((w) => w !== undefined && (spec.follows ?? []).some((f) => w === f || (!f.startsWith('--') && f.length === 2 && /^-[A-Za-z]+$/.test(w) && w.includes(f[1]!))));
+  let operands = 0;
+  const push = (text: string | undefined, shape?: Shape, writes = write) =>
+    out.push({ command: name, write: writes, text, ...(shape ? { shape } : {}), ...(onlyIfPathLike ? { onlyIfPathLike } : {}), ...(follows ? { follows } : {}) });
   const values = new Set(spec.values ?? []);
   let pattern = spec.patternFirst !== undefined && !c.words.some((w) => w !== undefined && spec.patternFirst!.given.some((g) => w === g || w.startsWith(`${g}=`) || (!g.startsWith('--') && w.startsWith(g))));
   let leading = spec.leading ?? 0;
@@ -111,6 +124,11 @@ export function pathArgs(c: SimpleCommand): PathArg[] {
       continue;
     }
     if (w !== undefined && options && w.startsWith('-') && w !== '-') {
+      if (spec.writes?.includes(w)) {
+        const target = c.words[++i];
+        push(target, target === undefined ? (c.shapes?.[i] ?? { kind: 'computed' }) : undefined, true);
+        continue;
+      }
       if (values.has(w)) {
         i++;
         continue;
@@ -129,8 +147,10 @@ export function pathArgs(c: SimpleCommand): PathArg[] {
       leading--;
       continue;
     }
-    if (w === undefined) push(undefined, c.shapes?.[i] ?? { kind: 'computed' });
-    else if (!onlyIfPathLike || pathLike(w)) push(w);
+    operands++;
+    const writes = write || (spec.writesSecond === true && operands === 2);
+    if (w === undefined) push(undefined, c.shapes?.[i] ?? { kind: 'computed' }, writes);
+    else if (!onlyIfPathLike || pathLike(w)) push(w, undefined, writes);
   }
   // `cd` alone goes home.
   if (name === 'cd' && out.length === 0) push('~');
