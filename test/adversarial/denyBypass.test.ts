@@ -100,6 +100,8 @@ describe('programs that run a command they are handed, listed or not', () => {
       'cat > s.sh <<EOF\nrm -f keep.txt\nEOF\nsh s.sh',
       "echo 'rm -f keep.txt' | tee s.sh >/dev/null; . ./s.sh",
       "printf 'rm -f keep.txt' >& s.sh; source s.sh",
+      "exec 3>s.sh; echo 'rm -f keep.txt' >&3; bash s.sh",
+      "exec >s.sh; echo 'rm -f keep.txt'; exec >/dev/null; bash s.sh",
       'cp /bin/rm ./del; ./del -f keep.txt',
       'ln -s /bin/rm del; ./del -f keep.txt',
       "BASH_ENV=<(echo 'rm -f keep.txt') bash -c true",

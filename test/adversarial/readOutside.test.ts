@@ -47,6 +47,12 @@ describe('read-only commands allowed by a rule, given a file outside the workspa
     const spellings = [
       `cat ${outside}/id_rsa`,
       `head -n 1 ${outside}/id_rsa`,
+      `cat -s ${outside}/id_rsa`,
+      `cat -vET ${outside}/id_rsa`,
+      `grep --color SECRET ${outside}/id_rsa`,
+      `grep -m 1 SECRET ${outside}/id_rsa`,
+      `grep -f${outside}/id_rsa README.md`,
+      `wc --files0-from=${outside}/list`,
       `tail ${outside}/id_rsa`,
       `wc -c ${outside}/id_rsa`,
       `sort ${outside}/id_rsa`,

@@ -56,6 +56,8 @@ class Walker {
   readonly readsFrom: { text: string | undefined; shape?: Shape }[] = [];
   /** Output redirections to a file seen so far (a compound statement's cover every command in it). */
   private fileWrites = 0;
+  /** After `exec > file`, every command writes to the file. */
+  private allWrite = false;
 
   constructor(private readonly inner: InnerScript) {}
 
@@ -241,6 +243,9 @@ class Walker {
       if (!first || !(/^\d+$/.test(first.text) || to === '-')) {
         this.hazard(`output redirected to a file (${clip(node.text)})`);
         this.wrote(pending);
+      } else if (op === '>&' && Number(first.text) > 2) {
+        // Descriptor 3 and up can only be something the script opened: a file, for all we know.
+        this.wrote(pending);
       }
     } else if (op === '<') {
       this.readsFrom.push({ text: to, ...(to === undefined && first ? { shape: shapeOf(first) } : {}) });
@@ -258,7 +263,10 @@ class Walker {
 
   private wrote(pending: Pending | undefined): void {
     this.fileWrites++;
-    if (pending) pending.writes = true;
+    if (!pending) return;
+    pending.writes = true;
+    // `exec > s` sends everything after it to the file.
+    if (pending.command.words.length === 1 && pending.command.words[0] === 'exec') this.allWrite = true;
   }
 
   private heredoc(node: Node, pending: Pending | undefined): void {
@@ -317,7 +325,7 @@ class Walker {
 
   private finishWords({ command, fed, inputs, writes }: Pending): void {
     this.commands.push(command);
-    if (writes) this.writer(command, inputs);
+    if (writes || this.allWrite) this.writer(command, inputs);
     // `read NAME`, `printf -v NAME`, `declare NAME=…`: a name in a word may be a variable the script sets.
     for (const w of command.words) for (const m of w?.match(IDENTIFIER) ?? []) this.mentions.add(m);
     const name = command.words[0];

@@ -37,50 +37,60 @@ interface Spec {
   follows?: readonly string[];
 }
 
-const LINE_VALUES = ['-n', '-c', '--lines', '--bytes'];
-const MATCHES = ['-e', '--regexp', '-m', '--max-count', '-A', '-B', '-C', '--context', '--color', '--colors'];
+// `values` lists only options sure to take the next word as a value that is not a file: a flag
+// listed there would hide the file after it, while a value option left out is only checked as a
+// file too (it may ask once too often). Numbers need no listing: they name no file outside.
 const GREP: Spec = {
   patternFirst: { given: ['-e', '--regexp', '-f', '--file'] },
-  values: [...MATCHES, '--label', '--include', '--exclude', '--exclude-dir', '-d', '--directories', '-D', '--devices', '--binary-files'],
+  values: ['-e', '--regexp', '-m', '--max-count', '-A', '-B', '-C', '--label', '--include', '--exclude', '--exclude-dir', '-d', '--directories', '-D', '--devices', '--binary-files'],
   follows: ['-R', '--dereference-recursive'],
 };
 // ripgrep's -r is --replace (grep's is --recursive), its -d --max-depth.
 const RG: Spec = {
   patternFirst: { given: ['-e', '--regexp', '-f', '--file'] },
-  values: [...MATCHES, '-g', '--glob', '--iglob', '-t', '--type', '-T', '--type-not', '-r', '--replace', '-M', '--max-columns', '-j', '--threads', '-d', '--max-depth', '-E', '--encoding', '--sort', '--sortr'],
+  values: ['-e', '--regexp', '-m', '--max-count', '-A', '-B', '-C', '-g', '--glob', '--iglob', '-t', '--type', '-T', '--type-not', '-r', '--replace', '-M', '--max-columns', '-j', '--threads', '-d', '--max-depth', '-E', '--encoding', '--sort', '--sortr', '--colors'],
   follows: ['-L', '--follow'],
 };
 const AWK: Spec = { patternFirst: { given: ['-f', '--file'] }, values: ['-v', '--assign', '-F', '--field-separator'] };
+const plain: Spec = {};
 
 const SPECS: ReadonlyMap<string, Spec> = new Map<string, Spec>([
-  ...['cat', 'tac', 'nl', 'rev', 'strings', 'file', 'less', 'more', 'realpath', 'readlink', 'tsort', 'pr', 'numfmt', 'fmt', 'expand', 'unexpand', 'fold', 'wc', 'comm', 'base32'].map((n): [string, Spec] => [n, { values: ['-w', '--width', '-t', '--tabs', '-s', '-b', '-d', '-i', '-v', '-l', '-p', '-g'] }]),
-  ...['head', 'tail'].map((n): [string, Spec] => [n, { values: LINE_VALUES }]),
-  ...['md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'base64', 'xxd', 'hexdump', 'od'].map((n): [string, Spec] => [n, { values: ['-w', '-c', '-g', '-l', '-o', '-s', '-n', '-e', '-A', '-j', '-N', '-t'], writesSecond: n === 'xxd' }]),
-  ['cut', { values: ['-d', '--delimiter', '-f', '-b', '-c', '--output-delimiter'] }],
+  ...['cat', 'rev', 'strings', 'realpath', 'readlink', 'tsort', 'fmt', 'expand', 'unexpand', 'fold', 'wc', 'base32', 'base64', 'head', 'tail', 'cmp', 'od'].map((n): [string, Spec] => [n, plain]),
+  ...['md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum'].map((n): [string, Spec] => [n, plain]),
+  ['tac', { values: ['-s', '--separator'] }],
+  ['nl', { values: ['-s', '--number-separator', '-d', '--section-delimiter'] }],
+  ['comm', { values: ['--output-delimiter'] }],
+  ['file', { values: ['-F', '--separator', '-e', '--exclude', '-P', '--parameter'] }],
+  ['less', { values: ['-p', '--pattern', '-P', '--prompt'] }],
+  ['more', { values: ['-p'] }],
+  ['pr', { values: ['-h', '--header', '-s', '--separator', '-S', '--sep-string'] }],
+  ['numfmt', { values: ['-d', '--delimiter', '--format', '--suffix'] }],
+  ['hexdump', { values: ['-e'] }],
+  ['xxd', { writesSecond: true }],
+  ['cut', { values: ['-d', '--delimiter', '--output-delimiter'] }],
   ['paste', { values: ['-d', '--delimiters'] }],
-  ['column', { values: ['-s', '-c', '-o', '-N', '-R', '-E', '-H', '-W'] }],
-  ['sort', { values: ['-t', '--field-separator', '-k', '--key', '-S', '--buffer-size', '--parallel'], writes: ['-o', '--output'] }],
-  ['uniq', { values: ['-f', '-s', '-w'], writesSecond: true }],
-  ['join', { values: ['-t', '-1', '-2', '-j', '-o', '-e'] }],
-  ['diff', { values: ['-U', '-C', '-I', '-x', '-F', '--label', '-L'] }],
-  ['cmp', { values: ['-i', '-n'] }],
+  ['column', { values: ['-s', '--separator', '-o', '--output-separator'] }],
+  ['sort', { values: ['-t', '--field-separator'], writes: ['-o', '--output', '-T', '--temporary-directory'] }],
+  ['uniq', { writesSecond: true }],
+  ['join', { values: ['-t', '-e'] }],
+  ['diff', { values: ['-I', '--ignore-matching-lines', '-x', '--exclude', '-F', '--show-function-line', '--label', '-L'] }],
   ['stat', { values: ['-c', '--format', '--printf'] }],
-  ['ls', { values: ['-I', '--ignore', '-w', '--width', '--hide', '-T', '--tabsize'] }],
-  ['du', { values: ['-d', '--max-depth', '-t', '--threshold', '-B', '--block-size'], follows: ['-L', '--dereference'] }],
-  ['tree', { values: ['-L', '-P', '-I', '--filelimit'], writes: ['-o'], follows: ['-l'] }],
-  ['cd', {}],
-  ['pushd', {}],
+  ['ls', { values: ['-I', '--ignore', '--hide'] }],
+  ['du', { values: ['--exclude'], follows: ['-L', '--dereference'] }],
+  ['tree', { values: ['-P', '-I', '-H'], writes: ['-o'], follows: ['-l'] }],
+  ['cd', plain],
+  ['pushd', plain],
   ['find', { stopAt: /^[-(!)]/, follows: ['-L', '-follow'] }],
   ['grep', GREP],
   ['egrep', GREP],
   ['fgrep', GREP],
   ['rg', RG],
-  ['sed', { patternFirst: { given: ['-e', '--expression', '-f', '--file'] }, values: ['-e', '--expression', '-l', '--line-length'] }],
+  ['sed', { patternFirst: { given: ['-e', '--expression', '-f', '--file'] }, values: ['-e', '--expression'] }],
   ['awk', AWK],
   ['gawk', AWK],
   ['mawk', AWK],
   ['nawk', AWK],
-  ['jq', { patternFirst: { given: ['-f', '--from-file'] }, values: ['--indent', '--arg', '--argjson'] }],
+  ['jq', { patternFirst: { given: ['-f', '--from-file'] }, values: ['--arg', '--argjson'] }],
   ['touch', { write: true, values: ['-d', '--date', '-t'] }],
   ['mkdir', { write: true, values: ['-m', '--mode'] }],
   ...['rmdir', 'rm', 'tee', 'shred', 'ln', 'unlink'].map((n): [string, Spec] => [n, { write: true }]),
