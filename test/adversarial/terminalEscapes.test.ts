@@ -21,11 +21,12 @@ const HOSTILE: Array<[string, string]> = [
   ['OSC title ended by ST', '\u001b]0;title\u001b\\'],
   ['carriage return', 'over\rwrite'],
   ['DEL', 'x\u007fy'],
+  ['right-to-left override', 'txt.\u202eexe'],
 ];
 
 /** Any control character a terminal acts on: all but tab and newline. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 async function cli(argv: string[], cwd: string) {
   let out = '';
