@@ -12,7 +12,7 @@ import { isOwnProcessPath, ownProcessRefusal } from './ownProcess';
 import type { PermissionEngine, PermissionVerdict } from './permissionBroker';
 import { under, type PathContext } from './pathRules';
 import { refusal, type Verdict } from './refusal';
-import { bashCommand, isFileTool, parseRule, patternMatches, ruleMatches, touchedPaths, EDIT_RULES, type ParsedRule, type RuleMode, type Touched } from './ruleMatch';
+import { bashCommand, isFileTool, parseRule, patternMatches, ruleMatches, touchedPaths, type ParsedRule, type RuleMode, type Touched } from './ruleMatch';
 import { describeSources, type DescribedRule, type RuleSource } from './ruleSources';
 import { applicablePart, projectMayAllow, withheldGrants, type WithheldGrant } from '../permissions/projectTrust';
 import { realLocation } from '../tools/paths';
