@@ -1,3 +1,5 @@
+import { createInterface } from 'node:readline';
+
 /** Where the CLI writes: stdout for results, stderr for everything a script should not parse. */
 export interface CliIo {
   out(text: string): void;
@@ -31,3 +33,31 @@ export function terminalSafeIo(sink: CliIo): CliIo {
 }
 
 export const stdio: CliIo = terminalSafeIo({ out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) });
+
+/** Whether a person can answer a question: stdin and stderr are both a terminal. */
+export function interactiveTerminal(): boolean {
+  return Boolean(process.stdin.isTTY && process.stderr.isTTY);
+}
+
+/**
+ * A yes/no question on the terminal. The question is output like any other (it names a folder,
+ * whose name the repository chose), so it goes through stdio; end of input or a stop answers no.
+ */
+export function askYesNo(question: string, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    stdio.err(question);
+    const rl = createInterface({ input: process.stdin, terminal: false });
+    let answered = false;
+    const done = (yes: boolean) => {
+      if (answered) return;
+      answered = true;
+      signal.removeEventListener('abort', onAbort);
+      rl.close();
+      resolve(yes);
+    };
+    const onAbort = () => done(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+    rl.once('line', (answer) => done(/^\s*y(es)?\s*$/i.test(answer)));
+    rl.once('close', () => done(false));
+  });
+}

@@ -1,8 +1,7 @@
-import { createInterface } from 'node:readline';
 import { killProcessGroups } from '../base/processGroups';
 import { setUnexpectedErrorHandler } from '../base/unexpectedError';
 import { runCli } from './cli';
-import { stdio } from './io';
+import { askYesNo, interactiveTerminal, stdio } from './io';
 
 /** A stop that has not finished writing by then exits anyway. */
 const STOP_GRACE_MS = 5000;
@@ -27,26 +26,8 @@ process.on('exit', () => killProcessGroups('SIGKILL'));
 // An error nobody awaited may carry text from the repository or the model: it goes out the same way.
 setUnexpectedErrorHandler((err) => stdio.err(`threadline: unexpected error: ${err instanceof Error ? err.message : String(err)}\n`));
 
-/** A yes/no question on the terminal; Ctrl+C (or a stop) answers no and stops the run as usual. */
-function confirm(question: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const rl = createInterface({ input: process.stdin, output: process.stderr });
-    const done = (yes: boolean) => {
-      stop.signal.removeEventListener('abort', onAbort);
-      rl.close();
-      resolve(yes);
-    };
-    const onAbort = () => done(false);
-    stop.signal.addEventListener('abort', onAbort, { once: true });
-    rl.on('SIGINT', () => {
-      done(false);
-      onSignal(130);
-    });
-    rl.question(question, (answer) => done(/^\s*y(es)?\s*$/i.test(answer)));
-  });
-}
-
-const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
+const confirm = (question: string) => askYesNo(question, stop.signal);
+const interactive = interactiveTerminal();
 void runCli(process.argv.slice(2), { signal: stop.signal, stdin: process.stdin, ...(interactive ? { confirm } : {}) }).then(
   (code) => {
     // The first Ctrl+C keeps its documented exit status (1, "interrupted"); SIGTERM and SIGHUP
