@@ -1,8 +1,10 @@
 import { promises as fs, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { globTool } from '../src/agent/tools/glob';
-import { grepTool } from '../src/agent/tools/grep';
+import { createGlobTool } from '../src/agent/tools/glob';
+import { createGrepTool } from '../src/agent/tools/grep';
+import { Permissions } from '../src/agent/permissions';
+import { readClaudeSettings, type RuleSource } from '../src/agent/ruleSources';
 import { globToRegExp as globToRegExpNew } from '../src/tools/glob';
 import type { Tool } from '../src/tools/types';
 import { globToRegExp as oldGlob, walkGlob as oldWalk } from './legacy/oldSearch';
@@ -56,16 +58,48 @@ async function call(tool: Tool<never>, input: unknown, cwd: string): Promise<str
 }
 
 /**
+ * The permission engine as the CLI builds it, as the search scope of Grep and Glob: Claude Code's
+ * settings files in the tree and the home folder (read once per session, as the CLI does), with a
+ * few rules of each kind. `reads` counts how often a search asks for the rule sources.
+ */
+function engine(root: string): { permissions: Permissions; reads: () => number } {
+  const home = join(root, '..', `${root.split('/').pop()}-home`);
+  mkdirSync(join(root, '.claude'), { recursive: true });
+  mkdirSync(join(home, '.claude'), { recursive: true });
+  writeFileSync(join(root, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['Read(src/**)', 'Bash(npm test)'], deny: ['Read(./.env)', 'Read(secrets/**)'], ask: ['Edit(package.json)'] } }));
+  writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['Read(~/notes/**)'], deny: ['Read(~/.ssh/**)'], additionalDirectories: ['~/shared'] } }));
+  let reads = 0;
+  let claude: RuleSource[] | undefined;
+  const permissions = new Permissions({
+    cwd: root,
+    rules: () => {
+      reads++;
+      return { allow: ['Read'], ask: [], deny: [] };
+    },
+    rulesLabel: '--allowed-tools',
+    trusted: () => true,
+    headless: true,
+    sources: () => (claude ??= readClaudeSettings({ cwd: root, home, env: {} })),
+  });
+  return { permissions, reads: () => reads };
+}
+
+/**
  * Glob and Grep over a 50,000-file tree, the old hand-rolled matcher and walk against picomatch +
  * RE2 + fdir in the same run (each the median of 3). A ratio below 1 means the new one is faster.
+ * The new tools run as the agent runs them: every file found goes through the permission engine
+ * (its read rules and the folders it may read), which the old walk did not have.
  */
 export async function benchSearch(): Promise<Record<string, number>> {
   const root = makeTree();
-  const glob = globTool as unknown as Tool<never>;
-  const grep = grepTool as unknown as Tool<never>;
+  const scope = engine(root);
+  const glob = createGlobTool(scope.permissions) as unknown as Tool<never>;
+  const grep = createGrepTool(scope.permissions) as unknown as Tool<never>;
 
   const oldG = await time(3, async () => (await oldWalk(root, '**/*.js')).length);
+  const readsBefore = scope.reads();
   const newG = await time(3, async () => (await call(glob, { pattern: '**/*.js' }, root)).split('\n').length);
+  const readsPerSearch = (scope.reads() - readsBefore) / 3;
   if (oldG.value !== FILES / 4) throw new Error(`old Glob found ${oldG.value}`);
   const oldLit = await time(3, () => oldGrep(root, 'NEEDLE_VALUE', '**/*'));
   const newLit = await time(3, async () => (await call(grep, { pattern: 'NEEDLE_VALUE' }, root)).split('\n').length);
@@ -94,6 +128,7 @@ export async function benchSearch(): Promise<Record<string, number>> {
 
   return {
     files: FILES,
+    ruleSourceReadsPerSearch: readsPerSearch,
     globOldMs: +oldG.ms.toFixed(0),
     globNewMs: +newG.ms.toFixed(0),
     globNewOverOld: +(newG.ms / oldG.ms).toFixed(2),
