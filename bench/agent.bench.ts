@@ -73,7 +73,7 @@ export async function benchAgent(opts: { quick?: boolean } = {}): Promise<Record
     return {
       ttftBareSdkMs: +median(bare).toFixed(2),
       ttftAgentMs: +median(ours).toFixed(2),
-      ttftOverheadMs: +(median(ours) - median(bare)).toFixed(2),
+      ttftOverheadMs: +median(ours.map((o, i) => o - bare[i]!)).toFixed(2),
       // The median of each pair's ratio: a pair is measured back to back, so a burst of load
       // from elsewhere lands on both of its halves, where a ratio of medians mixes moments.
       ttftAgentOverBare: +median(ours.map((o, i) => o / bare[i]!)).toFixed(3),

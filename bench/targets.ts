@@ -24,7 +24,11 @@ export const TARGETS: Record<string, Target> = {
   'bundles.hostBundleKB': { max: 1536, why: 'host bundle under 1.5 MB (issue 2)' },
   'bundles.webviewGzipKB': { max: 160, why: 'webview small enough to load at once (issue 2)' },
   'activate.activateMs': { time: true, max: 50, why: 'activation out of the editor start-up path (issue 2)' },
-  'agent.ttftAgentOverBare': { max: 1.3, why: 'time to first token as a ratio to a bare SDK stream of the same request, same run (issue 3: overhead under 5 ms)' },
+  // The goal is under 5 ms of overhead. A ratio to the bare stream (1.3x) once stood in for it, but
+  // its base is a local stand-in's 2-7 ms, which moves with the machine's load, and the SDK's
+  // accumulating stream and the idle watch take most of 1.3x of it: measured in 80 pairs it read
+  // 1.30-1.32 on a quiet machine and 1.38-1.45 on a busy one. So the overhead itself is judged.
+  'agent.ttftOverheadMs': { max: 5, time: true, why: 'time to first token over a bare SDK stream of the same request, medians of 80 pairs in the same run (issue 3: overhead under 5 ms)' },
   'stream.clientVsBare': { max: 1.5, why: 'our client (the SDK\'s MessageStream, the idle watch, the observer) reads a long answer within 1.5x of the bare SDK event iterator, same run (issue 17)' },
   'agent.heapGrowthMbAfter500Turns': { max: 10, why: 'a long session does not leak (issue 3)' },
   'bashPermissions.hostileAutoAllowed': { max: 0, why: 'no hostile command auto-allowed (issue 13)' },

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { transformSync } from 'esbuild';
 import { buildSession, type SessionName, type Variant } from './session';
 
 export interface Fingerprint {
@@ -19,6 +20,12 @@ const VARIANTS: readonly Variant[] = ['full', 'quick'];
 /** Sources that decide what a played session bills, beside the script's own data. */
 const PLAY_SOURCES = ['bench/cost/player.ts', 'bench/cost/accounting.ts'];
 const STANDIN_DIR = 'test/standin';
+
+/**
+ * A source file as code, without its comments and layout: rewording a comment changes no
+ * figure, and must not send anyone to measure the reference again.
+ */
+const codeOf = (file: string) => transformSync(readFileSync(file, 'utf8'), { loader: 'ts', minifyWhitespace: true }).code;
 
 const digest = (parts: readonly string[]) => {
   const h = createHash('sha256');
@@ -34,11 +41,11 @@ export function currentFingerprint(base = root): Fingerprint {
       return JSON.stringify({ name: s.name, variant: s.variant, files: [...s.files.values()].map((f) => [f.path, f.text]), prompts: s.prompts });
     }),
   );
-  const play = PLAY_SOURCES.map((p) => `${p}\n${readFileSync(join(base, p), 'utf8')}`);
+  const play = PLAY_SOURCES.map((p) => `${p}\n${codeOf(join(base, p))}`);
   const standinFiles = readdirSync(join(base, STANDIN_DIR))
     .filter((f) => f.endsWith('.ts'))
     .sort();
-  const standin = standinFiles.map((f) => `${f}\n${readFileSync(join(base, STANDIN_DIR, f), 'utf8')}`);
+  const standin = standinFiles.map((f) => `${f}\n${codeOf(join(base, STANDIN_DIR, f))}`);
   return { sessions: digest([...scripts, ...play]), standin: digest(standin) };
 }
 

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { billedOf } from '../../../bench/cost/accounting';
 import type { RunFigures } from '../../../bench/cost/measure';
@@ -101,6 +104,21 @@ describe('stored reference figures carry what they were measured on', () => {
     assert.match(referenceProblem(file(now), 'full', ['chat'], now, 'ref.json')!, /for full\.chat/);
     assert.match(referenceProblem(file(), 'quick', ['chat'], now, 'ref.json')!, /stale: they carry no hash/);
     assert.match(referenceProblem(file({ ...now, standin: 'feedfacefeedface' }), 'quick', ['chat'], now, 'ref.json')!, /stale: the stand-in \(feedfacefeedface then, \w+ now\) changed/);
+  });
+
+  it('hash code, not comments: rewording a comment in the stand-in keeps the figures current, a change of code does not', () => {
+    const base = mkdtempSync(join(tmpdir(), 'tl-fingerprint-'));
+    const root = join(__dirname, '..', '..', '..');
+    for (const dir of ['bench/cost', 'test/standin']) mkdirSync(join(base, dir), { recursive: true });
+    for (const f of ['bench/cost/player.ts', 'bench/cost/accounting.ts', ...readdirSync(join(root, 'test/standin')).map((n) => `test/standin/${n}`)]) copyFileSync(join(root, f), join(base, f));
+    assert.deepEqual(currentFingerprint(base), now);
+    const cache = join(base, 'test/standin/cache.ts');
+    const text = readFileSync(cache, 'utf8');
+    writeFileSync(cache, `// A comment reworded.\n${text.replace(/\n/g, '\n\n')}`);
+    assert.deepEqual(currentFingerprint(base), now, 'comments and blank lines do not count');
+    writeFileSync(cache, `${text}\nexport const changed = 1;\n`);
+    assert.equal(currentFingerprint(base).sessions, now.sessions);
+    assert.notEqual(currentFingerprint(base).standin, now.standin);
   });
 
   it('hash the played script and the stand-in apart, from the files on disk', () => {
