@@ -272,7 +272,10 @@ export class Permissions implements PermissionEngine, SearchScope {
 
   /** Whether a read of this real path would run without asking (workspace, added folders, rules). */
   readable(real: string): boolean {
-    const c = this.collect();
+    return this.readableIn(this.collect(), real);
+  }
+
+  private readableIn(c: Collected, real: string): boolean {
     const ctx = this.ctx();
     if (isOwnProcessPath(real, 'agent')) return false;
     if (c.deny.some((r) => READ_RULES.has(r.tool) && (r.pattern === undefined || patternMatches(r, real, 'deny', ctx)))) return false;
@@ -280,13 +283,24 @@ export class Permissions implements PermissionEngine, SearchScope {
     return [...c.allow, ...this.grants].some((r) => READ_RULES.has(r.tool) && r.pattern !== undefined && patternMatches(r, real, 'allow', ctx));
   }
 
-  /** SearchScope: a file Grep or Glob found may be shown unless a read rule denies it or it leads out of every allowed place. */
-  mayShow(real: string, realRoot: string): boolean {
+  /**
+   * SearchScope: a file Grep or Glob found may be shown unless a read rule denies it or it leads
+   * out of every allowed place. The rule sources are read once for the whole search (a search
+   * finds thousands of files; reading them per file cost more than the walk).
+   */
+  forSearch(): (real: string, realRoot: string) => boolean {
     const c = this.collect();
     const ctx = this.ctx();
-    if (isOwnProcessPath(real, 'agent')) return false;
-    if (c.deny.some((r) => READ_RULES.has(r.tool) && r.pattern !== undefined && patternMatches(r, real, 'deny', ctx))) return false;
-    return under(realRoot, real) !== undefined || this.readable(real);
+    return (real, realRoot) => {
+      if (isOwnProcessPath(real, 'agent')) return false;
+      if (c.deny.some((r) => READ_RULES.has(r.tool) && r.pattern !== undefined && patternMatches(r, real, 'deny', ctx))) return false;
+      return under(realRoot, real) !== undefined || this.readableIn(c, real);
+    };
+  }
+
+  /** One found file, judged on the rules as they are now. */
+  mayShow(real: string, realRoot: string): boolean {
+    return this.forSearch()(real, realRoot);
   }
 
   /**

@@ -157,17 +157,20 @@ export async function* readAhead<T, R>(items: readonly T[], window: number, fn: 
  * under it may still be a symlink leading out of it, or match a Read deny rule.
  */
 export interface SearchScope {
-  /** `real` is the file's real path, `realRoot` the search root's. */
-  mayShow(real: string, realRoot: string): boolean;
+  /**
+   * The filter for one search, taking each found file's real path and the search root's. What
+   * it needs (rules, settings) it reads here, once, not per file.
+   */
+  forSearch(): (real: string, realRoot: string) => boolean;
 }
 
-/** Without a permission engine: only what really lies under the approved root. */
-export const ROOT_ONLY: SearchScope = {
-  mayShow: (real, realRoot) => {
-    const rel = relative(realRoot, real);
-    return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
-  },
+const underRoot = (real: string, realRoot: string) => {
+  const rel = relative(realRoot, real);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 };
+
+/** Without a permission engine: only what really lies under the approved root. */
+export const ROOT_ONLY: SearchScope = { forSearch: () => underRoot };
 
 /**
  * The files of a walk that the scope lets through, and how many it held back. Only symlinks can
@@ -181,6 +184,7 @@ export async function scopeFilter<T extends { rel: string; abs: string; link?: b
     return { kept: [], hidden: files.length };
   }
   const kept: T[] = [];
+  const mayShow = scope.forSearch();
   for (const f of files) {
     let real = join(realRoot, f.rel);
     if (f.link) {
@@ -190,7 +194,7 @@ export async function scopeFilter<T extends { rel: string; abs: string; link?: b
         continue;
       }
     }
-    if (scope.mayShow(real, realRoot)) kept.push(f);
+    if (mayShow(real, realRoot)) kept.push(f);
   }
   return { kept, hidden: files.length - kept.length };
 }

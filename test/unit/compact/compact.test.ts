@@ -81,7 +81,7 @@ describe('compaction by LLM summary (against the stand-in)', () => {
   it('gives up after three too-long retries', async () => {
     standin.reset();
     const tooLong = { content: [{ type: 'text' as const, text: 'x' }], fault: { kind: 'http' as const, status: 400 as const, message: 'prompt is too long' } };
-    standin.enqueue(tooLong, tooLong, tooLong, tooLong, tooLong);
+    standin.enqueue(tooLong, tooLong, tooLong, tooLong);
     await assert.rejects(compactWithSummary({ history: conversation(10), client, model: 'claude-sonnet-4-6', signal: new AbortController().signal }), /too long/);
     assert.equal(standin.requests.length, 4);
   });
