@@ -13,7 +13,12 @@ export { assertSessionId, loadSession, SCHEMA_VERSION, SessionError, type Loaded
 
 const INDEX_FILE = 'index.json';
 
-/** A session without a draft or scroll anchor has no UI file to move. */
+/** Where a session's code checkpoints are kept (see checkpoints/): they live and go with the session. */
+export function sessionCheckpointsDir(sessionsDir: string, id: string): string {
+  return join(sessionsDir, 'checkpoints', assertSessionId(id));
+}
+
+/** A session without a draft or scroll anchor has no UI file to move (nor one without checkpoints a folder). */
 async function moveIfThere(from: string, to: string): Promise<void> {
   await fs.mkdir(dirname(to), { recursive: true });
   try {
@@ -185,20 +190,22 @@ export class SessionStore {
   }
 
   /**
-   * Moves a session to the trash folder, with its draft and scroll anchor (nothing is destroyed,
-   * so Undo can bring it back); `restore` undoes it.
+   * Moves a session to the trash folder, with its draft, scroll anchor and code checkpoints
+   * (nothing is destroyed, so Undo can bring it back); `restore` undoes it.
    */
   async delete(id: string): Promise<void> {
     const trash = join(this.dir, '.trash');
     await fs.mkdir(trash, { recursive: true });
     await fs.rename(this.file(id), join(trash, `${assertSessionId(id)}.jsonl`));
     await moveIfThere(sessionUiFile(this.dir, id), join(trash, `${id}.ui.json`));
+    await moveIfThere(sessionCheckpointsDir(this.dir, id), join(trash, `${id}.checkpoints`));
     await this.removeFromIndex(id);
   }
 
   async restore(id: string): Promise<void> {
     await fs.rename(join(this.dir, '.trash', `${assertSessionId(id)}.jsonl`), this.file(id));
     await moveIfThere(join(this.dir, '.trash', `${id}.ui.json`), sessionUiFile(this.dir, id));
+    await moveIfThere(join(this.dir, '.trash', `${id}.checkpoints`), sessionCheckpointsDir(this.dir, id));
     const st = await fs.stat(this.file(id));
     await this.updateIndex(summarize(await this.load(id), st.mtimeMs));
   }
