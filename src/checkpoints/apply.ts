@@ -22,7 +22,8 @@ export interface RestoreResult {
 }
 
 export interface RecoveryReport {
-  outcome: 'rolled-back' | 'completed';
+  /** set-aside: the journal could not be read; it was moved aside and nothing was changed. */
+  outcome: 'rolled-back' | 'completed' | 'set-aside';
   files: number;
 }
 
@@ -89,7 +90,14 @@ async function finish(core: StoreCore, j: Journal): Promise<void> {
 export async function recoverRestore(core: StoreCore): Promise<RecoveryReport | undefined> {
   const text = await readText(journalPath(core));
   if (text === undefined) return undefined;
-  const j = JSON.parse(text) as Journal;
+  let j: Journal;
+  try {
+    j = JSON.parse(text) as Journal;
+  } catch {
+    // Written atomically, so never torn; damaged some other way, it is set aside, not trusted.
+    await moveEntry(journalPath(core), `${journalPath(core)}.damaged-${core.now()}`);
+    return { outcome: 'set-aside', files: 0 };
+  }
   if (j.phase === 'committed') await finish(core, j);
   else await rollBack(j);
   await removeEntry(journalPath(core));

@@ -40,7 +40,7 @@ const MAX_AFTER_BYTES = 256 * 1024 * 1024;
 export const NOT_RESTORABLE = 'changed by Bash, cannot be restored: no exact copy of it from before the command exists';
 
 function offNotice(detail: string): string {
-  return `Changes made by Bash commands are not tracked in this workspace: it has ${detail}. Changes by Write and Edit are still kept and can be restored; files a Bash command changes cannot. (Ignored files, node_modules and .git are never tracked.)`;
+  return `Changes made by Bash commands are not tracked in this workspace: it has ${detail}. Changes by Write and Edit are still kept and can be restored; files a Bash command changes cannot. (Files .gitignore ignores, node_modules, .git and files outside the workspace are never tracked.)`;
 }
 
 export async function beforeBash(root: string, limits: FingerprintLimits, off: string | undefined): Promise<BashWatch> {

@@ -56,6 +56,16 @@ export class BlobStore {
     return out;
   }
 
+  /** Removes these blobs (those only pruned checkpoints needed). */
+  async remove(hashes: Iterable<string>): Promise<number> {
+    let removed = 0;
+    for (const h of hashes) {
+      this.present.delete(h);
+      if (await removeEntry(this.path(h))) removed++;
+    }
+    return removed;
+  }
+
   /** Removes every blob not in `keep` (and temp files a crash left); returns what it freed. */
   async collect(keep: ReadonlySet<string>): Promise<{ removed: number; bytes: number }> {
     let removed = 0;

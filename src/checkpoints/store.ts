@@ -78,6 +78,8 @@ export class CheckpointStore implements StoreCore {
     // A torn last line would join the next record: the manifest is rewritten without it.
     if (skipped) await writeDurable(store.manifest, serialize(store.ledger.records()));
     const recovered = await recoverRestore(store);
+    // Copies a crash left without a record (kept just before it), and temp files, go.
+    await store.blobs.collect(store.ledger.referencedBlobs());
     return { store, skippedLines: skipped, ...(recovered ? { recovered } : {}) };
   }
 
@@ -127,9 +129,12 @@ export class CheckpointStore implements StoreCore {
   private async prune(): Promise<void> {
     const { ledger, dropped } = this.current.pruned(this.opts.retention ?? DEFAULT_RETENTION);
     if (!dropped.length) return;
+    const before = this.current.referencedBlobs();
     await writeDurable(this.manifest, serialize(ledger.records()));
     this.current = ledger;
-    await this.blobs.collect(ledger.referencedBlobs());
+    // Only the copies the dropped checkpoints alone needed: no listing of the store per prompt.
+    const kept = ledger.referencedBlobs();
+    await this.blobs.remove([...before].filter((h) => !kept.has(h)));
   }
 
   private async ensureCheckpoint(): Promise<string> {

@@ -243,6 +243,22 @@ describe('checkpoint store: session diff', () => {
 });
 
 describe('the store folder', () => {
+  it('sets aside a journal it cannot read, changing no file, and drops copies no record needs', async () => {
+    const ws = await repo({ 'a.txt': 'one\n' });
+    const { store, dir } = await openStore(ws);
+    await store.begin('p');
+    await store.track(join(ws, 'a.txt'), 'Edit', async () => writeFileSync(join(ws, 'a.txt'), 'two\n'));
+    writeFileSync(join(dir, 'restore-journal.json'), '{not json');
+    write(dir, `blobs/ab/${'ab'.repeat(32)}`, 'orphan');
+    const before = treeHash(ws);
+    const again = await openStore(ws, {}, dir);
+    assert.equal(again.recovered?.outcome, 'set-aside');
+    assert.equal(treeHash(ws), before);
+    assert.ok(readdirSync(dir).some((n) => n.startsWith('restore-journal.json.damaged-')));
+    assert.equal(existsSync(join(dir, 'blobs', 'ab', 'ab'.repeat(32))), false);
+    assert.equal((await again.store.usage()).blobs, 2);
+  });
+
   it('holds a manifest and content-addressed blobs only', async () => {
     const ws = await repo({ 'a.txt': 'one\n' });
     const { store, dir } = await openStore(ws);
