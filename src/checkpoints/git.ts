@@ -49,12 +49,22 @@ export const gitPreImages: GitPreImages = async (root, wanted) => {
   const list = wanted.slice(0, MAX_PATHS);
   if (!list.length) return found;
   const byRel = new Map(list.map((w) => [w.rel, w.pre]));
-  const [indexPath, listing] = await Promise.all([
-    run(root, ['rev-parse', '--git-path', 'index']).then((b) => resolve(root, b.toString('utf8').trim())),
-    run(root, ['ls-files', '-s', '--debug', '-z', '--', ...list.map((w) => `:(literal)${w.rel}`)]),
-  ]);
+  // Command lines are short on Windows (32k characters): the paths go in chunks.
+  const chunks: string[][] = [[]];
+  let length = 0;
+  for (const w of list) {
+    const spec = `:(literal)${w.rel}`;
+    if (length + spec.length > 16_000 && chunks.at(-1)!.length) {
+      chunks.push([]);
+      length = 0;
+    }
+    chunks.at(-1)!.push(spec);
+    length += spec.length + 1;
+  }
+  const indexPath = resolve(root, (await run(root, ['rev-parse', '--git-path', 'index'])).toString('utf8').trim());
+  let text = '';
+  for (const specs of chunks) text += (await run(root, ['ls-files', '-s', '--debug', '-z', '--', ...specs])).toString('utf8');
   const indexMs = (await entryAt(indexPath))?.mtimeMs ?? 0;
-  const text = listing.toString('utf8');
   const blobs = new Map<string, string>();
   ENTRY.lastIndex = 0;
   for (let m = ENTRY.exec(text); m; m = ENTRY.exec(text)) {

@@ -33,6 +33,18 @@ describe('Bash change detection', () => {
     assert.equal(readFileSync(join(ws, 'untracked.txt'), 'utf8'), 'clobbered\n');
   });
 
+  it("does not trust git's copy of a file its index calls clean in the same instant it was written (racily clean)", async () => {
+    const ws = await repo({ 'clean.txt': 'committed\n' });
+    // An index older than the file's entry: git itself would compare the content again.
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(join(ws, '.git', 'index'), past, past);
+    const { store } = await openStore(ws, { git: gitPreImages });
+    await store.begin('p');
+    const w = await store.beforeBash();
+    writeFileSync(join(ws, 'clean.txt'), 'rewritten\n');
+    assert.deepEqual((await store.afterBash(w)).changes.map((c) => [c.rel, c.restorable]), [['clean.txt', false]]);
+  });
+
   it('does not read git without the trusted-folder reader', async () => {
     const ws = await repo({ 'clean.txt': 'committed\n' });
     const { store } = await openStore(ws);
