@@ -1,13 +1,15 @@
 import { join } from 'node:path';
 import { hashOf } from './blobs';
 import { emptyFileImage, imageOf, statKey, type StoreCore } from './core';
-import { compareFingerprints, takeFingerprint, type Fingerprint, type FingerprintEntry, type FingerprintLimits } from './fingerprint';
+import { compareFingerprints, takeFingerprint, type Fingerprint, type FingerprintDiff, type FingerprintEntry, type FingerprintLimits } from './fingerprint';
 import type { GitPreImages, GitWanted } from './git';
 import { sameImage, sameStat, type Image, type ManifestRecord } from './manifest';
+import { TreeWatcher } from './treeWatch';
 
-/** Taken before a command: the fingerprint, or why Bash changes are not tracked. */
+/** Taken before a command: the fingerprint (a watcher's, kept current), or why Bash changes are not tracked. */
 export interface BashWatch {
   fp?: Fingerprint;
+  watcher?: TreeWatcher;
   off?: string;
 }
 
@@ -43,18 +45,13 @@ function offNotice(detail: string): string {
   return `Changes made by Bash commands are not tracked in this workspace: it has ${detail}. Changes by Write and Edit are still kept and can be restored; files a Bash command changes cannot. (Files .gitignore ignores, node_modules, .git and files outside the workspace are never tracked.)`;
 }
 
-export async function beforeBash(root: string, limits: FingerprintLimits, off: string | undefined): Promise<BashWatch> {
-  if (off) return { off };
-  const r = await takeFingerprint(root, limits);
-  return r.ok ? { fp: r.fp } : { off: r.detail };
-}
-
 /** How each changed path was before the command, where that is known exactly. */
-async function beforeImages(core: StoreCore, fp: Fingerprint, paths: readonly string[], git: GitPreImages | undefined): Promise<Map<string, Image>> {
+async function beforeImages(core: StoreCore, pre: (rel: string) => FingerprintEntry | undefined, paths: readonly string[], git: GitPreImages | undefined): Promise<Map<string, Image>> {
   const out = new Map<string, Image>();
   const wanted: GitWanted[] = [];
   for (const rel of paths) {
-    const e = fp.entries.get(rel) as FingerprintEntry;
+    const e = pre(rel);
+    if (!e) continue;
     if (e.kind === 'symlink' && e.link !== undefined) {
       out.set(rel, { k: 'link', to: e.link });
       continue;
@@ -80,7 +77,7 @@ async function beforeImages(core: StoreCore, fp: Fingerprint, paths: readonly st
   if (git && wanted.length) {
     const found = await git(core.workspace, wanted).catch(() => new Map<string, Buffer>());
     for (const [rel, bytes] of found) {
-      const e = fp.entries.get(rel)!;
+      const e = pre(rel)!;
       const h = await core.blobs.put(bytes, hashOf(bytes));
       out.set(rel, { k: 'file', h, mode: e.mode & 0o7777, size: bytes.length });
     }
@@ -88,25 +85,25 @@ async function beforeImages(core: StoreCore, fp: Fingerprint, paths: readonly st
   return out;
 }
 
-/** Compares with the fingerprint from before the command and records what changed. */
-export async function afterBash(core: StoreCore, watch: BashWatch, opts: { cp: string | undefined; limits: FingerprintLimits; git?: GitPreImages }): Promise<BashReport> {
-  if (watch.off || !watch.fp || !opts.cp) {
-    const off = watch.off ?? 'no fingerprint was taken before the command';
-    return { changes: [], off, notice: offNotice(off), uncounted: 0 };
-  }
-  const after = await takeFingerprint(core.workspace, opts.limits, watch.fp);
-  if (!after.ok) return { changes: [], off: after.detail, notice: offNotice(after.detail), uncounted: 0 };
-  const diff = compareFingerprints(watch.fp, after.fp);
+/** What a command changed, and each changed path's entry from before it. */
+interface CommandChanges {
+  diff: FingerprintDiff;
+  pre(rel: string): FingerprintEntry | undefined;
+}
+
+/** Records the changes in checkpoint `cp`, each with its image from before (where one is known exactly). */
+async function record(core: StoreCore, changes: CommandChanges, cp: string, git: GitPreImages | undefined): Promise<BashReport> {
+  const { diff } = changes;
   const all = [...diff.modified.map((rel) => ({ rel, kind: 'modified' as const })), ...diff.deleted.map((rel) => ({ rel, kind: 'deleted' as const })), ...diff.created.map((rel) => ({ rel, kind: 'created' as const }))];
   const list = all.slice(0, MAX_BASH_CHANGES);
   const befores = await beforeImages(
     core,
-    watch.fp,
+    changes.pre,
     list.filter((c) => c.kind !== 'created').map((c) => c.rel),
-    opts.git,
+    git,
   );
   const records: ManifestRecord[] = [];
-  const changes: BashChange[] = [];
+  const out: BashChange[] = [];
   let budget = MAX_AFTER_BYTES;
   for (const c of list) {
     const path = join(core.workspace, c.rel);
@@ -114,7 +111,7 @@ export async function afterBash(core: StoreCore, watch: BashWatch, opts: { cp: s
     let afterImage: Image = { k: 'absent' };
     let st;
     if (c.kind !== 'deleted') {
-      const read = await imageOf(path, Math.min(core.maxFileBytes, Math.max(0, budget)), core.blobs);
+      const read = await imageOf(path, Math.min(core.maxFileBytes, Math.max(0, budget)), core.blobs, false);
       afterImage = read.image;
       if (read.entry) st = statKey(read.entry);
       budget -= read.bytes?.length ?? 0;
@@ -122,10 +119,87 @@ export async function afterBash(core: StoreCore, watch: BashWatch, opts: { cp: s
     // Touched but the same (a `touch`, a rewrite with the same bytes): not a change.
     if (before.k !== 'unknown' && sameImage(before, afterImage)) continue;
     const n = core.ledger.nextN();
-    records.push({ t: 'change', n, cp: opts.cp, path, by: 'Bash', before }, { t: 'after', n, image: afterImage, ...(st ? { st } : {}) });
-    changes.push({ path, rel: c.rel, kind: c.kind, restorable: before.k !== 'unknown', ...(before.k === 'unknown' ? { why: before.why } : {}) });
+    records.push({ t: 'change', n, cp, path, by: 'Bash', before }, { t: 'after', n, image: afterImage, ...(st ? { st } : {}) });
+    out.push({ path, rel: c.rel, kind: c.kind, restorable: before.k !== 'unknown', ...(before.k === 'unknown' ? { why: before.why } : {}) });
   }
-  if (all.length > list.length) records.push({ t: 'note', cp: opts.cp, text: `A Bash command changed ${all.length} files; only the first ${list.length} are tracked.` });
+  if (all.length > list.length) records.push({ t: 'note', cp, text: `A Bash command changed ${all.length} files; only the first ${list.length} are tracked.` });
   await core.append(records);
-  return { changes, uncounted: all.length - list.length };
+  return { changes: out, uncounted: all.length - list.length };
+}
+
+/**
+ * Bash change detection for one session: a fingerprint of the workspace before each command and
+ * a comparison after it. Where folder watches can be trusted (see TreeWatcher) the fingerprint is
+ * kept current by them and a command costs what it changed; elsewhere, or when the watch fails,
+ * the tree is walked before and after. Past the limits, tracking is off for the session, said once.
+ */
+export class BashTracker {
+  private off: string | undefined;
+  private noticeGiven = false;
+  private watcher: TreeWatcher | undefined;
+  /** Watching is not tried again after it failed in a way a restart would not mend. */
+  private watching = true;
+
+  constructor(
+    private readonly core: StoreCore,
+    private readonly opts: { limits: FingerprintLimits; git?: GitPreImages; markerDir: string; watch: boolean },
+  ) {
+    this.watching = opts.watch;
+  }
+
+  async before(): Promise<BashWatch> {
+    if (this.off) return { off: this.off };
+    if (this.watching && !this.watcher) {
+      const started = await TreeWatcher.start(this.core.workspace, this.opts.markerDir, this.opts.limits);
+      if (started && 'off' in started) return { off: started.off };
+      if (started) this.watcher = started;
+      else this.watching = false;
+    }
+    if (this.watcher) {
+      const fp = await this.watcher.before();
+      if (fp) return { fp, watcher: this.watcher };
+      this.dropWatcher();
+    }
+    const r = await takeFingerprint(this.core.workspace, this.opts.limits);
+    return r.ok ? { fp: r.fp } : { off: r.detail };
+  }
+
+  private dropWatcher(): void {
+    const problem = this.watcher?.problem ?? '';
+    // Too many changes at once is mended by walking and watching afresh; a change not heard is not.
+    if (!problem.startsWith('more than')) this.watching = false;
+    this.watcher?.dispose();
+    this.watcher = undefined;
+  }
+
+  /** Compares with the fingerprint from before the command and records what changed in `cp`. */
+  async after(watch: BashWatch, cp: string | undefined): Promise<BashReport> {
+    const report = await this.compare(watch, cp);
+    if (report.off) this.off = report.off;
+    if (report.notice && this.noticeGiven) delete report.notice;
+    if (report.notice) this.noticeGiven = true;
+    return report;
+  }
+
+  private async compare(watch: BashWatch, cp: string | undefined): Promise<BashReport> {
+    if (watch.off || !watch.fp || !cp) {
+      const off = watch.off ?? 'no fingerprint was taken before the command';
+      return { changes: [], off, notice: offNotice(off), uncounted: 0 };
+    }
+    const before = watch.fp;
+    if (watch.watcher) {
+      const heard = await watch.watcher.after();
+      if (heard) return record(this.core, { diff: heard.diff, pre: (rel) => heard.pre.get(rel) }, cp, this.opts.git);
+      // The watch could not say: its fingerprint from before is intact, and a walk says the rest.
+      this.dropWatcher();
+    }
+    const after = await takeFingerprint(this.core.workspace, this.opts.limits, before);
+    if (!after.ok) return { changes: [], off: after.detail, notice: offNotice(after.detail), uncounted: 0 };
+    return record(this.core, { diff: compareFingerprints(before, after.fp), pre: (rel) => before.entries.get(rel) }, cp, this.opts.git);
+  }
+
+  dispose(): void {
+    this.watcher?.dispose();
+    this.watcher = undefined;
+  }
 }

@@ -19,11 +19,16 @@ export class BlobStore {
     return join(this.dir, hash.slice(0, 2), hash);
   }
 
-  /** Keeps `bytes` (once) and returns its hash. */
-  async put(bytes: Uint8Array, hash = hashOf(bytes)): Promise<string> {
+  /**
+   * Keeps `bytes` (once) and returns its hash. A copy from before a change is flushed to disk
+   * (`durable`); one of what a change left need not be: a power cut that loses it loses a
+   * shortcut (later copies are taken again, or the file is named as not restorable), never a
+   * restore that claims to have it, since a read checks every blob against its hash.
+   */
+  async put(bytes: Uint8Array, hash = hashOf(bytes), durable = true): Promise<string> {
     if (this.present.has(hash)) return hash;
     const there = await entryAt(this.path(hash));
-    if (!there || there.size !== bytes.byteLength) await writeDurable(this.path(hash), bytes);
+    if (!there || there.size !== bytes.byteLength) await writeDurable(this.path(hash), bytes, durable);
     this.present.add(hash);
     return hash;
   }

@@ -31,10 +31,11 @@ export interface ReadImage {
 const MB = 1024 * 1024;
 
 /**
- * What `path` holds now, as an image. With `blobs`, a regular file's bytes are kept (once); a
+ * What `path` holds now, as an image. With `blobs`, a regular file's bytes are kept (once; see
+ * BlobStore.put for `durable`); a
  * file over `maxBytes`, a folder or a device is `unknown`, with the reason.
  */
-export async function imageOf(path: string, maxBytes: number, blobs?: BlobStore): Promise<ReadImage> {
+export async function imageOf(path: string, maxBytes: number, blobs?: BlobStore, durable = true): Promise<ReadImage> {
   const r = await readEntry(path, maxBytes);
   switch (r.kind) {
     case 'absent':
@@ -43,7 +44,7 @@ export async function imageOf(path: string, maxBytes: number, blobs?: BlobStore)
       return { image: { k: 'link', to: r.to }, entry: r.entry };
     case 'file': {
       const h = hashOf(r.bytes);
-      if (blobs) await blobs.put(r.bytes, h);
+      if (blobs) await blobs.put(r.bytes, h, durable);
       return { image: { k: 'file', h, mode: r.entry.mode & 0o7777, size: r.bytes.length }, entry: r.entry, bytes: r.bytes };
     }
     case 'too-large':

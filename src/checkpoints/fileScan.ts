@@ -1,5 +1,6 @@
 // The tree scan behind Bash change detection: a listing that honours the caller's skips and a
 // bulk lstat. With files.ts, the only raw file-system access of checkpoints/.
+import { watch } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { fdir } from 'fdir';
@@ -8,22 +9,56 @@ import { kindOfMode, type Entry } from './files';
 export interface TreeListing {
   /** Relative, '/'-separated; files and links (a linked folder is listed, not entered). */
   paths: string[];
+  /** The folders walked ('' for the root), when asked for. */
+  dirs: string[];
   /** More than `maxFiles` were there: the listing stopped. */
   truncated: boolean;
 }
 
 /** The files under `root`, skipping the folders `skipDir` names and the files `skipFile` names. */
-export async function listTree(root: string, opts: { maxFiles: number; signal?: AbortSignal; skipDir(rel: string): boolean; skipFile(rel: string): boolean }): Promise<TreeListing> {
+export async function listTree(root: string, opts: { maxFiles: number; signal?: AbortSignal; withDirs?: boolean; skipDir(rel: string): boolean; skipFile(rel: string): boolean }): Promise<TreeListing> {
   const prefix = root.endsWith('/') ? root.length : root.length + 1;
   const rel = (p: string) => p.slice(prefix).replace(/\\/g, '/').replace(/\/$/, '');
+  const dirs: string[] = [];
   let builder = new fdir()
     .withFullPaths()
     .withMaxFiles(opts.maxFiles + 1)
     .exclude((_name, dirPath) => opts.skipDir(rel(dirPath)))
-    .filter((path, isDir) => !isDir && !opts.skipFile(rel(path)));
+    .filter((path, isDir) => {
+      if (isDir) {
+        dirs.push(path.length < prefix ? '' : rel(path));
+        return false;
+      }
+      return !opts.skipFile(rel(path));
+    });
+  if (opts.withDirs) builder = builder.withDirs();
   if (opts.signal) builder = builder.withAbortSignal(opts.signal);
   const found = await builder.crawl(root).withPromise();
-  return { paths: found.slice(0, opts.maxFiles).map(rel), truncated: found.length > opts.maxFiles };
+  return { paths: found.slice(0, opts.maxFiles).map(rel), dirs, truncated: found.length > opts.maxFiles };
+}
+
+export interface DirWatch {
+  close(): void;
+}
+
+/** Whether watching folders tells every change in order (inotify: one queue for all watches). */
+export const WATCH_ORDERED = process.platform === 'linux';
+
+/**
+ * Watches one folder (not its subfolders) without keeping the process alive; `onEvent` gets the
+ * name changed in it (null when the system does not say). Undefined when it cannot be watched.
+ */
+export function watchDir(dir: string, onEvent: (name: string | null) => void, onError: () => void): DirWatch | undefined {
+  try {
+    const w = watch(dir, { persistent: false, encoding: 'utf8' }, (_type, name) => onEvent(name));
+    w.on('error', () => {
+      w.close();
+      onError();
+    });
+    return w;
+  } catch {
+    return undefined;
+  }
 }
 
 // lstat of tens of thousands of files is the cost of a Bash fingerprint. Done one after another

@@ -116,14 +116,14 @@ export function besideName(path: string, tag: string): string {
 
 /**
  * Writes a new file that must not exist yet (O_EXCL: never through a link or over a file),
- * with these permission bits, and flushes it to disk.
+ * with these permission bits, and (unless `sync` is false) flushes it to disk.
  */
-export async function writeNew(path: string, bytes: Uint8Array, mode = 0o600): Promise<void> {
+export async function writeNew(path: string, bytes: Uint8Array, mode = 0o600, sync = true): Promise<void> {
   const handle = await fs.open(path, 'wx', mode & 0o777);
   try {
     await handle.writeFile(bytes);
     await handle.chmod(mode & 0o7777);
-    await handle.sync();
+    if (sync) await handle.sync();
   } finally {
     await handle.close();
   }
@@ -147,18 +147,21 @@ export async function syncDir(dir: string): Promise<void> {
   }
 }
 
-/** Replaces a file with whole new content: temp file, fsync, rename, folder fsync. */
-export async function writeDurable(path: string, data: string | Uint8Array): Promise<void> {
+/**
+ * Replaces a file with whole new content: temp file, fsync, rename, folder fsync. With `sync`
+ * false it is still whole or absent after a crash of the process, but a power cut may lose it.
+ */
+export async function writeDurable(path: string, data: string | Uint8Array, sync = true): Promise<void> {
   await fs.mkdir(dirname(path), { recursive: true });
   const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    await writeNew(tmp, typeof data === 'string' ? Buffer.from(data) : data);
+    await writeNew(tmp, typeof data === 'string' ? Buffer.from(data) : data, 0o600, sync);
     await fs.rename(tmp, path);
   } catch (err) {
     await fs.rm(tmp, { force: true });
     throw err;
   }
-  await syncDir(dirname(path));
+  if (sync) await syncDir(dirname(path));
 }
 
 /** Appends text and flushes it before returning. */

@@ -31,6 +31,8 @@ export interface FingerprintLimits {
   maxFiles: number;
   /** Nor when listing and stat-ing them takes longer than this. */
   maxMs: number;
+  /** Changes heard at once past which a folder watch is not trusted and the tree is walked (8,000). */
+  maxEvents?: number;
 }
 
 /** 100,000 files stat in well under a second on an SSD; past either bound, Bash changes are not tracked. */
@@ -131,7 +133,8 @@ export async function takeFingerprint(root: string, limits: FingerprintLimits = 
   return { ok: true, fp: { root, entries: map, rules, ms: Date.now() - t0 } };
 }
 
-const sameEntry = (a: FingerprintEntry, b: FingerprintEntry) => sameStat(a, b) && (a.hash === undefined || b.hash === undefined || a.hash === b.hash);
+/** The same entry: the same stat, and the same content where both were hashed. */
+export const sameEntry = (a: FingerprintEntry, b: FingerprintEntry) => sameStat(a, b) && (a.hash === undefined || b.hash === undefined || a.hash === b.hash);
 
 export interface FingerprintDiff {
   created: string[];

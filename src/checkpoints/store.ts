@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { newId } from '../base/ids';
+import type { IDisposable } from '../base/lifecycle';
 import { BlobStore } from './blobs';
-import { afterBash, beforeBash, type BashReport, type BashWatch } from './bash';
+import { BashTracker, type BashReport, type BashWatch } from './bash';
 import { canonicalPath, imageOf, missingDirs, statKey, type StoreCore } from './core';
 import { appendDurable, readText, realPath, writeDurable } from './files';
 import { DEFAULT_FINGERPRINT_LIMITS, type FingerprintLimits } from './fingerprint';
@@ -28,6 +29,8 @@ export interface CheckpointStoreOptions {
   fingerprint?: FingerprintLimits;
   /** git's copies of files a command changed; give it only in a trusted workspace. */
   git?: GitPreImages;
+  /** Keep the Bash fingerprint current by watching folders where that is reliable (default true). */
+  watch?: boolean;
   now?: () => number;
 }
 
@@ -51,14 +54,13 @@ export interface ChangeTicket {
  * Bash commands are checked for what they changed. A restore goes back to any checkpoint,
  * all or nothing, and is itself a checkpoint (Redo). Never touches git's HEAD, index or refs.
  */
-export class CheckpointStore implements StoreCore {
+export class CheckpointStore implements StoreCore, IDisposable {
   readonly blobs: BlobStore;
   readonly maxFileBytes: number;
   private current: Ledger;
   private readonly manifest: string;
   private tail: Promise<unknown> = Promise.resolve();
-  private bashOff: string | undefined;
-  private bashNoticeGiven = false;
+  private readonly bash: BashTracker;
 
   private constructor(
     private readonly opts: CheckpointStoreOptions & { workspace: string },
@@ -68,6 +70,7 @@ export class CheckpointStore implements StoreCore {
     this.maxFileBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.manifest = join(opts.dir, MANIFEST_FILE);
     this.current = ledger;
+    this.bash = new BashTracker(this, { limits: opts.fingerprint ?? DEFAULT_FINGERPRINT_LIMITS, markerDir: join(opts.dir, 'watch'), watch: opts.watch ?? true, ...(opts.git ? { git: opts.git } : {}) });
   }
 
   /** Opens (or starts) the store; a restore a crash cut short is finished or undone first. */
@@ -161,7 +164,7 @@ export class CheckpointStore implements StoreCore {
   /** After the tool ran (whether it succeeded or not): records what the path holds now. */
   settle(ticket: ChangeTicket): Promise<void> {
     return this.exclusive(async () => {
-      const { image, entry } = await imageOf(ticket.path, this.maxFileBytes, this.blobs);
+      const { image, entry } = await imageOf(ticket.path, this.maxFileBytes, this.blobs, false);
       await this.append([{ t: 'after', n: ticket.n, image, ...(entry ? { st: statKey(entry) } : {}) }]);
     });
   }
@@ -178,20 +181,12 @@ export class CheckpointStore implements StoreCore {
 
   /** Before a Bash command: a fingerprint of the workspace (or why there is none). */
   beforeBash(): Promise<BashWatch> {
-    return beforeBash(this.workspace, this.opts.fingerprint ?? DEFAULT_FINGERPRINT_LIMITS, this.bashOff);
+    return this.bash.before();
   }
 
   /** After it: what it changed, each with whether it can be restored; recorded in the checkpoint. */
   afterBash(watch: BashWatch): Promise<BashReport> {
-    return this.exclusive(async () => {
-      const cp = watch.off ? undefined : await this.ensureCheckpoint();
-      const report = await afterBash(this, watch, { cp, limits: this.opts.fingerprint ?? DEFAULT_FINGERPRINT_LIMITS, ...(this.opts.git ? { git: this.opts.git } : {}) });
-      if (report.off) this.bashOff = report.off;
-      // Said once per session: the reason Bash changes are not tracked here.
-      if (report.notice && this.bashNoticeGiven) delete report.notice;
-      if (report.notice) this.bashNoticeGiven = true;
-      return report;
-    });
+    return this.exclusive(async () => this.bash.after(watch, watch.off ? undefined : await this.ensureCheckpoint()));
   }
 
   /** What restoring the code to checkpoint `id` would change; nothing is written. */
@@ -212,6 +207,11 @@ export class CheckpointStore implements StoreCore {
   /** A kept copy, by hash (for a diff editor's left side). */
   blob(hash: string): Promise<Buffer | undefined> {
     return this.blobs.get(hash);
+  }
+
+  /** Stops watching the workspace (the session ends). */
+  dispose(): void {
+    this.bash.dispose();
   }
 
   /** Disk the store takes, and what the distinct copies it keeps add up to. */

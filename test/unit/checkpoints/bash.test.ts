@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { chmodSync, readFileSync, renameSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, renameSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { NOT_RESTORABLE } from '../../../src/checkpoints/bash';
@@ -7,11 +7,11 @@ import { compareFingerprints, takeFingerprint, type Fingerprint } from '../../..
 import { gitPreImages } from '../../../src/checkpoints/git';
 import { openStore, repo, sleep, state, write } from './workspace';
 
-describe('Bash change detection', () => {
+for (const watch of [true, false]) describe(`Bash change detection (${watch ? 'folders watched' : 'tree walked'})`, () => {
   it("restores a committed file from git's copy, and names an untracked one it cannot restore", async () => {
     const ws = await repo({ 'clean.txt': 'committed\n' });
     write(ws, 'untracked.txt', 'mine\n');
-    const { store } = await openStore(ws, { git: gitPreImages });
+    const { store } = await openStore(ws, { git: gitPreImages, watch });
     const cp = await store.begin('run a command');
     const w = await store.beforeBash();
     writeFileSync(join(ws, 'clean.txt'), 'rewritten\n');
@@ -38,7 +38,7 @@ describe('Bash change detection', () => {
     // An index older than the file's entry: git itself would compare the content again.
     const past = new Date(Date.now() - 60_000);
     utimesSync(join(ws, '.git', 'index'), past, past);
-    const { store } = await openStore(ws, { git: gitPreImages });
+    const { store } = await openStore(ws, { git: gitPreImages, watch });
     await store.begin('p');
     const w = await store.beforeBash();
     writeFileSync(join(ws, 'clean.txt'), 'rewritten\n');
@@ -47,7 +47,7 @@ describe('Bash change detection', () => {
 
   it('does not read git without the trusted-folder reader', async () => {
     const ws = await repo({ 'clean.txt': 'committed\n' });
-    const { store } = await openStore(ws);
+    const { store } = await openStore(ws, { watch });
     await store.begin('p');
     const w = await store.beforeBash();
     writeFileSync(join(ws, 'clean.txt'), 'rewritten\n');
@@ -57,7 +57,7 @@ describe('Bash change detection', () => {
 
   it('restores what the agent last left in a file a command then changed, deleted or renamed', async () => {
     const ws = await repo({});
-    const { store } = await openStore(ws);
+    const { store } = await openStore(ws, { watch });
     await store.begin('write');
     await store.track(join(ws, 'a.txt'), 'Write', async () => write(ws, 'a.txt', 'agent a\n'));
     await store.track(join(ws, 'b.txt'), 'Write', async () => write(ws, 'b.txt', 'agent b\n'));
@@ -88,7 +88,7 @@ describe('Bash change detection', () => {
 
   it('does not count a touch that leaves the bytes as they were', async () => {
     const ws = await repo({});
-    const { store } = await openStore(ws);
+    const { store } = await openStore(ws, { watch });
     await store.begin('p');
     await store.track(join(ws, 'a.txt'), 'Write', async () => write(ws, 'a.txt', 'same\n'));
     const w = await store.beforeBash();
@@ -99,7 +99,7 @@ describe('Bash change detection', () => {
 
   it('looks past ignored files, node_modules and .git', async () => {
     const ws = await repo({ '.gitignore': 'dist/\n*.log\n' });
-    const { store } = await openStore(ws);
+    const { store } = await openStore(ws, { watch });
     await store.begin('p');
     const w = await store.beforeBash();
     write(ws, 'dist/out.js', 'x');
@@ -112,7 +112,7 @@ describe('Bash change detection', () => {
 
   it('says once that a workspace too big is not tracked, and stops walking it', async () => {
     const ws = await repo({ 'a.txt': 'a', 'b.txt': 'b', 'c.txt': 'c' });
-    const { store } = await openStore(ws, { fingerprint: { maxFiles: 2, maxMs: 5000 } });
+    const { store } = await openStore(ws, { fingerprint: { maxFiles: 2, maxMs: 5000 }, watch });
     await store.begin('p');
     const first = await store.afterBash(await store.beforeBash());
     assert.match(first.notice ?? '', /not tracked in this workspace: it has more than 2 files/);
@@ -121,9 +121,50 @@ describe('Bash change detection', () => {
     assert.ok(second.off);
   });
 
+  it('does not count what changed between commands, and finds folders a command made, moved and removed', async () => {
+    const ws = await repo({ 'd/one.txt': 'one\n', 'keep/k.txt': 'k\n' });
+    const { store } = await openStore(ws, { watch });
+    await store.begin('p');
+    assert.deepEqual((await store.afterBash(await store.beforeBash())).changes, []);
+    writeFileSync(join(ws, 'keep/k.txt'), 'the user typed this\n');
+    const w = await store.beforeBash();
+    write(ws, 'made/deep/n.txt', 'new\n');
+    renameSync(join(ws, 'd'), join(ws, 'moved'));
+    rmSync(join(ws, 'keep'), { recursive: true });
+    const report = await store.afterBash(w);
+    assert.deepEqual(
+      report.changes.map((c) => [c.rel, c.kind]),
+      [
+        ['d/one.txt', 'deleted'],
+        ['keep/k.txt', 'deleted'],
+        ['made/deep/n.txt', 'created'],
+        ['moved/one.txt', 'created'],
+      ],
+    );
+    // The next command sees the tree as this one left it.
+    const w2 = await store.beforeBash();
+    writeFileSync(join(ws, 'made/deep/n.txt'), 'changed\n');
+    assert.deepEqual((await store.afterBash(w2)).changes.map((c) => [c.rel, c.kind, c.restorable]), [['made/deep/n.txt', 'modified', true]]);
+  });
+
+  it('tells what a command that changes more files than a watch is trusted with changed', async () => {
+    const ws = await repo({ 'a.txt': 'a\n' });
+    const { store } = await openStore(ws, { watch, git: gitPreImages, fingerprint: { maxFiles: 10_000, maxMs: 10_000, maxEvents: 100 } });
+    await store.begin('p');
+    const w = await store.beforeBash();
+    for (let i = 0; i < 300; i++) write(ws, `gen/f${i % 10}/g${i}.txt`, `${i}\n`);
+    writeFileSync(join(ws, 'a.txt'), 'changed\n');
+    const report = await store.afterBash(w);
+    assert.equal(report.changes.length, 301);
+    assert.deepEqual(report.changes[0], { path: join(ws, 'a.txt'), rel: 'a.txt', kind: 'modified', restorable: true });
+    const w2 = await store.beforeBash();
+    unlinkSync(join(ws, 'gen/f3/g3.txt'));
+    assert.deepEqual((await store.afterBash(w2)).changes.map((c) => [c.rel, c.kind]), [['gen/f3/g3.txt', 'deleted']]);
+  });
+
   it('keeps a changed mode as a change', async () => {
     const ws = await repo({});
-    const { store } = await openStore(ws);
+    const { store } = await openStore(ws, { watch });
     await store.begin('p');
     await store.track(join(ws, 'run.sh'), 'Write', async () => write(ws, 'run.sh', 'echo\n'));
     const cp = await store.begin('chmod');

@@ -2,6 +2,7 @@
 // other Bash changes; restoring to checkpoint k leaves every path byte for byte as at k, except
 // the ones no exact copy from before a Bash command exists of, which are named and left alone.
 // Files never touched, .git, and the target of a link outside the workspace stay as they were.
+// Bash changes are found both ways: by folder watches and by walking the tree.
 import assert from 'node:assert/strict';
 import { chmodSync, lstatSync, mkdirSync, renameSync, symlinkSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -76,14 +77,14 @@ describe('restoring code to a checkpoint (property)', () => {
     let restoredFiles = 0;
     let refusedFiles = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.array(op, { maxLength: 4 }), { minLength: 1, maxLength: 5 }), fc.nat(), fc.boolean(), async (prompts, pick, trusted) => {
+      fc.asyncProperty(fc.array(fc.array(op, { maxLength: 4 }), { minLength: 1, maxLength: 5 }), fc.nat(), fc.boolean(), fc.boolean(), async (prompts, pick, trusted, watch) => {
         runs++;
         const outside = tmp('tl-cp-outside-');
         write(outside, 'target.txt', 'outside\n');
         const ws = await repo({ 'f0.txt': 'zero\n', 'f1.txt': 'first\n', 'keep.txt': 'never touched\n' });
         symlinkSync(join(outside, 'target.txt'), join(ws, 'link'));
         write(ws, 'u.txt', 'untracked\n');
-        const { store } = await openStore(ws, trusted ? { git: gitPreImages } : {});
+        const { store } = await openStore(ws, { watch, ...(trusted ? { git: gitPreImages } : {}) });
         // Whether an exact copy of a path's content exists (the model of what a restore can do).
         const known = new Map(PATHS.map((p) => [p, p === 'u.txt' ? false : p.startsWith('f') ? trusted : true]));
         const snapshots: Array<Map<string, string>> = [];
@@ -150,6 +151,7 @@ describe('restoring code to a checkpoint (property)', () => {
           await store.restore(await store.plan(result.checkpoint.id));
           assert.deepEqual(snap(), beforeRestore, 'Redo puts back what the restore replaced');
         }
+        store.dispose();
       }),
       { numRuns: RUNS },
     );
