@@ -4,7 +4,7 @@
 // written to a fresh name (O_EXCL) and renamed into place, so no write lands through a
 // symbolic link or on the other names of a hard link.
 import { randomBytes } from 'node:crypto';
-import { constants, promises as fs, readFileSync } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 export type EntryKind = 'file' | 'symlink' | 'dir' | 'other';
@@ -183,15 +183,6 @@ export async function readText(path: string): Promise<string | undefined> {
   } catch (err) {
     if (isMissing(err)) return undefined;
     throw err;
-  }
-}
-
-/** The same, synchronously (for .gitignore files met during a walk). */
-export function readTextSync(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
   }
 }
 

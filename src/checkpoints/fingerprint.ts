@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import { GitignoreRules, SKIPPED_DIRS } from '../tools/walk';
 import { hashOf } from './blobs';
 import { listTree, statMany } from './fileScan';
-import { readEntry, readTextSync, type Entry } from './files';
+import { readEntry, type Entry } from './files';
 
 /**
  * What Bash change detection looks at: the workspace's files that .gitignore does not ignore,
@@ -20,7 +20,7 @@ export interface Fingerprint {
   root: string;
   entries: Map<string, FingerprintEntry>;
   /** The ignore rules as read by this walk: the walk after a command reuses them. */
-  rules: IgnoreRules;
+  rules: GitignoreRules;
   ms: number;
 }
 
@@ -47,35 +47,7 @@ export const RACY_MS = 200;
 const RACY_MAX_FILES = 256;
 const RACY_MAX_BYTES = 16 * 1024 * 1024;
 
-/** Folders never walked: git's own, and installed packages (rebuilt, not edited). */
-export const SKIPPED_DIRS = ['.git', 'node_modules'];
-
-/**
- * The .gitignore files met, read once each. The walk after a command uses the rules read before
- * it, so a command that edits a .gitignore does not make ignored files look created.
- */
-export class IgnoreRules {
-  private readonly byDir = new Map<string, Ignore>();
-  private readonly read = new Set<string>();
-
-  constructor(private readonly root: string) {}
-
-  load(dirRel: string): void {
-    if (this.read.has(dirRel)) return;
-    this.read.add(dirRel);
-    const text = readTextSync(join(this.root, dirRel, '.gitignore'));
-    if (text !== undefined) this.byDir.set(dirRel, ignore().add(text));
-  }
-
-  ignored(rel: string, isDir: boolean): boolean {
-    for (const [dir, ig] of this.byDir) {
-      if (dir !== '' && !rel.startsWith(`${dir}/`)) continue;
-      const sub = dir === '' ? rel : rel.slice(dir.length + 1);
-      if (sub && ig.ignores(isDir ? `${sub}/` : sub)) return true;
-    }
-    return false;
-  }
-}
+export { SKIPPED_DIRS };
 
 const baseName = (rel: string) => rel.slice(rel.lastIndexOf('/') + 1);
 
@@ -100,7 +72,7 @@ async function hashRacy(root: string, entries: Map<string, FingerprintEntry>, t0
  * before it: its ignore rules are reused and its hashed files hashed again.
  */
 export async function takeFingerprint(root: string, limits: FingerprintLimits = DEFAULT_FINGERPRINT_LIMITS, prev?: Fingerprint): Promise<FingerprintOutcome> {
-  const rules = prev?.rules ?? new IgnoreRules(root);
+  const rules = prev?.rules ?? new GitignoreRules(root);
   const t0 = Date.now();
   const deadline = t0 + limits.maxMs;
   rules.load('');

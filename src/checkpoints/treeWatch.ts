@@ -3,7 +3,8 @@ import type { IDisposable } from '../base/lifecycle';
 import { hashOf } from './blobs';
 import { listTree, statMany, watchDir, WATCH_ORDERED, type DirWatch } from './fileScan';
 import { entryAt, makeDirs, readEntry, removeEntry, writeNew } from './files';
-import { compareFingerprints, IgnoreRules, RACY_MS, sameEntry, SKIPPED_DIRS, takeFingerprint, type Fingerprint, type FingerprintDiff, type FingerprintEntry, type FingerprintLimits } from './fingerprint';
+import { GitignoreRules } from '../tools/walk';
+import { compareFingerprints, RACY_MS, sameEntry, SKIPPED_DIRS, takeFingerprint, type Fingerprint, type FingerprintDiff, type FingerprintEntry, type FingerprintLimits } from './fingerprint';
 
 /** More events than this between two looks and the watch is not trusted: the tree is walked. */
 const MAX_EVENTS = 8000;
@@ -40,7 +41,7 @@ export class TreeWatcher implements IDisposable {
   /** Walks the tree and watches its folders; undefined where watches cannot be trusted or set. */
   static async start(root: string, markerDir: string, limits: FingerprintLimits): Promise<TreeWatcher | { off: string } | undefined> {
     if (!WATCH_ORDERED) return undefined;
-    const rules = new IgnoreRules(root);
+    const rules = new GitignoreRules(root);
     const first = await TreeWatcher.dirs(root, rules, limits);
     if (!first) return undefined;
     const w = new TreeWatcher(root, markerDir, limits, { root, entries: new Map(), rules, ms: 0 });
@@ -57,13 +58,13 @@ export class TreeWatcher implements IDisposable {
     return w;
   }
 
-  private static async dirs(root: string, rules: IgnoreRules, limits: FingerprintLimits): Promise<string[] | undefined> {
+  private static async dirs(root: string, rules: GitignoreRules, limits: FingerprintLimits): Promise<string[] | undefined> {
     rules.load('');
     const l = await listTree(root, { maxFiles: limits.maxFiles, withDirs: true, skipDir: (rel) => TreeWatcher.skipped(rules, rel), skipFile: () => true }).catch(() => undefined);
     return l && !l.truncated ? l.dirs : undefined;
   }
 
-  private static skipped(rules: IgnoreRules, rel: string): boolean {
+  private static skipped(rules: GitignoreRules, rel: string): boolean {
     if (rel === '') return false;
     if (SKIPPED_DIRS.includes(baseName(rel)) || rules.ignored(rel, true)) return true;
     rules.load(rel);
