@@ -165,9 +165,7 @@ export class BashTracker {
   }
 
   private dropWatcher(): void {
-    const problem = this.watcher?.problem ?? '';
-    // Too many changes at once is mended by walking and watching afresh; a change not heard is not.
-    if (!problem.startsWith('more than')) this.watching = false;
+    if (!this.watcher?.restartable) this.watching = false;
     this.watcher?.dispose();
     this.watcher = undefined;
   }

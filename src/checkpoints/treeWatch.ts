@@ -208,6 +208,11 @@ export class TreeWatcher implements IDisposable {
     return { diff, pre };
   }
 
+  /** Watching afresh (walk, then watch) mends what went wrong: too many changes at once, not a change missed. */
+  get restartable(): boolean {
+    return this.failed === undefined;
+  }
+
   /** Why the watch stopped being trusted, if it did. */
   get problem(): string | undefined {
     return this.failed ?? (this.events > (this.limits.maxEvents ?? MAX_EVENTS) ? `more than ${this.limits.maxEvents ?? MAX_EVENTS} changes at once` : undefined);
