@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
 import type { MessagesClient } from '../api/messagesClient';
+import type { ModelInfo } from '../api/models';
 import type { MessageParam, MessagesRequest } from '../api/types';
 import { compactWithSummary, findAnchors, type RecentFile } from '../compact/compact';
+import type { CompactRequest } from '../compact/compactTool';
 import { Compactor, type CompactorDeps } from '../compact/compactor';
-import { thresholdsFor } from '../conversation/thresholds';
-import { tableModels, type ModelSource } from '../api/models';
+import type { Thresholds } from '../conversation/thresholds';
 import type { AppSettings } from '../state/appState';
 import { readRegularFile } from '../tools/regularFile';
 
@@ -13,16 +14,21 @@ const RECENT_FILE_MAX_BYTES = 1024 * 1024;
 
 export interface CompactionSetup {
   settings(): AppSettings;
+  /** The model in use: the summary is asked of it. */
+  model(): ModelInfo;
+  thresholds(): Thresholds;
   client(): Promise<MessagesClient | undefined>;
   cwd: string;
   compactable: ReadonlySet<string>;
+  /** Where the model's Compact tool leaves its request. */
+  modelRequest: CompactRequest;
   /** Files read recently, newest first, to re-attach after a summary. */
   recentReads(): readonly string[];
   countTokens(history: readonly MessageParam[]): Promise<number>;
   /** Estimated size of a request with this history (system and tools too). */
-  measure?(history: readonly MessageParam[]): number;
+  measure(history: readonly MessageParam[]): number;
   /** The main loop's request builder: the summary request extends it to read its cache. */
-  mainRequest?(history: readonly MessageParam[]): Promise<MessagesRequest>;
+  mainRequest(history: readonly MessageParam[]): Promise<MessagesRequest>;
   /** Keeps the full transcript before a compaction replaces it. */
   archive?(history: readonly MessageParam[]): Promise<string | void>;
   fromSessionMemory?: CompactorDeps['fromSessionMemory'];
@@ -31,8 +37,6 @@ export interface CompactionSetup {
   afterCompaction?(): void;
   /** After micro-compaction: the instruction files only (rules already sent stay in the history). */
   afterMicroCompaction?(): void;
-  /** The model catalog (window, and the id an alias stands for); without it, the built-in table. */
-  models?: ModelSource;
 }
 
 async function readRecent(cwd: string, paths: readonly string[]): Promise<RecentFile[]> {
@@ -50,25 +54,26 @@ async function readRecent(cwd: string, paths: readonly string[]): Promise<Recent
 export function createCompactor(setup: CompactionSetup): Compactor {
   const compactor = new Compactor({
     settings: () => setup.settings(),
-    thresholds: () => thresholdsFor(setup.settings(), setup.models),
+    thresholds: () => setup.thresholds(),
     compactable: setup.compactable,
+    modelRequest: setup.modelRequest,
     now: () => Date.now(),
     countTokens: (h) => setup.countTokens(h),
-    ...(setup.measure ? { measure: setup.measure } : {}),
+    measure: (h) => setup.measure(h),
     ...(setup.microConfig ? { microConfig: setup.microConfig } : {}),
     ...(setup.fromSessionMemory ? { fromSessionMemory: setup.fromSessionMemory } : {}),
-    summarize: async (history, focus, limits) => {
+    summarize: async (history, focus, limits, signal) => {
       const client = await setup.client();
       if (!client) throw new Error('no API key is set');
       return compactWithSummary({
         history,
         client,
-        model: (setup.models ?? tableModels).current(setup.settings().model, { contextWindow: setup.settings().contextWindow }).id,
-        signal: new AbortController().signal,
+        model: setup.model().id,
+        signal,
         recentFiles: await readRecent(setup.cwd, setup.recentReads()),
         limits,
         ...(focus ? { focus } : {}),
-        ...(setup.mainRequest ? { shared: setup.mainRequest } : {}),
+        shared: (h) => setup.mainRequest(h),
         ...(setup.archive ? { archive: setup.archive } : {}),
       });
     },

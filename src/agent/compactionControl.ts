@@ -26,6 +26,9 @@ export interface CompactionControlDeps {
  * compacted history is; this puts it into the conversation and the panel.
  */
 export class CompactionControl {
+  /** The manual compaction running now, so Stop can end its summary request. */
+  private running: AbortController | undefined;
+
   constructor(private readonly deps: CompactionControlDeps) {}
 
   /** A compaction finished (automatic, manual or after "prompt is too long"). */
@@ -67,15 +70,39 @@ export class CompactionControl {
       addNotice(store, 'info', 'Nothing to compact yet.');
       return false;
     }
+    const controller = new AbortController();
+    this.running = controller;
     store.setState((s) => ({ ...s, status: 'compacting' }));
     try {
-      await compactor.compact(conversation.history, 'manual', focus);
+      await compactor.compact(conversation.history, 'manual', controller.signal, focus);
       return true;
     } catch {
       return false;
     } finally {
+      this.running = undefined;
       store.setState((s) => ({ ...s, status: 'idle' }));
     }
+  }
+
+  /**
+   * After "prompt is too long": compacts so the turn can be tried once more; false when it could
+   * not (the compactor has said why). Stop ends it like the turn it belongs to.
+   */
+  async afterTooLong(signal: AbortSignal): Promise<boolean> {
+    const { store, compactor, conversation } = this.deps;
+    if (!compactor) return false;
+    store.setState((s) => ({ ...s, status: 'compacting' }));
+    try {
+      await compactor.compact(conversation.history, 'prompt_too_long', signal);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Stop: a running manual compaction ends, and the history stays as it was. */
+  stop(): void {
+    this.running?.abort();
   }
 
   /** Restores the transcript archived by the newest compaction, if nothing happened since. */

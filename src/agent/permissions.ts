@@ -9,6 +9,8 @@ import { sharedBashChecker, type BashChecker } from './bash/checker';
 import type { PermissionEngine, PermissionVerdict } from './permissionBroker';
 import { parsePathPattern, pathPatternMatches, ruleForPath, under, type PathContext } from './pathRules';
 import { describeSources, type DescribedRule, type RuleSource } from './ruleSources';
+import { applicablePart, projectMayAllow, withheldGrants, type WithheldGrant } from '../permissions/projectTrust';
+import { parseRule, type ParsedRule } from '../permissions/rules';
 import { realLocation, toolPaths } from '../tools/paths';
 import type { PermissionOutcome, Tool } from '../tools/types';
 import type { SearchScope } from '../tools/walk';
@@ -23,15 +25,20 @@ export interface PermissionOptions {
   cwd: string;
   /** Read on every decision, so a settings change applies to the next call. */
   rules(): PermissionRules;
-  /** Workspace Trust: an untrusted folder gets no tool that writes or executes. */
+  /** The user trusts the folder: its project files may grant (allow, acceptEdits), not only restrict. */
   trusted(): boolean;
+  /**
+   * VS Code's Restricted Mode: no tool that writes or executes, no background agent. Default:
+   * while not trusted. The CLI never restricts its tools this way; its flags are the user's own.
+   */
+  restrictedMode?(): boolean;
   /** No one to ask (the CLI): what would ask is denied, with the reason. */
   headless?: boolean;
   /** Where rules() come from, named in messages: "--allowed-tools", "threadline.permissions". */
   rulesLabel?: string;
   /**
-   * More sources: Claude Code's settings files, added folders. Read on every decision; a
-   * source marked `project` applies only while the folder is trusted.
+   * More sources: Claude Code's settings files, added folders. Read on every decision; from a
+   * source marked `project` only what restricts applies while the folder is not trusted.
    */
   sources?(): readonly RuleSource[];
   /** Threadline's own files (its sessions, its settings): a write there always asks. */
@@ -42,30 +49,7 @@ export interface PermissionOptions {
   bash?: BashChecker;
 }
 
-export interface ParsedRule {
-  tool: string;
-  /** undefined: every call of the tool. */
-  pattern: string | undefined;
-  source: string;
-  /** Session grants name one exact command or path, never a pattern. */
-  exact?: boolean;
-  /** Where the rule was written: a settings file, a flag. */
-  origin?: string;
-  /** What a `/path` pattern is relative to (default: the workspace). */
-  root?: string;
-}
-
-export class RuleSyntaxError extends Error {}
-
-const RULE = /^([A-Za-z_][\w-]*)(?:\((.*)\))?$/s;
-
-/** `Tool` or `Tool(pattern)`, as Claude Code writes them, so users' rules carry over. */
-export function parseRule(source: string): ParsedRule {
-  const m = RULE.exec(source.trim());
-  if (!m) throw new RuleSyntaxError(`not a permission rule: ${JSON.stringify(source)} (expected Tool or Tool(pattern))`);
-  const pattern = m[2]?.trim();
-  return { tool: m[1]!, pattern: pattern === '' || pattern === '*' ? undefined : pattern, source };
-}
+export { parseRule, RuleSyntaxError, type ParsedRule } from '../permissions/rules';
 
 /** Rule names of the built-in file tools: a rule names a tool, a call's tool is known by its traits. */
 const EDIT_RULES = new Set(['Edit', 'Write']);
@@ -213,13 +197,17 @@ export class Permissions implements PermissionEngine, SearchScope {
     return this.opts.rulesLabel ?? (this.opts.headless ? '--allowed-tools' : 'Threadline settings');
   }
 
-  /** The sources that apply now: project files only while the folder is trusted. */
+  private restricted(): boolean {
+    return this.opts.restrictedMode ? this.opts.restrictedMode() : !this.opts.trusted();
+  }
+
+  /** The sources that apply now: of a project file in an untrusted folder, only what restricts. */
   private activeSources(): RuleSource[] {
     const own = this.opts.rules();
     const label = this.label();
     const extra = this.opts.sources?.() ?? [];
     const trusted = this.opts.trusted();
-    return [{ label, ...own }, ...extra.filter((s) => !s.project || trusted)];
+    return [{ label, ...own }, ...extra.map((s) => applicablePart(s, trusted))];
   }
 
   private collect(): Collected {
@@ -245,9 +233,7 @@ export class Permissions implements PermissionEngine, SearchScope {
    * elsewhere: trusting a folder should not hand it ~/.ssh. (The reference honours such rules.)
    */
   private keepProjectAllow(r: ParsedRule): boolean {
-    if (r.pattern === undefined || !FILE_RULES.has(r.tool)) return true;
-    const p = r.pattern.trim();
-    if (!p.startsWith('//') && !p.startsWith('~') && !p.split('/').includes('..')) return true;
+    if (projectMayAllow(r)) return true;
     this.warnOnce(`${r.source} in ${r.origin} is ignored: a project file may not allow paths outside the project`);
     return false;
   }
@@ -266,7 +252,7 @@ export class Permissions implements PermissionEngine, SearchScope {
     const { cwd } = this.opts;
     const ctx = this.ctx();
     const readOnly = safeReadOnly(tool, input);
-    if (!readOnly && !this.opts.trusted()) {
+    if (!readOnly && this.restricted()) {
       return { behavior: 'deny', reason: `${tool.name} is not available in Restricted Mode: trust this folder to let Threadline edit files or run commands.` };
     }
     const isFile = isFileTool(tool);
@@ -405,7 +391,7 @@ export class Permissions implements PermissionEngine, SearchScope {
    */
   boundedCheck(roots: readonly string[], own: (tool: Tool, input: unknown) => PermissionOutcome): (tool: Tool, input: unknown) => PermissionOutcome {
     return (tool, input) => {
-      if (!this.opts.trusted()) return { allowed: false, reason: 'Background agents do nothing in Restricted Mode.' };
+      if (this.restricted()) return { allowed: false, reason: 'Background agents do nothing in Restricted Mode.' };
       const mine = own(tool, input);
       if (!mine.allowed) return mine;
       if (!isFileTool(tool)) return { allowed: false, reason: `${tool.name} is not available to background agents.` };
@@ -426,18 +412,18 @@ export class Permissions implements PermissionEngine, SearchScope {
     };
   }
 
-  /** Every rule in force (and those withheld in Restricted Mode), with the file or flag it came from. */
-  describeRules(): { rules: DescribedRule[]; directories: Array<{ dir: string; source: string }>; defaultMode?: { mode: string; source: string } } {
+  /** Every rule in force, and the grants withheld because the folder is not trusted, with the file or flag each came from. */
+  describeRules(): { rules: DescribedRule[]; directories: Array<{ dir: string; source: string }>; defaultMode?: { mode: string; source: string }; withheld: WithheldGrant[] } {
     const own = this.opts.rules();
     const sources: RuleSource[] = [{ label: this.label(), ...own }, ...(this.opts.sources?.() ?? [])];
     const c = this.collect();
-    return { rules: describeSources(sources, this.opts.trusted()), directories: c.dirs, ...(c.mode ? { defaultMode: c.mode } : {}) };
+    const trusted = this.opts.trusted();
+    return { rules: describeSources(sources, trusted), directories: c.dirs, ...(c.mode ? { defaultMode: c.mode } : {}), withheld: withheldGrants(sources, trusted) };
   }
 }
 
 /** Rules that speak for reading a file, whatever tool found it (a search's results). */
 const READ_RULES = new Set(['Read', 'Grep', 'Glob']);
-const FILE_RULES = new Set([...READ_RULES, ...EDIT_RULES]);
 
 function isFolder(p: string): boolean {
   try {

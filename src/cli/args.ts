@@ -17,6 +17,8 @@ export interface PromptArgs {
   outputFormat: OutputFormat;
   /** Continue the most recent session in this folder, or the one with this id. */
   resume: { latest: true } | { id: string } | undefined;
+  /** --trust: the folder is trusted for this run (nothing is remembered). */
+  trust: boolean;
 }
 
 /** A prompt run as parsed: no prompt yet when `-p` stood alone (it comes from stdin). */
@@ -26,7 +28,8 @@ export type CliArgs =
   | ParsedPromptArgs
   | { command: 'help' }
   | { command: 'version' }
-  | { command: 'context'; cwd: string; json: boolean; model: string | undefined; contextWindow: number | undefined; addDirs: string[] }
+  | { command: 'context'; cwd: string; json: boolean; model: string | undefined; contextWindow: number | undefined; addDirs: string[]; trust: boolean }
+  | { command: 'trust'; action: 'trust' | 'list' | 'revoke'; dir: string; json: boolean }
   | { command: 'sessions'; cwd: string; json: boolean; all: boolean }
   | { command: 'memory'; cwd: string; json: boolean; action: 'list' | 'show' | 'rm'; name?: string };
 
@@ -93,7 +96,7 @@ function gatherLists(argv: readonly string[]): Gathered {
   return { argv: out, taken, printAlone };
 }
 
-const KNOWN_FLAGS = new Set([...TAKES_VALUE, ...MULTI_VALUE.keys(), '--json', '--all', '-c', '--continue', '-h', '--help', '-v', '--version']);
+const KNOWN_FLAGS = new Set([...TAKES_VALUE, ...MULTI_VALUE.keys(), '--json', '--all', '--trust', '--list', '--revoke', '-c', '--continue', '-h', '--help', '-v', '--version']);
 
 /** A flag of ours, in either spelling (`--model=x` too): after a lone -p it is not the prompt. */
 function isKnownFlag(arg: string): boolean {
@@ -133,6 +136,9 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
         'output-format': { type: 'string' },
         json: { type: 'boolean' },
         all: { type: 'boolean' },
+        trust: { type: 'boolean' },
+        list: { type: 'boolean' },
+        revoke: { type: 'boolean' },
         continue: { type: 'boolean', short: 'c' },
         resume: { type: 'string', short: 'r' },
         help: { type: 'boolean', short: 'h' },
@@ -154,7 +160,13 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
   const [first, ...rest] = parsed.positionals;
   if (first === 'context') {
     if (rest.length) throw new UsageError(`unexpected arguments after context: ${rest.join(' ')}`);
-    return { command: 'context', cwd: dir, json: Boolean(v.json), model, contextWindow, addDirs: v['add-dir'] ?? [] };
+    return { command: 'context', cwd: dir, json: Boolean(v.json), model, contextWindow, addDirs: v['add-dir'] ?? [], trust: Boolean(v.trust) };
+  }
+  if (first === 'trust') {
+    if (v.list && v.revoke) throw new UsageError('use either --list or --revoke, not both');
+    if (rest.length > 1) throw new UsageError(`trust takes one folder, got ${rest.length}: ${rest.join(' ')}`);
+    if (v.list && rest.length) throw new UsageError('trust --list takes no folder');
+    return { command: 'trust', action: v.list ? 'list' : v.revoke ? 'revoke' : 'trust', dir: rest[0] ?? dir, json: Boolean(v.json) };
   }
   if (first === 'memory') {
     const [action = 'list', name, ...extra] = rest;
@@ -197,6 +209,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
     addDirs: v['add-dir'] ?? [],
     outputFormat: format,
     resume,
+    trust: Boolean(v.trust),
   };
 }
 

@@ -1,3 +1,4 @@
+import { createInterface } from 'node:readline';
 import { killProcessGroups } from '../base/processGroups';
 import { runCli } from './cli';
 
@@ -21,7 +22,27 @@ process.on('SIGTERM', () => onSignal(143));
 process.on('SIGHUP', () => onSignal(129));
 process.on('exit', () => killProcessGroups('SIGKILL'));
 
-void runCli(process.argv.slice(2), { signal: stop.signal, stdin: process.stdin }).then(
+/** A yes/no question on the terminal; Ctrl+C (or a stop) answers no and stops the run as usual. */
+function confirm(question: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    const done = (yes: boolean) => {
+      stop.signal.removeEventListener('abort', onAbort);
+      rl.close();
+      resolve(yes);
+    };
+    const onAbort = () => done(false);
+    stop.signal.addEventListener('abort', onAbort, { once: true });
+    rl.on('SIGINT', () => {
+      done(false);
+      onSignal(130);
+    });
+    rl.question(question, (answer) => done(/^\s*y(es)?\s*$/i.test(answer)));
+  });
+}
+
+const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
+void runCli(process.argv.slice(2), { signal: stop.signal, stdin: process.stdin, ...(interactive ? { confirm } : {}) }).then(
   (code) => {
     // The first Ctrl+C keeps its documented exit status (1, "interrupted"); SIGTERM and SIGHUP
     // report the signal as shells expect (143, 129).

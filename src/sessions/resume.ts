@@ -1,6 +1,3 @@
-import type { MessageParam } from '../api/types';
-import type { AppState } from '../state/appState';
-import type { Store } from '../shared/store';
 import type { ViewMessage } from '../shared/viewState';
 import { SessionRecorder } from './recorder';
 import type { LoadedSession, SessionStore } from './sessionStore';
@@ -14,23 +11,14 @@ export function lastAssistantAt(view: readonly ViewMessage[]): number | undefine
   return undefined;
 }
 
-/**
- * Puts a loaded session back: the agent's API history, the panel's messages, the title and
- * the token indicator; returns the recorder that continues the same transcript.
- */
-export function restoreSession(loaded: LoadedSession, store: Store<AppState>, agent: { setHistory(history: MessageParam[], opts?: { lastAssistantAt?: number }): void }, sessions: SessionStore): SessionRecorder {
-  store.setState((s) => ({
-    ...s,
-    sessionId: loaded.meta.id,
-    sessionTitle: loaded.title ?? s.sessionTitle,
-    // Undo, Rewind and Fork need the in-memory history of the live session that made them.
-    messages: loaded.view.map((m) => (m.kind === 'compaction' ? { ...m, canUndo: false } : m.kind === 'user' && m.rewindable ? { ...m, rewindable: false } : m)),
-    status: 'idle',
-    permission: null,
-    canContinue: false,
-  }));
-  const at = lastAssistantAt(loaded.view);
-  agent.setHistory(loaded.history, at !== undefined ? { lastAssistantAt: at } : {});
+/** A saved session's panel messages as a resumed session shows them: Undo, Rewind and Fork of the old run are off. */
+export function restoredView(view: readonly ViewMessage[]): ViewMessage[] {
+  // They need the in-memory history of the live session that made them.
+  return view.map((m) => (m.kind === 'compaction' ? { ...m, canUndo: false } : m.kind === 'user' && m.rewindable ? { ...m, rewindable: false } : m));
+}
+
+/** The recorder that continues a loaded session's transcript: same id, folder, model, branch and creation time. */
+export function resumedRecorder(loaded: LoadedSession, sessions: SessionStore): SessionRecorder {
   return new SessionRecorder(sessions, {
     id: loaded.meta.id,
     cwd: loaded.meta.cwd,

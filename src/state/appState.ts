@@ -1,6 +1,6 @@
-import { DEFAULT_MODEL, resolveModel } from '../api/models';
+import { currentModel, DEFAULT_MODEL } from '../api/models';
 import { DEFAULT_THINKING, type ThinkingSetting } from '../api/thinking';
-import { computeThresholds, tokenView } from '../conversation/thresholds';
+import { thresholdsOf, tokenView } from '../conversation/thresholds';
 import type { ViewState } from '../shared/viewState';
 import { modelViewOf } from './modelView';
 
@@ -65,7 +65,8 @@ export function getDefaultSettings(): AppSettings {
 
 export function getDefaultAppState(init: { sessionId: string; settings?: Partial<AppSettings> }): AppState {
   const settings = { ...getDefaultSettings(), ...init.settings };
-  const model = resolveModel(settings.model, { contextWindow: settings.contextWindow });
+  // Before any session has the catalog, the built-in table answers.
+  const model = currentModel(settings);
   return {
     sessionId: init.sessionId,
     sessionTitle: 'New session',
@@ -73,7 +74,7 @@ export function getDefaultAppState(init: { sessionId: string; settings?: Partial
     modelView: modelViewOf(model, settings.thinking),
     status: 'idle',
     messages: [],
-    tokens: tokenView(0, computeThresholds(model.contextWindow, model.maxOutputTokens)),
+    tokens: tokenView(0, thresholdsOf(model)),
     permission: null,
     apiKeySet: false,
     workspaceTrusted: true,

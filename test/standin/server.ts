@@ -25,6 +25,8 @@ export interface RecordedRequest {
   apiKey: string | null;
   /** The scripted fault applied to this request, if any. */
   fault?: Fault;
+  /** The client closed the stream before it was complete (a Stop, a timeout): it was aborted. */
+  closedEarly?: boolean;
   /** The usage the stand-in reported for this request, for cost comparisons. */
   usage?: { input_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number; output_tokens: number };
   at: number;
@@ -267,6 +269,7 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
     let closed = false;
     res.on('close', () => {
       closed = true;
+      if (!res.writableFinished) rec.closedEarly = true;
     });
     const delay = turn.chunkDelayMs ?? 0;
     for (const [i, ev] of events.entries()) {

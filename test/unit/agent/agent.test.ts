@@ -9,6 +9,7 @@ import { ContextService } from '../../../src/context/contextService';
 import type { AppSettings } from '../../../src/state/appState';
 import { createStandinAgent } from '../../support/standinAgent';
 import { useStandin } from '../../support/useStandin';
+import { testHost } from '../../support/host';
 
 const standin = useStandin();
 
@@ -22,7 +23,7 @@ function setup(settings: Partial<AppSettings> = {}, withContext = false) {
     cwd,
     // Auto-compaction at 27k and blocking at 28.6k tokens (thresholds scale below 200k).
     settings: { model: 'standin-test-model', contextWindow: 32_336, ...settings },
-    ...(withContext ? { extra: { context: new ContextService({ cwd, home, trusted: () => true }) } } : {}),
+    ...(withContext ? { extra: { context: new ContextService({ cwd, home, host: testHost() }) } } : {}),
   });
   const sent = (i = -1) => (standin.requests.at(i)!.body as { messages: MessageParam[] }).messages;
   return { cwd, store, agent, sent };

@@ -1,0 +1,48 @@
+import type { MessageParam } from '../api/types';
+import type { Event } from '../base/event';
+import type { IDisposable } from '../base/lifecycle';
+import type { HistoryChange } from '../conversation/conversation';
+import type { PermissionDecision, ViewMessage } from '../shared/viewState';
+
+/**
+ * What the session driver gives the agent of each session it opens. The agent layer builds the
+ * agent from it; the driver never needs the agent's own types.
+ */
+export interface SessionContext {
+  /** The session's id: its transcript, its notes and its archives are named after it. */
+  readonly id: string;
+  /** Where this session's notes live (used when session memory is on). */
+  readonly notesPath: string;
+  /** Keeps the whole transcript before a compaction replaces it; resolves with where it went. */
+  archive(history: readonly MessageParam[]): Promise<string>;
+  /**
+   * Resolves once every change of the history so far is on disk. The loop waits for it before
+   * each request, so nothing a next step depends on can be lost to a crash.
+   */
+  saved(): Promise<void>;
+}
+
+/**
+ * What the driver needs of the agent that answers in a session (provided by `agent/`). `R` is
+ * how a loop ended, passed through to the face untouched.
+ */
+export interface SessionAgent<R = unknown> extends IDisposable {
+  readonly conversation: { readonly history: readonly MessageParam[]; readonly onDidChange: Event<HistoryChange> };
+  readonly busy: boolean;
+  /** The model in use, as the transcript's header names it. */
+  model(): { id: string };
+  setHistory(history: MessageParam[], opts?: { lastAssistantAt?: number }): void;
+  /** `id`: the prompt's panel message, which Rewind, Fork and checkpoints name. */
+  submit(text: string, id: string): Promise<R | undefined>;
+  retry(): Promise<R | undefined>;
+  continue(): Promise<R | undefined>;
+  stop(): void;
+  respondToPermission(requestId: string, decision: PermissionDecision): void;
+  compactNow(focus?: string): Promise<boolean>;
+  undoCompaction(id: string): boolean;
+  rewindTo(viewId: string): boolean;
+  /** The history and panel messages from before a prompt, for a fork. */
+  forkPoint(viewId: string): { history: MessageParam[]; messages: ViewMessage[] } | undefined;
+  /** Resolves when background work (memory) has finished. */
+  drain(): Promise<void>;
+}
