@@ -1,6 +1,7 @@
-import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
-import { entryAt } from './files';
+import { relative, resolve, sep } from 'node:path';
+import { HardenedGit } from '../context/gitProcess';
+import { findRepository } from '../context/gitRepo';
+import { entryAt, realPath } from './files';
 import type { StatKey } from './manifest';
 
 /** What a file's stat was before a command, and the path relative to the workspace root. */
@@ -14,22 +15,9 @@ export type GitPreImages = (root: string, wanted: readonly GitWanted[]) => Promi
 
 const TIMEOUT_MS = 5000;
 const MAX_PATHS = 2000;
-
-function run(root: string, args: string[], input?: string): Promise<Buffer> {
-  return new Promise((done, reject) => {
-    // No fsmonitor program, no optional index lock; cat-file and ls-files run no hooks or filters.
-    const child = spawn('git', ['-c', 'core.fsmonitor=false', ...args], { cwd: root, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' }, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'ignore'], timeout: TIMEOUT_MS });
-    const out: Buffer[] = [];
-    child.stdout!.on('data', (b: Buffer) => out.push(b));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? done(Buffer.concat(out)) : reject(new Error(`git ${args[0]} exited with ${code}`))));
-    if (input !== undefined) {
-      // git may stop reading early (a missing object); that is its answer, not a crash here.
-      child.stdin!.on('error', () => undefined);
-      child.stdin!.end(input);
-    }
-  });
-}
+const MAX_LIST_BYTES = 4 * 1024 * 1024;
+/** What the blobs of one command's changes may add up to; past it, the rest are not restorable. */
+const MAX_BLOB_BYTES = 256 * 1024 * 1024;
 
 const ENTRY = /(\d{6}) ([0-9a-f]{40,64}) (\d)\t([^\0]*)\0 {2}ctime: (\d+):(\d+)\n {2}mtime: (\d+):(\d+)\n {2}dev: \d+\tino: (\d+)\n {2}uid: \d+\tgid: \d+\n {2}size: (\d+)\tflags: [0-9a-f]+\n/gy;
 const TWO32 = 2 ** 32;
@@ -48,12 +36,26 @@ export const gitPreImages: GitPreImages = async (root, wanted) => {
   const found = new Map<string, Buffer>();
   const list = wanted.slice(0, MAX_PATHS);
   if (!list.length) return found;
-  const byRel = new Map(list.map((w) => [w.rel, w.pre]));
+  // git runs at the repository's top, through the one place git is started (no hooks, filters
+  // or fsmonitor whatever the repository's config says); the workspace may be a folder inside it.
+  const repo = await findRepository(root);
+  const real = await realPath(root);
+  if (!repo || !real) return found;
+  const under = relative(repo.top, real);
+  if (under.startsWith('..')) return found;
+  const prefix = under ? `${under.split(sep).join('/')}/` : '';
+  const git = new HardenedGit(repo, TIMEOUT_MS);
+  const run = async (args: string[], maxBytes: number, input?: string): Promise<Buffer> => {
+    const out = await git.bytes(args, maxBytes, { drivers: false, ...(input !== undefined ? { input } : {}) });
+    if (!out) throw new Error(`git ${args[0]} failed`);
+    return out.bytes;
+  };
+  const byRel = new Map(list.map((w) => [prefix + w.rel, w.pre]));
   // Command lines are short on Windows (32k characters): the paths go in chunks.
   const chunks: string[][] = [[]];
   let length = 0;
   for (const w of list) {
-    const spec = `:(literal)${w.rel}`;
+    const spec = `:(literal)${prefix}${w.rel}`;
     if (length + spec.length > 16_000 && chunks.at(-1)!.length) {
       chunks.push([]);
       length = 0;
@@ -61,9 +63,9 @@ export const gitPreImages: GitPreImages = async (root, wanted) => {
     chunks.at(-1)!.push(spec);
     length += spec.length + 1;
   }
-  const indexPath = resolve(root, (await run(root, ['rev-parse', '--git-path', 'index'])).toString('utf8').trim());
+  const indexPath = resolve(repo.top, (await run(['rev-parse', '--git-path', 'index'], 64 * 1024)).toString('utf8').trim());
   let text = '';
-  for (const specs of chunks) text += (await run(root, ['ls-files', '-s', '--debug', '-z', '--', ...specs])).toString('utf8');
+  for (const specs of chunks) text += (await run(['ls-files', '-s', '--debug', '-z', '--', ...specs], MAX_LIST_BYTES)).toString('utf8');
   const indexMs = (await entryAt(indexPath))?.mtimeMs ?? 0;
   const blobs = new Map<string, string>();
   ENTRY.lastIndex = 0;
@@ -77,7 +79,7 @@ export const gitPreImages: GitPreImages = async (root, wanted) => {
   }
   if (!blobs.size) return found;
   const ids = [...blobs.values()];
-  const out = await run(root, ['cat-file', '--batch'], `${ids.join('\n')}\n`);
+  const out = await run(['cat-file', '--batch'], MAX_BLOB_BYTES, `${ids.join('\n')}\n`);
   let at = 0;
   const byBlob = new Map<string, Buffer>();
   for (const id of ids) {
@@ -86,6 +88,8 @@ export const gitPreImages: GitPreImages = async (root, wanted) => {
     const [gotId, type, len] = out.subarray(at, nl).toString('utf8').split(' ');
     if (type !== 'blob' || gotId !== id) break;
     const n = Number(len);
+    // Output cut at the cap: the blobs that did not fit whole are not used.
+    if (nl + 1 + n > out.length) break;
     byBlob.set(id, out.subarray(nl + 1, nl + 1 + n));
     at = nl + 1 + n + 1;
   }
@@ -93,7 +97,7 @@ export const gitPreImages: GitPreImages = async (root, wanted) => {
     const bytes = byBlob.get(id);
     // A smudge or line-ending filter would make the working file differ from the blob; the
     // length tells most of those apart, and nothing is used that does not match it.
-    if (bytes && bytes.length === byRel.get(rel)!.size) found.set(rel, Buffer.from(bytes));
+    if (bytes && bytes.length === byRel.get(rel)!.size) found.set(rel.slice(prefix.length), Buffer.from(bytes));
   }
   return found;
 };
