@@ -3,6 +3,7 @@ import type { Agent } from './agent/agent';
 import { createAgent } from './agent/createAgent';
 import { Emitter } from './base/event';
 import { setUnexpectedErrorHandler } from './base/unexpectedError';
+import { gitPreImages } from './checkpoints/git';
 import { createChatHandlers } from './chat/chatController';
 import { buildContextReport } from './chat/contextReport';
 import { SessionUiSync } from './chat/sessionUiSync';
@@ -67,6 +68,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     {
       store, runtime, log, cwd, sessions, host, context: contextService,
       prepareOpen: (id) => sessionUi.prepare(id),
+      // git's copies of files a command changed are read only in a trusted folder.
+      checkpoints: { workspace: cwd, git: () => (host.isTrusted() ? gitPreImages : undefined) },
       createAgent: (session) =>
         createAgent({ store, runtime, log, cwd, host, context: contextService, models, session, ...permissions.forSession(), ...(memory ? { memory: memory(session) } : {}) }),
     },

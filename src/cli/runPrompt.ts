@@ -3,6 +3,7 @@ import { DEFAULT_MODEL, type ModelSource } from '../api/models';
 import type { AssistantBlock, Usage } from '../api/types';
 import type { Agent } from '../agent/agent';
 import { createAgent } from '../agent/createAgent';
+import { gitPreImages } from '../checkpoints/git';
 import type { PermissionEngine } from '../agent/permissionBroker';
 import type { ToolRegistry } from '../tools/registry';
 import type { ContextService } from '../context/contextService';
@@ -115,6 +116,7 @@ export async function runPrompt(args: PromptArgs, host: Host, deps: PromptDeps, 
       context: deps.context,
       // Nothing else of a session is kept headless (no draft, no scroll position).
       prepareOpen: async () => undefined,
+      checkpoints: { workspace: args.cwd, git: () => (host.isTrusted() ? gitPreImages : undefined) },
       createAgent: (session) =>
         createAgent({
           store,

@@ -1,23 +1,10 @@
+import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { ContentBlockParam, MessageParam } from '../api/types';
+import type { CompactionRecord, PromptRef } from '../conversation/undoRecords';
 import type { CompactionResult } from './compact';
 
-/**
- * What undoing one compaction needs, whenever it is undone: the summary block it put in the
- * history (where that block is now is where the originals go back), the messages the block
- * stands for, word for word, and the kept messages it changed (a re-read pointer given its
- * target's text), to change them back. Records are data: they go in the transcript with the
- * session, so a compaction stays undoable after a resume.
- */
-export interface CompactionRecord {
-  id: string;
-  block: string;
-  replaced: MessageParam[];
-  /** The first kept message was merged into the block's message. */
-  merged: boolean;
-  /** Kept messages the compaction changed: k-th kept message, as it was and as the compaction left it. */
-  fixed: Array<{ k: number; was: MessageParam; now: MessageParam }>;
-}
+export type { CompactionRecord, PromptRef } from '../conversation/undoRecords';
 
 const blocksOf = (m: MessageParam): ContentBlockParam[] => (typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content);
 
@@ -135,4 +122,107 @@ export function historyBefore(history: readonly MessageParam[], records: readonl
     h = next;
     undone.push(r.id);
   }
+}
+
+// --- Naming a user message across compactions ---
+
+const hashOf = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** Matches the text a PromptRef names; hashes only blocks of the right length. */
+function matcher(len: number, hash: string): (text: string) => boolean {
+  return (text) => text.length === len && hashOf(text) === hash;
+}
+
+/** The user text blocks a record's originals hold that match, those of compactions inside them counted in. */
+function hiddenMatches(record: CompactionRecord, byBlock: ReadonlyMap<string, CompactionRecord>, matches: (t: string) => boolean, seen: Set<string>): number {
+  if (seen.has(record.id)) return 0;
+  seen.add(record.id);
+  let n = 0;
+  for (const m of record.replaced) {
+    if (m.role !== 'user') continue;
+    for (const b of blocksOf(m)) {
+      if (b.type !== 'text') continue;
+      if (matches(b.text)) n++;
+      else {
+        const inner = byBlock.get(b.text);
+        if (inner) n += hiddenMatches(inner, byBlock, matches, seen);
+      }
+    }
+  }
+  return n;
+}
+
+type Found = { at: [number, number] } | { hiddenIn: CompactionRecord };
+
+/**
+ * Walks the history's user text blocks in order, each compaction block standing for the
+ * matching blocks it replaced: `visit` gets each match (its place, or the compaction hiding it)
+ * with its number, and stops the walk by returning a value. Returns the count otherwise.
+ */
+function walk<T>(history: readonly MessageParam[], records: readonly CompactionRecord[], matches: (t: string) => boolean, visit: (n: number, where: Found, hidden: number) => T | undefined): T | number {
+  const byBlock = new Map(records.map((r) => [r.block, r]));
+  let count = 0;
+  for (let i = 0; i < history.length; i++) {
+    const m = history[i]!;
+    if (m.role !== 'user') continue;
+    const blocks = blocksOf(m);
+    for (let j = 0; j < blocks.length; j++) {
+      const b = blocks[j]!;
+      if (b.type !== 'text') continue;
+      if (matches(b.text)) {
+        const hit = visit(count, { at: [i, j] }, 1);
+        if (hit !== undefined) return hit;
+        count++;
+        continue;
+      }
+      const r = byBlock.get(b.text);
+      if (!r) continue;
+      const n = hiddenMatches(r, byBlock, matches, new Set());
+      if (n === 0) continue;
+      const hit = visit(count, { hiddenIn: r }, n);
+      if (hit !== undefined) return hit;
+      count += n;
+    }
+  }
+  return count;
+}
+
+/** The reference of a prompt with this text about to be appended to the history. */
+export function promptRef(history: readonly MessageParam[], records: readonly CompactionRecord[], text: string): PromptRef {
+  const len = text.length;
+  const hash = hashOf(text);
+  const nth = walk(history, records, matcher(len, hash), () => undefined) as number;
+  return { len, hash, nth };
+}
+
+/** Where the message a reference names is: its [message, block], the compaction hiding it, or nowhere. */
+export function findPrompt(history: readonly MessageParam[], records: readonly CompactionRecord[], ref: PromptRef): Found | undefined {
+  const r = walk<Found>(history, records, matcher(ref.len, ref.hash), (n, where, hidden) => (ref.nth < n + hidden ? where : undefined));
+  return typeof r === 'number' ? undefined : r;
+}
+
+/**
+ * Rewind and Fork across compactions: the history just before the message a reference names.
+ * Compactions before it stay as they are; a compaction whose summary hides it is undone first
+ * (and one hiding that one). Undefined when the message is nowhere (it was rewound away, or
+ * a compaction from before records were kept hides it).
+ */
+export function historyBeforePrompt(history: readonly MessageParam[], records: readonly CompactionRecord[], ref: PromptRef): { history: MessageParam[]; undone: string[] } | undefined {
+  let h = history.slice();
+  const undone: string[] = [];
+  for (let guard = 0; guard <= records.length; guard++) {
+    const found = findPrompt(h, records, ref);
+    if (!found) return undefined;
+    if ('at' in found) {
+      const [i, j] = found.at;
+      const out = h.slice(0, i);
+      if (j > 0) out.push({ ...h[i]!, content: blocksOf(h[i]!).slice(0, j) } as MessageParam);
+      return { history: out, undone };
+    }
+    const next = undoCompaction(h, found.hiddenIn);
+    if (!next) return undefined;
+    h = next;
+    undone.push(found.hiddenIn.id);
+  }
+  return undefined;
 }
