@@ -10,6 +10,7 @@ import type { TokenMeter } from '../conversation/tokenMeter';
 import type { Store } from '../shared/store';
 import type { ViewMessage } from '../shared/viewState';
 import type { AppState } from '../state/appState';
+import type { PartialCompactionPreview } from '../sessions/sessionAgent';
 import { addNotice, updateMessage } from '../state/actions';
 import { describeCompaction } from './compaction';
 
@@ -31,16 +32,7 @@ export interface CompactionControlDeps {
 }
 
 /** What "Summarize from here" or "up to here" would do, shown before it is applied. */
-export interface PartialPreview {
-  id: string;
-  /** The user message it was asked from (its view id). */
-  messageId: string;
-  direction: PartialDirection;
-  focus?: string;
-  tokensBefore: number;
-  tokensAfter: number;
-  summary: string;
-}
+export type PartialPreview = PartialCompactionPreview;
 
 /** Why a partial compaction cannot be previewed or applied, in words for the user. */
 export class PartialError extends Error {}
@@ -56,6 +48,7 @@ export class CompactionControl {
   /** The manual or partial compaction running now, so Stop can end its summary request. */
   private running: AbortController | undefined;
   private pending: { preview: PartialPreview; result: CompactionResult; before: readonly MessageParam[] } | undefined;
+  private partialRunning = false;
 
   constructor(private readonly deps: CompactionControlDeps) {}
 
@@ -197,6 +190,7 @@ export class CompactionControl {
     const before = conversation.history;
     const controller = new AbortController();
     this.running = controller;
+    this.partialRunning = true;
     store.setState((s) => ({ ...s, status: 'compacting' }));
     try {
       const result = await partial({ history: before, at, direction, ...(focus ? { focus } : {}), signal: controller.signal });
@@ -211,6 +205,7 @@ export class CompactionControl {
       if (err instanceof CompactionRefused || err instanceof PartialError) throw err;
       throw new PartialError(`the summary failed: ${err instanceof Error ? err.message : String(err)}`);
     } finally {
+      this.partialRunning = false;
       this.running = undefined;
       store.setState((s) => ({ ...s, status: 'idle' }));
     }
@@ -233,8 +228,9 @@ export class CompactionControl {
     return true;
   }
 
-  /** The preview was dismissed. */
+  /** The preview was dismissed (without an id: whatever is previewed, and a summary being written stops). */
   cancelPartial(previewId?: string): void {
     if (!previewId || this.pending?.preview.id === previewId) this.pending = undefined;
+    if (!previewId && this.partialRunning) this.running?.abort();
   }
 }

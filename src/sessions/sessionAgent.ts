@@ -33,6 +33,17 @@ export interface SessionHistoryExtras {
   prompts?: Readonly<Record<string, PromptRef>>;
 }
 
+/** A partial compaction's preview: the figures and the summary, nothing applied. */
+export interface PartialCompactionPreview {
+  id: string;
+  messageId: string;
+  direction: 'from' | 'upTo';
+  focus?: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  summary: string;
+}
+
 /**
  * What the driver needs of the agent that answers in a session (provided by `agent/`). `R` is
  * how a loop ended, passed through to the face untouched.
@@ -51,6 +62,11 @@ export interface SessionAgent<R = unknown> extends IDisposable {
   respondToPermission(requestId: string, decision: PermissionDecision): void;
   compactNow(focus?: string): Promise<boolean>;
   undoCompaction(id: string): boolean;
+  /** "Summarize from here" / "up to here" from a user message: the preview (throws with the reason it cannot). */
+  previewPartialCompaction(viewId: string, direction: 'from' | 'upTo', focus?: string): Promise<PartialCompactionPreview>;
+  /** Applies a preview; false when it was replaced or dismissed (throws when the conversation changed since). */
+  applyPartialCompaction(previewId: string): boolean;
+  cancelPartialCompaction(previewId?: string): void;
   rewindTo(viewId: string): boolean;
   /** The history and panel messages from before a prompt, for a fork. */
   forkPoint(viewId: string): ({ history: MessageParam[]; messages: ViewMessage[] } & SessionHistoryExtras) | undefined;

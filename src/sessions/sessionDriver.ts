@@ -12,7 +12,7 @@ import { archiveTranscript } from './archive';
 import { sessionNotesPath } from './paths';
 import { SessionRecorder } from './recorder';
 import { resumedRecorder } from './resume';
-import type { SessionAgent, SessionContext } from './sessionAgent';
+import type { PartialCompactionPreview, SessionAgent, SessionContext } from './sessionAgent';
 import type { Compacted, Forked, HistoryChanged, PromptStarted, Rewound, SessionOpened, TurnEnded } from './sessionEvents';
 import { importOpening, resumeOpening, type FirstSession, type ImportedConversation, type Opening } from './sessionOpening';
 import { SessionRecording } from './sessionRecording';
@@ -252,6 +252,19 @@ export class SessionDriver<A extends SessionAgent> implements IDisposable {
 
   undoCompaction(id: string): boolean {
     return this.saved(this.current.undoCompaction(id), 'undo');
+  }
+
+  /** "Summarize from here" / "up to here": the preview; nothing changes until it is applied. */
+  previewPartialCompaction(promptId: string, direction: 'from' | 'upTo', focus?: string): Promise<PartialCompactionPreview> {
+    return this.current.previewPartialCompaction(promptId, direction, focus);
+  }
+
+  applyPartialCompaction(previewId: string): boolean {
+    return this.saved(this.current.applyPartialCompaction(previewId), 'compaction');
+  }
+
+  cancelPartialCompaction(previewId?: string): void {
+    this.current.cancelPartialCompaction(previewId);
   }
 
   rewindTo(promptId: string): boolean {
