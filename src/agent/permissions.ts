@@ -1,19 +1,25 @@
-// Why this file is long: the permission engine's decision order (deny, then ask, protected
-// folders, allow, then the default) and the rule matching it relies on are audited together;
-// split, a reader checks one half against the other. Bash parsing, path rules and rule sources
-// are already their own files (bash/, pathRules.ts, ruleSources.ts).
-import { statSync } from 'node:fs';
+// Why this file is long: it is the permission engine's decision order (deny, then ask, protected
+// folders, allow, then the default) and the checks that reuse it (searches, background agents),
+// read and audited as one. What it relies on has its own files: rule parsing and matching (ruleMatch.ts), Bash
+// parsing (bash/), the files Bash commands name (bashPaths.ts), path rules (pathRules.ts), rule
+// sources (ruleSources.ts), the agent's own /proc entries (ownProcess.ts), headless refusals
+// (refusal.ts).
 import { homedir } from 'node:os';
-import { dirname, resolve, sep } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { sharedBashChecker, type BashChecker } from './bash/checker';
+import { outsideFinding, ownProcessFinding, type PathScope } from './bashPaths';
+import { isOwnProcessPath, ownProcessRefusal } from './ownProcess';
 import type { PermissionEngine, PermissionVerdict } from './permissionBroker';
-import { parsePathPattern, pathPatternMatches, ruleForPath, under, type PathContext } from './pathRules';
+import { under, type PathContext } from './pathRules';
+import { refusal, type Verdict } from './refusal';
+import { bashCommand, isFileTool, parseRule, patternMatches, ruleMatches, touchedPaths, type ParsedRule, type RuleMode, type Touched } from './ruleMatch';
 import { describeSources, type DescribedRule, type RuleSource } from './ruleSources';
 import { applicablePart, projectMayAllow, withheldGrants, type WithheldGrant } from '../permissions/projectTrust';
-import { parseRule, type ParsedRule } from '../permissions/rules';
-import { realLocation, toolPaths } from '../tools/paths';
+import { realLocation } from '../tools/paths';
 import type { PermissionOutcome, Tool } from '../tools/types';
 import type { SearchScope } from '../tools/walk';
+
+export { parseRule, ruleCovers, ruleMatches, RuleSyntaxError, type ParsedRule } from './ruleMatch';
 
 export interface PermissionRules {
   allow: readonly string[];
@@ -49,92 +55,8 @@ export interface PermissionOptions {
   bash?: BashChecker;
 }
 
-export { parseRule, RuleSyntaxError, type ParsedRule } from '../permissions/rules';
-
-/** Rule names of the built-in file tools: a rule names a tool, a call's tool is known by its traits. */
-const EDIT_RULES = new Set(['Edit', 'Write']);
-const isFileTool = (tool: Tool) => Boolean(tool.traits.readsFiles || tool.traits.writesFiles);
 /** Writes inside these folders always ask, as the reference does even in its bypass mode. */
 export const PROTECTED_DIRS: readonly string[] = ['.git', '.vscode', '.claude', '.idea'];
-
-/**
- * Whether a rule written for `ruleTool` speaks for a call of `callTool`. As in the reference, an
- * Edit rule covers every tool that edits files and a Read rule the tools that read them (Grep,
- * Glob). A deny or ask rule reaches further: a Write deny also holds for Edit.
- */
-export function ruleCovers(ruleTool: string, call: Tool, mode: RuleMode = 'allow'): boolean {
-  if (ruleTool === call.name) return true;
-  if (call.traits.writesFiles && (ruleTool === 'Edit' || (mode !== 'allow' && EDIT_RULES.has(ruleTool)))) return true;
-  return ruleTool === 'Read' && Boolean(call.traits.readsFiles);
-}
-
-/** A path a call touches, as written (lexical) and where it really is (symlinks resolved). */
-interface Touched {
-  lexical: string;
-  real: string;
-}
-
-function touchedPaths(tool: Tool, input: unknown, cwd: string): Touched[] {
-  return toolPaths(tool, input, cwd).map((lexical) => ({ lexical, real: realLocation(lexical) }));
-}
-
-function bashCommand(input: unknown): string {
-  const command = (input as { command?: unknown } | null)?.command;
-  return typeof command === 'string' ? command : '';
-}
-
-/** A file rule's pattern against one absolute path (exact for a session grant). */
-function patternMatches(rule: ParsedRule, subject: string, mode: RuleMode, ctx: PathContext): boolean {
-  const p = rule.pattern!;
-  if (rule.exact) return subject === p;
-  return pathPatternMatches(parsePathPattern(p, ctx, rule.root), subject, mode !== 'allow');
-}
-
-type RuleMode = 'allow' | 'ask' | 'deny';
-
-function defaultContext(cwd: string): PathContext {
-  return { cwd: realLocation(resolve(cwd)), home: homedir() };
-}
-
-/**
- * Whether a rule matches a call. File rules are matched against the real path (symlinks
- * resolved): an allow rule must name where every touched file really is, while a deny or ask rule
- * catches the path as written too.
- */
-export function ruleMatches(
-  rule: ParsedRule,
-  tool: Tool,
-  input: unknown,
-  cwd: string,
-  mode: RuleMode = 'allow',
-  bash: BashChecker = sharedBashChecker(),
-  ctx?: PathContext,
-  touched?: Touched[],
-): boolean {
-  if (!ruleCovers(rule.tool, tool, mode)) return false;
-  if (rule.pattern === undefined) return true;
-  if (tool.traits.runsCommands) {
-    // Bash rules are judged on the parsed command (src/agent/bash/), never on its text.
-    if (mode === 'allow') return 'rules' in bash.allowedBy([rule], bashCommand(input));
-    return bash.matchedBy([rule], bashCommand(input))?.sure === true;
-  }
-  if (!isFileTool(tool)) return false;
-  const c = ctx ?? defaultContext(cwd);
-  const t = touched ?? touchedPaths(tool, input, cwd);
-  if (t.length === 0) return false;
-  if (mode === 'allow') return t.every((x) => patternMatches(rule, x.real, mode, c));
-  return t.some((x) => patternMatches(rule, x.real, mode, c) || patternMatches(rule, x.lexical, mode, c));
-}
-
-/** Why a call asks, so a headless run can name the exact rule or flag that would allow it. */
-type AskWhy =
-  | { kind: 'outside'; path: string; readOnly: boolean }
-  | { kind: 'addedFolder'; path: string }
-  | { kind: 'protected'; path: string; dir: string }
-  | { kind: 'askRule'; rule: ParsedRule }
-  | { kind: 'default'; path?: string };
-
-type Verdict = PermissionVerdict & { why?: AskWhy };
 
 interface Collected {
   allow: ParsedRule[];
@@ -243,8 +165,9 @@ export class Permissions implements PermissionEngine, SearchScope {
     const collected = this.collect();
     const verdict = this.rawDecide(call, collected);
     if (verdict.behavior !== 'ask') return { behavior: verdict.behavior, reason: verdict.reason };
-    if (this.opts.headless) return { behavior: 'deny', reason: this.refusal(verdict, call, 'a headless run cannot ask') };
-    if (collected.mode?.mode === 'dontAsk') return { behavior: 'deny', reason: this.refusal(verdict, call, `defaultMode "dontAsk" in ${collected.mode.source} refuses what would ask`) };
+    const refuse = (because: string) => refusal(verdict, { tool: call.tool, command: bashCommand(call.input) }, because, { label: this.label(), headless: Boolean(this.opts.headless), paths: this.ctx() });
+    if (this.opts.headless) return { behavior: 'deny', reason: refuse('a headless run cannot ask') };
+    if (collected.mode?.mode === 'dontAsk') return { behavior: 'deny', reason: refuse(`defaultMode "dontAsk" in ${collected.mode.source} refuses what would ask`) };
     return { behavior: 'ask', reason: verdict.reason };
   }
 
@@ -262,6 +185,11 @@ export class Permissions implements PermissionEngine, SearchScope {
     const from = (r: object) => ('origin' in r && typeof r.origin === 'string' ? ` (${r.origin})` : '');
     const denied = match(c.deny, 'deny');
     if (denied) return { behavior: 'deny', reason: `Denied by the rule ${denied.source}${from(denied)}.` };
+    const own = touched.find((t) => isOwnProcessPath(t.lexical, 'agent') || isOwnProcessPath(t.real, 'agent'));
+    if (own) return { behavior: 'deny', reason: ownProcessRefusal(own.lexical) };
+    const analysis = tool.traits.runsCommands ? this.bash.analyze(bashCommand(input)) : undefined;
+    const ownInCommand = analysis && !('unavailable' in analysis) ? ownProcessFinding(analysis, ctx.cwd) : undefined;
+    if (ownInCommand) return { behavior: ownInCommand.behavior, reason: ownInCommand.reason, why: { kind: 'default' } };
     const asked = match(c.ask, 'ask');
     if (asked) return { behavior: 'ask', reason: `The rule ${asked.source}${from(asked)} asks first.`, why: { kind: 'askRule', rule: asked } };
     if (!readOnly && c.mode?.mode === 'plan') return { behavior: 'deny', reason: `${tool.name} does not run in plan mode (defaultMode in ${c.mode.source}).` };
@@ -269,6 +197,9 @@ export class Permissions implements PermissionEngine, SearchScope {
       const unsure = this.bash.matchedBy([...c.deny, ...c.ask].filter((r) => r.tool === tool.name), bashCommand(input));
       if (unsure) return { behavior: 'ask', reason: `The rule ${unsure.rule.source}${from(unsure.rule)} may apply: ${unsure.why ?? 'it cannot be checked'}.`, why: { kind: 'default' } };
       const allowed = this.bash.allowedBy([...c.allow, ...this.grants].filter((r) => r.tool === tool.name), bashCommand(input));
+      // A rule naming a command lets it touch files inside the workspace (reads: and added folders) only.
+      const outside = 'rules' in allowed && analysis && !('unavailable' in analysis) ? outsideFinding(analysis, allowed.patterned, this.pathScope(c)) : undefined;
+      if (outside) return { behavior: 'ask', reason: outside.reason, why: { kind: 'bashFile', write: Boolean(outside.write), ...(outside.path ? { path: outside.path } : {}) } };
       if ('rules' in allowed) return { behavior: 'allow', reason: `Allowed by ${allowed.rules.map((r) => `${r.source}${from(r)}`).join(', ')}.` };
       return { behavior: 'ask', reason: allowed.reason, why: { kind: 'default' } };
     }
@@ -292,6 +223,13 @@ export class Permissions implements PermissionEngine, SearchScope {
     return { behavior: 'ask', reason: tool.traits.runsCommands ? 'Runs a shell command.' : 'Changes files.', why: { kind: 'default', ...(touched[0] ? { path: touched[0].real } : {}) } };
   }
 
+  /** Where a Bash command allowed by a rule naming it may read and write files. */
+  private pathScope(c: Collected): PathScope {
+    const ctx = this.ctx();
+    const cwd = resolve(this.opts.cwd);
+    return { cwd, home: ctx.home, env: process.env, readRoots: [cwd, ...c.dirs.map((d) => d.dir)], writeRoots: [cwd], protectedDir: (abs) => this.protectedDir({ lexical: abs, real: realLocation(abs) }) };
+  }
+
   /** The protected folder a write would land in, as a name for messages, or undefined. */
   private protectedDir(t: Touched): string | undefined {
     const ctx = this.ctx();
@@ -310,41 +248,6 @@ export class Permissions implements PermissionEngine, SearchScope {
       if (hit) return `${hit}/`;
     }
     return undefined;
-  }
-
-  /** The denial a call that would ask gets when no one can be asked, naming what would allow it. */
-  private refusal(v: Verdict, { tool, input }: { tool: Tool; input: unknown }, because: string): string {
-    const ctx = this.ctx();
-    const why = v.why;
-    const label = this.label();
-    // A flag is named as it is typed; a settings list by name.
-    const rule = (r: string) => {
-      const quoted = r.includes("'") ? JSON.stringify(r) : `'${r}'`;
-      return label.startsWith('--') ? `${label} ${quoted}` : `the rule ${r} in ${label}`;
-    };
-    switch (why?.kind) {
-      case 'outside': {
-        const r = rule(ruleForPath(why.readOnly ? 'Read' : tool.name, why.path, ctx));
-        if (!why.readOnly) return `${tool.name} of ${why.path} is outside the workspace, and ${because}; allow it with ${r}.`;
-        const dir = isFolder(why.path) ? why.path : dirname(why.path);
-        return `${tool.name} of ${why.path} is outside the workspace, and ${because}; allow it with ${this.opts.headless ? `--add-dir ${dir}` : `threadline.additionalDirectories (${dir})`} or ${r}.`;
-      }
-      case 'addedFolder':
-        return `${tool.name} of ${why.path} is a write in an added folder, and ${because}; allow it with ${rule(ruleForPath(tool.name, why.path, ctx))}.`;
-      case 'protected':
-        return `${tool.name} of ${why.path} is refused: Threadline always asks before writing inside ${why.dir} (whatever the rules say), and ${because}.`;
-      case 'askRule':
-        return `${v.reason} Ask rules beat allow rules, and ${because}; remove the rule there to let it run.`;
-      default: {
-        if (tool.traits.runsCommands) {
-          const command = bashCommand(input).trim();
-          const exact = command && !command.includes('\n') ? rule(`${tool.name}(${command})`) : rule(`${tool.name}(...)`);
-          return `${v.reason} It needs permission, and ${because}; allow it with ${exact}.`;
-        }
-        const exact = rule(why?.path ? ruleForPath(tool.name, why.path, ctx) : tool.name);
-        return `${v.reason} It needs permission, and ${because}; allow it with ${exact} (or ${tool.name} for every file in the workspace).`;
-      }
-    }
   }
 
   /**
@@ -371,6 +274,7 @@ export class Permissions implements PermissionEngine, SearchScope {
   readable(real: string): boolean {
     const c = this.collect();
     const ctx = this.ctx();
+    if (isOwnProcessPath(real, 'agent')) return false;
     if (c.deny.some((r) => READ_RULES.has(r.tool) && (r.pattern === undefined || patternMatches(r, real, 'deny', ctx)))) return false;
     if (under(ctx.cwd, real) !== undefined || c.dirs.some((d) => under(d.dir, real) !== undefined)) return true;
     return [...c.allow, ...this.grants].some((r) => READ_RULES.has(r.tool) && r.pattern !== undefined && patternMatches(r, real, 'allow', ctx));
@@ -380,6 +284,7 @@ export class Permissions implements PermissionEngine, SearchScope {
   mayShow(real: string, realRoot: string): boolean {
     const c = this.collect();
     const ctx = this.ctx();
+    if (isOwnProcessPath(real, 'agent')) return false;
     if (c.deny.some((r) => READ_RULES.has(r.tool) && r.pattern !== undefined && patternMatches(r, real, 'deny', ctx))) return false;
     return under(realRoot, real) !== undefined || this.readable(real);
   }
@@ -424,14 +329,6 @@ export class Permissions implements PermissionEngine, SearchScope {
 
 /** Rules that speak for reading a file, whatever tool found it (a search's results). */
 const READ_RULES = new Set(['Read', 'Grep', 'Glob']);
-
-function isFolder(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 function safeReadOnly(tool: Tool, input: unknown): boolean {
   try {

@@ -20,7 +20,7 @@ import { MemoryDir } from '../memory/memdir';
 import type { MemorySetup } from '../memory/memoryWiring';
 import { resolveMemoryDir } from '../memory/paths';
 import { parseCliArgs, UsageError } from './args';
-import { stdio, type CliIo } from './io';
+import { stdio, terminalSafeIo, type CliIo } from './io';
 import { promptWithStdin, readStdin, type StdinSource } from './stdin';
 import { runPrompt } from './runPrompt';
 import { cliModelCatalog } from './models';
@@ -131,7 +131,8 @@ export interface CliOptions {
 }
 
 export async function runCli(argv: string[], opts: CliOptions = {}): Promise<number> {
-  const io = opts.io ?? stdio;
+  // Every print below goes through this one io, which neutralises terminal escapes.
+  const io = opts.io ? terminalSafeIo(opts.io) : stdio;
   const env = opts.env ?? process.env;
   let args;
   try {
