@@ -9,6 +9,9 @@ export interface SessionDiffEntry extends LineCounts {
   /** The first copy kept in this session (a blob), or why there is none. */
   before: Image;
   now: Image;
+  /** The first copy's bytes and the file's bytes now, where they are files (for a unified diff). */
+  beforeBytes?: Buffer;
+  nowBytes?: Buffer;
 }
 
 /**
@@ -25,7 +28,7 @@ export async function sessionDiff(core: StoreCore): Promise<SessionDiffEntry[]> 
     const beforeBytes = before.k === 'file' ? await core.blobs.get(before.h) : undefined;
     const status = before.k === 'absent' ? 'added' : now.image.k === 'absent' ? 'deleted' : 'modified';
     const counts = before.k === 'unknown' || now.image.k === 'unknown' ? { added: 0, removed: 0, binary: false, approximate: true } : lineCounts(beforeBytes, now.bytes);
-    out.push({ path, rel: displayRel(core.workspace, path), status, before, now: now.image, ...counts });
+    out.push({ path, rel: displayRel(core.workspace, path), status, before, now: now.image, ...counts, ...(beforeBytes ? { beforeBytes } : {}), ...(now.bytes ? { nowBytes: now.bytes } : {}) });
   }
   return out.sort((a, b) => (a.rel < b.rel ? -1 : 1));
 }

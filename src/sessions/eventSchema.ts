@@ -55,6 +55,7 @@ const eventSchema = z.discriminatedUnion('t', [
       fixed: z.array(z.looseObject({ k: z.number().int().min(0), was: messageSchema, now: messageSchema })),
     }),
   }),
+  z.looseObject({ t: z.literal('viewOrder'), ids: z.array(z.string().min(1)) }),
   z.looseObject({
     t: z.literal('prompt'),
     id: z.string().min(1),
@@ -62,7 +63,7 @@ const eventSchema = z.discriminatedUnion('t', [
   }),
 ]);
 
-const KNOWN_EVENTS = new Set(['meta', 'msg', 'history', 'view', 'title', 'usage', 'compaction', 'prompt']);
+const KNOWN_EVENTS = new Set(['meta', 'msg', 'history', 'view', 'title', 'usage', 'compaction', 'prompt', 'viewOrder']);
 
 export type ParsedLine = { ok: true; event: SessionEvent } | { ok: false; reason: string };
 

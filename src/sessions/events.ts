@@ -18,4 +18,9 @@ export type SessionEvent =
   /** A compaction, as undoing it needs it (see CompactionRecord); written with the history it made. */
   | { t: 'compaction'; r: CompactionRecord }
   /** How Rewind and Fork find the user message `id` again (see PromptRef); written with the message. */
-  | { t: 'prompt'; id: string; ref: PromptRef };
+  | { t: 'prompt'; id: string; ref: PromptRef }
+  /**
+   * The panel's messages are these, in this order: written when they changed other than by
+   * appending (a rewind dropped some, a summary's divider went in before a message).
+   */
+  | { t: 'viewOrder'; ids: string[] };

@@ -152,6 +152,9 @@ export class SessionRecorder {
   /** A panel message that is new or changed. */
   view(v: ViewMessage): Promise<void> {
     this.noteView(v);
+    // The panel's list as this recorder knows it: a new message goes at its end.
+    const at = this.lastView.findIndex((m) => m.id === v.id);
+    this.lastView = at < 0 ? [...this.lastView, v] : this.lastView.map((m, i) => (i === at ? v : m));
     return this.queue.length ? this.drain() : Promise.resolve();
   }
 
@@ -190,6 +193,10 @@ export class SessionRecorder {
     if (!this.started && !view.some((m) => m.kind === 'user')) return Promise.resolve();
     if (view.length < this.lastView.length) this.recount(view);
     for (let i = 0; i < view.length; i++) if (view[i] !== this.lastView[i]) this.noteView(view[i]!);
+    // Not the old list with messages added after it (a rewind, a divider put in between): the
+    // order itself is written, so a reload shows what the panel shows.
+    const appended = view.length >= this.lastView.length && this.lastView.every((m, i) => m.id === view[i]!.id);
+    if (!appended && this.started) this.queue.push({ t: 'viewOrder', ids: view.map((m) => m.id) });
     // A copy: a caller may grow the same array in place.
     this.lastView = view.slice();
     this.setTokens(tokens);
@@ -280,6 +287,7 @@ export class SessionRecorder {
     const events: SessionEvent[] = [...[...this.records.values()].map((r): SessionEvent => ({ t: 'compaction', r })), ...[...this.prompts].map(([id, ref]): SessionEvent => ({ t: 'prompt', id, ref }))];
     events.push({ t: 'history', h: this.history.slice(), reason: 'rewrite after a failed write' });
     for (const v of this.views.values()) events.push({ t: 'view', v });
+    events.push({ t: 'viewOrder', ids: this.lastView.map((m) => m.id) });
     if (this.title) events.push({ t: 'title', title: this.title });
     events.push({ t: 'usage', tokens: this.tokens });
     return events;

@@ -57,6 +57,8 @@ export async function loadSession(file: string): Promise<LoadedSession> {
   let history: MessageParam[] = [];
   let view: ViewMessage[] = [];
   const viewAt = new Map<string, number>();
+  /** Every panel message written, by id, including those a later `viewOrder` leaves out. */
+  const seen = new Map<string, ViewMessage>();
   let title: string | undefined;
   let tokens = 0;
   const compactions = new Map<string, CompactionRecord>();
@@ -92,6 +94,7 @@ export async function loadSession(file: string): Promise<LoadedSession> {
         history = ev.h;
         break;
       case 'view': {
+        seen.set(ev.v.id, ev.v);
         const i = viewAt.get(ev.v.id);
         if (i !== undefined) view[i] = ev.v;
         else {
@@ -100,6 +103,14 @@ export async function loadSession(file: string): Promise<LoadedSession> {
         }
         break;
       }
+      case 'viewOrder':
+        view = ev.ids.flatMap((id) => {
+          const v = seen.get(id);
+          return v ? [v] : [];
+        });
+        viewAt.clear();
+        view.forEach((v, i) => viewAt.set(v.id, i));
+        break;
       case 'title':
         title = ev.title;
         break;

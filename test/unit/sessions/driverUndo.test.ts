@@ -150,6 +150,33 @@ describe('Undo through the session driver', () => {
     assert.deepEqual(third.store.getState().messages.map((m) => (m.kind === 'user' || m.kind === 'assistant' ? m.text : m.kind)).filter((t) => t !== 'tool'), ['q1', 'a1']);
   });
 
+  it('a rewind, and a summary placed before a message, are on screen the same way after a resume', async () => {
+    const ws = tmp('tl-du-ws-');
+    const sessionsDir = tmp('tl-du-sessions-');
+    const first = open(ws, sessionsDir);
+    standin.enqueue(
+      { content: [{ type: 'text', text: 'a1' }] },
+      { content: [{ type: 'text', text: 'a2' }] },
+      { content: [{ type: 'text', text: 'a3' }] },
+      { content: [{ type: 'text', text: '<summary>q1 was answered</summary>' }] },
+    );
+    const long = `q1 ${'with a long log line to summarise away\n'.repeat(300)}`;
+    await first.driver.submit(long);
+    await first.driver.submit('q2');
+    await first.driver.submit('q3');
+    assert.equal(first.driver.rewindTo(first.user('q3').id), true);
+    const preview = await first.driver.previewPartialCompaction(first.user('q2').id, 'upTo');
+    assert.equal(first.driver.applyPartialCompaction(preview.id), true);
+    const shown = (s: typeof first.store) => s.getState().messages.map((m) => (m.kind === 'user' || m.kind === 'assistant' ? m.text.slice(0, 2) : m.kind));
+    assert.deepEqual(shown(first.store), ['q1', 'a1', 'compaction', 'q2', 'a2'], 'the divider sits before the message it keeps');
+    assert.doesNotMatch(JSON.stringify(first.driver.agent.messages), /long log line/);
+    await first.driver.flush();
+    const id = first.driver.sessionId;
+    first.driver.dispose();
+    const again = open(ws, sessionsDir, { kind: 'resume', loaded: await new SessionStore(sessionsDir).load(id) });
+    assert.deepEqual(shown(again.store), ['q1', 'a1', 'compaction', 'q2', 'a2'], 'the rewound message stays gone, the divider stays in place');
+  });
+
   it('rewinds to the right one of two messages with the same text, behind a compaction', async () => {
     const ws = tmp('tl-du-ws-');
     const { driver, store } = open(ws, tmp('tl-du-sessions-'));
