@@ -5,62 +5,13 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { Agent } from '../../../src/agent/agent';
-import { createAgent } from '../../../src/agent/createAgent';
-import { Permissions } from '../../../src/agent/permissions';
-import { createToolRegistry } from '../../../src/agent/tools';
-import { gitPreImages } from '../../../src/checkpoints/git';
-import { silentLogger } from '../../../src/ports/logger';
-import { SessionDriver } from '../../../src/sessions/sessionDriver';
 import { SessionStore } from '../../../src/sessions/sessionStore';
-import type { FirstSession } from '../../../src/sessions/sessionOpening';
-import { createStore } from '../../../src/shared/store';
-import { getDefaultAppState, type AppState } from '../../../src/state/appState';
-import { RuntimeState } from '../../../src/state/runtimeState';
-import { testHost } from '../../support/host';
+import { undoDriver } from '../../support/undoDriver';
 import { useStandin } from '../../support/useStandin';
 import { repo, tmp } from '../checkpoints/workspace';
 
 const standin = useStandin();
-
-/** A driver as a face builds it, checkpoints on; `sessionsDir` shared across "restarts". */
-function open(cwd: string, sessionsDir: string, first: FirstSession = { kind: 'new' }) {
-  const runtime = new RuntimeState(cwd);
-  const store = createStore<AppState>(getDefaultAppState({ sessionId: runtime.sessionId, settings: { model: 'claude-sonnet-4-6' } }));
-  const sessions = new SessionStore(sessionsDir);
-  const host = testHost({ apiKey: 'k', baseUrl: standin.url });
-  const driver = new SessionDriver<Agent>(
-    {
-      store,
-      runtime,
-      log: silentLogger,
-      cwd,
-      sessions,
-      host,
-      context: { clear: () => undefined, prefetch: () => undefined },
-      prepareOpen: async () => undefined,
-      checkpoints: { workspace: cwd, git: () => gitPreImages, watch: false },
-      createAgent: (session) =>
-        createAgent({
-          store,
-          runtime,
-          log: silentLogger,
-          cwd,
-          host,
-          tools: createToolRegistry(),
-          permissions: new Permissions({ cwd, rules: () => ({ allow: ['Write', 'Edit', 'Bash'], ask: [], deny: [] }), trusted: () => true }),
-          session,
-        }),
-    },
-    first,
-  );
-  const user = (text: string) => {
-    const m = store.getState().messages.find((x) => x.kind === 'user' && x.text === text);
-    assert.ok(m, `a message "${text}"`);
-    return m;
-  };
-  return { driver, store, sessions, host, user };
-}
+const open = (cwd: string, sessionsDir: string, first?: Parameters<typeof undoDriver>[0]['first']) => undoDriver({ url: standin.url, cwd, sessionsDir, ...(first ? { first } : {}) });
 
 const read = (ws: string, rel: string) => readFileSync(join(ws, rel), 'utf8');
 
