@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -127,6 +127,27 @@ describe('session persistence', () => {
     await store.delete('d2');
     await store.restore('d2');
     assert.deepEqual((await store.list()).map((s) => s.id).sort(), ['d1', 'd2']);
+  });
+
+  it("a deleted session's checkpoints leave the disk a day after the delete (the next delete purges them)", async () => {
+    const dir = tmp();
+    const store = new SessionStore(dir);
+    for (const id of ['old', 'new']) {
+      const rec = new SessionRecorder(store, { id, cwd: '/w', model: 'm' });
+      await rec.sync([{ role: 'user', content: [{ type: 'text', text: 'q' }] }], [user(1)], 5);
+      await rec.flush();
+      mkdirSync(join(sessionCheckpointsDir(dir, id), 'blobs'), { recursive: true });
+      writeFileSync(join(sessionCheckpointsDir(dir, id), 'manifest.jsonl'), '{"t":"checkpoint"}\n');
+    }
+    await store.delete('old');
+    const trashed = join(dir, '.trash', 'old.checkpoints');
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600 * 1000);
+    utimesSync(trashed, twoDaysAgo, twoDaysAgo);
+    await store.delete('new');
+    assert.equal(existsSync(trashed), false, 'checkpoints trashed two days ago are gone');
+    assert.equal(existsSync(join(dir, '.trash', 'new.checkpoints', 'manifest.jsonl')), true, 'those trashed just now stay, for Undo');
+    await store.restore('new');
+    assert.equal(existsSync(join(sessionCheckpointsDir(dir, 'new'), 'manifest.jsonl')), true);
   });
 
   it('renders an archived transcript as read-only markdown, skipping reminders and bad lines', () => {
