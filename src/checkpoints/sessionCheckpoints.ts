@@ -5,6 +5,7 @@ import type { GitPreImages } from './git';
 import type { CheckpointInfo } from './ledger';
 import type { ChangeSource } from './manifest';
 import type { RestorePlan } from './plan';
+import { makeDirs } from './files';
 import { RestoreError } from './plan';
 import type { SessionDiffEntry } from './sessionDiff';
 import { CheckpointStore } from './store';
@@ -46,6 +47,9 @@ export class SessionCheckpoints implements IDisposable {
   store(): Promise<CheckpointStore | undefined> {
     return (this.opening ??= (async () => {
       try {
+        // Made at once: a folder that cannot be made turns checkpoints off for the session, where
+        // a failure later (a full disk) stops only the change it could not keep.
+        await makeDirs(this.opts.dir);
         const git = this.opts.git?.();
         const { store, recovered } = await CheckpointStore.open({
           dir: this.opts.dir,
