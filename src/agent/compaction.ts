@@ -5,7 +5,8 @@ import type { MessageParam, MessagesRequest } from '../api/types';
 import { compactWithSummary, findAnchors, type RecentFile } from '../compact/compact';
 import { compactPartially } from '../compact/partial';
 import { compactLimits } from '../compact/limits';
-import type { PartialCompaction } from './compactionControl';
+import type { CompactionResult } from '../compact/compact';
+import type { PartialDirection } from '../compact/partial';
 import type { CompactRequest } from '../compact/compactTool';
 import { Compactor, type CompactorDeps } from '../compact/compactor';
 import type { Thresholds } from '../conversation/thresholds';
@@ -85,6 +86,9 @@ export function createCompactor(setup: CompactionSetup): Compactor {
   if (setup.afterMicroCompaction) compactor.onDidMicroCompact(() => setup.afterMicroCompaction!());
   return compactor;
 }
+
+/** Runs a partial compaction (a summary request); nothing is applied. */
+export type PartialCompaction = (opts: { history: readonly MessageParam[]; at: number; direction: PartialDirection; focus?: string; signal: AbortSignal }) => Promise<CompactionResult>;
 
 /**
  * "Summarize from here" / "up to here" with the session's client and model, reading the main

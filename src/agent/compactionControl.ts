@@ -12,10 +12,9 @@ import type { ViewMessage } from '../shared/viewState';
 import type { AppState } from '../state/appState';
 import type { PartialCompactionPreview } from '../sessions/sessionAgent';
 import { addNotice, updateMessage } from '../state/actions';
-import { describeCompaction } from './compaction';
+import { describeCompaction, type PartialCompaction } from './compaction';
 
-/** Runs a partial compaction (a summary request); nothing is applied. */
-export type PartialCompaction = (opts: { history: readonly MessageParam[]; at: number; direction: PartialDirection; focus?: string; signal: AbortSignal }) => Promise<CompactionResult>;
+export type { PartialCompaction } from './compaction';
 
 export interface CompactionControlDeps {
   store: Store<AppState>;

@@ -1,6 +1,13 @@
 import type { Agent } from '../agent/agent';
 import { createAgent } from '../agent/createAgent';
+import type { PermissionEngine } from '../agent/permissionBroker';
 import type { LoopEvents } from '../agent/queryLoop';
+import type { ModelSource } from '../api/models';
+import type { ContextService } from '../context/contextService';
+import type { MemorySetup } from '../memory/memoryWiring';
+import type { ClaudeEnv } from '../sessions/claudeCode';
+import type { SessionStore } from '../sessions/sessionStore';
+import type { ToolRegistry } from '../tools/registry';
 import { gitPreImages } from '../checkpoints/git';
 import type { Host } from '../ports/host';
 import { silentLogger } from '../ports/logger';
@@ -9,7 +16,20 @@ import type { FirstSession } from '../sessions/sessionOpening';
 import type { Store } from '../shared/store';
 import type { AppState } from '../state/appState';
 import type { RuntimeState } from '../state/runtimeState';
-import type { PromptDeps } from './runPrompt';
+
+export interface PromptDeps {
+  tools: ToolRegistry;
+  /** Headless: what would ask is denied. The CLI passes --allowed-tools rules in. */
+  permissions: PermissionEngine;
+  context: ContextService;
+  /** Where this folder's sessions live. */
+  sessions: SessionStore;
+  /** Where Claude Code's sessions are looked for by `--resume ID` (HOME, CLAUDE_CONFIG_DIR). */
+  claudeEnv?: ClaudeEnv;
+  memory?: MemorySetup;
+  /** Resolves --model (aliases, ids the API knows); without it, the built-in table. */
+  models?: ModelSource;
+}
 
 /**
  * The session driver of a headless run, built as the panel builds its own: the same agent and

@@ -1,13 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
-import { DEFAULT_MODEL, type ModelSource } from '../api/models';
+import { DEFAULT_MODEL } from '../api/models';
 import type { AssistantBlock, Usage } from '../api/types';
-import type { PermissionEngine } from '../agent/permissionBroker';
-import type { ToolRegistry } from '../tools/registry';
-import type { ContextService } from '../context/contextService';
-import type { ClaudeEnv } from '../sessions/claudeCode';
 import type { FirstSession } from '../sessions/sessionOpening';
-import type { SessionStore } from '../sessions/sessionStore';
-import type { MemorySetup } from '../memory/memoryWiring';
 import type { Host } from '../ports/host';
 import { getDefaultAppState, type AppState } from '../state/appState';
 import { RuntimeState } from '../state/runtimeState';
@@ -15,21 +9,9 @@ import { createStore } from '../shared/store';
 import type { PromptArgs } from './args';
 import type { CliIo } from './io';
 import { findResumeTarget } from './resumeTarget';
-import { headlessDriver } from './headlessDriver';
+import { headlessDriver, type PromptDeps } from './headlessDriver';
 
-export interface PromptDeps {
-  tools: ToolRegistry;
-  /** Headless: what would ask is denied. The CLI passes --allowed-tools rules in. */
-  permissions: PermissionEngine;
-  context: ContextService;
-  /** Where this folder's sessions live. */
-  sessions: SessionStore;
-  /** Where Claude Code's sessions are looked for by `--resume ID` (HOME, CLAUDE_CONFIG_DIR). */
-  claudeEnv?: ClaudeEnv;
-  memory?: MemorySetup;
-  /** Resolves --model (aliases, ids the API knows); without it, the built-in table. */
-  models?: ModelSource;
-}
+export type { PromptDeps } from './headlessDriver';
 
 interface Denial {
   tool_name: string;
