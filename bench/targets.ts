@@ -62,6 +62,12 @@ export const TARGETS: Record<string, Target> = {
   'search.grepLiteralNewOverOld': { max: 1, why: 'Grep on RE2 no slower than the backtracking RegExp it replaced, same run (issue 13)' },
   'search.ruleSourceReadsPerSearch': { max: 1, why: 'a search through the permission engine reads the rule sources once, not once per file found (12,500 files here)' },
   'search.grepRegexNewOverOld': { max: 1, why: 'the same, for a regular expression (issue 13)' },
+  'checkpoints.capturePerEditMedianMs': { max: 5, why: 'keeping a copy before a Write or Edit costs under 5 ms on a 50,000-file repository (issue 26)' },
+  'checkpoints.captureLargeOverSmall': { max: 2, why: 'that cost grows with the files an edit touches, not the repository: 50,000 files against 100, same run (issue 26)' },
+  'checkpoints.beginCheckpointMedianMs': { max: 5, why: 'no walk of the tree when a prompt starts a checkpoint (issue 26)' },
+  'checkpoints.bashDetectMedianMs': { max: 300, why: 'Bash change detection per command on 50,000 files, folders watched (issue 26: aim under 300 ms)' },
+  'checkpoints.bashChangesRestorableShare': { min: 1, why: 'every committed file a command changed can be restored from git (issue 26)' },
+  'checkpoints.sessionDiskOverPreImages': { max: 1.5, why: 'disk stays close to the distinct copies kept (issue 26)' },
   'validity.counterexamples': { max: 0, why: 'no generated history breaks the API rules (issue 5)' },
   // Billed tokens as a ratio to the reference CLI on the same session (bench/reference-costs.json,
   // measured by scripts/compareCost.mjs on the same session scripts and stand-in, which the suite

@@ -3,6 +3,7 @@ import type { Agent } from './agent/agent';
 import { createAgent } from './agent/createAgent';
 import { Emitter } from './base/event';
 import { setUnexpectedErrorHandler } from './base/unexpectedError';
+import { gitPreImages } from './checkpoints/git';
 import { createChatHandlers } from './chat/chatController';
 import { buildContextReport } from './chat/contextReport';
 import { SessionUiSync } from './chat/sessionUiSync';
@@ -34,6 +35,7 @@ import { SessionPermissions } from './vscode/permissionWiring';
 import { registerAddSelection } from './vscode/addSelection';
 import { createAttachmentSource } from './vscode/attachmentSource';
 import { EditReview } from './vscode/editReview';
+import { CheckpointDiffs } from './vscode/checkpointDiffs';
 import { readMemorySettings, readReviewEdits, readSettings } from './vscode/settings';
 import { createContextStatusItem } from './vscode/statusBar';
 import { watchKeyAndSettings } from './vscode/watchers';
@@ -67,6 +69,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     {
       store, runtime, log, cwd, sessions, host, context: contextService,
       prepareOpen: (id) => sessionUi.prepare(id),
+      // git's copies of files a command changed are read only in a trusted folder.
+      checkpoints: { workspace: cwd, git: () => (host.isTrusted() ? gitPreImages : undefined) },
       createAgent: (session) =>
         createAgent({ store, runtime, log, cwd, host, context: contextService, models, session, ...permissions.forSession(), ...(memory ? { memory: memory(session) } : {}) }),
     },
@@ -76,6 +80,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Threadline: compacting the conversation…' }, () => sessionDriver.compactNow(focus)));
   const compact = (focus: string | undefined) => compactNow(focus).then(() => undefined);
   const modelUi = registerModelUi(context, { store, catalog: models, agent: () => sessionDriver.agent, compact: () => compactNow(undefined), settings: host.settings });
+  const checkpointDiffs = new CheckpointDiffs();
   const review = new EditReview({ store, cwd, mode: readReviewEdits, respond: (requestId, decision) => sessionDriver.respondToPermission(requestId, decision) });
   const handlers = createChatHandlers({
     store, log, session: sessionDriver, models: modelUi, sessionUi,
@@ -87,9 +92,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     history: historyActions(sessionDriver, sessions, store),
     contextReport: () => buildContextReport(store.getState(), sessionDriver.agent.previewContext(), permissions.describeRules()?.rules),
     reply: (m) => toPanel.fire(m),
+    undo: { session: sessionDriver, workbench: checkpointDiffs },
   });
   const sync = new ViewSync(store, handlers, log);
-  context.subscriptions.push(apiKeys, archives, toPanel, toPanel.event((m) => sync.send(m)), sync, sessionDriver, review, registerAddSelection(store));
+  context.subscriptions.push(apiKeys, archives, checkpointDiffs, toPanel, toPanel.event((m) => sync.send(m)), sync, sessionDriver, review, registerAddSelection(store));
   context.subscriptions.push(rememberOpenSession(sessionDriver, sessions.dir, log));
   context.subscriptions.push(sessionUi, sync.sendBeforeSnapshot(() => sessionUi.leadForSnapshot()));
   context.subscriptions.push(...registerChatView(context.extensionUri, sync, store, handlers), createContextStatusItem(store));
@@ -107,6 +113,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     newSession: () => sessionDriver.newSession(),
     resumeSession: () => resumeFromPicker(sessionDriver, sessions, cwd),
     showHistory: () => showHistoryPanel(sessionDriver, store),
+    showSessionChanges: async () => handlers['session/diff']({}),
   });
   // After activation returns, not before: activation must not wait on reading a transcript.
   void reopenPreviousSession({ sessionsDir: sessions.dir, sessionUi, store, sessions: sessionDriver, log });

@@ -3,6 +3,8 @@ import type { MessageParam, MessagesRequest } from '../api/types';
 import { newId } from '../base/ids';
 import { DisposableStore, type IDisposable } from '../base/lifecycle';
 import type { ContextPreview } from '../context/breakdown';
+import { historyBeforePrompt, promptRef } from '../compact/undo';
+import type { PartialDirection } from '../compact/partial';
 import type { Conversation } from '../conversation/conversation';
 import { appendUserContent } from '../conversation/history';
 import { tokenView } from '../conversation/thresholds';
@@ -15,7 +17,8 @@ import { addNotice } from '../state/actions';
 import { modelViewOf, sameModelView } from '../state/modelView';
 import type { AgentDeps } from './agentDeps';
 import { PermissionBroker } from './permissionBroker';
-import { CompactionControl } from './compactionControl';
+import { CompactionControl, type PartialPreview } from './compactionControl';
+import type { SessionHistoryExtras } from '../sessions/sessionAgent';
 import { modelCheck } from './modelNotice';
 import { reportOutcome } from './outcomeNotices';
 import { placeholderMessage } from './requestFactory';
@@ -25,8 +28,8 @@ import { TurnRunner } from './turnRunner';
 export const CONTINUE_PROMPT = 'Continue from where you left off.';
 
 /**
- * One session with the model, as the chat and the CLI drive it: a Conversation (history, undo,
- * rewind marks), a TokenMeter (one figure for the next request), a PermissionBroker (what waits
+ * One session with the model, as the chat and the CLI drive it: a Conversation (history,
+ * compaction records, prompt references), a TokenMeter (one figure for the next request), a PermissionBroker (what waits
  * on the user) and a TurnRunner (the loop streamed into the store), put together.
  */
 export class Agent implements IDisposable {
@@ -75,12 +78,15 @@ export class Agent implements IDisposable {
     this.compaction = new CompactionControl({
       store,
       ...(compactor ? { compactor } : {}),
+      ...(deps.partial ? { partial: deps.partial } : {}),
+      ...(deps.afterPartial ? { afterPartial: deps.afterPartial } : {}),
       conversation,
       meter,
       recentReads: this.recentReads,
       busy: () => this.busy,
       publishTokens: () => this.publishTokens(),
     });
+    this.disposables.add(conversation.onDidChange((e) => this.compaction.historyChanged(e)));
     if (compactor) {
       this.disposables.add(compactor.onDidCompact((e) => this.compaction.compacted(e)));
       this.disposables.add(compactor.onNotice(({ level, text }) => addNotice(store, level, text)));
@@ -127,14 +133,12 @@ export class Agent implements IDisposable {
   }
 
   /**
-   * Replaces the history (resume, fork, rewind, import); token use is estimated from the whole
-   * request until the next response. `lastAssistantAt` (from a transcript) lets a resumed
-   * session know its cache has gone cold.
+   * Opens the session with this history (new, resume, fork, import), with the compaction records
+   * and prompt references it had; token use is estimated from the whole request until the next
+   * response. `lastAssistantAt` (from a transcript) lets a resumed session know its cache has gone cold.
    */
-  setHistory(history: MessageParam[], opts: { lastAssistantAt?: number } = {}): void {
-    this.conversation.set(history, 'load');
-    if (!history.length) this.conversation.clearMarks();
-    this.conversation.retireUndo();
+  setHistory(history: MessageParam[], opts: SessionHistoryExtras & { lastAssistantAt?: number } = {}): void {
+    this.conversation.load(history, { ...(opts.compactions ? { records: opts.compactions } : {}), ...(opts.prompts ? { prompts: opts.prompts } : {}) });
     this.meter.reset();
     if (opts.lastAssistantAt !== undefined) this.runner.lastAssistantAt = opts.lastAssistantAt;
     this.publishTokens();
@@ -175,31 +179,54 @@ export class Agent implements IDisposable {
     return this.compaction.compactNow(focus);
   }
 
-  /** Restores the transcript archived by the newest compaction, if nothing happened since. */
+  /** Undoes any compaction whose summary is still in the conversation; what came after stays. */
   undoCompaction(id: string): boolean {
     return this.compaction.undo(id);
   }
 
-  /** Rewind: the conversation as it was before this user message; nothing on disk changes. */
+  /** "Summarize from here" / "up to here" from a user message: the preview; nothing changes yet. */
+  previewPartialCompaction(messageId: string, direction: PartialDirection, focus?: string): Promise<PartialPreview> {
+    return this.compaction.previewPartial(messageId, direction, focus);
+  }
+
+  /** Applies a previewed partial compaction (false: it was dismissed or replaced, or a turn runs). */
+  applyPartialCompaction(previewId: string): boolean {
+    return this.compaction.applyPartial(previewId);
+  }
+
+  cancelPartialCompaction(previewId?: string): void {
+    this.compaction.cancelPartial(previewId);
+  }
+
+  /** The history just before a user message, compactions that hide it undone; the panel's index of it. */
+  private before(viewId: string): { history: MessageParam[]; index: number } | undefined {
+    const ref = this.conversation.prompt(viewId);
+    const index = this.deps.store.getState().messages.findIndex((m) => m.id === viewId);
+    if (!ref || index < 0) return undefined;
+    const r = historyBeforePrompt(this.conversation.history, this.conversation.compactions, ref);
+    return r && { history: r.history, index };
+  }
+
+  /** Rewind: the conversation as it was before this user message, across compactions; nothing on disk changes. */
   rewindTo(viewId: string): boolean {
-    const before = this.conversation.marked(viewId);
-    if (!before || this.controller) return false;
-    const { store } = this.deps;
-    const index = store.getState().messages.findIndex((m) => m.id === viewId);
-    if (index < 0) return false;
-    // Marks of the messages that go stay valid no longer.
-    this.conversation.keepMarks(new Set(store.getState().messages.slice(0, index).map((m) => m.id)));
-    this.setHistory(before);
-    store.setState((s) => ({ ...s, messages: s.messages.slice(0, index), canContinue: false }));
+    if (this.controller) return false;
+    const point = this.before(viewId);
+    if (!point) return false;
+    this.conversation.set(point.history, 'rewind');
+    this.meter.reset();
+    this.deps.store.setState((s) => ({ ...s, messages: s.messages.slice(0, point.index), canContinue: false }));
+    this.publishTokens();
     return true;
   }
 
-  /** What a fork from this message starts with: the API history and the panel's messages. */
-  forkPoint(viewId: string): { history: MessageParam[]; messages: ViewMessage[] } | undefined {
-    const before = this.conversation.marked(viewId);
-    const index = this.deps.store.getState().messages.findIndex((m) => m.id === viewId);
-    if (!before || index < 0) return undefined;
-    return { history: before, messages: this.deps.store.getState().messages.slice(0, index) };
+  /** What a fork from this message starts with: the API history, the panel's messages, and what lets them go back. */
+  forkPoint(viewId: string): ({ history: MessageParam[]; messages: ViewMessage[] } & SessionHistoryExtras) | undefined {
+    const point = this.before(viewId);
+    if (!point) return undefined;
+    const messages = this.deps.store.getState().messages.slice(0, point.index);
+    const refs = this.conversation.promptRefs();
+    const prompts = Object.fromEntries(messages.flatMap((m) => (m.kind === 'user' && refs[m.id] ? [[m.id, refs[m.id]!]] : [])));
+    return { history: point.history, messages, compactions: this.conversation.compactions.slice(), prompts };
   }
 
   /**
@@ -215,9 +242,10 @@ export class Agent implements IDisposable {
     }
     // Only a message that starts a new user turn can be rewound to cleanly.
     const clean = this.messages.at(-1)?.role !== 'user';
-    if (clean) this.conversation.mark(id);
+    // Taken before the message joins the history: how Rewind, Fork and a partial compaction find it again.
+    const ref = promptRef(this.messages, this.conversation.compactions, text);
     store.setState((s) => ({ ...s, messages: [...s.messages, { kind: 'user', id, text, createdAt: Date.now(), ...(clean ? { rewindable: true } : {}) }] }));
-    this.conversation.set(appendUserContent(this.messages, [{ type: 'text', text }]), 'user');
+    this.conversation.set(appendUserContent(this.messages, [{ type: 'text', text }]), 'user', { prompts: { [id]: ref } });
     return this.run();
   }
 

@@ -14,6 +14,7 @@ import type { ToolRegistry } from '../tools/registry';
 import type { PermissionEngine } from './permissionBroker';
 import type { LoopDeps, LoopEvents, LoopResult } from './queryLoop';
 import type { RequestFactory } from './requestFactory';
+import type { PartialCompaction } from './compactionControl';
 
 /** The parts of one session's agent, built in order by `createAgent` and handed over whole. */
 export interface AgentDeps {
@@ -37,6 +38,10 @@ export interface AgentDeps {
   models: ModelSource;
   maxTurns(): number;
   compactor?: Compactor;
+  /** "Summarize from here" / "up to here"; none without a compactor. */
+  partial?: PartialCompaction;
+  /** After a partial compaction is applied: instruction files and the git snapshot are read again. */
+  afterPartial?(): void;
   afterTools?: LoopDeps['afterTools'];
   /** Re-reads of unchanged files become pointers (see RereadTracker). */
   reviseResult?: LoopDeps['reviseResult'];

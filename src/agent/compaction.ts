@@ -3,6 +3,10 @@ import type { MessagesClient } from '../api/messagesClient';
 import type { ModelInfo } from '../api/models';
 import type { MessageParam, MessagesRequest } from '../api/types';
 import { compactWithSummary, findAnchors, type RecentFile } from '../compact/compact';
+import { compactPartially } from '../compact/partial';
+import { compactLimits } from '../compact/limits';
+import type { CompactionResult } from '../compact/compact';
+import type { PartialDirection } from '../compact/partial';
 import type { CompactRequest } from '../compact/compactTool';
 import { Compactor, type CompactorDeps } from '../compact/compactor';
 import type { Thresholds } from '../conversation/thresholds';
@@ -83,6 +87,34 @@ export function createCompactor(setup: CompactionSetup): Compactor {
   return compactor;
 }
 
+/** Runs a partial compaction (a summary request); nothing is applied. */
+export type PartialCompaction = (opts: { history: readonly MessageParam[]; at: number; direction: PartialDirection; focus?: string; signal: AbortSignal }) => Promise<CompactionResult>;
+
+/**
+ * "Summarize from here" / "up to here" with the session's client and model, reading the main
+ * loop's cache, archiving the transcript first, measured as the main request is (so it refuses
+ * a result that would not shrink the request).
+ */
+export function createPartialCompaction(setup: CompactionSetup): PartialCompaction {
+  return async ({ history, at, direction, focus, signal }) => {
+    const client = await setup.client();
+    if (!client) throw new Error('no API key is set');
+    return compactPartially({
+      history,
+      at,
+      direction,
+      ...(focus ? { focus } : {}),
+      client,
+      model: setup.model().id,
+      signal,
+      limits: compactLimits(setup.thresholds()),
+      shared: (h) => setup.mainRequest(h),
+      measure: (h) => setup.measure(h),
+      ...(setup.archive ? { archive: setup.archive } : {}),
+    });
+  };
+}
+
 /** What a manual compaction would do now, in one sentence (shown before the user confirms). */
 export function describeCompaction(history: readonly MessageParam[], usedTokens: number, recentReads: readonly string[]): string {
   const n = history.length;
@@ -93,6 +125,6 @@ export function describeCompaction(history: readonly MessageParam[], usedTokens:
   return (
     `Summarises ${n} ${plural(n, 'message', 'messages')} (about ${Math.round(usedTokens / 1000)}k tokens) into the nine-section summary${kept}` +
     (files.length ? ` and re-attaches ${files.join(', ')}` : '') +
-    '. Undo stays available until the next message.'
+    '. Its divider offers Undo for as long as the summary is in the conversation.'
   );
 }

@@ -24,12 +24,13 @@ import type { ToolRegistry } from '../tools/registry';
 import { toolPaths } from '../tools/paths';
 import type { Tool } from '../tools/types';
 import { Agent } from './agent';
-import { createCompactor } from './compaction';
+import { createCompactor, createPartialCompaction, type CompactionSetup } from './compaction';
 import { createForkRunner } from './forkRunner';
 import type { PermissionEngine } from './permissionBroker';
 import type { LoopEvents } from './queryLoop';
 import { RequestFactory } from './requestFactory';
 import { RereadTracker } from './rereads';
+import { trackedTools } from './trackedTools';
 
 /** Everything an agent is built from; each input is named, so a new service is one more field. */
 export interface AgentSetup {
@@ -103,7 +104,9 @@ export function createAgent(setup: AgentSetup): Agent {
 
   // The model may ask for a compaction itself, through its Compact tool.
   const modelRequest = new CompactRequest();
-  const tools = setup.tools.with([compactTool(modelRequest) as unknown as Tool]);
+  // The session's own tools keep code checkpoints; background agents (memory) use the plain ones.
+  const own = session?.checkpoints ? trackedTools(setup.tools, session.checkpoints) : setup.tools;
+  const tools = own.with([compactTool(modelRequest) as unknown as Tool]);
 
   // The environment section is computed once per agent (per session): it sits in the cached part
   // of the prompt, and a date that changed mid-session would break the cache.
@@ -143,7 +146,7 @@ export function createAgent(setup: AgentSetup): Agent {
           keepMaxTokens: () => compactLimits(thresholds()).keepMaxTokens,
         })
       : undefined;
-  const compactor = createCompactor({
+  const compaction: CompactionSetup = {
     settings,
     model,
     thresholds,
@@ -159,7 +162,8 @@ export function createAgent(setup: AgentSetup): Agent {
     ...(setup.microConfig ? { microConfig: setup.microConfig } : {}),
     ...(memory ? { fromSessionMemory: (h, limits) => memory.fromSessionMemory(h, limits) } : {}),
     ...(context ? { afterCompaction: () => context.clear(), afterMicroCompaction: () => context.rereadInstructions() } : {}),
-  });
+  };
+  const compactor = createCompactor(compaction);
 
   const loopEvents: LoopEvents = {
     ...setup.loopEvents,
@@ -192,6 +196,8 @@ export function createAgent(setup: AgentSetup): Agent {
     models,
     maxTurns: () => setup.host.settings.maxTurns(),
     compactor,
+    partial: createPartialCompaction(compaction),
+    ...(context ? { afterPartial: () => context.clear() } : {}),
     ...(context
       ? {
           afterTools: async (calls) => {

@@ -81,11 +81,6 @@ export class TurnRunner {
         this.deps.runtime.recordUsage(turn.model, turn.usage, costUsd(turn.model, turn.usage));
         const used = meter.anchor(turn.usage, request.messages.length);
         this.lastAssistantAt = Date.now();
-        // A new turn on top of a compaction makes its Undo lossy: retire it.
-        if (request.source === 'main') {
-          const retired = conversation.retireUndo();
-          if (retired) updateMessage(store, retired, (m) => (m.kind === 'compaction' ? { ...m, canUndo: false } : m));
-        }
         const thresholds = this.deps.thresholds();
         store.setState((s) => ({ ...s, lastUsage: turn.usage, tokens: tokenView(used, thresholds) }));
       },
@@ -139,7 +134,6 @@ export class TurnRunner {
       clearRetry(store);
     }
     conversation.set(result.history, 'turn');
-    conversation.shareMarks();
     return result;
   }
 

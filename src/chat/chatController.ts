@@ -7,6 +7,7 @@ import type { ContextReport } from '../shared/contextView';
 import type { HostToWebviewMessage } from '../shared/protocol';
 import type { ActionCommand, HistoryItem, PermissionDecision } from '../shared/viewState';
 import { attachmentHandlers, withAttachments, type AttachmentSource } from './attachments';
+import { undoHandlers, type UndoDeps } from './undoController';
 
 /** What the chat drives: the open session (the session driver provides it). */
 export interface ChatRunner {
@@ -59,6 +60,8 @@ export interface ChatControllerDeps {
   contextReport(): Promise<ContextReport>;
   /** Answers the webview (a `context/report`). */
   reply(message: HostToWebviewMessage): void;
+  /** Restore code, Summarize from here / up to here, the session diff (see undoController.ts). */
+  undo: Omit<UndoDeps, 'store'>;
 }
 
 export interface SessionUiKeeper {
@@ -97,6 +100,8 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
         return;
       }
       deps.sessionUi.sent();
+      // A restore or summary preview belongs to the conversation as it was: a new message ends it.
+      if (store.getState().restore || store.getState().summarize) store.setState((s) => ({ ...s, restore: null, summarize: null }));
       // `/compact [focus]` typed in the chat does what the command does.
       const slash = /^\/compact(?:\s+([\s\S]*))?$/.exec(text.trim());
       if (slash) {
@@ -178,6 +183,7 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
     'editor/insertText': async ({ text }) => {
       await workbench.insertText(text);
     },
+    ...undoHandlers({ store, ...deps.undo }),
     ...attachmentHandlers(store, workbench.attachments, (m) => addNotice(store, 'warning', `Not attached: ${m}.`)),
     'edit/review': async ({ requestId }) => {
       await workbench.reviewEdit(requestId);

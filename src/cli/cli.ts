@@ -26,6 +26,7 @@ import { runPrompt } from './runPrompt';
 import { cliModelCatalog } from './models';
 import { DEFAULT_MODEL } from '../api/models';
 import { sessionsCommand } from './sessionsCommand';
+import { compactCommand, diffCommand, rewindCommand } from './undoCommands';
 import { decideTrust, describeTrust, trustCommand } from './trust';
 import { HELP, VERSION } from './help';
 import { cliHost } from './host';
@@ -192,6 +193,23 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
     }
     case 'sessions':
       return sessionsCommand(args, env, io);
+    case 'rewind':
+    case 'diff':
+    case 'compact': {
+      const cwd = resolve(args.cwd);
+      const claude = claudeSources(cwd, env, io);
+      // Only compact sends a request (with the folder's instructions); the others ask nothing.
+      const ask = args.command === 'compact' && opts.confirm && env.ANTHROPIC_API_KEY ? { confirm: opts.confirm } : {};
+      const trust = await decideTrust({ cwd, env, flag: args.trust, wouldGrant: withheldGrants(claude, false), io, notice: args.command === 'compact', ...ask });
+      const host = cliHost({ env, io, trusted: trust.trusted });
+      const permissions = cliPermissions(cwd, [], [], claude, env, io, host);
+      const ctx = {
+        io,
+        host,
+        deps: { tools: createToolRegistry({ searchScope: permissions }), permissions, context: headlessContext(cwd, host), sessions: new SessionStore(cliSessionsDir(cwd, env)), models: cliModelCatalog(env, env.ANTHROPIC_API_KEY || undefined) },
+      };
+      return args.command === 'rewind' ? rewindCommand(args, ctx) : args.command === 'diff' ? diffCommand(args, ctx) : compactCommand(args, ctx);
+    }
     case 'memory': {
       const dir = await cliMemoryDir(resolve(args.cwd), env);
       if (!dir.ok) {

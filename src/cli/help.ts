@@ -14,6 +14,21 @@ Usage:
                                      --all adds this folder's Claude Code sessions, marked
   threadline memory [list|show NAME|rm NAME] [--json]
                                      what Threadline remembers for this repository
+  threadline rewind [--json]         list the messages of the latest session (or -r ID) with
+                                     the files each one's turn changed
+  threadline rewind ID --code|--conversation|--both [--dry-run] [--force] [--json]
+                                     go back to before message ID: its files (--code), the
+                                     conversation (--conversation) or both; --dry-run prints what
+                                     would change; a file changed since the agent last left it
+                                     is not overwritten without --force (nothing is, then)
+  threadline diff [--json]           every file the session changed, against its first snapshot
+  threadline compact [--focus TEXT]  summarise the whole conversation of the latest session (or -r ID)
+  threadline compact --from ID | --up-to ID [--focus TEXT] [--dry-run]
+                                     summarise from message ID on (what is before it stays word
+                                     for word), or everything before it; prints the tokens before
+                                     and after and the summary; --dry-run applies nothing
+  threadline compact --list | --undo ID [--json]
+                                     the session's compactions; undo any one of them
   threadline trust [DIR]             trust a folder (default: --cwd): its .claude/settings*.json
                                      may then grant, and git runs there; remembered
   threadline trust --list [--json]   the folders you trust
@@ -41,7 +56,8 @@ Options:
   -c, --continue                     continue the most recent Threadline session in this folder
   -r, --resume ID                    continue the session with this id: a Threadline session, or a
                                      Claude Code one of this folder, imported as a new Threadline
-                                     session (see \`threadline sessions --all\`)
+                                     session (see \`threadline sessions --all\`); with rewind, diff
+                                     and compact: the session to work on (default: the latest)
   --output-format text|json|stream-json
                                      text: the final answer; json: one result object;
                                      stream-json: one JSON event per line, ending in the result
@@ -59,6 +75,10 @@ Folder trust: a folder you have not trusted (a fresh clone) may restrict but not
 rules and defaultMode acceptEdits do not, and one line on stderr names what was ignored. No git
 runs there (the snapshot reads the branch from .git/HEAD). Trusting a folder does not trust the
 folders inside it. In a terminal, -p asks once when the folder's settings would grant something.
+
+Undo: each prompt's file changes are kept (Write, Edit, and what Bash commands changed in the
+workspace) beside the session, the newest 100 prompts of each session. A restore never writes
+through a symbolic link, and is all or nothing. IDs may be shortened to a unique start.
 
 Exit codes: 0 success, 1 the run failed or was stopped by Ctrl+C (one-line reason on stderr),
 2 bad usage, 143 stopped by SIGTERM, 129 by SIGHUP. A stop saves the session and ends every

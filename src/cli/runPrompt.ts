@@ -1,38 +1,17 @@
 import { existsSync, statSync } from 'node:fs';
-import { DEFAULT_MODEL, type ModelSource } from '../api/models';
+import { DEFAULT_MODEL } from '../api/models';
 import type { AssistantBlock, Usage } from '../api/types';
-import type { Agent } from '../agent/agent';
-import { createAgent } from '../agent/createAgent';
-import type { PermissionEngine } from '../agent/permissionBroker';
-import type { ToolRegistry } from '../tools/registry';
-import type { ContextService } from '../context/contextService';
-import type { ClaudeEnv } from '../sessions/claudeCode';
-import { SessionDriver } from '../sessions/sessionDriver';
 import type { FirstSession } from '../sessions/sessionOpening';
-import type { SessionStore } from '../sessions/sessionStore';
-import type { MemorySetup } from '../memory/memoryWiring';
 import type { Host } from '../ports/host';
-import { silentLogger } from '../ports/logger';
 import { getDefaultAppState, type AppState } from '../state/appState';
 import { RuntimeState } from '../state/runtimeState';
 import { createStore } from '../shared/store';
 import type { PromptArgs } from './args';
 import type { CliIo } from './io';
 import { findResumeTarget } from './resumeTarget';
+import { headlessDriver, type PromptDeps } from './headlessDriver';
 
-export interface PromptDeps {
-  tools: ToolRegistry;
-  /** Headless: what would ask is denied. The CLI passes --allowed-tools rules in. */
-  permissions: PermissionEngine;
-  context: ContextService;
-  /** Where this folder's sessions live. */
-  sessions: SessionStore;
-  /** Where Claude Code's sessions are looked for by `--resume ID` (HOME, CLAUDE_CONFIG_DIR). */
-  claudeEnv?: ClaudeEnv;
-  memory?: MemorySetup;
-  /** Resolves --model (aliases, ids the API knows); without it, the built-in table. */
-  models?: ModelSource;
-}
+export type { PromptDeps } from './headlessDriver';
 
 interface Denial {
   tool_name: string;
@@ -104,58 +83,33 @@ export async function runPrompt(args: PromptArgs, host: Host, deps: PromptDeps, 
   }
 
   const repairs = deps.sessions.onDidRepair((r) => io.err(`threadline: ${r.message}\n`));
-  const driver = new SessionDriver<Agent>(
-    {
-      store,
-      runtime,
-      log: silentLogger,
-      cwd: args.cwd,
-      sessions: deps.sessions,
-      host,
-      context: deps.context,
-      // Nothing else of a session is kept headless (no draft, no scroll position).
-      prepareOpen: async () => undefined,
-      createAgent: (session) =>
-        createAgent({
-          store,
-          runtime,
-          log: silentLogger,
-          cwd: args.cwd,
-          host,
-          tools: deps.tools,
-          permissions: {
-            decide: (call) => deps.permissions.decide(call),
-            ready: () => deps.permissions.ready?.() ?? Promise.resolve(),
-            grantForSession: (call) => deps.permissions.grantForSession(call),
-            ...(deps.permissions.boundedCheck ? { boundedCheck: (roots, own) => deps.permissions.boundedCheck!(roots, own) } : {}),
-          },
-          context: deps.context,
-          session,
-          ...(deps.memory ? { memory: { ...deps.memory, sessionNotesPath: session.notesPath } } : {}),
-          ...(deps.models ? { models: deps.models } : {}),
-          loopEvents: {
-            onTurnComplete: (turn) => {
-              if (stream) emit({ type: 'assistant', session_id: runtime.sessionId, message: { role: 'assistant', model: turn.model, content: blocksToJson(turn.blocks), stop_reason: turn.stopReason, usage: apiUsage(turn.usage) } });
-            },
-            onToolCall: ({ id, name }) => toolNames.set(id, name),
-            onToolStatus: (id, status, detail) => {
-              if (status === 'denied') {
-                const reason = detail?.result ?? 'denied';
-                denials.push({ tool_name: toolNames.get(id) ?? '?', tool_use_id: id, reason });
-                if (args.outputFormat === 'text') io.err(`threadline: denied ${toolNames.get(id) ?? 'a tool'}: ${reason}\n`);
-              }
-              if (stream && (status === 'done' || status === 'error' || status === 'denied' || status === 'interrupted')) {
-                emit({ type: 'user', session_id: runtime.sessionId, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, is_error: status !== 'done', content: detail?.result ?? status }] } });
-              }
-            },
-            onRetry: ({ attempt, delayMs, reason }) => {
-              if (stream) emit({ type: 'system', subtype: 'api_retry', attempt, delay_ms: delayMs, reason });
-            },
-          },
-        }),
-    },
+  const driver = headlessDriver({
+    cwd: args.cwd,
+    host,
+    deps,
+    store,
+    runtime,
     first,
-  );
+    loopEvents: {
+      onTurnComplete: (turn) => {
+        if (stream) emit({ type: 'assistant', session_id: runtime.sessionId, message: { role: 'assistant', model: turn.model, content: blocksToJson(turn.blocks), stop_reason: turn.stopReason, usage: apiUsage(turn.usage) } });
+      },
+      onToolCall: ({ id, name }) => toolNames.set(id, name),
+      onToolStatus: (id, status, detail) => {
+        if (status === 'denied') {
+          const reason = detail?.result ?? 'denied';
+          denials.push({ tool_name: toolNames.get(id) ?? '?', tool_use_id: id, reason });
+          if (args.outputFormat === 'text') io.err(`threadline: denied ${toolNames.get(id) ?? 'a tool'}: ${reason}\n`);
+        }
+        if (stream && (status === 'done' || status === 'error' || status === 'denied' || status === 'interrupted')) {
+          emit({ type: 'user', session_id: runtime.sessionId, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, is_error: status !== 'done', content: detail?.result ?? status }] } });
+        }
+      },
+      onRetry: ({ attempt, delayMs, reason }) => {
+        if (stream) emit({ type: 'system', subtype: 'api_retry', attempt, delay_ms: delayMs, reason });
+      },
+    },
+  });
   if (first.kind === 'resume') {
     const loaded = first.loaded;
     if (loaded.skipped.length) io.err(`threadline: ${loaded.skipped.length} unreadable line(s) of the transcript were skipped\n`);

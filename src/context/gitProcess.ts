@@ -23,6 +23,19 @@ export interface GitOutput {
   cut: boolean;
 }
 
+/** Output kept as bytes: blobs (`cat-file --batch`) are not text. */
+export interface GitBytes {
+  bytes: Buffer;
+  cut: boolean;
+}
+
+export interface GitCallOptions {
+  /** false: the command reads no file content, so it may start at once (see HardenedGit). */
+  drivers?: boolean;
+  /** Written to git's stdin (the object ids `cat-file --batch` reads), then stdin is closed. */
+  input?: string;
+}
+
 /** Settings that launch nothing whatever the repository says, for every call. */
 const FIXED: ReadonlyArray<readonly [string, string]> = [
   ['core.fsmonitor', 'false'],
@@ -126,22 +139,27 @@ export function findGit(path = process.env.PATH ?? ''): Promise<string | undefin
   return hit;
 }
 
-async function run(repo: RepoLocation, overrides: ReadonlyArray<readonly [string, string]>, args: readonly string[], opts: GitRunOptions): Promise<GitOutput | undefined> {
+async function run(repo: RepoLocation, overrides: ReadonlyArray<readonly [string, string]>, args: readonly string[], opts: GitRunOptions & { input?: string }): Promise<GitBytes | undefined> {
   const git = await findGit();
   if (!git) return undefined;
   return new Promise((resolvePromise) => {
     let child;
     try {
-      child = spawn(git, ['--no-pager', ...args], { cwd: repo.top, env: baseEnv(repo, overrides), stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true });
+      child = spawn(git, ['--no-pager', ...args], { cwd: repo.top, env: baseEnv(repo, overrides), stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'ignore'], windowsHide: true });
     } catch {
       resolvePromise(undefined);
       return;
+    }
+    if (opts.input !== undefined) {
+      // git may stop reading early (a missing object): that is its answer, not a crash here.
+      child.stdin!.on('error', () => undefined);
+      child.stdin!.end(opts.input);
     }
     const chunks: Buffer[] = [];
     let size = 0;
     let cut = false;
     let settled = false;
-    const finish = (out: GitOutput | undefined) => {
+    const finish = (out: GitBytes | undefined) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -151,7 +169,7 @@ async function run(repo: RepoLocation, overrides: ReadonlyArray<readonly [string
       child.kill('SIGKILL');
       finish(undefined);
     }, opts.timeoutMs);
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
       if (cut) return;
       const room = opts.maxBytes - size;
       chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
@@ -160,11 +178,11 @@ async function run(repo: RepoLocation, overrides: ReadonlyArray<readonly [string
         // Enough for the prompt: the rest (a 4 MB commit message, a million untracked files) is not read.
         cut = true;
         child.kill('SIGKILL');
-        finish({ stdout: Buffer.concat(chunks).toString('utf8'), cut: true });
+        finish({ bytes: Buffer.concat(chunks), cut: true });
       }
     });
     child.on('error', () => finish(undefined));
-    child.on('close', (code) => finish(code === 0 ? { stdout: Buffer.concat(chunks).toString('utf8'), cut: false } : undefined));
+    child.on('close', (code) => finish(code === 0 ? { bytes: Buffer.concat(chunks), cut: false } : undefined));
   });
 }
 
@@ -206,14 +224,21 @@ export class HardenedGit {
     return (this.overrides ??= run(this.repo, FIXED, ['config', '-z', '--name-only', '--list'], { timeoutMs: this.timeoutMs, maxBytes: 1024 * 1024 }).then((out) => {
       // Config too big to read whole: its drivers cannot all be known, so nothing more runs.
       if (!out || out.cut) return undefined;
-      return [...FIXED, ...driverOverrides(out.stdout.split('\0').filter(Boolean))];
+      return [...FIXED, ...driverOverrides(out.bytes.toString('utf8').split('\0').filter(Boolean))];
     }));
   }
 
-  async run(args: readonly string[], maxBytes: number, opts: { drivers?: boolean } = {}): Promise<GitOutput | undefined> {
-    if (opts.drivers === false) return run(this.repo, FIXED, args, { timeoutMs: this.timeoutMs, maxBytes });
+  async run(args: readonly string[], maxBytes: number, opts: GitCallOptions = {}): Promise<GitOutput | undefined> {
+    const out = await this.bytes(args, maxBytes, opts);
+    return out && { stdout: out.bytes.toString('utf8'), cut: out.cut };
+  }
+
+  /** As `run`, with the output as bytes. */
+  async bytes(args: readonly string[], maxBytes: number, opts: GitCallOptions = {}): Promise<GitBytes | undefined> {
+    const call = { timeoutMs: this.timeoutMs, maxBytes, ...(opts.input !== undefined ? { input: opts.input } : {}) };
+    if (opts.drivers === false) return run(this.repo, FIXED, args, call);
     const overrides = await this.settings().catch(() => undefined);
     if (!overrides) return undefined;
-    return run(this.repo, overrides, args, { timeoutMs: this.timeoutMs, maxBytes });
+    return run(this.repo, overrides, args, call);
   }
 }

@@ -11,10 +11,14 @@ export function lastAssistantAt(view: readonly ViewMessage[]): number | undefine
   return undefined;
 }
 
-/** A saved session's panel messages as a resumed session shows them: Undo, Rewind and Fork of the old run are off. */
-export function restoredView(view: readonly ViewMessage[]): ViewMessage[] {
-  // They need the in-memory history of the live session that made them.
-  return view.map((m) => (m.kind === 'compaction' ? { ...m, canUndo: false } : m.kind === 'user' && m.rewindable ? { ...m, rewindable: false } : m));
+/**
+ * A saved session's panel messages as a resumed session shows them. Rewind and Fork stay on for
+ * the messages the transcript can find again (it keeps a reference to each); a compaction's Undo
+ * is worked out from its record once the history is back (see CompactionControl.historyChanged).
+ * Sessions saved before those were kept get neither.
+ */
+export function restoredView(view: readonly ViewMessage[], prompts: Readonly<Record<string, unknown>> = {}): ViewMessage[] {
+  return view.map((m) => (m.kind === 'compaction' && m.canUndo ? { ...m, canUndo: false } : m.kind === 'user' && m.rewindable && !prompts[m.id] ? { ...m, rewindable: false } : m));
 }
 
 /** The recorder that continues a loaded session's transcript: same id, folder, model, branch and creation time. */
@@ -25,7 +29,7 @@ export function resumedRecorder(loaded: LoadedSession, sessions: SessionStore): 
     model: loaded.meta.model,
     createdAt: loaded.meta.createdAt,
     ...(loaded.meta.branch ? { branch: loaded.meta.branch } : {}),
-    existing: { history: loaded.history, view: loaded.view, ...(loaded.title ? { title: loaded.title } : {}) },
+    existing: { history: loaded.history, view: loaded.view, compactions: loaded.compactions, prompts: loaded.prompts, ...(loaded.title ? { title: loaded.title } : {}) },
   });
 }
 

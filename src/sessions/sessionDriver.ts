@@ -12,11 +12,13 @@ import { archiveTranscript } from './archive';
 import { sessionNotesPath } from './paths';
 import { SessionRecorder } from './recorder';
 import { resumedRecorder } from './resume';
-import type { SessionAgent, SessionContext } from './sessionAgent';
+import type { PartialCompactionPreview, SessionAgent, SessionContext } from './sessionAgent';
 import type { Compacted, Forked, HistoryChanged, PromptStarted, Rewound, SessionOpened, TurnEnded } from './sessionEvents';
 import { importOpening, resumeOpening, type FirstSession, type ImportedConversation, type Opening } from './sessionOpening';
 import { SessionRecording } from './sessionRecording';
-import { titleFrom, type LoadedSession, type SessionStore } from './sessionStore';
+import { sessionCheckpointsDir, titleFrom, type LoadedSession, type SessionStore } from './sessionStore';
+import { SessionCheckpoints } from '../checkpoints/sessionCheckpoints';
+import type { GitPreImages } from '../checkpoints/git';
 
 export interface SessionDriverDeps<A> {
   store: Store<AppState>;
@@ -32,6 +34,11 @@ export interface SessionDriverDeps<A> {
   context: { clear(): void; prefetch(): void };
   /** Reads what else a session keeps (its draft, its scroll position) while the session loads. */
   prepareOpen(id: string): Promise<void>;
+  /**
+   * Code checkpoints of the files the agent changes, kept beside each session (none: not kept).
+   * `git` gives git's copies of files a command changed, for a trusted folder only.
+   */
+  checkpoints?: { workspace: string; git?(): GitPreImages | undefined; watch?: boolean; retention?: number };
 }
 
 type ResultOf<A> = A extends SessionAgent<infer R> ? R : never;
@@ -46,6 +53,7 @@ export class SessionDriver<A extends SessionAgent> implements IDisposable {
   private current: A;
   private recording: SessionRecording;
   private following: IDisposable;
+  private checkpointsOf: SessionCheckpoints | undefined;
 
   private readonly opened = new Emitter<SessionOpened>();
   private readonly prompted = new Emitter<PromptStarted>();
@@ -73,6 +81,7 @@ export class SessionDriver<A extends SessionAgent> implements IDisposable {
     this.current = open.agent;
     this.recording = open.recording;
     this.following = open.following;
+    this.checkpointsOf = open.checkpoints;
   }
 
   get agent(): A {
@@ -81,6 +90,11 @@ export class SessionDriver<A extends SessionAgent> implements IDisposable {
 
   get sessionId(): string {
     return this.deps.runtime.sessionId;
+  }
+
+  /** The open session's code checkpoints (undefined when this face keeps none). */
+  get checkpoints(): SessionCheckpoints | undefined {
+    return this.checkpointsOf;
   }
 
   // --- Which session is open ---
@@ -112,9 +126,10 @@ export class SessionDriver<A extends SessionAgent> implements IDisposable {
     if (!point) return false;
     const from = this.deps.store.getState().sessionTitle;
     const fromId = this.sessionId;
-    // The fork's own Rewind starts with its next message.
-    const view = point.messages.map((m) => (m.kind === 'user' && m.rewindable ? { ...m, rewindable: false } : m));
-    this.switchTo({ how: 'forked', history: point.history, view, title: `Fork of ${from}` });
+    // The fork keeps what lets its conversation go back (Rewind, each compaction's Undo); the
+    // code checkpoints stay with the session that made them.
+    const { history, messages: view, compactions, prompts } = point;
+    this.switchTo({ how: 'forked', history, view, title: `Fork of ${from}`, ...(compactions ? { compactions } : {}), ...(prompts ? { prompts } : {}) });
     addNotice(this.deps.store, 'info', `Forked into a new session; "${from}" is kept as it was. Files on disk were not changed.`);
     this.persist('fork');
     this.forked.fire({ sessionId: this.sessionId, from: fromId, promptId });
@@ -125,6 +140,7 @@ export class SessionDriver<A extends SessionAgent> implements IDisposable {
     const { store, runtime, context } = this.deps;
     this.following.dispose();
     this.current.dispose();
+    this.checkpointsOf?.dispose();
     context.clear();
     runtime.startSession(id);
     const fresh = getDefaultAppState({ sessionId: runtime.sessionId, settings: store.getState().settings });
@@ -133,13 +149,14 @@ export class SessionDriver<A extends SessionAgent> implements IDisposable {
     this.current = open.agent;
     this.recording = open.recording;
     this.following = open.following;
+    this.checkpointsOf = open.checkpoints;
   }
 
   /**
    * The recorder first, then the agent that waits on it, then the history put back: a loaded
    * session's history is one the recorder already holds, so nothing is written twice.
    */
-  private begin(opening: Opening): { agent: A; recording: SessionRecording; following: IDisposable } {
+  private begin(opening: Opening): { agent: A; recording: SessionRecording; following: IDisposable; checkpoints: SessionCheckpoints | undefined } {
     const { store, runtime, sessions, context, cwd, log } = this.deps;
     const id = runtime.sessionId;
     const { loaded } = opening;
@@ -150,11 +167,24 @@ export class SessionDriver<A extends SessionAgent> implements IDisposable {
       log.error('could not save the session', err);
       this.deps.host.notify('warning', `could not save this session: ${why}`);
     });
+    const cp = this.deps.checkpoints;
+    // Opened at its first use: a session nobody writes in gets no folder.
+    const checkpoints = cp
+      ? new SessionCheckpoints({
+          dir: sessionCheckpointsDir(sessions.dir, id),
+          workspace: cp.workspace,
+          notify: (text) => this.deps.host.notify('warning', text),
+          ...(cp.git ? { git: cp.git } : {}),
+          ...(cp.watch !== undefined ? { watch: cp.watch } : {}),
+          ...(cp.retention !== undefined ? { retention: cp.retention } : {}),
+        })
+      : undefined;
     const agent = this.deps.createAgent({
       id,
       notesPath: sessionNotesPath(sessions.dir, id),
       archive: (history) => archiveTranscript(sessions.dir, id, history),
       saved: () => recording.saved(),
+      ...(checkpoints ? { checkpoints } : {}),
     });
     const following = recording.follow(agent, (change) => this.heard(id, change));
     context.prefetch();
@@ -170,9 +200,13 @@ export class SessionDriver<A extends SessionAgent> implements IDisposable {
     }));
     // Before the history, so the recorder writes it with the messages that go with it.
     if (opening.notice) addNotice(store, opening.notice.level, opening.notice.text);
-    agent.setHistory(opening.history, opening.lastAssistantAt !== undefined ? { lastAssistantAt: opening.lastAssistantAt } : {});
+    agent.setHistory(opening.history, {
+      ...(opening.lastAssistantAt !== undefined ? { lastAssistantAt: opening.lastAssistantAt } : {}),
+      ...(opening.compactions ? { compactions: opening.compactions } : {}),
+      ...(opening.prompts ? { prompts: opening.prompts } : {}),
+    });
     this.opened.fire({ sessionId: id, how: opening.how });
-    return { agent, recording, following };
+    return { agent, recording, following, checkpoints };
   }
 
   private heard(sessionId: string, change: HistoryChanged['change']): void {
@@ -182,11 +216,18 @@ export class SessionDriver<A extends SessionAgent> implements IDisposable {
 
   // --- What the panel and the CLI ask of the open session ---
 
-  /** Sends a prompt; resolves with how its loop ended (undefined: nothing was sent). */
-  submit(text: string): Promise<ResultOf<A> | undefined> {
+  /**
+   * Sends a prompt; resolves with how its loop ended (undefined: nothing was sent). The prompt's
+   * code checkpoint is begun first, so every change the turn makes belongs to it.
+   */
+  async submit(text: string): Promise<ResultOf<A> | undefined> {
     const promptId = newId('user');
+    const agent = this.current;
     this.prompted.fire({ sessionId: this.sessionId, promptId, text });
-    return this.turn((agent) => agent.submit(text, promptId));
+    await this.checkpointsOf?.begin(text, promptId);
+    // Another session was opened meanwhile: the prompt belonged to the one that is gone.
+    if (agent !== this.current) return undefined;
+    return this.turn((a) => a.submit(text, promptId));
   }
 
   retry(): Promise<ResultOf<A> | undefined> {
@@ -211,6 +252,19 @@ export class SessionDriver<A extends SessionAgent> implements IDisposable {
 
   undoCompaction(id: string): boolean {
     return this.saved(this.current.undoCompaction(id), 'undo');
+  }
+
+  /** "Summarize from here" / "up to here": the preview; nothing changes until it is applied. */
+  previewPartialCompaction(promptId: string, direction: 'from' | 'upTo', focus?: string): Promise<PartialCompactionPreview> {
+    return this.current.previewPartialCompaction(promptId, direction, focus);
+  }
+
+  applyPartialCompaction(previewId: string): boolean {
+    return this.saved(this.current.applyPartialCompaction(previewId), 'compaction');
+  }
+
+  cancelPartialCompaction(previewId?: string): void {
+    this.current.cancelPartialCompaction(previewId);
   }
 
   rewindTo(promptId: string): boolean {
@@ -286,6 +340,7 @@ export class SessionDriver<A extends SessionAgent> implements IDisposable {
   dispose(): void {
     this.following.dispose();
     this.current.dispose();
+    this.checkpointsOf?.dispose();
     for (const e of [this.opened, this.prompted, this.changed, this.compacted, this.rewound, this.forked, this.ended]) e.dispose();
   }
 }

@@ -2,6 +2,7 @@ import type { MessageParam } from '../api/types';
 import type { ViewMessage } from '../shared/viewState';
 import { lastAssistantAt, restoredView, skippedNotice } from './resume';
 import type { OpenedHow } from './sessionEvents';
+import type { SessionHistoryExtras } from './sessionAgent';
 import type { LoadedSession } from './sessionStore';
 
 /** A conversation from elsewhere (a Claude Code transcript), converted; it continues as a new session. */
@@ -17,7 +18,7 @@ export interface ImportedConversation {
 export type FirstSession = { kind: 'new' } | { kind: 'resume'; loaded: LoadedSession } | { kind: 'import'; conversation: ImportedConversation };
 
 /** A session to open: where it comes from decides the rest. */
-export interface Opening {
+export interface Opening extends SessionHistoryExtras {
   how: OpenedHow;
   history: MessageParam[];
   view: ViewMessage[];
@@ -37,8 +38,10 @@ export function resumeOpening(loaded: LoadedSession): Opening {
   return {
     how: 'resumed',
     history: loaded.history,
-    view: restoredView(loaded.view),
+    view: restoredView(loaded.view, loaded.prompts),
     loaded,
+    compactions: loaded.compactions,
+    prompts: loaded.prompts,
     ...(loaded.title ? { title: loaded.title } : {}),
     ...(at !== undefined ? { lastAssistantAt: at } : {}),
     ...(warn ? { notice: { level: 'warning' as const, text: warn } } : {}),

@@ -49,6 +49,8 @@ export const VIEW_KEYS = {
   attachments: true,
   fileChoices: true,
   recent: true,
+  restore: true,
+  summarize: true,
 } as const satisfies Record<keyof ViewState, true>;
 
 const viewKeys = Object.keys(VIEW_KEYS) as (keyof ViewState)[];
@@ -84,6 +86,8 @@ export function getDefaultAppState(init: { sessionId: string; settings?: Partial
     attachments: [],
     fileChoices: null,
     recent: [],
+    restore: null,
+    summarize: null,
     settings,
     lastUsage: null,
   };

@@ -26,7 +26,8 @@ export interface WalkOptions {
   anchored?: boolean;
 }
 
-const SKIPPED_DIRS = ['.git', 'node_modules'];
+/** Folders no walk enters unless asked to: git's own, and installed packages. */
+export const SKIPPED_DIRS = ['.git', 'node_modules'];
 
 const toSlash = (p: string) => (sep === '/' ? p : p.split(sep).join('/'));
 
@@ -36,14 +37,20 @@ function namesSegment(pattern: string, name: string): boolean {
   return new RegExp(`(?:^|[/{,])${escaped}(?:$|[/},])`).test(pattern);
 }
 
-/** .gitignore rules of each folder met, applied to the paths below it (as git does). */
-class GitignoreRules {
+/**
+ * .gitignore rules of each folder met, applied to the paths below it (as git does). Each file is
+ * read once: a walk that outlives an edit of a .gitignore keeps the rules it started with.
+ */
+export class GitignoreRules {
   private readonly byDir = new Map<string, Ignore>();
+  private readonly read = new Set<string>();
 
   constructor(private readonly root: string) {}
 
   /** Reads `dirRel`/.gitignore if there is one; cheap when there is not. */
   load(dirRel: string): void {
+    if (this.read.has(dirRel)) return;
+    this.read.add(dirRel);
     let text: string;
     try {
       text = readFileSync(join(this.root, dirRel, '.gitignore'), 'utf8');

@@ -20,6 +20,8 @@ export interface CommandDeps {
   showHistory(): Promise<void>;
   /** Opens the panel's Context view (Show Context Markdown opens the report as a document). */
   showContextView(): Promise<void>;
+  /** Every file the open session changed, against its first snapshot, in the changes view. */
+  showSessionChanges(): Promise<void>;
 }
 
 const CONTEXT_SCHEME = 'threadline-context';
@@ -66,6 +68,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   register('threadline.resumeSession', () => deps.resumeSession());
   register('threadline.showHistory', () => deps.showHistory());
   register('threadline.openMemory', () => deps.openMemory());
+  register('threadline.showSessionChanges', () => deps.showSessionChanges());
   register('threadline.showContext', async () => {
     await vscode.commands.executeCommand('threadline.chat.focus');
     return deps.showContextView();

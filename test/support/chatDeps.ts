@@ -45,6 +45,10 @@ export function chatDeps(store: Store<AppState>, over: Partial<Omit<ChatControll
     sessionUi: { handlers: { 'draft/save': async () => undefined, 'scroll/save': async () => undefined }, sent: () => undefined },
     contextReport: () => Promise.reject(new Error('this test has no context report')),
     reply: () => undefined,
+    undo: {
+      session: { sessionId: 's', checkpoints: undefined, rewindTo: () => false, previewPartialCompaction: () => Promise.reject(new Error('no compaction in this test')), applyPartialCompaction: () => false, cancelPartialCompaction: () => undefined },
+      workbench: { openRestoreDiff: async () => undefined, openSessionDiff: async () => undefined },
+    },
     ...over,
   };
 }

@@ -51,6 +51,13 @@ export class FakeSessionAgent implements SessionAgent<string> {
   undoCompaction(): boolean {
     return false;
   }
+  async previewPartialCompaction(): Promise<never> {
+    throw new Error('no compaction here');
+  }
+  applyPartialCompaction(): boolean {
+    return false;
+  }
+  cancelPartialCompaction(): void {}
   rewindTo(): boolean {
     return false;
   }

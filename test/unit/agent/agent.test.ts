@@ -39,9 +39,14 @@ describe('agent: compaction in the loop', () => {
     assert.deepEqual(store.getState().messages.map((m) => m.kind), ['user', 'assistant', 'user', 'compaction', 'assistant']);
     assert.match(JSON.stringify(sent()[0]), /the summary/);
     assert.ok(store.getState().tokens.used < store.getState().tokens.warningAt, 'the indicator dropped after compacting');
-    // Undo puts the old history back.
+    // Undo puts the old history back, and keeps the turn answered on top of the summary.
     const divider = store.getState().messages.find((m) => m.kind === 'compaction')!;
-    assert.equal(agent.undoCompaction(divider.id), false, 'a turn on top of the compaction retires its Undo');
+    assert.ok(divider.kind === 'compaction' && divider.canUndo, 'a turn on top of the compaction leaves its Undo');
+    assert.equal(agent.undoCompaction(divider.id), true);
+    const texts = agent.messages.map((m) => (typeof m.content === 'string' ? m.content : m.content.map((b) => (b.type === 'text' ? b.text : '')).join('')));
+    assert.equal(texts[0], bulk(1500), 'the first prompt word for word');
+    assert.equal(texts.at(-1), 'second', 'the answer after the compaction stays');
+    assert.doesNotMatch(texts.join('\n'), /the summary/);
   });
 
   it('asks count_tokens for the exact figure when the estimate is near the threshold', async () => {

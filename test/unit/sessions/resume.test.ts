@@ -32,6 +32,8 @@ function loaded(over: Partial<LoadedSession> = {}): LoadedSession {
     tokens: 1234,
     skipped: [],
     repairs: [],
+    compactions: [],
+    prompts: {},
     ...over,
   };
 }
@@ -65,7 +67,7 @@ describe('a saved session put back in the panel and the agent', () => {
       view[5],
     ]);
     assert.equal(s.messages[5], view[5], 'a message with nothing to switch off is kept as it is');
-    assert.deepEqual(agents[0]!.restored, [{ history: loaded().history, opts: { lastAssistantAt: 500 } }], 'the agent learns when the last answer came (the cache may be cold)');
+    assert.deepEqual(agents[0]!.restored, [{ history: loaded().history, opts: { lastAssistantAt: 500, compactions: [], prompts: {} } }], 'the agent learns when the last answer came (the cache may be cold)');
   });
 
   it('keeps the title the panel has when the transcript has none, and gives no answer time when there was no answer', () => {
@@ -73,7 +75,7 @@ describe('a saved session put back in the panel and the agent', () => {
     const { deps, agents } = fakeDriverDeps(store, mkdtempSync(join(tmpdir(), 'tl-resume-')));
     new SessionDriver(deps, { kind: 'resume', loaded: loaded({ title: undefined, view: [view[0]!] }) });
     assert.equal(store.getState().sessionTitle, 'Live session');
-    assert.deepEqual(agents[0]!.restored[0]!.opts, {});
+    assert.deepEqual(agents[0]!.restored[0]!.opts, { compactions: [], prompts: {} });
   });
 
   it('continues the same transcript: the next message is appended to the resumed file, with its meta unchanged', async () => {

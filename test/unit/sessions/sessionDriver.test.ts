@@ -196,7 +196,7 @@ describe('the session driver saves each message as it completes, not when the tu
     const q2 = store.getState().messages.find((m) => m.kind === 'user' && m.text === 'q2')!;
     events.length = 0;
     assert.equal(driver.rewindTo(q2.id), true);
-    assert.deepEqual(events, ['history:load', 'rewind']);
+    assert.deepEqual(events, ['history:rewind', 'rewind']);
     events.length = 0;
     standin.enqueue({ content: [{ type: 'text', text: '<summary>s</summary>' }] });
     assert.equal(await driver.compactNow(), true);
