@@ -133,6 +133,20 @@ describe('forks share the main loop prefix', () => {
     assert.match(JSON.stringify(agent.messages), /part one of the rows/);
   });
 
+  it('a summary reply that calls a tool after a blank line of text is asked again with a request the API accepts', async () => {
+    const { agent } = setup({ auto: false });
+    standin.enqueue({ content: [{ type: 'text', text: 'First answer.' }] });
+    await agent.submit(`Part one:\n${bulk('g')}`);
+    standin.enqueue(
+      { content: [{ type: 'text', text: '\n\n' }, { type: 'tool_use', name: 'Read', input: { file_path: '/etc/hostname' } }] },
+      { content: [{ type: 'text', text: '<summary>1. Primary request: part one of the rows.</summary>' }] },
+    );
+    assert.equal(await agent.compactNow(), true);
+    const retry = standin.requests[2]!;
+    assert.equal(retry.validationError, null, 'the blank text block is not echoed back');
+    assert.match(JSON.stringify(agent.messages), /part one of the rows/);
+  });
+
   it('after tool results the main request uses all four breakpoints; a fork gives up the one before the next clearing for its own at the parent\'s end', async () => {
     const { agent } = setup();
     standin.enqueue(
