@@ -66,3 +66,17 @@ describe('parseWebviewMessage', () => {
     });
   }
 });
+
+describe('what a handler receives', () => {
+  it('only the keys its message names: anything else the page adds is dropped', () => {
+    const r = parseWebviewMessage({ type: 'editor/openFile', payload: { path: 'a.ts', line: 3, __proto__x: 1, command: 'rm -rf /' } });
+    assert.equal(r.ok, true);
+    if (r.ok) assert.deepEqual(r.message, { type: 'editor/openFile', payload: { path: 'a.ts', line: 3 } });
+  });
+
+  it('a message that carries nothing refuses a payload that carries something', () => {
+    assert.equal(parseWebviewMessage({ type: 'chat/stop', payload: { now: true } }).ok, false);
+    assert.equal(parseWebviewMessage({ type: 'chat/stop', payload: [] }).ok, false);
+    assert.equal(parseWebviewMessage({ type: 'chat/stop', payload: {} }).ok, true);
+  });
+});
