@@ -3,7 +3,7 @@ import type { ChatRunner } from '../agent/chatRunner';
 import type { MessageParam } from '../api/types';
 import type { IDisposable } from '../base/lifecycle';
 import type { Logger } from '../ports/logger';
-import { SessionRecorder } from '../sessions/recorder';
+import { SessionRecorder, type RecorderInit } from '../sessions/recorder';
 import { lastAssistantAt, restoreSession, skippedNotice } from '../sessions/resume';
 import { titleFrom, type LoadedSession, type SessionStore } from '../sessions/sessionStore';
 import type { Store } from '../shared/store';
@@ -69,8 +69,8 @@ export class SessionManager implements IDisposable {
     return this.deps.createAgent({ onLoopComplete: () => this.persist() });
   }
 
-  private newRecorder(): SessionRecorder {
-    return new SessionRecorder(this.deps.sessions, { id: this.deps.runtime.sessionId, cwd: this.deps.cwd, model: this.deps.store.getState().settings.model });
+  private newRecorder(extra: Pick<RecorderInit, 'title' | 'keepEmpty'> = {}): SessionRecorder {
+    return new SessionRecorder(this.deps.sessions, { id: this.deps.runtime.sessionId, cwd: this.deps.cwd, model: this.deps.store.getState().settings.model, ...extra });
   }
 
   private switchTo(start: SessionStart): void {
@@ -123,7 +123,14 @@ export class SessionManager implements IDisposable {
 
   /** A conversation from elsewhere (a Claude Code transcript) becomes a new session. */
   importConversation(c: { history: MessageParam[]; view: ViewMessage[]; title: string }, notice: string): void {
-    this.switchTo({ history: c.history, view: c.view, title: c.title, ...(lastAssistantAt(c.view) !== undefined ? { lastAssistantAt: lastAssistantAt(c.view)! } : {}) });
+    this.switchTo({
+      history: c.history,
+      view: c.view,
+      title: c.title,
+      // Saved at once, titled as imported: one that starts from a compaction has no message of the user's yet.
+      recorder: () => this.newRecorder({ title: c.title, keepEmpty: true }),
+      ...(lastAssistantAt(c.view) !== undefined ? { lastAssistantAt: lastAssistantAt(c.view)! } : {}),
+    });
     addNotice(this.deps.store, 'info', notice);
     this.persist('import');
   }

@@ -18,6 +18,11 @@ export interface RecorderInit {
   existing?: { history: readonly MessageParam[]; view: readonly ViewMessage[]; title?: string };
   /** A new session that already has a title (an imported one keeps its own). */
   title?: string;
+  /**
+   * Written from its first save, even without a message of the user's: an imported conversation
+   * (one that starts from a compaction summary has none) is a session before anything is sent.
+   */
+  keepEmpty?: boolean;
 }
 
 /** Flags that only matter in the live session (resume clears them), so a change to them is not saved. */
@@ -141,7 +146,7 @@ export class SessionRecorder {
    * messages that are new or changed. Compares by identity; serialises only what is new.
    */
   sync(history: readonly MessageParam[], view: readonly ViewMessage[], tokens: number, reason = 'update'): Promise<void> {
-    if (!this.started && !view.some((m) => m.kind === 'user')) return Promise.resolve(); // an empty session is not worth a file
+    if (!this.worthAFile(view)) return Promise.resolve();
     this.start();
     const n = this.history.length;
     let kept = history.length >= n;
@@ -160,7 +165,7 @@ export class SessionRecorder {
 
   /** The panel's messages now: writes those new or changed since the last call (compared by identity). */
   syncView(view: readonly ViewMessage[], tokens: number): Promise<void> {
-    if (!this.started && !view.some((m) => m.kind === 'user')) return Promise.resolve();
+    if (!this.worthAFile(view)) return Promise.resolve();
     if (view.length < this.lastView.length) this.recount(view);
     for (let i = 0; i < view.length; i++) if (view[i] !== this.lastView[i]) this.noteView(view[i]!);
     // A copy: a caller may grow the same array in place.
@@ -184,6 +189,11 @@ export class SessionRecorder {
     this.title = title;
   }
 
+  /** A new session gets its file with its first message (an empty one is not worth a file), an imported one at once. */
+  private worthAFile(view: readonly ViewMessage[]): boolean {
+    return this.started || this.init.keepEmpty === true || view.some((m) => m.kind === 'user');
+  }
+
   /** The session gets its file with its first message; notices shown before it go in then. */
   private start(): void {
     if (this.started) return;
@@ -196,7 +206,7 @@ export class SessionRecorder {
     if (v.kind === 'assistant' && v.streaming) return;
     const prev = this.views.get(v.id);
     if (prev === v) return;
-    if (!this.started && v.kind !== 'user') {
+    if (!this.started && v.kind !== 'user' && !this.init.keepEmpty) {
       this.views.set(v.id, v);
       return;
     }
