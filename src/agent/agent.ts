@@ -10,7 +10,7 @@ import { RecentFiles } from '../conversation/recentFiles';
 import { TokenMeter } from '../conversation/tokenMeter';
 import { estimateTokens } from '../conversation/tokens';
 import type { PermissionDecision, ViewMessage } from '../shared/viewState';
-import { addNotice } from '../state/actions';
+import { addNotice, updateMessage } from '../state/actions';
 import { modelViewOf, sameModelView } from '../state/modelView';
 import type { ChatRunner } from './chatRunner';
 import { PermissionBroker, type PermissionEngine } from './permissionBroker';
@@ -51,6 +51,8 @@ export class Agent implements ChatRunner, IDisposable {
   private lastOutcome: LoopResult['outcome'] | undefined;
   /** A message is waiting for an API key; the shell offers Retry once one is set. */
   awaitingKey = false;
+  /** The notice that asked for the key, which becomes the offer to send once one is set. */
+  private keyNotice: string | undefined;
   /** Files the agent read, to put back after a compaction. */
   readonly recentReads = new RecentFiles();
 
@@ -213,6 +215,20 @@ export class Agent implements ChatRunner, IDisposable {
     await this.run();
   }
 
+  /**
+   * A key was stored. If a message waits for one, the notice that asked for the key becomes the
+   * offer to send it: one notice, and no Set API Key button left behind that asks again.
+   */
+  keyArrived(): void {
+    if (!this.awaitingKey) return;
+    const { store } = this.deps;
+    const text = 'API key saved. Send your waiting message now?';
+    const action = { label: 'Retry', command: 'retry' } as const;
+    const id = this.keyNotice;
+    if (id && store.getState().messages.some((m) => m.id === id)) updateMessage(store, id, (m) => (m.kind === 'notice' ? { ...m, level: 'info', text, action } : m));
+    else this.keyNotice = addNotice(store, 'info', text, action);
+  }
+
   stop(): void {
     this.controller?.abort();
     this.broker.denyAll();
@@ -227,11 +243,13 @@ export class Agent implements ChatRunner, IDisposable {
     if (this.controller) return;
     const client = await this.deps.createClient();
     if (!client) {
-      addNotice(store, 'warning', 'Set an Anthropic API key to get answers. Your message is kept; press Retry after setting it.', { label: 'Set API Key', command: 'setApiKey' });
+      // Retry pressed again without a key: the notice just above says it already.
+      if (!this.keyNotice || store.getState().messages.at(-1)?.id !== this.keyNotice) this.keyNotice = addNotice(store, 'warning', 'Set an Anthropic API key to get answers. Your message is kept; press Retry after setting it.', { label: 'Set API Key', command: 'setApiKey' });
       this.awaitingKey = true;
       return;
     }
     this.awaitingKey = false;
+    this.keyNotice = undefined;
     const controller = new AbortController();
     this.controller = controller;
     if (!(await this.checkModel())) {
