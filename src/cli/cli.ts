@@ -21,7 +21,7 @@ import { parseCliArgs, UsageError } from './args';
 import { stdio, type CliIo } from './io';
 import { promptWithStdin, readStdin, type StdinSource } from './stdin';
 import { runPrompt } from './runPrompt';
-import { cliModelCatalog } from './models';
+import { cliModelCatalog, windowSource } from './models';
 import { DEFAULT_MODEL } from '../api/models';
 import { sessionsCommand } from './sessionsCommand';
 
@@ -198,10 +198,13 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       const settings = { ...(args.model ? { model: args.model } : {}), ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}) };
       const runtime = new RuntimeState(cwd);
       const store = createStore<AppState>(getDefaultAppState({ sessionId: runtime.sessionId, settings }));
-      // A local preview: the cached model list or the table, never the network, never refused.
-      const models = cliModelCatalog(env, undefined);
+      // The window the Models API gives, as a prompt would use: with a key, the list is fetched
+      // when the cache is missing or a day old; without one, the cache or the built-in table, and
+      // the report says which.
+      const models = cliModelCatalog(env, env.ANTHROPIC_API_KEY || undefined);
       const resolved = await models.resolve(args.model ?? DEFAULT_MODEL, settings);
       if (!resolved.ok || resolved.warning) io.err(`threadline: ${resolved.ok ? resolved.warning : resolved.error}\n`);
+      const windowFrom = windowSource(models.snapshot(), { setting: Boolean(args.contextWindow), keyed: Boolean(env.ANTHROPIC_API_KEY) });
       const agent = createAgent({
         models,
         store,
@@ -220,8 +223,8 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       const state = store.getState();
       const rules = permissions.describeRules();
       const modelId = agent.model().id;
-      if (args.json) io.out(`${JSON.stringify({ model: state.model, modelId, tokens: state.tokens, categories: preview.categories, total: preview.total, instructionFiles: preview.instructionFiles, permissions: rules }, null, 2)}\n`);
-      else io.out(`${renderContextReport(modelId === state.model ? state : { ...state, model: `${modelId} (${state.model})` }, preview)}\n\n${formatRules(rules.rules, rules.directories)}\n`);
+      if (args.json) io.out(`${JSON.stringify({ model: state.model, modelId, tokens: state.tokens, contextWindowFrom: windowFrom, categories: preview.categories, total: preview.total, instructionFiles: preview.instructionFiles, permissions: rules }, null, 2)}\n`);
+      else io.out(`${renderContextReport(modelId === state.model ? state : { ...state, model: `${modelId} (${state.model})` }, preview, windowFrom.text)}\n\n${formatRules(rules.rules, rules.directories)}\n`);
       return 0;
     }
     case 'sessions':
