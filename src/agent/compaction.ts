@@ -7,6 +7,7 @@ import { thresholdsFor } from '../conversation/thresholds';
 import { tableModels, type ModelSource } from '../api/models';
 import type { AppSettings } from '../state/appState';
 import { readRegularFile } from '../tools/regularFile';
+import { counted, formatTokens } from '../shared/format';
 
 /** More than any re-attached file keeps (they are cut to a share of the window). */
 const RECENT_FILE_MAX_BYTES = 1024 * 1024;
@@ -83,10 +84,9 @@ export function describeCompaction(history: readonly MessageParam[], usedTokens:
   const n = history.length;
   const anchors = findAnchors(history).length;
   const files = recentReads.slice(0, 5);
-  const plural = (k: number, one: string, many: string) => (k === 1 ? one : many);
-  const kept = anchors ? `; keeps word for word ${anchors} ${plural(anchors, 'correction, completion or fix', 'corrections, completions or fixes')}` : '';
+  const kept = anchors ? `; keeps word for word ${counted(anchors, 'correction, completion or fix', 'corrections, completions or fixes')}` : '';
   return (
-    `Summarises ${n} ${plural(n, 'message', 'messages')} (about ${Math.round(usedTokens / 1000)}k tokens) into the nine-section summary${kept}` +
+    `Summarises ${counted(n, 'message')} (about ${formatTokens(usedTokens)} tokens) into the nine-section summary${kept}` +
     (files.length ? ` and re-attaches ${files.join(', ')}` : '') +
     '. Undo stays available until the next message.'
   );
