@@ -9,10 +9,11 @@ import { thresholdsFor, tokenView } from '../conversation/thresholds';
 import { RecentFiles } from '../conversation/recentFiles';
 import { TokenMeter } from '../conversation/tokenMeter';
 import { estimateTokens } from '../conversation/tokens';
-import type { PermissionDecision, ViewMessage } from '../shared/viewState';
+import { formatTokens } from '../shared/format';
+import type { NoticeAction, PermissionDecision, ViewMessage } from '../shared/viewState';
 import { addNotice, updateMessage } from '../state/actions';
 import { modelViewOf, sameModelView } from '../state/modelView';
-import type { ChatRunner } from './chatRunner';
+import type { ChatRunner, SubmitOptions, SubmitResult } from './chatRunner';
 import { PermissionBroker, type PermissionEngine } from './permissionBroker';
 import { CompactionControl } from './compactionControl';
 import { noteModelWarning } from './modelNotice';
@@ -53,6 +54,8 @@ export class Agent implements ChatRunner, IDisposable {
   awaitingKey = false;
   /** The notice that asked for the key, which becomes the offer to send once one is set. */
   private keyNotice: string | undefined;
+  /** What the newest rewind dropped, while it can be put back (the history is still as the rewind left it). */
+  private rewound: { history: readonly MessageParam[]; messages: readonly ViewMessage[]; marks: ReturnType<Conversation['saveMarks']>; after: readonly MessageParam[] } | undefined;
   /** Files the agent read, to put back after a compaction. */
   readonly recentReads = new RecentFiles();
 
@@ -168,17 +171,34 @@ export class Agent implements ChatRunner, IDisposable {
     return this.compaction.undo(id);
   }
 
-  /** Rewind: the conversation as it was before this user message; nothing on disk changes. */
+  /** Rewind: the conversation as it was before this user message; nothing on disk changes. Undone by `undoRewind`. */
   rewindTo(viewId: string): boolean {
     const before = this.conversation.marked(viewId);
     if (!before || this.controller) return false;
     const { store } = this.deps;
-    const index = store.getState().messages.findIndex((m) => m.id === viewId);
+    const messages = store.getState().messages;
+    const index = messages.findIndex((m) => m.id === viewId);
     if (index < 0) return false;
+    const undo = { history: this.conversation.history, messages, marks: this.conversation.saveMarks() };
     // Marks of the messages that go stay valid no longer.
-    this.conversation.keepMarks(new Set(store.getState().messages.slice(0, index).map((m) => m.id)));
+    this.conversation.keepMarks(new Set(messages.slice(0, index).map((m) => m.id)));
     this.setHistory(before);
     store.setState((s) => ({ ...s, messages: s.messages.slice(0, index), canContinue: false }));
+    this.rewound = { ...undo, after: this.conversation.history };
+    return true;
+  }
+
+  /**
+   * Puts back what the newest rewind dropped (the API history, the panel's messages, the marks),
+   * as long as nothing has changed the conversation since.
+   */
+  undoRewind(): boolean {
+    const r = this.rewound;
+    if (!r || this.controller || this.conversation.history !== r.after) return false;
+    this.rewound = undefined;
+    this.setHistory([...r.history]);
+    this.conversation.restoreMarks(r.marks);
+    this.deps.store.setState((s) => ({ ...s, messages: r.messages, canContinue: false }));
     return true;
   }
 
@@ -190,19 +210,56 @@ export class Agent implements ChatRunner, IDisposable {
     return { history: before, messages: this.deps.store.getState().messages.slice(0, index) };
   }
 
-  async submit(text: string): Promise<void> {
+  /**
+   * Sends what the user typed (`text`, shown in the panel and used for the title) with what goes
+   * to the model besides (`modelText`: attached files before it). A message that cannot be sent
+   * in any conversation (the system prompt, the tools and it alone reach the limit) is refused
+   * before it touches the history, and handed back.
+   */
+  async submit(text: string, options: SubmitOptions = {}): Promise<SubmitResult> {
     const { store, compactor } = this.deps;
-    if (compactor && !store.getState().settings.autoCompact && compactor.isBlocked(this.usedTokens() + estimateTokens(text))) {
-      addNotice(store, 'error', 'The conversation is too close to the context limit for a new message. Compact it first (your message was not sent).', { label: 'Compact', command: 'compact' });
-      return;
+    const content = options.modelText ?? text;
+    // A new message is what a rewind's Undo would lose: it is no longer offered.
+    this.rewound = undefined;
+    const tooBig = this.tooBigAlone(content);
+    if (tooBig) return this.refuse(tooBig, { label: 'Select Model', command: 'selectModel' });
+    if (compactor && !store.getState().settings.autoCompact && compactor.isBlocked(this.usedTokens() + estimateTokens(content))) {
+      return this.refuse('The conversation is too close to the context limit for a new message. Compact it first (your message was not sent, and is back in the box).', { label: 'Compact', command: 'compact' });
     }
     const id = newId('user');
     // Only a message that starts a new user turn can be rewound to cleanly.
     const clean = this.messages.at(-1)?.role !== 'user';
     if (clean) this.conversation.mark(id);
-    store.setState((s) => ({ ...s, messages: [...s.messages, { kind: 'user', id, text, createdAt: Date.now(), ...(clean ? { rewindable: true } : {}) }] }));
-    this.conversation.set(appendUserContent(this.messages, [{ type: 'text', text }]), 'user');
+    const attachments = options.attachments?.length ? { attachments: options.attachments } : {};
+    store.setState((s) => ({ ...s, messages: [...s.messages, { kind: 'user', id, text, createdAt: Date.now(), ...(clean ? { rewindable: true } : {}), ...attachments }] }));
+    this.conversation.set(appendUserContent(this.messages, [{ type: 'text', text: content }]), 'user');
     await this.run();
+    return { returned: false };
+  }
+
+  /**
+   * Why a message cannot be sent with any conversation before it, or undefined: with the system
+   * prompt and the tools it reaches the blocking limit by itself, so compacting cannot make room.
+   */
+  private tooBigAlone(content: string): string | undefined {
+    const t = thresholdsFor(this.deps.store.getState().settings, this.deps.models);
+    const prompt = estimateTokens(content);
+    const total = this.meter.estimate([]) + prompt;
+    if (total < t.blockingAt) return undefined;
+    return (
+      `Your message is about ${formatTokens(prompt)} tokens; with the system prompt and tools a request would be about ${formatTokens(total)}, ` +
+      `over the ${formatTokens(t.blockingAt)} a request to this model may hold (its window is ${formatTokens(t.contextWindow)}). ` +
+      'Nothing was sent, and compacting cannot make room for it. It is back in the box: shorten it, or save the text to a file and ask ' +
+      'Threadline to read the parts it needs, or choose a model with a bigger window.'
+    );
+  }
+
+  /** A message refused before it touched the history: said in a notice, reported as a blocked loop (the CLI exits with it). */
+  private refuse(text: string, action: NoticeAction): SubmitResult {
+    addNotice(this.deps.store, 'error', text, action);
+    this.lastOutcome = 'blocked';
+    this.deps.onLoopComplete?.({ history: [...this.messages], outcome: 'blocked', blocked: text, turns: 0, finalText: '' }, undefined);
+    return { returned: true };
   }
 
   async retry(): Promise<void> {
@@ -211,6 +268,7 @@ export class Agent implements ChatRunner, IDisposable {
   }
 
   async continue(): Promise<void> {
+    this.rewound = undefined;
     this.conversation.set(appendUserContent(this.messages, [{ type: 'text', text: CONTINUE_PROMPT }]), 'user');
     await this.run();
   }

@@ -7,7 +7,8 @@ import type { ChatHandlers } from '../state/viewSync';
 import type { ChatRunner } from '../agent/chatRunner';
 import type { ContextReport } from '../shared/contextView';
 import type { HostToWebviewMessage } from '../shared/protocol';
-import type { ActionCommand, HistoryItem } from '../shared/viewState';
+import type { ActionCommand, Attachment, HistoryItem } from '../shared/viewState';
+import { slashAction } from '../shared/slashCommands';
 import { attachmentHandlers, withAttachments, type AttachmentSource } from './attachments';
 
 export interface ChatControllerDeps {
@@ -59,6 +60,12 @@ export interface HistoryActions {
   exportMarkdown(id: string): Promise<void>;
 }
 
+/** A message's opening words, to name it in a notice. */
+function shortText(text: string): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > 40 ? `${one.slice(0, 39)}…` : one;
+}
+
 /** How many sessions the empty state offers to resume. */
 const RECENT_SESSIONS = 5;
 
@@ -69,6 +76,21 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
   // Only while the state says the stopped turn can be picked up: an old button or a replayed
   // message must not send another "continue" into a finished conversation.
   const mayContinue = () => !busy() && store.getState().canContinue;
+  const userMessage = (id: string) => {
+    const m = store.getState().messages.find((x) => x.id === id);
+    return m?.kind === 'user' ? m : undefined;
+  };
+  /**
+   * A message goes back to the composer of the open session for editing (as Claude Code puts a
+   * rewound prompt back in its input): its text into the box, its attachments back as chips.
+   */
+  const handBack = (m: { text: string; attachments?: readonly Attachment[] }) => {
+    if (m.attachments?.length) {
+      const back = m.attachments;
+      store.setState((s) => ({ ...s, attachments: [...back.filter((a) => !s.attachments.some((b) => b.id === a.id)), ...s.attachments] }));
+    }
+    deps.reply?.({ type: 'composer/insert', payload: { sessionId: store.getState().sessionId, text: m.text } });
+  };
   return {
     'chat/send': async ({ text }) => {
       if (busy()) {
@@ -84,16 +106,22 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
         return;
       }
       if (await deps.slashCommand?.(text)) return;
-      const attached = store.getState().attachments;
-      if (attached.length) store.setState((s) => ({ ...s, attachments: [], fileChoices: null }));
-      if (attached.length && deps.attachments) text = await withAttachments(text, attached, deps.attachments);
-      if (runner) {
-        // The agent keeps the message in its history even without a key, so Retry works
-        // once the key is set.
-        await runner.submit(text);
+      const action = slashAction(text);
+      if (action) {
+        deps.runCommand(action);
         return;
       }
-      appendMessage(store, { kind: 'user', id: newId('user'), text, createdAt: Date.now() });
+      const attached = store.getState().attachments;
+      if (attached.length) store.setState((s) => ({ ...s, attachments: [], fileChoices: null }));
+      const modelText = attached.length && deps.attachments ? await withAttachments(text, attached, deps.attachments) : text;
+      if (runner) {
+        // The agent keeps the message in its history even without a key, so Retry works
+        // once the key is set. The panel shows what was typed, with chips for what went with it.
+        const r = await runner.submit(text, { ...(modelText !== text ? { modelText } : {}), ...(attached.length ? { attachments: attached } : {}) });
+        if (r?.returned) handBack({ text, attachments: attached });
+        return;
+      }
+      appendMessage(store, { kind: 'user', id: newId('user'), text, createdAt: Date.now(), ...(attached.length ? { attachments: attached } : {}) });
       if (!(await deps.hasApiKey())) {
         addNotice(store, 'warning', 'Set an Anthropic API key to get answers. Your message is kept; press Retry after setting it.', {
           label: 'Set API Key',
@@ -134,12 +162,23 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
     },
     'chat/rewind': ({ id }) => {
       if (busy()) return;
-      if (runner?.rewindTo?.(id)) addNotice(store, 'info', 'Rewound the conversation to before that message. Files on disk were not changed.');
-      else addNotice(store, 'info', 'Rewind is not available for that message.');
+      const message = userMessage(id);
+      if (!message || !runner?.rewindTo?.(id)) {
+        addNotice(store, 'info', 'Rewind is not available for that message.');
+        return;
+      }
+      handBack(message);
+      addNotice(store, 'info', `Rewound to before “${shortText(message.text)}”: it is back in the box to edit and send again. Files on disk were not changed.`, { label: 'Undo', command: 'undoRewind' });
     },
     'chat/fork': async ({ id }) => {
       if (busy()) return;
-      if (!(await runner?.forkFrom?.(id))) addNotice(store, 'info', 'Fork is not available for that message.');
+      const message = userMessage(id);
+      if (!message || !(await runner?.forkFrom?.(id))) {
+        addNotice(store, 'info', 'Fork is not available for that message.');
+        return;
+      }
+      // The fork starts just before this message: the message waits in the new session's box.
+      handBack(message);
     },
     'compaction/openArchive': async ({ id }) => {
       const m = store.getState().messages.find((x) => x.id === id);
@@ -155,6 +194,12 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
       }
       if (command === 'continue') {
         if (mayContinue()) void runner?.continue();
+        return;
+      }
+      if (command === 'undoRewind') {
+        if (busy()) return;
+        if (runner?.undoRewind?.()) addNotice(store, 'info', 'Rewind undone: the conversation is as it was before.');
+        else addNotice(store, 'info', 'That rewind can no longer be undone (the conversation has moved on since).');
         return;
       }
       deps.runCommand(command);

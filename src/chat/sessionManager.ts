@@ -1,5 +1,5 @@
 import type { Agent } from '../agent/agent';
-import type { ChatRunner } from '../agent/chatRunner';
+import type { ChatRunner, SubmitOptions } from '../agent/chatRunner';
 import type { MessageParam } from '../api/types';
 import type { IDisposable } from '../base/lifecycle';
 import type { Logger } from '../ports/logger';
@@ -171,7 +171,7 @@ export class SessionManager implements IDisposable {
 
   /** The chat's view of the open session: whichever agent is current, saving after what changes history. */
   readonly runner: ChatRunner = {
-    submit: (text: string) => this.current.submit(text),
+    submit: (text: string, options?: SubmitOptions) => this.current.submit(text, options),
     stop: () => this.current.stop(),
     retry: () => this.current.retry(),
     continue: () => this.current.continue(),
@@ -179,6 +179,7 @@ export class SessionManager implements IDisposable {
     compactNow: async (focus?: string) => this.saved(await this.current.compactNow(focus), 'compaction'),
     undoCompaction: (id: string) => this.saved(this.current.undoCompaction(id), 'undo'),
     rewindTo: (id: string) => this.saved(this.current.rewindTo(id), 'rewind'),
+    undoRewind: () => this.saved(this.current.undoRewind(), 'undo'),
     forkFrom: async (id: string) => this.fork(id),
   };
 

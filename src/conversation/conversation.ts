@@ -114,6 +114,16 @@ export class Conversation implements IDisposable {
     this.marks.clear();
   }
 
+  /** The marks as they are, to be put back by `restoreMarks` (the Undo of a rewind). */
+  saveMarks(): ReadonlyMap<string, Readonly<Mark>> {
+    return new Map([...this.marks].map(([id, m]) => [id, { ...m }]));
+  }
+
+  restoreMarks(saved: ReadonlyMap<string, Readonly<Mark>>): void {
+    this.marks.clear();
+    for (const [id, m] of saved) this.marks.set(id, { ...m });
+  }
+
   /**
    * Re-points marks to the current history where it extends their array: the message just before
    * the mark is an assistant turn, which appending (and micro-compaction) never replaces.

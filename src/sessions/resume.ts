@@ -14,6 +14,27 @@ export function lastAssistantAt(view: readonly ViewMessage[]): number | undefine
   return undefined;
 }
 
+/** Undo, Rewind and Fork need the in-memory history of the live session that made them. */
+function liveOnly(m: ViewMessage): ViewMessage {
+  if (m.kind === 'compaction') return m.canUndo ? { ...m, canUndo: false } : m;
+  if (m.kind === 'user') return m.rewindable ? { ...m, rewindable: false } : m;
+  if (m.kind === 'notice' && m.action?.command === 'undoRewind') {
+    const { action: _gone, ...rest } = m;
+    return rest;
+  }
+  return m;
+}
+
+/**
+ * Whether the saved conversation ended in a stopped turn that Continue picks up: its last message
+ * is the notice that offers it, or its last turn was cut short (the transcript ends inside it).
+ */
+export function endedStopped(loaded: Pick<LoadedSession, 'view' | 'repairs' | 'history'>): boolean {
+  if (!loaded.history.length) return false;
+  const last = loaded.view.at(-1);
+  return (last?.kind === 'notice' && last.action?.command === 'continue') || loaded.repairs.length > 0;
+}
+
 /**
  * Puts a loaded session back: the agent's API history, the panel's messages, the title and
  * the token indicator; returns the recorder that continues the same transcript.
@@ -23,11 +44,12 @@ export function restoreSession(loaded: LoadedSession, store: Store<AppState>, ag
     ...s,
     sessionId: loaded.meta.id,
     sessionTitle: loaded.title ?? s.sessionTitle,
-    // Undo, Rewind and Fork need the in-memory history of the live session that made them.
-    messages: loaded.view.map((m) => (m.kind === 'compaction' ? { ...m, canUndo: false } : m.kind === 'user' && m.rewindable ? { ...m, rewindable: false } : m)),
+    messages: loaded.view.map(liveOnly),
     status: 'idle',
     permission: null,
-    canContinue: false,
+    // A session that was stopped (Stop, the turn limit, or the window reloaded under a running
+    // turn) can be picked up where it left off, as its last notice says.
+    canContinue: endedStopped(loaded),
   }));
   const at = lastAssistantAt(loaded.view);
   agent.setHistory(loaded.history, at !== undefined ? { lastAssistantAt: at } : {});

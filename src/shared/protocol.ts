@@ -63,6 +63,11 @@ export interface HostToWebviewMap {
   'context/open': Record<string, never>;
   /** A session's draft and scroll position as the host kept them (on ready and on each switch). */
   'ui/restore': { sessionId: string } & SessionUi;
+  /**
+   * A message handed back to the composer of this session for editing (rewound, forked from, or
+   * too big to send): it goes in front of whatever is typed there.
+   */
+  'composer/insert': { sessionId: string; text: string };
 }
 
 export type Envelope<M> = { [K in keyof M]: { type: K; payload: M[K] } }[keyof M];
@@ -78,7 +83,7 @@ type Validator<T> = (payload: unknown) => payload is T;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isEmpty = (v: unknown): v is Record<string, never> => isRecord(v) && Object.keys(v).length === 0;
-const ACTIONS: readonly ActionCommand[] = ['setApiKey', 'retry', 'continue', 'compact', 'newSession', 'openSettings', 'openMemory', 'selectModel', 'showContextMarkdown'];
+const ACTIONS: readonly ActionCommand[] = ['setApiKey', 'retry', 'continue', 'compact', 'newSession', 'openSettings', 'openMemory', 'selectModel', 'showContextMarkdown', 'undoRewind', 'showContext', 'resumeSession'];
 /** A model id or alias as the API spells them (`claude-opus-5-5`, `sonnet`, `claude-sonnet-4-6[1m]`). */
 const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,199}(\[1m\])?$/;
 const DECISIONS: readonly PermissionDecision[] = ['allow-once', 'allow-session', 'deny'];

@@ -11,7 +11,8 @@ function setup(files: Record<string, string>) {
   const store = createStore<AppState>(getDefaultAppState({ sessionId: 's' }));
   const sent: string[] = [];
   const runner: ChatRunner = {
-    submit: async (text) => void sent.push(text),
+    // What the model receives: the attachments' blocks before what was typed.
+    submit: async (text, options) => void sent.push(options?.modelText ?? text),
     stop: () => undefined,
     retry: async () => undefined,
     continue: async () => undefined,

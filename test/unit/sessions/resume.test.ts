@@ -42,6 +42,32 @@ function busyStore() {
 }
 
 describe('restoreSession: a saved session put back in the panel and the agent', () => {
+  it('a session stopped mid-turn (a Write waiting, then Reload Window) comes back with Continue, as its notice says', () => {
+    const store = busyStore();
+    const sessions = new SessionStore(mkdtempSync(join(tmpdir(), 'tl-resume-')));
+    const stopped: ViewMessage[] = [
+      ...view.slice(0, 5),
+      { kind: 'tool', id: 'toolu_1', name: 'Write', summary: 'a.txt', input: '{}', status: 'interrupted', createdAt: 700 },
+      { kind: 'notice', id: 'n1', level: 'info', text: 'Stopped. Press Continue to pick up where it left off, or send a new message.', action: { label: 'Continue', command: 'continue' }, createdAt: 800 },
+    ];
+    restoreSession(loaded({ view: stopped }), store, { setHistory: () => undefined }, sessions);
+    assert.equal(store.getState().canContinue, true);
+    // Cut short inside a turn (no notice was written): Continue too.
+    restoreSession(loaded({ view: view.slice(0, 5), repairs: ['an unanswered tool call got a "not recorded" result'] }), store, { setHistory: () => undefined }, sessions);
+    assert.equal(store.getState().canContinue, true);
+    // A finished answer: nothing to continue.
+    restoreSession(loaded({ view: view.slice(0, 5) }), store, { setHistory: () => undefined }, sessions);
+    assert.equal(store.getState().canContinue, false);
+  });
+
+  it("a rewind's Undo does not survive the session: its notice comes back without the button", () => {
+    const store = busyStore();
+    const sessions = new SessionStore(mkdtempSync(join(tmpdir(), 'tl-resume-')));
+    const rewound: ViewMessage[] = [...view.slice(0, 2), { kind: 'notice', id: 'n1', level: 'info', text: 'Rewound.', action: { label: 'Undo', command: 'undoRewind' }, createdAt: 900 }];
+    restoreSession(loaded({ view: rewound }), store, { setHistory: () => undefined }, sessions);
+    assert.deepEqual(store.getState().messages.at(-1), { kind: 'notice', id: 'n1', level: 'info', text: 'Rewound.', createdAt: 900 });
+  });
+
   it('restores id, title and messages, idle, with Undo and Rewind of the old run switched off and nothing else changed', () => {
     const store = busyStore();
     let got: { history: MessageParam[]; opts: unknown } | undefined;
