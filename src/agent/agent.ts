@@ -8,14 +8,15 @@ import { appendUserContent } from '../conversation/history';
 import { thresholdsFor, tokenView } from '../conversation/thresholds';
 import { RecentFiles } from '../conversation/recentFiles';
 import { TokenMeter } from '../conversation/tokenMeter';
-import { estimateTokens } from '../conversation/tokens';
-import { formatTokens } from '../shared/format';
 import type { NoticeAction, PermissionDecision, ViewMessage } from '../shared/viewState';
-import { addNotice, updateMessage } from '../state/actions';
+import { addNotice } from '../state/actions';
 import { modelViewOf, sameModelView } from '../state/modelView';
 import type { ChatRunner, SubmitOptions, SubmitResult } from './chatRunner';
 import { PermissionBroker, type PermissionEngine } from './permissionBroker';
 import { CompactionControl } from './compactionControl';
+import { KeyNotice } from './keyNotice';
+import { refusal } from './promptFit';
+import { RewindControl } from './rewindControl';
 import { noteModelWarning } from './modelNotice';
 import { reportOutcome } from './outcomeNotices';
 import { placeholderMessage, RequestFactory, type RequestFactoryDeps } from './requestFactory';
@@ -47,20 +48,18 @@ export class Agent implements ChatRunner, IDisposable {
   private readonly runner: TurnRunner;
   private readonly requests: RequestFactory;
   private readonly compaction: CompactionControl;
+  private readonly rewind: RewindControl;
   private readonly disposables = new DisposableStore();
   private controller: AbortController | undefined;
   private lastOutcome: LoopResult['outcome'] | undefined;
-  /** A message is waiting for an API key; the shell offers Retry once one is set. */
-  awaitingKey = false;
-  /** The notice that asked for the key, which becomes the offer to send once one is set. */
-  private keyNotice: string | undefined;
-  /** What the newest rewind dropped, while it can be put back (the history is still as the rewind left it). */
-  private rewound: { history: readonly MessageParam[]; messages: readonly ViewMessage[]; marks: ReturnType<Conversation['saveMarks']>; after: readonly MessageParam[] } | undefined;
+  /** The notice that asks for a key while a message waits (and offers to send it once one is set). */
+  private readonly keyNotice: KeyNotice;
   /** Files the agent read, to put back after a compaction. */
   readonly recentReads = new RecentFiles();
 
   constructor(private readonly deps: AgentDeps) {
     this.broker = new PermissionBroker(deps.permissions, deps.store);
+    this.keyNotice = new KeyNotice(deps.store);
     this.requests = new RequestFactory({ ...deps, settings: () => deps.store.getState().settings, meter: this.meter });
     this.runner = new TurnRunner({
       ...deps,
@@ -72,6 +71,7 @@ export class Agent implements ChatRunner, IDisposable {
     });
     this.disposables.add(this.conversation);
     this.disposables.add(this.conversation.onDidChange((e) => this.meter.invalidateFrom(e.from)));
+    this.rewind = new RewindControl({ store: deps.store, conversation: this.conversation, busy: () => this.busy, setHistory: (h) => this.setHistory(h) });
     this.compaction = new CompactionControl({ ...deps, conversation: this.conversation, meter: this.meter, recentReads: this.recentReads, busy: () => this.busy, publishTokens: () => this.publishTokens() });
     if (deps.compactor) {
       this.disposables.add(deps.compactor.onDidCompact((e) => this.compaction.compacted(e)));
@@ -171,44 +171,10 @@ export class Agent implements ChatRunner, IDisposable {
     return this.compaction.undo(id);
   }
 
-  /** Rewind: the conversation as it was before this user message; nothing on disk changes. Undone by `undoRewind`. */
-  rewindTo(viewId: string): boolean {
-    const before = this.conversation.marked(viewId);
-    if (!before || this.controller) return false;
-    const { store } = this.deps;
-    const messages = store.getState().messages;
-    const index = messages.findIndex((m) => m.id === viewId);
-    if (index < 0) return false;
-    const undo = { history: this.conversation.history, messages, marks: this.conversation.saveMarks() };
-    // Marks of the messages that go stay valid no longer.
-    this.conversation.keepMarks(new Set(messages.slice(0, index).map((m) => m.id)));
-    this.setHistory(before);
-    store.setState((s) => ({ ...s, messages: s.messages.slice(0, index), canContinue: false }));
-    this.rewound = { ...undo, after: this.conversation.history };
-    return true;
-  }
-
-  /**
-   * Puts back what the newest rewind dropped (the API history, the panel's messages, the marks),
-   * as long as nothing has changed the conversation since.
-   */
-  undoRewind(): boolean {
-    const r = this.rewound;
-    if (!r || this.controller || this.conversation.history !== r.after) return false;
-    this.rewound = undefined;
-    this.setHistory([...r.history]);
-    this.conversation.restoreMarks(r.marks);
-    this.deps.store.setState((s) => ({ ...s, messages: r.messages, canContinue: false }));
-    return true;
-  }
-
-  /** What a fork from this message starts with: the API history and the panel's messages. */
-  forkPoint(viewId: string): { history: MessageParam[]; messages: ViewMessage[] } | undefined {
-    const before = this.conversation.marked(viewId);
-    const index = this.deps.store.getState().messages.findIndex((m) => m.id === viewId);
-    if (!before || index < 0) return undefined;
-    return { history: before, messages: this.deps.store.getState().messages.slice(0, index) };
-  }
+  // Rewind (with its Undo) and a fork's starting point: see RewindControl. Nothing on disk changes.
+  rewindTo = (viewId: string): boolean => this.rewind.rewindTo(viewId);
+  undoRewind = (): boolean => this.rewind.undo();
+  forkPoint = (viewId: string): { history: MessageParam[]; messages: ViewMessage[] } | undefined => this.rewind.forkPoint(viewId);
 
   /**
    * Sends what the user typed (`text`, shown in the panel and used for the title) with what goes
@@ -219,13 +185,9 @@ export class Agent implements ChatRunner, IDisposable {
   async submit(text: string, options: SubmitOptions = {}): Promise<SubmitResult> {
     const { store, compactor } = this.deps;
     const content = options.modelText ?? text;
-    // A new message is what a rewind's Undo would lose: it is no longer offered.
-    this.rewound = undefined;
-    const tooBig = this.tooBigAlone(content);
-    if (tooBig) return this.refuse(tooBig, { label: 'Select Model', command: 'selectModel' });
-    if (compactor && !store.getState().settings.autoCompact && compactor.isBlocked(this.usedTokens() + estimateTokens(content))) {
-      return this.refuse('The conversation is too close to the context limit for a new message. Compact it first (your message was not sent, and is back in the box).', { label: 'Compact', command: 'compact' });
-    }
+    this.rewind.retire();
+    const refused = refusal(content, { meter: this.meter, settings: store.getState().settings, models: this.deps.models, compactor, used: this.usedTokens() });
+    if (refused) return this.refuse(refused.text, refused.action);
     const id = newId('user');
     // Only a message that starts a new user turn can be rewound to cleanly.
     const clean = this.messages.at(-1)?.role !== 'user';
@@ -235,23 +197,6 @@ export class Agent implements ChatRunner, IDisposable {
     this.conversation.set(appendUserContent(this.messages, [{ type: 'text', text: content }]), 'user');
     await this.run();
     return { returned: false };
-  }
-
-  /**
-   * Why a message cannot be sent with any conversation before it, or undefined: with the system
-   * prompt and the tools it reaches the blocking limit by itself, so compacting cannot make room.
-   */
-  private tooBigAlone(content: string): string | undefined {
-    const t = thresholdsFor(this.deps.store.getState().settings, this.deps.models);
-    const prompt = estimateTokens(content);
-    const total = this.meter.estimate([]) + prompt;
-    if (total < t.blockingAt) return undefined;
-    return (
-      `Your message is about ${formatTokens(prompt)} tokens; with the system prompt and tools a request would be about ${formatTokens(total)}, ` +
-      `over the ${formatTokens(t.blockingAt)} a request to this model may hold (its window is ${formatTokens(t.contextWindow)}). ` +
-      'Nothing was sent, and compacting cannot make room for it. It is back in the box: shorten it, or save the text to a file and ask ' +
-      'Threadline to read the parts it needs, or choose a model with a bigger window.'
-    );
   }
 
   /** A message refused before it touched the history: said in a notice, reported as a blocked loop (the CLI exits with it). */
@@ -268,23 +213,14 @@ export class Agent implements ChatRunner, IDisposable {
   }
 
   async continue(): Promise<void> {
-    this.rewound = undefined;
+    this.rewind.retire();
     this.conversation.set(appendUserContent(this.messages, [{ type: 'text', text: CONTINUE_PROMPT }]), 'user');
     await this.run();
   }
 
-  /**
-   * A key was stored. If a message waits for one, the notice that asked for the key becomes the
-   * offer to send it: one notice, and no Set API Key button left behind that asks again.
-   */
+  /** A key was stored: a message waiting for one is offered to be sent (see KeyNotice). */
   keyArrived(): void {
-    if (!this.awaitingKey) return;
-    const { store } = this.deps;
-    const text = 'API key saved. Send your waiting message now?';
-    const action = { label: 'Retry', command: 'retry' } as const;
-    const id = this.keyNotice;
-    if (id && store.getState().messages.some((m) => m.id === id)) updateMessage(store, id, (m) => (m.kind === 'notice' ? { ...m, level: 'info', text, action } : m));
-    else this.keyNotice = addNotice(store, 'info', text, action);
+    this.keyNotice.arrived();
   }
 
   stop(): void {
@@ -301,13 +237,10 @@ export class Agent implements ChatRunner, IDisposable {
     if (this.controller) return;
     const client = await this.deps.createClient();
     if (!client) {
-      // Retry pressed again without a key: the notice just above says it already.
-      if (!this.keyNotice || store.getState().messages.at(-1)?.id !== this.keyNotice) this.keyNotice = addNotice(store, 'warning', 'Set an Anthropic API key to get answers. Your message is kept; press Retry after setting it.', { label: 'Set API Key', command: 'setApiKey' });
-      this.awaitingKey = true;
+      this.keyNotice.ask();
       return;
     }
-    this.awaitingKey = false;
-    this.keyNotice = undefined;
+    this.keyNotice.answered();
     const controller = new AbortController();
     this.controller = controller;
     if (!(await this.checkModel())) {

@@ -198,9 +198,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       const settings = { ...(args.model ? { model: args.model } : {}), ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}) };
       const runtime = new RuntimeState(cwd);
       const store = createStore<AppState>(getDefaultAppState({ sessionId: runtime.sessionId, settings }));
-      // The window the Models API gives, as a prompt would use: with a key, the list is fetched
-      // when the cache is missing or a day old; without one, the cache or the built-in table, and
-      // the report says which.
+      // As a prompt would: with a key, the Models API (when its cache is missing or stale); the report says where the window is from.
       const models = cliModelCatalog(env, env.ANTHROPIC_API_KEY || undefined);
       const resolved = await models.resolve(args.model ?? DEFAULT_MODEL, settings);
       if (!resolved.ok || resolved.warning) io.err(`threadline: ${resolved.ok ? resolved.warning : resolved.error}\n`);
