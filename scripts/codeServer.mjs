@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { cleanEnv } from './childEnv.mjs';
-import { ensureE2eToolchain } from './e2eSetup.mjs';
+import { cacheDir, ensureE2eToolchain } from './e2eSetup.mjs';
 import { portFree } from './startPort.mjs';
 
 export const ROOT = resolve(import.meta.dirname, '..');
@@ -43,6 +43,14 @@ export function freePort() {
 }
 
 /**
+ * Where `npm start` keeps its sample workspace: beside the toolchain cache, outside any checkout
+ * (inside one, an `npm test` the agent ran there found Threadline's own package.json above it).
+ */
+export function sampleWorkspaceDir() {
+  return join(cacheDir(), 'sample-workspace');
+}
+
+/**
  * A small git repository to open, so the workspace looks like a user's. It has its own
  * package.json (with a test of its own): an `npm test` the agent runs there must not climb to
  * whatever project lies above it.
@@ -54,7 +62,7 @@ export function makeSampleWorkspace(dir) {
   writeFileSync(join(dir, 'src', 'greet.js'), 'export function greet(name) {\n  return `Hello, ${name}!`;\n}\n');
   writeFileSync(
     join(dir, 'package.json'),
-    `${JSON.stringify({ name: 'sample', version: '1.0.0', private: true, type: 'module', scripts: { test: 'node --test test/' } }, null, 2)}\n`,
+    `${JSON.stringify({ name: 'sample', version: '1.0.0', private: true, type: 'module', scripts: { test: 'node --test' } }, null, 2)}\n`,
   );
   writeFileSync(
     join(dir, 'test', 'greet.test.js'),

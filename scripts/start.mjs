@@ -3,8 +3,7 @@
 import { execSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BASE_SETTINGS, ROOT, makeSampleWorkspace, startCodeServer } from './codeServer.mjs';
-import { cacheDir } from './e2eSetup.mjs';
+import { BASE_SETTINGS, ROOT, makeSampleWorkspace, sampleWorkspaceDir, startCodeServer } from './codeServer.mjs';
 import { choosePort } from './startPort.mjs';
 
 // Before the build: a port that is taken is refused (or, when none was asked for, another one
@@ -28,9 +27,7 @@ mkdirSync(join(dirs.userData, 'User'), { recursive: true });
 mkdirSync(dirs.extensions, { recursive: true });
 const settingsFile = join(dirs.userData, 'User', 'settings.json');
 if (!existsSync(settingsFile)) writeFileSync(settingsFile, JSON.stringify(BASE_SETTINGS, null, 2));
-// Outside the checkout, beside the toolchain: inside it, an `npm test` the agent ran in the sample
-// found Threadline's own package.json above it and started Threadline's test suite.
-const workspace = join(cacheDir(), 'sample-workspace');
+const workspace = sampleWorkspaceDir();
 if (!existsSync(join(workspace, '.git'))) makeSampleWorkspace(workspace);
 
 let server;
