@@ -87,6 +87,8 @@ export function ToolBody({ detail, message }: { detail: ToolDetail; message: Too
       } catch {
         // describeTool already fell back for malformed input; nothing to add here
       }
+      const showResult = message.result !== undefined && (failed || !message.diff);
+      if (message.diff && !showResult) return null;
       return (
         <div className="tool-body">
           {!message.diff && (
@@ -97,7 +99,7 @@ export function ToolBody({ detail, message }: { detail: ToolDetail; message: Too
             </pre>
           )}
           {/* Done, the result is the model's copy of the same change (numbered lines): shown only when it says why not. */}
-          {message.result !== undefined && (failed || !message.diff) && <Output text={message.result} error={failed} />}
+          {showResult && <Output text={message.result!} error={failed} />}
         </div>
       );
     }
