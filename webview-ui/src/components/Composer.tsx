@@ -139,7 +139,7 @@ function SessionComposer({ sessionId }: { sessionId: string }) {
         data-testid="prompt-input"
         aria-label="Message Threadline"
         title="Enter to send, Shift+Enter for a new line, / for commands, @ to attach a file"
-        placeholder={busy ? 'Threadline is working… (Esc to stop)' : 'Ask Threadline… (/ for commands, @ for files)'}
+        placeholder={busy ? 'Threadline is working… (Esc to stop)' : 'Ask Threadline…'}
         value={draft}
         rows={3}
         onChange={(e) => onChange(e.target.value)}
@@ -153,7 +153,7 @@ function SessionComposer({ sessionId }: { sessionId: string }) {
         </div>
       )}
       <div className="composer-actions">
-        <span className="composer-hint">Enter to send · Shift+Enter for a new line</span>
+        <span className="composer-hint">/ commands · @ files · Shift+Enter new line</span>
         {busy ? (
           <button data-testid="stop-button" className="stop" onClick={() => post({ type: 'chat/stop', payload: {} })} title="Stop (Esc)">
             <span className="codicon codicon-debug-stop" /> Stop
