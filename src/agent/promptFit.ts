@@ -1,7 +1,6 @@
-import type { ModelSource } from '../api/models';
 import type { Compactor } from '../compact/compactor';
 import type { NoticeAction } from '../shared/viewState';
-import { thresholdsFor } from '../conversation/thresholds';
+import type { Thresholds } from '../conversation/thresholds';
 import type { TokenMeter } from '../conversation/tokenMeter';
 import { estimateTokens } from '../conversation/tokens';
 import { formatTokens } from '../shared/format';
@@ -12,8 +11,7 @@ import type { AppSettings } from '../state/appState';
  * prompt and the tools (the last request built) it reaches the blocking limit by itself, so
  * compacting cannot make room. Said with what to do instead.
  */
-export function tooBigAlone(content: string, meter: TokenMeter, settings: AppSettings, models: ModelSource | undefined): string | undefined {
-  const t = thresholdsFor(settings, models);
+export function tooBigAlone(content: string, meter: TokenMeter, t: Thresholds): string | undefined {
   const prompt = estimateTokens(content);
   const total = meter.estimate([]) + prompt;
   if (total < t.blockingAt) return undefined;
@@ -32,9 +30,9 @@ export function tooBigAlone(content: string, meter: TokenMeter, settings: AppSet
  */
 export function refusal(
   content: string,
-  o: { meter: TokenMeter; settings: AppSettings; models: ModelSource | undefined; compactor: Compactor | undefined; used: number },
+  o: { meter: TokenMeter; settings: AppSettings; thresholds: Thresholds; compactor: Compactor | undefined; used: number },
 ): { text: string; action: NoticeAction } | undefined {
-  const alone = tooBigAlone(content, o.meter, o.settings, o.models);
+  const alone = tooBigAlone(content, o.meter, o.thresholds);
   if (alone) return { text: alone, action: { label: 'Select Model', command: 'selectModel' } };
   if (o.compactor && !o.settings.autoCompact && o.compactor.isBlocked(o.used + estimateTokens(content))) {
     return { text: 'The conversation is too close to the context limit for a new message. Compact it first (your message was not sent, and is back in the box).', action: { label: 'Compact', command: 'compact' } };

@@ -78,6 +78,8 @@ export interface LoopResult {
   turns: number;
   /** The text of the final assistant message, for the CLI and titles. */
   finalText: string;
+  /** The prompt was refused before it touched the history (outcome `blocked`): the panel hands it back to the box. */
+  returned?: boolean;
 }
 
 function toParam(block: AssistantBlock): ContentBlockParam | undefined {

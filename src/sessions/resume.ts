@@ -1,6 +1,3 @@
-import type { MessageParam } from '../api/types';
-import type { AppState } from '../state/appState';
-import type { Store } from '../shared/store';
 import type { ViewMessage } from '../shared/viewState';
 import { SessionRecorder } from './recorder';
 import type { LoadedSession, SessionStore } from './sessionStore';
@@ -14,17 +11,6 @@ export function lastAssistantAt(view: readonly ViewMessage[]): number | undefine
   return undefined;
 }
 
-/** Undo, Rewind and Fork need the in-memory history of the live session that made them. */
-function liveOnly(m: ViewMessage): ViewMessage {
-  if (m.kind === 'compaction') return m.canUndo ? { ...m, canUndo: false } : m;
-  if (m.kind === 'user') return m.rewindable ? { ...m, rewindable: false } : m;
-  if (m.kind === 'notice' && m.action?.command === 'undoRewind') {
-    const { action: _gone, ...rest } = m;
-    return rest;
-  }
-  return m;
-}
-
 /**
  * Whether the saved conversation ended in a stopped turn that Continue picks up: its last message
  * is the notice that offers it, or its last turn was cut short (the transcript ends inside it).
@@ -36,30 +22,33 @@ export function endedStopped(loaded: Pick<LoadedSession, 'view' | 'repairs' | 'h
 }
 
 /**
- * Puts a loaded session back: the agent's API history, the panel's messages, the title and
- * the token indicator; returns the recorder that continues the same transcript.
+ * A saved session's panel messages as a resumed session shows them. Rewind and Fork stay on for
+ * the messages the transcript can find again (it keeps a reference to each); a compaction's Undo
+ * is worked out from its record once the history is back (see CompactionControl.historyChanged).
+ * Sessions saved before those were kept get neither.
  */
-export function restoreSession(loaded: LoadedSession, store: Store<AppState>, agent: { setHistory(history: MessageParam[], opts?: { lastAssistantAt?: number }): void }, sessions: SessionStore): SessionRecorder {
-  store.setState((s) => ({
-    ...s,
-    sessionId: loaded.meta.id,
-    sessionTitle: loaded.title ?? s.sessionTitle,
-    messages: loaded.view.map(liveOnly),
-    status: 'idle',
-    permission: null,
-    // A session that was stopped (Stop, the turn limit, or the window reloaded under a running
-    // turn) can be picked up where it left off, as its last notice says.
-    canContinue: endedStopped(loaded),
-  }));
-  const at = lastAssistantAt(loaded.view);
-  agent.setHistory(loaded.history, at !== undefined ? { lastAssistantAt: at } : {});
+export function restoredView(view: readonly ViewMessage[], prompts: Readonly<Record<string, unknown>> = {}): ViewMessage[] {
+  return view.map((m) => {
+    if (m.kind === 'compaction') return m.canUndo ? { ...m, canUndo: false } : m;
+    if (m.kind === 'user') return m.rewindable && !prompts[m.id] ? { ...m, rewindable: false } : m;
+    // A rewind's Undo needs the session that made it, as it was just after the rewind.
+    if (m.kind === 'notice' && m.action?.command === 'undoRewind') {
+      const { action: _gone, ...rest } = m;
+      return rest;
+    }
+    return m;
+  });
+}
+
+/** The recorder that continues a loaded session's transcript: same id, folder, model, branch and creation time. */
+export function resumedRecorder(loaded: LoadedSession, sessions: SessionStore): SessionRecorder {
   return new SessionRecorder(sessions, {
     id: loaded.meta.id,
     cwd: loaded.meta.cwd,
     model: loaded.meta.model,
     createdAt: loaded.meta.createdAt,
     ...(loaded.meta.branch ? { branch: loaded.meta.branch } : {}),
-    existing: { history: loaded.history, view: loaded.view, ...(loaded.title ? { title: loaded.title } : {}) },
+    existing: { history: loaded.history, view: loaded.view, compactions: loaded.compactions, prompts: loaded.prompts, ...(loaded.title ? { title: loaded.title } : {}) },
   });
 }
 

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'node:test';
+import { testHost } from '../../support/host';
 import { createStandinAgent } from '../../support/standinAgent';
 import { useStandin } from '../../support/useStandin';
 
@@ -10,7 +11,7 @@ const standin = useStandin();
 
 it('a key stored while a message waits turns the "set a key" notice into one offer to send, however often the change is reported', async () => {
   const stored: { key?: string } = {};
-  const { agent, store } = createStandinAgent({ url: standin.url, cwd: mkdtempSync(join(tmpdir(), 'tl-key-')), extra: { apiKey: async () => stored.key } });
+  const { agent, store } = createStandinAgent({ url: standin.url, cwd: mkdtempSync(join(tmpdir(), 'tl-key-')), extra: { host: { ...testHost({ baseUrl: standin.url }), apiKey: async () => stored.key } } });
   await agent.submit('hello');
   await agent.retry();
   const notices = () => store.getState().messages.filter((m) => m.kind === 'notice');

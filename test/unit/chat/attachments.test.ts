@@ -1,28 +1,21 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ChatRunner } from '../../../src/agent/chatRunner';
 import type { AttachmentSource } from '../../../src/chat/attachments';
 import { createChatHandlers } from '../../../src/chat/chatController';
-import { silentLogger } from '../../../src/ports/logger';
+import { chatDeps, stubSession, stubWorkbench } from '../../support/chatDeps';
 import { createStore } from '../../../src/shared/store';
 import { getDefaultAppState, type AppState } from '../../../src/state/appState';
 
 function setup(files: Record<string, string>) {
   const store = createStore<AppState>(getDefaultAppState({ sessionId: 's' }));
   const sent: string[] = [];
-  const runner: ChatRunner = {
-    // What the model receives: the attachments' blocks before what was typed.
-    submit: async (text, options) => void sent.push(options?.modelText ?? text),
-    stop: () => undefined,
-    retry: async () => undefined,
-    continue: async () => undefined,
-    respondToPermission: () => undefined,
-  };
+  // What the model receives: the attachments' blocks before what was typed.
+  const session = stubSession({ submit: async (text, options) => void sent.push(options?.modelText ?? text) });
   const source: AttachmentSource = {
     listFiles: async () => Object.keys(files),
     readFile: async (path) => (path in files ? { ok: true, text: files[path]! } : { ok: false, reason: `${path} does not exist` }),
   };
-  const handlers = createChatHandlers({ store, log: silentLogger, hasApiKey: async () => true, runCommand: () => undefined, runner, attachments: source });
+  const handlers = createChatHandlers(chatDeps(store, { session, workbench: stubWorkbench({ attachments: source }) }));
   return { store, handlers, sent };
 }
 

@@ -3,65 +3,65 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import type { Agent } from '../../../src/agent/agent';
 import { createAgent } from '../../../src/agent/createAgent';
 import { Permissions } from '../../../src/agent/permissions';
 import { createToolRegistry } from '../../../src/agent/tools';
 import { createChatHandlers } from '../../../src/chat/chatController';
-import { SessionManager } from '../../../src/chat/sessionManager';
 import { silentLogger } from '../../../src/ports/logger';
+import { SessionDriver } from '../../../src/sessions/sessionDriver';
 import { SessionStore, titleFrom } from '../../../src/sessions/sessionStore';
 import type { HostToWebviewMessage } from '../../../src/shared/protocol';
 import { createStore } from '../../../src/shared/store';
 import type { ViewMessage } from '../../../src/shared/viewState';
 import { getDefaultAppState, type AppSettings, type AppState } from '../../../src/state/appState';
 import { RuntimeState } from '../../../src/state/runtimeState';
+import { chatDeps, stubWorkbench } from '../../support/chatDeps';
+import { testHost } from '../../support/host';
 import { useStandin } from '../../support/useStandin';
 
 const standin = useStandin();
 const lastMessages = () => (standin.requests.at(-1)!.body as { messages: { role: string }[] }).messages;
 
-/** The panel's handlers over the real session manager and agent, against the stand-in. */
+/** The panel's handlers over the real session driver and agent, against the stand-in. */
 function setup(settings: Partial<AppSettings> = {}) {
   const cwd = mkdtempSync(join(tmpdir(), 'tl-handback-'));
   const runtime = new RuntimeState(cwd);
   const store = createStore<AppState>(getDefaultAppState({ sessionId: runtime.sessionId, settings: { model: 'claude-sonnet-4-6', ...settings } }));
   store.setState((s) => ({ ...s, apiKeySet: true }));
   const sessions = new SessionStore(join(cwd, '.sessions'));
-  const manager = new SessionManager({
-    store,
-    runtime,
-    log: silentLogger,
-    cwd,
-    sessions,
-    context: { clear: () => undefined, prefetch: () => undefined },
-    createAgent: ({ onLoopComplete }) =>
-      createAgent({
-        store,
-        runtime,
-        log: silentLogger,
-        cwd,
-        tools: createToolRegistry(),
-        permissions: new Permissions({ cwd, rules: () => ({ allow: [], ask: [], deny: [] }), trusted: () => true }),
-        apiKey: async () => 'k',
-        baseUrl: () => standin.url,
-        maxTurns: () => 5,
-        onLoopComplete,
-      }),
-  });
+  const host = testHost({ apiKey: 'k', baseUrl: standin.url });
+  const driver = new SessionDriver<Agent>(
+    {
+      store,
+      runtime,
+      log: silentLogger,
+      cwd,
+      sessions,
+      host,
+      context: { clear: () => undefined, prefetch: () => undefined },
+      prepareOpen: async () => undefined,
+      createAgent: (session) =>
+        createAgent({
+          store,
+          runtime,
+          log: silentLogger,
+          cwd,
+          host,
+          tools: createToolRegistry(),
+          permissions: new Permissions({ cwd, rules: () => ({ allow: [], ask: [], deny: [] }), trusted: () => true }),
+          session,
+        }),
+    },
+    { kind: 'new' },
+  );
   const replies: HostToWebviewMessage[] = [];
-  const handlers = createChatHandlers({
-    store,
-    log: silentLogger,
-    hasApiKey: async () => true,
-    runCommand: () => undefined,
-    runner: manager.runner,
-    reply: (m) => void replies.push(m),
-    attachments: { listFiles: async () => ['src/greet.js'], readFile: async () => ({ ok: true, text: 'export function greet() {}\n' }) },
-  });
+  const attachments = { listFiles: async () => ['src/greet.js'], readFile: async () => ({ ok: true as const, text: 'export function greet() {}\n' }) };
+  const handlers = createChatHandlers(chatDeps(store, { session: driver, workbench: stubWorkbench({ attachments }), reply: (m) => void replies.push(m) }));
   const shown = () => store.getState().messages.map((m) => (m.kind === 'user' || m.kind === 'assistant' ? `${m.kind}:${m.text}` : m.kind));
   const inserted = () => replies.flatMap((r) => (r.type === 'composer/insert' ? [r.payload] : []));
   const notice = () => store.getState().messages.filter((m): m is Extract<ViewMessage, { kind: 'notice' }> => m.kind === 'notice').at(-1);
-  return { store, manager, handlers, shown, inserted, notice, sessions };
+  return { store, driver, handlers, shown, inserted, notice, sessions };
 }
 
 describe('a message handed back to the composer', () => {
@@ -79,7 +79,7 @@ describe('a message handed back to the composer', () => {
     assert.equal(titleFrom(t.store.getState().messages), 'Explain this');
     const sent = JSON.stringify(standin.requests.at(-1)!.body);
     assert.match(sent, /<file path=\\"src\/greet\.js\\">/, 'the model still gets the file');
-    await t.manager.flush();
+    await t.driver.flush();
     const [listed] = await t.sessions.list();
     assert.equal(listed?.title, 'Explain this', 'the history and Resume Session show what was typed');
     assert.doesNotMatch(listed?.preview ?? '', /<file|<selection/);
@@ -139,7 +139,7 @@ describe('a message handed back to the composer', () => {
     await t.handlers['chat/send']({ text: huge });
     assert.equal(standin.requests.length, 0, 'nothing was sent');
     assert.deepEqual(t.shown(), ['notice'], 'the message is not in the conversation');
-    assert.equal(t.manager.agent.messages.length, 0, 'nor in what the model would see');
+    assert.equal(t.driver.agent.messages.length, 0, 'nor in what the model would see');
     assert.equal(t.inserted()[0]?.text, huge, 'it is back in the box, whole');
     const n = t.notice()!;
     assert.match(n.text, /shorten it/);

@@ -7,9 +7,11 @@ import type { MessageParam } from '../../../src/api/types';
 import type { ViewMessage } from '../../../src/shared/viewState';
 import { createStore } from '../../../src/shared/store';
 import { SessionRecorder } from '../../../src/sessions/recorder';
-import { lastAssistantAt, restoreSession, skippedNotice } from '../../../src/sessions/resume';
+import { lastAssistantAt, resumedRecorder, skippedNotice } from '../../../src/sessions/resume';
+import { SessionDriver } from '../../../src/sessions/sessionDriver';
 import { SessionStore, type LoadedSession } from '../../../src/sessions/sessionStore';
 import { getDefaultAppState, type AppState } from '../../../src/state/appState';
+import { fakeDriverDeps } from '../../support/fakeSessionAgent';
 
 const msg = (role: 'user' | 'assistant', text: string): MessageParam => ({ role, content: [{ type: 'text', text }] });
 const view: ViewMessage[] = [
@@ -30,6 +32,8 @@ function loaded(over: Partial<LoadedSession> = {}): LoadedSession {
     tokens: 1234,
     skipped: [],
     repairs: [],
+    compactions: [],
+    prompts: {},
     ...over,
   };
 }
@@ -41,40 +45,44 @@ function busyStore() {
   return store;
 }
 
-describe('restoreSession: a saved session put back in the panel and the agent', () => {
+describe('a saved session put back in the panel and the agent', () => {
   it('a session stopped mid-turn (a Write waiting, then Reload Window) comes back with Continue, as its notice says', () => {
     const store = busyStore();
-    const sessions = new SessionStore(mkdtempSync(join(tmpdir(), 'tl-resume-')));
+    const open = (l: LoadedSession) => {
+      const { deps } = fakeDriverDeps(store, mkdtempSync(join(tmpdir(), 'tl-resume-')));
+      return new SessionDriver(deps, { kind: 'resume', loaded: l });
+    };
     const stopped: ViewMessage[] = [
       ...view.slice(0, 5),
       { kind: 'tool', id: 'toolu_1', name: 'Write', summary: 'a.txt', input: '{}', status: 'interrupted', createdAt: 700 },
       { kind: 'notice', id: 'n1', level: 'info', text: 'Stopped. Press Continue to pick up where it left off, or send a new message.', action: { label: 'Continue', command: 'continue' }, createdAt: 800 },
     ];
-    restoreSession(loaded({ view: stopped }), store, { setHistory: () => undefined }, sessions);
+    open(loaded({ view: stopped }));
     assert.equal(store.getState().canContinue, true);
     // Cut short inside a turn (no notice was written): Continue too.
-    restoreSession(loaded({ view: view.slice(0, 5), repairs: ['an unanswered tool call got a "not recorded" result'] }), store, { setHistory: () => undefined }, sessions);
+    open(loaded({ view: view.slice(0, 5), repairs: ['an unanswered tool call got a "not recorded" result'] }));
     assert.equal(store.getState().canContinue, true);
     // A finished answer: nothing to continue.
-    restoreSession(loaded({ view: view.slice(0, 5) }), store, { setHistory: () => undefined }, sessions);
+    open(loaded({ view: view.slice(0, 5) }));
     assert.equal(store.getState().canContinue, false);
   });
 
   it("a rewind's Undo does not survive the session: its notice comes back without the button", () => {
     const store = busyStore();
-    const sessions = new SessionStore(mkdtempSync(join(tmpdir(), 'tl-resume-')));
+    const { deps } = fakeDriverDeps(store, mkdtempSync(join(tmpdir(), 'tl-resume-')));
     const rewound: ViewMessage[] = [...view.slice(0, 2), { kind: 'notice', id: 'n1', level: 'info', text: 'Rewound.', action: { label: 'Undo', command: 'undoRewind' }, createdAt: 900 }];
-    restoreSession(loaded({ view: rewound }), store, { setHistory: () => undefined }, sessions);
+    new SessionDriver(deps, { kind: 'resume', loaded: loaded({ view: rewound }) });
     assert.deepEqual(store.getState().messages.at(-1), { kind: 'notice', id: 'n1', level: 'info', text: 'Rewound.', createdAt: 900 });
   });
 
   it('restores id, title and messages, idle, with Undo and Rewind of the old run switched off and nothing else changed', () => {
     const store = busyStore();
-    let got: { history: MessageParam[]; opts: unknown } | undefined;
-    const sessions = new SessionStore(mkdtempSync(join(tmpdir(), 'tl-resume-')));
-    const rec = restoreSession(loaded(), store, { setHistory: (history, opts) => (got = { history, opts }) }, sessions);
+    const { deps, agents } = fakeDriverDeps(store, mkdtempSync(join(tmpdir(), 'tl-resume-')));
+    const driver = new SessionDriver(deps, { kind: 'resume', loaded: loaded() });
     const s = store.getState();
     assert.equal(s.sessionId, 'resumed-1');
+    assert.equal(driver.sessionId, 'resumed-1', 'the runtime continues under the saved id');
+    assert.equal(agents[0]!.session.id, 'resumed-1', 'so do the agent\'s notes and archives');
     assert.equal(s.sessionTitle, 'Fix the parser');
     assert.equal(s.status, 'idle');
     assert.equal(s.permission, null);
@@ -88,16 +96,15 @@ describe('restoreSession: a saved session put back in the panel and the agent', 
       view[5],
     ]);
     assert.equal(s.messages[5], view[5], 'a message with nothing to switch off is kept as it is');
-    assert.deepEqual(got, { history: loaded().history, opts: { lastAssistantAt: 500 } }, 'the agent learns when the last answer came (the cache may be cold)');
-    assert.ok(rec instanceof SessionRecorder);
+    assert.deepEqual(agents[0]!.restored, [{ history: loaded().history, opts: { lastAssistantAt: 500, compactions: [], prompts: {} } }], 'the agent learns when the last answer came (the cache may be cold)');
   });
 
   it('keeps the title the panel has when the transcript has none, and gives no answer time when there was no answer', () => {
     const store = busyStore();
-    let opts: unknown = 'unset';
-    restoreSession(loaded({ title: undefined, view: [view[0]!] }), store, { setHistory: (_h, o) => (opts = o) }, new SessionStore(mkdtempSync(join(tmpdir(), 'tl-resume-'))));
+    const { deps, agents } = fakeDriverDeps(store, mkdtempSync(join(tmpdir(), 'tl-resume-')));
+    new SessionDriver(deps, { kind: 'resume', loaded: loaded({ title: undefined, view: [view[0]!] }) });
     assert.equal(store.getState().sessionTitle, 'Live session');
-    assert.deepEqual(opts, {});
+    assert.deepEqual(agents[0]!.restored[0]!.opts, { compactions: [], prompts: {} });
   });
 
   it('continues the same transcript: the next message is appended to the resumed file, with its meta unchanged', async () => {
@@ -108,7 +115,7 @@ describe('restoreSession: a saved session put back in the panel and the agent', 
     await first.sync(h1, v1, 5);
     await first.flush();
     const before = await sessions.load('r2');
-    const rec = restoreSession(before, busyStore(), { setHistory: () => {} }, sessions);
+    const rec = resumedRecorder(before, sessions);
     const h2 = [...h1, msg('assistant', 'a1')];
     await rec.sync(h2, [...v1, { kind: 'assistant', id: 'a1', text: 'a1', streaming: false, createdAt: 2 }], 9);
     await rec.flush();

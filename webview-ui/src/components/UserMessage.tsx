@@ -1,8 +1,6 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Attachment, ViewMessage } from '../../../src/shared/viewState';
-import { userMessageActions } from '../controls/messageActions';
-import { post } from '../vscodeApi';
 import type { RowAttributes } from './rowAttributes';
+import { UserMessageMenu } from './UserMessageMenu';
 
 type UserViewMessage = Extract<ViewMessage, { kind: 'user' }>;
 
@@ -14,7 +12,7 @@ export function UserMessage({ message, common }: { message: UserViewMessage; com
     <div className="message user" {...common}>
       <div className="role">
         <span className="codicon codicon-account" /> You
-        {message.rewindable && <MessageMenu id={message.id} />}
+        <UserMessageMenu id={message.id} rewindable={message.rewindable === true} />
       </div>
       {message.attachments && message.attachments.length > 0 && (
         <div className="attachments sent" data-testid="sent-attachments">
@@ -28,77 +26,5 @@ export function UserMessage({ message, common }: { message: UserViewMessage; com
       )}
       <div className="user-text">{message.text}</div>
     </div>
-  );
-}
-
-/** Rewind and Fork behind one button: a menu that says what each does before anything happens. */
-function MessageMenu({ id }: { id: string }) {
-  const [open, setOpen] = useState(false);
-  const opener = useRef<HTMLButtonElement>(null);
-  const menu = useRef<HTMLDivElement>(null);
-  const actions = userMessageActions(id);
-  useEffect(() => {
-    if (open) menu.current?.querySelector<HTMLButtonElement>('button')?.focus();
-  }, [open]);
-  const close = (refocus: boolean) => {
-    setOpen(false);
-    if (refocus) opener.current?.focus();
-  };
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const items = [...(menu.current?.querySelectorAll<HTMLButtonElement>('button') ?? [])];
-    const at = items.indexOf(document.activeElement as HTMLButtonElement);
-    if (e.key === 'Escape') close(true);
-    else if (e.key === 'ArrowDown') items[(at + 1) % items.length]?.focus();
-    else if (e.key === 'ArrowUp') items[(at - 1 + items.length) % items.length]?.focus();
-    else return;
-    e.preventDefault();
-    e.stopPropagation();
-  };
-  return (
-    <span className="message-actions">
-      <button
-        ref={opener}
-        className="icon"
-        data-testid="message-menu"
-        title="Rewind or fork from here…"
-        aria-label="Rewind or fork from here"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        onClick={() => setOpen(!open)}
-      >
-        <span className="codicon codicon-discard" />
-      </button>
-      {open && (
-        <div
-          ref={menu}
-          className="message-menu"
-          role="menu"
-          data-testid="message-menu-list"
-          onKeyDown={onKeyDown}
-          onBlur={(e) => {
-            if (!e.currentTarget.contains(e.relatedTarget as Node | null) && e.relatedTarget !== opener.current) setOpen(false);
-          }}
-        >
-          {actions.map((a) => (
-            <button
-              key={a.key}
-              role="menuitem"
-              className="menu-item"
-              data-testid={`message-${a.key}`}
-              onClick={() => {
-                close(false);
-                post(a.message);
-              }}
-            >
-              <span className={`codicon codicon-${a.icon}`} />
-              <span className="menu-text">
-                <span className="menu-label">{a.label}</span>
-                <span className="menu-detail">{a.detail}</span>
-              </span>
-            </button>
-          ))}
-        </div>
-      )}
-    </span>
   );
 }
