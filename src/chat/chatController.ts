@@ -235,7 +235,7 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
     'editor/insertText': async ({ text }) => {
       await workbench.insertText(text);
     },
-    ...undoHandlers({ store, ...deps.undo }),
+    ...undoHandlers({ store, ...deps.undo, handBack }),
     ...attachmentHandlers(store, workbench.attachments, (m) => addNotice(store, 'warning', `Not attached: ${m}.`)),
     'edit/review': async ({ requestId }) => {
       await workbench.reviewEdit(requestId);

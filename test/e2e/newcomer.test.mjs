@@ -137,7 +137,7 @@ describe("a newcomer's first sessions in real VS Code", { timeout: 900_000 }, ()
     await user.locator('[data-testid="message-menu"]').click();
     const rewind = user.locator('[data-testid="message-rewind"]');
     await rewind.waitFor();
-    assert.match(await user.locator('[data-testid="message-menu-list"]').innerText(), /Rewind to here[\s\S]*Fork from here/);
+    assert.match(await user.locator('[data-testid="message-menu-list"]').innerText(), /Restore conversation[\s\S]*back into the box[\s\S]*Fork from here/);
     // Nothing happened on the first click; Esc closes the menu and changes nothing.
     await wb.page.keyboard.press('Escape');
     await rewind.waitFor({ state: 'detached' });
