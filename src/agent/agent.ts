@@ -228,7 +228,7 @@ export class Agent implements IDisposable {
     const { store, compactor } = this.deps;
     const content = options.modelText ?? text;
     this.rewind.retire();
-    const refused = refusal(content, { meter: this.meter, settings: store.getState().settings, thresholds: this.deps.thresholds(), compactor, used: this.usedTokens() });
+    const refused = refusal(content, { meter: this.meter, settings: store.getState().settings, thresholds: this.deps.thresholds(), compactor, used: this.usedTokens(), handsBack: options.handsBack === true });
     if (refused) return this.refuse(refused.text, refused.action);
     // Only a message that starts a new user turn can be rewound to cleanly.
     const clean = this.messages.at(-1)?.role !== 'user';

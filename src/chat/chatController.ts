@@ -147,7 +147,7 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
       const modelText = attached.length ? await withAttachments(text, attached, workbench.attachments) : text;
       // The session keeps the message in its history even without a key, so Retry works once
       // the key is set. The panel shows what was typed, with chips for what went with it.
-      const r = await session.submit(text, { ...(modelText !== text ? { modelText } : {}), ...(attached.length ? { attachments: attached } : {}) });
+      const r = await session.submit(text, { handsBack: true, ...(modelText !== text ? { modelText } : {}), ...(attached.length ? { attachments: attached } : {}) });
       // Refused before it touched the history (too big): back in the box, chips and all.
       if (r?.returned) handBack({ text, attachments: attached });
     },

@@ -39,6 +39,8 @@ export interface SubmitOptions {
   modelText?: string;
   /** What went with the message, shown on it as chips. */
   attachments?: readonly Attachment[];
+  /** A message refused before it is sent goes back where it was typed (the panel's box); its notice says so. */
+  handsBack?: boolean;
 }
 
 /** A partial compaction's preview: the figures and the summary, nothing applied. */

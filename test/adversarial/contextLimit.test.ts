@@ -98,7 +98,8 @@ describe('issue 14 item 5: a request known to be over the blocking limit is neve
     assert.equal(standin.requests.length, 0, 'a request went out');
     const n = notices(store).at(-1);
     assert.ok(n?.kind === 'notice' && /Nothing was sent, and compacting cannot make room/.test(n.text) && n.action?.command === 'selectModel', JSON.stringify(n));
-    assert.equal(r?.returned, true, 'handed back to the box');
+    assert.doesNotMatch(n.text, /back in the box/, 'headless, nothing puts it back in a box');
+    assert.equal(r?.returned, true, 'handed back, for a face with a box');
     assert.equal(r?.outcome, 'blocked', 'the CLI exits with the reason');
     assert.equal(agent.messages.length, 0, 'the prompt is not left in the history');
     assert.equal(agent.outcome, 'blocked');

@@ -142,7 +142,7 @@ describe('a message handed back to the composer', () => {
     assert.equal(t.driver.agent.messages.length, 0, 'nor in what the model would see');
     assert.equal(t.inserted()[0]?.text, huge, 'it is back in the box, whole');
     const n = t.notice()!;
-    assert.match(n.text, /shorten it/);
+    assert.match(n.text, /It is back in the box: shorten it/);
     assert.match(n.text, /bigger window/);
     assert.doesNotMatch(n.text, /Compact the conversation/);
     assert.deepEqual(n.action, { label: 'Select Model', command: 'selectModel' });
