@@ -100,6 +100,10 @@ describe('a message handed back to the composer', () => {
     assert.deepEqual(t.notice()?.action, { label: 'Undo', command: 'undoRewind' });
     await t.handlers['command/run']({ command: 'undoRewind' });
     assert.deepEqual(t.shown().filter((x) => x !== 'notice'), ['user:q1', 'assistant:a1', 'user:q2', 'assistant:a2']);
+    await t.driver.flush();
+    const saved = await t.sessions.load(t.store.getState().sessionId);
+    assert.deepEqual(saved.view.flatMap((m) => (m.kind === 'user' || m.kind === 'assistant' ? [m.text] : [])), ['q1', 'a1', 'q2', 'a2'], 'the transcript has the exchange back too');
+    assert.equal(saved.history.length, 4);
     standin.enqueue({ content: [{ type: 'text', text: 'a3' }] });
     t.store.setState((s) => ({ ...s, attachments: [] }));
     await t.handlers['chat/send']({ text: 'q3' });
