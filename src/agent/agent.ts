@@ -188,28 +188,15 @@ export class Agent implements IDisposable {
   }
 
   /** Manual compaction ("Compact Conversation", /compact). */
-  compactNow(focus?: string): Promise<boolean> {
-    return this.compaction.compactNow(focus);
-  }
-
+  compactNow = (focus?: string): Promise<boolean> => this.compaction.compactNow(focus);
   /** Undoes any compaction whose summary is still in the conversation; what came after stays. */
-  undoCompaction(id: string): boolean {
-    return this.compaction.undo(id);
-  }
+  undoCompaction = (id: string): boolean => this.compaction.undo(id);
 
-  /** "Summarize from here" / "up to here" from a user message: the preview; nothing changes yet. */
-  previewPartialCompaction(messageId: string, direction: PartialDirection, focus?: string): Promise<PartialPreview> {
-    return this.compaction.previewPartial(messageId, direction, focus);
-  }
-
-  /** Applies a previewed partial compaction (false: it was dismissed or replaced, or a turn runs). */
-  applyPartialCompaction(previewId: string): boolean {
-    return this.compaction.applyPartial(previewId);
-  }
-
-  cancelPartialCompaction(previewId?: string): void {
-    this.compaction.cancelPartial(previewId);
-  }
+  // "Summarize from here" / "up to here" from a user message: previewed (nothing changes yet), then
+  // applied (false: the preview was dismissed or replaced, or a turn runs), or cancelled.
+  previewPartialCompaction = (messageId: string, direction: PartialDirection, focus?: string): Promise<PartialPreview> => this.compaction.previewPartial(messageId, direction, focus);
+  applyPartialCompaction = (previewId: string): boolean => this.compaction.applyPartial(previewId);
+  cancelPartialCompaction = (previewId?: string): void => this.compaction.cancelPartial(previewId);
 
   // Rewind (with its Undo) and a fork's starting point: see RewindControl. Nothing on disk changes.
   rewindTo = (viewId: string): boolean => this.rewind.rewindTo(viewId);

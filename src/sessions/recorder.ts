@@ -171,7 +171,7 @@ export class SessionRecorder {
    * messages that are new or changed. Compares by identity; serialises only what is new.
    */
   sync(history: readonly MessageParam[], view: readonly ViewMessage[], tokens: number, reason = 'update'): Promise<void> {
-    if (!this.worthAFile(view)) return Promise.resolve();
+    if (!this.started && !view.some((m) => m.kind === 'user')) return Promise.resolve(); // an empty session is not worth a file
     this.start();
     const n = this.history.length;
     let kept = history.length >= n;
@@ -190,7 +190,7 @@ export class SessionRecorder {
 
   /** The panel's messages now: writes those new or changed since the last call (compared by identity). */
   syncView(view: readonly ViewMessage[], tokens: number): Promise<void> {
-    if (!this.worthAFile(view)) return Promise.resolve();
+    if (!this.started && !view.some((m) => m.kind === 'user')) return Promise.resolve();
     if (view.length < this.lastView.length) this.recount(view);
     for (let i = 0; i < view.length; i++) if (view[i] !== this.lastView[i]) this.noteView(view[i]!);
     // Not the old list with messages added after it (a rewind, a divider put in between): the
@@ -216,11 +216,6 @@ export class SessionRecorder {
   /** The title was changed elsewhere (the history's Rename); later index updates keep it. */
   adoptTitle(title: string): void {
     this.title = title;
-  }
-
-  /** A new session gets its file with its first message: an empty one is not worth a file. */
-  private worthAFile(view: readonly ViewMessage[]): boolean {
-    return this.started || view.some((m) => m.kind === 'user');
   }
 
   /** The session gets its file with its first message; notices shown before it go in then. */
