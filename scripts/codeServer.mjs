@@ -6,7 +6,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { cleanEnv } from './childEnv.mjs';
-import { ensureE2eToolchain } from './e2eSetup.mjs';
+import { cacheDir, ensureE2eToolchain } from './e2eSetup.mjs';
+import { portFree } from './startPort.mjs';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const VSIX = join(ROOT, 'dist', 'threadline.vsix');
@@ -41,11 +42,32 @@ export function freePort() {
   });
 }
 
-/** A small git repository to open, so the workspace looks like a user's. */
+/**
+ * Where `npm start` keeps its sample workspace: beside the toolchain cache, outside any checkout
+ * (inside one, an `npm test` the agent ran there found Threadline's own package.json above it).
+ */
+export function sampleWorkspaceDir() {
+  return join(cacheDir(), 'sample-workspace');
+}
+
+/**
+ * A small git repository to open, so the workspace looks like a user's. It has its own
+ * package.json (with a test of its own): an `npm test` the agent runs there must not climb to
+ * whatever project lies above it.
+ */
 export function makeSampleWorkspace(dir) {
   mkdirSync(join(dir, 'src'), { recursive: true });
+  mkdirSync(join(dir, 'test'), { recursive: true });
   writeFileSync(join(dir, 'README.md'), '# sample\n\nA tiny project for trying Threadline.\n');
   writeFileSync(join(dir, 'src', 'greet.js'), 'export function greet(name) {\n  return `Hello, ${name}!`;\n}\n');
+  writeFileSync(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ name: 'sample', version: '1.0.0', private: true, type: 'module', scripts: { test: 'node --test' } }, null, 2)}\n`,
+  );
+  writeFileSync(
+    join(dir, 'test', 'greet.test.js'),
+    "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { greet } from '../src/greet.js';\n\ntest('greets by name', () => {\n  assert.equal(greet('Ada'), 'Hello, Ada!');\n});\n",
+  );
   const git = (...args) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
   git('init', '-q', '-b', 'main');
   git('-c', 'user.name=Sample', '-c', 'user.email=sample@example.invalid', 'add', '.');
@@ -53,10 +75,22 @@ export function makeSampleWorkspace(dir) {
   return dir;
 }
 
-async function waitForHttp(url, child, logTail, timeoutMs = 120_000) {
+/**
+ * Waits until the code-server we started says it listens on `port` and the address answers. The
+ * log line is what makes the answer ours: with the port taken, another server (an older
+ * `npm start`) answers /healthz while our child fails to bind and exits.
+ */
+async function waitForHttp(url, port, child, logTail, timeoutMs = 120_000) {
   const deadline = Date.now() + timeoutMs;
+  const listening = new RegExp(`HTTPS? server listening on \\S*:${port}\\b`);
+  let heard = false;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`code-server exited with ${child.exitCode}:\n${logTail()}`);
+    heard ||= listening.test(logTail());
+    if (!heard) {
+      await new Promise((r) => setTimeout(r, 200));
+      continue;
+    }
     try {
       const r = await fetch(url, { signal: AbortSignal.timeout(2000) });
       if (r.status < 500) return;
@@ -100,6 +134,7 @@ export async function startCodeServer({ workspace, settings = {}, env = {}, vsix
       stdio: 'pipe',
     });
   }
+  if (fixedPort !== undefined && !(await portFree(fixedPort))) throw new Error(`port ${fixedPort} is already in use`);
   const port = fixedPort ?? (await freePort());
   let log = '';
   const child = spawn(
@@ -143,7 +178,7 @@ export async function startCodeServer({ workspace, settings = {}, env = {}, vsix
     clearTimeout(t);
   };
   try {
-    await waitForHttp(`http://127.0.0.1:${port}/healthz`, child, () => log);
+    await waitForHttp(`http://127.0.0.1:${port}/healthz`, port, child, () => log);
   } catch (e) {
     await stop();
     throw e;

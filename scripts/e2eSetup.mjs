@@ -40,6 +40,20 @@ async function tarballMb(spec, env) {
   }
 }
 
+/**
+ * apt's own figures for an install, from `apt-get install --assume-no`, in words: "Need to get
+ * 113 MB/133 MB of archives" means 113 MB to download of 133 MB in all (the rest is in apt's
+ * cache already).
+ */
+export function aptPlanLine(stdout) {
+  const need = /Need to get ([\d.,]+ [kMG]?B)(?:\/([\d.,]+ [kMG]?B))? of archives/.exec(stdout);
+  if (!need) return undefined;
+  const disk = /After this operation, ([^\n]+?) of additional disk space/.exec(stdout)?.[1];
+  const freed = /After this operation, ([^\n]+?) disk space will be freed/.exec(stdout)?.[1];
+  const download = need[2] ? `${need[1]} (of ${need[2]}; the rest is in apt's cache)` : need[1];
+  return `apt will download ${download}${disk ? ` and use ${disk} more on disk` : freed ? ` and free ${freed} on disk` : ''}`;
+}
+
 async function ensureDebPackages(logDir) {
   const missing = missingDebPackages();
   if (missing.length === 0) return say('Debian packages present (chromium, git, build headers)');
@@ -51,9 +65,8 @@ async function ensureDebPackages(logDir) {
   await apt('apt-update', ['update', '-q']);
   // apt says how much it will fetch before it starts; show that line, then install.
   const plan = spawnSync(asRoot ? 'apt-get' : 'sudo', [...(asRoot ? [] : ['apt-get']), 'install', '--assume-no', '--no-install-recommends', ...missing], { encoding: 'utf8', env });
-  const need = /Need to get ([^\n]+?) of archives/.exec(plan.stdout ?? '')?.[1];
-  const disk = /After this operation, ([^\n]+?) of additional disk space/.exec(plan.stdout ?? '')?.[1];
-  if (need) say(`  apt will download ${need}${disk ? ` and use ${disk} on disk` : ''}`);
+  const line = aptPlanLine(plan.stdout ?? '');
+  if (line) say(`  ${line}`);
   const r = await apt('apt-install', ['install', '-y', '-q', '-o', 'Dpkg::Progress-Fancy=0', '--no-install-recommends', ...missing]);
   say(`Debian packages installed in ${seconds(r.ms)}`);
 }

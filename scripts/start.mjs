@@ -3,13 +3,19 @@
 import { execSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BASE_SETTINGS, ROOT, makeSampleWorkspace, startCodeServer } from './codeServer.mjs';
+import { BASE_SETTINGS, ROOT, makeSampleWorkspace, sampleWorkspaceDir, startCodeServer } from './codeServer.mjs';
+import { choosePort } from './startPort.mjs';
 
-const port = Number(process.env.PORT || 8080);
-if (!Number.isInteger(port) || port <= 0 || port > 65535) {
-  console.error(`PORT must be a port number, got ${JSON.stringify(process.env.PORT)}`);
-  process.exit(2);
+// Before the build: a port that is taken is refused (or, when none was asked for, another one
+// chosen) before a minute goes into packaging.
+let chosen;
+try {
+  chosen = await choosePort();
+} catch (err) {
+  console.error(`[start] ${err.message}`);
+  process.exit(1);
 }
+if (chosen.note) console.log(`[start] ${chosen.note}`);
 
 console.log('[start] building and packaging Threadline…');
 execSync('npm run --silent package', { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -21,12 +27,12 @@ mkdirSync(join(dirs.userData, 'User'), { recursive: true });
 mkdirSync(dirs.extensions, { recursive: true });
 const settingsFile = join(dirs.userData, 'User', 'settings.json');
 if (!existsSync(settingsFile)) writeFileSync(settingsFile, JSON.stringify(BASE_SETTINGS, null, 2));
-const workspace = join(base, 'sample-workspace');
+const workspace = sampleWorkspaceDir();
 if (!existsSync(join(workspace, '.git'))) makeSampleWorkspace(workspace);
 
 let server;
 try {
-  server = await startCodeServer({ workspace, dirs, port, isolate: false });
+  server = await startCodeServer({ workspace, dirs, port: chosen.port, isolate: false });
 } catch (err) {
   console.error(`\n[start] could not start VS Code: ${err.message}`);
   process.exit(1);
@@ -40,6 +46,7 @@ if (!process.env.ANTHROPIC_API_KEY) {
   );
 }
 console.log(`\nThreadline is running in VS Code at:\n\n  ${server.url}\n\nOpen it in your browser; the Threadline icon is in the activity bar. Ctrl+C stops it.`);
+console.log(`The sample workspace is ${workspace}.`);
 const shutdown = async () => {
   await server.stop();
   process.exit(0);

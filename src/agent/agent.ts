@@ -3,23 +3,25 @@ import type { MessageParam, MessagesRequest } from '../api/types';
 import { newId } from '../base/ids';
 import { DisposableStore, type IDisposable } from '../base/lifecycle';
 import type { ContextPreview } from '../context/breakdown';
-import { historyBeforePrompt, promptRef } from '../compact/undo';
+import { promptRef } from '../compact/undo';
 import type { PartialDirection } from '../compact/partial';
 import type { Conversation } from '../conversation/conversation';
 import { appendUserContent } from '../conversation/history';
 import { tokenView } from '../conversation/thresholds';
 import type { RecentFiles } from '../conversation/recentFiles';
 import type { TokenMeter } from '../conversation/tokenMeter';
-import { estimateTokens } from '../conversation/tokens';
 import type { MemoryDir } from '../memory/memdir';
-import type { PermissionDecision, ViewMessage } from '../shared/viewState';
+import type { NoticeAction, PermissionDecision, ViewMessage } from '../shared/viewState';
 import { addNotice } from '../state/actions';
 import { modelViewOf, sameModelView } from '../state/modelView';
 import type { AgentDeps } from './agentDeps';
 import { PermissionBroker } from './permissionBroker';
 import { CompactionControl, type PartialPreview } from './compactionControl';
-import type { SessionHistoryExtras } from '../sessions/sessionAgent';
+import type { SessionHistoryExtras, SubmitOptions } from '../sessions/sessionAgent';
+import { KeyNotice } from './keyNotice';
 import { modelCheck } from './modelNotice';
+import { refusal } from './promptFit';
+import { RewindControl } from './rewindControl';
 import { reportOutcome } from './outcomeNotices';
 import { placeholderMessage } from './requestFactory';
 import type { LoopResult } from './queryLoop';
@@ -40,13 +42,14 @@ export class Agent implements IDisposable {
   private readonly broker: PermissionBroker;
   private readonly runner: TurnRunner;
   private readonly compaction: CompactionControl;
+  private readonly rewind: RewindControl;
   private readonly disposables = new DisposableStore();
   private controller: AbortController | undefined;
   private lastOutcome: LoopResult['outcome'] | undefined;
   /** Refuses a model the API does not know, warns once of a deprecated one (before each prompt). */
   private readonly modelCheck: () => Promise<boolean>;
-  /** A message is waiting for an API key; the shell offers Retry once one is set. */
-  awaitingKey = false;
+  /** The notice that asks for a key while a message waits (and offers to send it once one is set). */
+  private readonly keyNotice: KeyNotice;
 
   constructor(private readonly deps: AgentDeps) {
     const { store, conversation, meter, compactor } = deps;
@@ -55,6 +58,7 @@ export class Agent implements IDisposable {
     this.recentReads = deps.recentReads;
     this.broker = new PermissionBroker(deps.permissions, store);
     this.modelCheck = modelCheck(store, deps.models);
+    this.keyNotice = new KeyNotice(store);
     this.runner = new TurnRunner({
       store,
       runtime: deps.runtime,
@@ -87,6 +91,15 @@ export class Agent implements IDisposable {
       publishTokens: () => this.publishTokens(),
     });
     this.disposables.add(conversation.onDidChange((e) => this.compaction.historyChanged(e)));
+    this.rewind = new RewindControl({
+      store,
+      conversation,
+      busy: () => this.busy,
+      replaced: () => {
+        meter.reset();
+        this.publishTokens();
+      },
+    });
     if (compactor) {
       this.disposables.add(compactor.onDidCompact((e) => this.compaction.compacted(e)));
       this.disposables.add(compactor.onNotice(({ level, text }) => addNotice(store, level, text)));
@@ -175,78 +188,50 @@ export class Agent implements IDisposable {
   }
 
   /** Manual compaction ("Compact Conversation", /compact). */
-  compactNow(focus?: string): Promise<boolean> {
-    return this.compaction.compactNow(focus);
-  }
-
+  compactNow = (focus?: string): Promise<boolean> => this.compaction.compactNow(focus);
   /** Undoes any compaction whose summary is still in the conversation; what came after stays. */
-  undoCompaction(id: string): boolean {
-    return this.compaction.undo(id);
-  }
+  undoCompaction = (id: string): boolean => this.compaction.undo(id);
 
-  /** "Summarize from here" / "up to here" from a user message: the preview; nothing changes yet. */
-  previewPartialCompaction(messageId: string, direction: PartialDirection, focus?: string): Promise<PartialPreview> {
-    return this.compaction.previewPartial(messageId, direction, focus);
-  }
+  // "Summarize from here" / "up to here" from a user message: previewed (nothing changes yet), then
+  // applied (false: the preview was dismissed or replaced, or a turn runs), or cancelled.
+  previewPartialCompaction = (messageId: string, direction: PartialDirection, focus?: string): Promise<PartialPreview> => this.compaction.previewPartial(messageId, direction, focus);
+  applyPartialCompaction = (previewId: string): boolean => this.compaction.applyPartial(previewId);
+  cancelPartialCompaction = (previewId?: string): void => this.compaction.cancelPartial(previewId);
 
-  /** Applies a previewed partial compaction (false: it was dismissed or replaced, or a turn runs). */
-  applyPartialCompaction(previewId: string): boolean {
-    return this.compaction.applyPartial(previewId);
-  }
-
-  cancelPartialCompaction(previewId?: string): void {
-    this.compaction.cancelPartial(previewId);
-  }
-
-  /** The history just before a user message, compactions that hide it undone; the panel's index of it. */
-  private before(viewId: string): { history: MessageParam[]; index: number } | undefined {
-    const ref = this.conversation.prompt(viewId);
-    const index = this.deps.store.getState().messages.findIndex((m) => m.id === viewId);
-    if (!ref || index < 0) return undefined;
-    const r = historyBeforePrompt(this.conversation.history, this.conversation.compactions, ref);
-    return r && { history: r.history, index };
-  }
-
-  /** Rewind: the conversation as it was before this user message, across compactions; nothing on disk changes. */
-  rewindTo(viewId: string): boolean {
-    if (this.controller) return false;
-    const point = this.before(viewId);
-    if (!point) return false;
-    this.conversation.set(point.history, 'rewind');
-    this.meter.reset();
-    this.deps.store.setState((s) => ({ ...s, messages: s.messages.slice(0, point.index), canContinue: false }));
-    this.publishTokens();
-    return true;
-  }
-
-  /** What a fork from this message starts with: the API history, the panel's messages, and what lets them go back. */
-  forkPoint(viewId: string): ({ history: MessageParam[]; messages: ViewMessage[] } & SessionHistoryExtras) | undefined {
-    const point = this.before(viewId);
-    if (!point) return undefined;
-    const messages = this.deps.store.getState().messages.slice(0, point.index);
-    const refs = this.conversation.promptRefs();
-    const prompts = Object.fromEntries(messages.flatMap((m) => (m.kind === 'user' && refs[m.id] ? [[m.id, refs[m.id]!]] : [])));
-    return { history: point.history, messages, compactions: this.conversation.compactions.slice(), prompts };
-  }
+  // Rewind (with its Undo) and a fork's starting point: see RewindControl. Nothing on disk changes.
+  rewindTo = (viewId: string): boolean => this.rewind.rewindTo(viewId);
+  undoRewind = (): boolean => this.rewind.undo();
+  forkPoint = (viewId: string): ({ history: MessageParam[]; messages: ViewMessage[] } & SessionHistoryExtras) | undefined => this.rewind.forkPoint(viewId);
 
   /**
    * Sends a prompt and runs the loop it starts; resolves with how that loop ended, or undefined
-   * when nothing was sent (the conversation is too full, no key is set, the model is refused).
-   * `id` is the prompt's panel message: Rewind and Fork name it.
+   * when nothing was sent (no key is set, the model is refused). `id` is the prompt's panel
+   * message: Rewind and Fork name it. `text` is what the user typed (the panel shows it, the
+   * title comes from it); `options.modelText` what the model receives (attached files before it).
+   * A message that cannot be sent (too big for any conversation, or for this one with automatic
+   * compaction off) is refused before it touches the history: a blocked result with `returned`.
    */
-  async submit(text: string, id: string = newId('user')): Promise<LoopResult | undefined> {
+  async submit(text: string, id: string = newId('user'), options: SubmitOptions = {}): Promise<LoopResult | undefined> {
     const { store, compactor } = this.deps;
-    if (compactor && !store.getState().settings.autoCompact && compactor.isBlocked(this.usedTokens() + estimateTokens(text))) {
-      addNotice(store, 'error', 'The conversation is too close to the context limit for a new message. Compact it first (your message was not sent).', { label: 'Compact', command: 'compact' });
-      return undefined;
-    }
+    const content = options.modelText ?? text;
+    this.rewind.retire();
+    const refused = refusal(content, { meter: this.meter, settings: store.getState().settings, thresholds: this.deps.thresholds(), compactor, used: this.usedTokens(), handsBack: options.handsBack === true });
+    if (refused) return this.refuse(refused.text, refused.action);
     // Only a message that starts a new user turn can be rewound to cleanly.
     const clean = this.messages.at(-1)?.role !== 'user';
     // Taken before the message joins the history: how Rewind, Fork and a partial compaction find it again.
-    const ref = promptRef(this.messages, this.conversation.compactions, text);
-    store.setState((s) => ({ ...s, messages: [...s.messages, { kind: 'user', id, text, createdAt: Date.now(), ...(clean ? { rewindable: true } : {}) }] }));
-    this.conversation.set(appendUserContent(this.messages, [{ type: 'text', text }]), 'user', { prompts: { [id]: ref } });
+    const ref = promptRef(this.messages, this.conversation.compactions, content);
+    const attachments = options.attachments?.length ? { attachments: options.attachments } : {};
+    store.setState((s) => ({ ...s, messages: [...s.messages, { kind: 'user', id, text, createdAt: Date.now(), ...(clean ? { rewindable: true } : {}), ...attachments }] }));
+    this.conversation.set(appendUserContent(this.messages, [{ type: 'text', text: content }]), 'user', { prompts: { [id]: ref } });
     return this.run();
+  }
+
+  /** A message refused before it touched the history: said in a notice, reported as a blocked loop (the CLI exits with it). */
+  private refuse(text: string, action: NoticeAction): LoopResult {
+    addNotice(this.deps.store, 'error', text, action);
+    this.lastOutcome = 'blocked';
+    return { history: [...this.messages], outcome: 'blocked', blocked: text, turns: 0, finalText: '', returned: true };
   }
 
   async retry(): Promise<LoopResult | undefined> {
@@ -255,8 +240,14 @@ export class Agent implements IDisposable {
   }
 
   async continue(): Promise<LoopResult | undefined> {
+    this.rewind.retire();
     this.conversation.set(appendUserContent(this.messages, [{ type: 'text', text: CONTINUE_PROMPT }]), 'user');
     return this.run();
+  }
+
+  /** A key was stored: a message waiting for one is offered to be sent (see KeyNotice). */
+  keyArrived(): void {
+    this.keyNotice.arrived();
   }
 
   /** Stop: the running turn, a compaction, and whatever waits for a permission answer. */
@@ -275,11 +266,10 @@ export class Agent implements IDisposable {
     if (this.controller) return undefined;
     const client = await this.deps.client();
     if (!client) {
-      addNotice(store, 'warning', 'Set an Anthropic API key to get answers. Your message is kept; press Retry after setting it.', { label: 'Set API Key', command: 'setApiKey' });
-      this.awaitingKey = true;
+      this.keyNotice.ask();
       return undefined;
     }
-    this.awaitingKey = false;
+    this.keyNotice.answered();
     const controller = new AbortController();
     this.controller = controller;
     let result: LoopResult;

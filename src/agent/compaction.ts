@@ -12,6 +12,7 @@ import { Compactor, type CompactorDeps } from '../compact/compactor';
 import type { Thresholds } from '../conversation/thresholds';
 import type { AppSettings } from '../state/appState';
 import { readRegularFile } from '../tools/regularFile';
+import { counted, formatTokens } from '../shared/format';
 
 /** More than any re-attached file keeps (they are cut to a share of the window). */
 const RECENT_FILE_MAX_BYTES = 1024 * 1024;
@@ -120,10 +121,9 @@ export function describeCompaction(history: readonly MessageParam[], usedTokens:
   const n = history.length;
   const anchors = findAnchors(history).length;
   const files = recentReads.slice(0, 5);
-  const plural = (k: number, one: string, many: string) => (k === 1 ? one : many);
-  const kept = anchors ? `; keeps word for word ${anchors} ${plural(anchors, 'correction, completion or fix', 'corrections, completions or fixes')}` : '';
+  const kept = anchors ? `; keeps word for word ${counted(anchors, 'correction, completion or fix', 'corrections, completions or fixes')}` : '';
   return (
-    `Summarises ${n} ${plural(n, 'message', 'messages')} (about ${Math.round(usedTokens / 1000)}k tokens) into the nine-section summary${kept}` +
+    `Summarises ${counted(n, 'message')} (about ${formatTokens(usedTokens)} tokens) into the nine-section summary${kept}` +
     (files.length ? ` and re-attaches ${files.join(', ')}` : '') +
     '. Its divider offers Undo for as long as the summary is in the conversation.'
   );

@@ -13,6 +13,8 @@ export interface PermissionEngine {
   ready?(): Promise<void>;
   /** Remembers "Allow for this session" for calls like this one. */
   grantForSession(call: { tool: Tool; input: unknown }): void;
+  /** What that grant would cover, for the prompt's button (a label) and its tooltip (a sentence). */
+  sessionGrant?(call: { tool: Tool; input: unknown }): { label: string; scope: string };
   /** Binds a background agent's own check by the same rules (see Permissions.boundedCheck). */
   boundedCheck?(roots: readonly string[], own: (tool: Tool, input: unknown) => PermissionOutcome): (tool: Tool, input: unknown) => PermissionOutcome;
 }
@@ -39,12 +41,21 @@ export class PermissionBroker {
     if (verdict.behavior === 'deny') return { allowed: false, reason: verdict.reason };
     if (signal.aborted) return { allowed: false, reason: 'interrupted' };
     const requestId = newId('perm');
+    const session = safeGrant(this.engine, call);
     const decision = await new Promise<PermissionDecision>((resolve) => {
       this.pending.set(requestId, { call, resolve });
       this.store.setState((s) => ({
         ...s,
         status: 'awaiting-permission',
-        permission: { requestId, toolName: call.tool.name, summary: safeSummary(call.tool, call.input), detail: `${verdict.reason}\n\n${safeJson(call.input)}`, input: safeJson(call.input), toolUseId: call.id },
+        permission: {
+          requestId,
+          toolName: call.tool.name,
+          summary: safeSummary(call.tool, call.input),
+          detail: `${verdict.reason}\n\n${safeJson(call.input)}`,
+          input: safeJson(call.input),
+          toolUseId: call.id,
+          ...(session ? { session } : {}),
+        },
       }));
     });
     if (decision === 'deny') return { allowed: false, reason: 'The user denied this tool call.' };
@@ -73,6 +84,14 @@ export function safeJson(v: unknown): string {
     return JSON.stringify(v, null, 2) ?? '';
   } catch {
     return String(v);
+  }
+}
+
+function safeGrant(engine: PermissionEngine, call: Call): { label: string; scope: string } | undefined {
+  try {
+    return engine.sessionGrant?.(call);
+  } catch {
+    return undefined;
   }
 }
 

@@ -251,23 +251,42 @@ export class Permissions implements PermissionEngine, SearchScope {
   }
 
   /**
-   * "Allow for this session": a command is granted exactly; file edits inside the workspace
-   * are granted for the tool; a path outside the workspace is granted for that real path only.
+   * "Allow for this session": a command is granted exactly; file edits inside the workspace are
+   * granted as an Edit rule, which covers every tool that edits files (allowing a Write then
+   * covers the next Edit, as the reference's "allow all edits during this session" does); a path
+   * outside the workspace is granted for that real path only. `sessionGrant` says the same in words.
    */
   grantForSession({ tool, input }: { tool: Tool; input: unknown }): void {
-    const { cwd } = this.opts;
-    if (tool.traits.runsCommands) {
+    const scope = this.sessionScope(tool, input);
+    if (scope.kind === 'command') {
       // Exactly this command; it is compared by its parsed form, so only a respelling of it matches.
-      const command = bashCommand(input).trim();
-      if (command) this.grants.push({ tool: tool.name, pattern: command, exact: true, source: `${tool.name}(${command}) for this session` });
+      if (scope.command) this.grants.push({ tool: tool.name, pattern: scope.command, exact: true, source: `${tool.name}(${scope.command}) for this session` });
       return;
     }
-    const outside = touchedPaths(tool, input, cwd).filter((t) => under(this.ctx().cwd, t.real) === undefined);
-    if (outside.length === 0) {
-      this.grants.push({ tool: tool.name, pattern: undefined, source: `${tool.name} for this session` });
+    if (scope.kind === 'tool') {
+      this.grants.push({ tool: scope.rule, pattern: undefined, source: `${scope.rule} for this session` });
       return;
     }
-    for (const t of outside) this.grants.push({ tool: tool.name, pattern: t.real, exact: true, source: `${tool.name}(${t.real}) for this session` });
+    for (const real of scope.paths) this.grants.push({ tool: tool.name, pattern: real, exact: true, source: `${tool.name}(${real}) for this session` });
+  }
+
+  /** What "Allow for this session" would cover for this call: a short label for the button and a sentence. */
+  sessionGrant({ tool, input }: { tool: Tool; input: unknown }): { label: string; scope: string } {
+    const scope = this.sessionScope(tool, input);
+    if (scope.kind === 'command') return { label: 'Allow this command for this session', scope: `This exact command runs without asking until the session ends; other commands still ask.` };
+    if (scope.kind === 'tool') {
+      return scope.rule === 'Edit'
+        ? { label: 'Allow all edits for this session', scope: 'Every file edit in this workspace (Write and Edit) runs without asking until the session ends; commands still ask.' }
+        : { label: `Allow ${tool.name} for this session`, scope: `Every ${tool.name} call in this workspace runs without asking until the session ends.` };
+    }
+    return { label: `Allow ${tool.name} there for this session`, scope: `${tool.name} of ${scope.paths.join(', ')} runs without asking until the session ends; other paths outside the workspace still ask.` };
+  }
+
+  private sessionScope(tool: Tool, input: unknown): { kind: 'command'; command: string } | { kind: 'tool'; rule: string } | { kind: 'paths'; paths: string[] } {
+    if (tool.traits.runsCommands) return { kind: 'command', command: bashCommand(input).trim() };
+    const outside = touchedPaths(tool, input, this.opts.cwd).filter((t) => under(this.ctx().cwd, t.real) === undefined);
+    if (outside.length === 0) return { kind: 'tool', rule: tool.traits.writesFiles ? 'Edit' : tool.name };
+    return { kind: 'paths', paths: outside.map((t) => t.real) };
   }
 
   /** Whether a read of this real path would run without asking (workspace, added folders, rules). */

@@ -22,6 +22,8 @@ export interface LoopEvents {
   onRetry?(info: { attempt: number; delayMs: number; reason: string }): void;
   onToolCall?(call: { id: string; name: string; input: unknown; summary: string }): void;
   onToolStatus?(id: string, status: ToolCallStatus, detail?: { result?: string; durationMs?: number }): void;
+  /** A running call's output so far (its end), for the panel; the result comes with onToolStatus. */
+  onToolOutput?(id: string, text: string): void;
   onTurnComplete?(turn: AssistantTurn, request: MessagesRequest): void;
   /**
    * The loop's history at its start and each time it changed (an answer, tool results,
@@ -77,6 +79,8 @@ export interface LoopResult {
   turns: number;
   /** The text of the final assistant message, for the CLI and titles. */
   finalText: string;
+  /** The prompt was refused before it touched the history (outcome `blocked`): the panel hands it back to the box. */
+  returned?: boolean;
 }
 
 function assistantMessage(blocks: AssistantBlock[]): MessageParam {
@@ -226,7 +230,7 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
           if (signal.aborted) return;
           ev.onToolStatus?.(p.id, 'running');
           const started = Date.now();
-          const ran = await runTool(p, deps.cwd, signal);
+          const ran = await runTool(p, deps.cwd, signal, ev.onToolOutput && ((text) => ev.onToolOutput!(p.id, text)));
           const r = deps.reviseResult && !ran.interrupted ? { ...ran, ...deps.reviseResult({ id: p.id, tool: p.tool!, input: p.parsed.ok ? p.parsed.value : undefined }, ran, history) } : ran;
           const durationMs = Date.now() - started;
           if (signal.aborted && r.interrupted) return;
@@ -304,9 +308,9 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal, onAbort: T): Pro
   });
 }
 
-async function runTool(p: CallPlan, cwd: string, signal: AbortSignal): Promise<ToolResult & { interrupted?: boolean }> {
+async function runTool(p: CallPlan, cwd: string, signal: AbortSignal, onOutput: ((text: string) => void) | undefined): Promise<ToolResult & { interrupted?: boolean }> {
   try {
-    const call = Promise.resolve().then(() => p.tool!.call(p.parsed.ok ? p.parsed.value : undefined, { cwd, signal }));
+    const call = Promise.resolve().then(() => p.tool!.call(p.parsed.ok ? p.parsed.value : undefined, { cwd, signal, ...(onOutput ? { onOutput } : {}) }));
     const r = await untilAborted<ToolResult & { interrupted?: boolean }>(call, signal, { content: INTERRUPTED_TOOL_RESULT, isError: true, interrupted: true });
     return signal.aborted ? { ...r, interrupted: true } : r;
   } catch (err) {

@@ -91,6 +91,7 @@ export class TurnRunner {
         store.setState((s) => ({ ...s, status: 'running-tools' }));
       },
       onToolStatus: (id, status, detail) => view.toolStatus(id, status, detail),
+      onToolOutput: (id, text) => view.toolOutput(id, text),
       onHistory: (history) => conversation.set(history, 'turn'),
     };
     // The cache hints belong to the history the compactor just prepared: they go from
@@ -199,10 +200,15 @@ class StreamingView {
     updateMessage(this.store, id, (m) => (m.kind === 'assistant' ? { ...m, streaming: false } : m));
   }
 
+  toolOutput(id: string, text: string): void {
+    updateMessage(this.store, id, (m) => (m.kind === 'tool' && m.status === 'running' ? { ...m, liveOutput: text } : m));
+  }
+
   toolStatus(id: string, status: ToolStatus, detail: { result?: string; durationMs?: number } | undefined): void {
     updateMessage(this.store, id, (m): ViewMessage => {
       if (m.kind !== 'tool') return m;
-      const next: ViewMessage = { ...m, status };
+      const { liveOutput: _done, ...rest } = m;
+      const next: ViewMessage = { ...(status === 'running' ? m : rest), status };
       if (detail?.result !== undefined) next.result = clipResult(detail.result);
       if (detail?.durationMs !== undefined) next.durationMs = detail.durationMs;
       return next;

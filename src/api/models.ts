@@ -2,6 +2,7 @@ import { closest, distance } from 'fastest-levenshtein';
 import { FALLBACK_MODELS, supports1m } from './modelTable';
 import type { Lifecycle, ModelFacts, ThinkingSupport } from './modelFacts';
 import { priceFor, type Price } from './prices';
+import { formatTokens } from '../shared/format';
 
 export type { Lifecycle, ModelFacts, ThinkingSupport } from './modelFacts';
 
@@ -117,7 +118,7 @@ export function resolveIn(models: readonly ModelFacts[], live: boolean, typed: s
     return {
       ok: true,
       model,
-      warning: `"${name}" is not in Threadline's built-in model table and the model list could not be fetched; assuming a ${Math.round(model.contextWindow / 1000)}k window${overrides.contextWindow ? ' (from your setting)' : ''}.`,
+      warning: `"${name}" is not in Threadline's built-in model table and the model list could not be fetched; assuming a ${formatTokens(model.contextWindow)} window${overrides.contextWindow ? ' (from your setting)' : ''}.`,
     };
   }
 

@@ -45,9 +45,11 @@ export function hasFrontmatter(text: string): boolean {
 
 /**
  * Splits frontmatter from the body. Throws FrontmatterError for a block that does not parse,
- * that is not a mapping, or that declares a language other than YAML or JSON.
+ * that is not a mapping, or that declares a language other than YAML or JSON. `quoteOnRetry`
+ * (instruction files, read as Claude Code reads them): YAML that does not parse is read once
+ * more with its special-character values quoted.
  */
-export function parseFrontmatter(text: string): Frontmatter {
+export function parseFrontmatter(text: string, options: { quoteOnRetry?: boolean } = {}): Frontmatter {
   if (!hasFrontmatter(text)) return { data: {}, content: text, present: false };
   const language = declaredLanguage(text);
   if (!READABLE.has(language)) throw new FrontmatterError(`frontmatter in "${language}" is not read: only YAML or JSON frontmatter is`);
@@ -57,11 +59,43 @@ export function parseFrontmatter(text: string): Frontmatter {
     parsed = matter(text, { language: 'yaml', engines: REFUSING_ENGINES });
   } catch (err) {
     if (err instanceof FrontmatterError) throw err;
-    throw new FrontmatterError(`frontmatter does not parse: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+    const retried = options.quoteOnRetry && language === '' ? reparseQuoted(text) : undefined;
+    if (!retried) throw new FrontmatterError(`frontmatter does not parse: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+    parsed = retried;
   }
   const data = parsed.data;
   if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new FrontmatterError('frontmatter must be a mapping of keys to values');
   return { data: data as Record<string, unknown>, content: parsed.content, present: true };
+}
+
+// A plain value YAML reads as something else, or not at all: an alias (`*`), an anchor (`&`), a tag
+// (`!`), a flow collection, a comment, a block scalar, a reserved character, or ": " inside it.
+const SPECIAL = /[{}[\]*&#!|>%@`]|: /;
+
+/**
+ * What Claude Code does with frontmatter YAML refuses (`paths: **\/*.ts`, unquoted, reads as an
+ * alias): each simple `key: value` line whose value holds a character YAML treats specially is
+ * quoted, leading tabs become spaces, and the block is read once more. Files written for it are
+ * then read the same here.
+ */
+function reparseQuoted(text: string): { data: unknown; content: string } | undefined {
+  const block = /^---[^\n]*\n([\s\S]*?)\n---[ \t]*(?:\r?\n|$)/.exec(text);
+  if (!block) return undefined;
+  const lines = block[1]!.split('\n').map((line) => {
+    const m = /^([a-zA-Z_-]+):\s+(\S.*)$/.exec(line);
+    if (!m) return line;
+    const value = m[2]!;
+    if ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'"))) return line;
+    if (!SPECIAL.test(value)) return line;
+    return `${m[1]}: "${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+  });
+  const quoted = lines.join('\n').replace(/^\t+/gm, (tabs) => '  '.repeat(tabs.length));
+  try {
+    const data = matter(`---\n${quoted}\n---\n`, { language: 'yaml', engines: REFUSING_ENGINES }).data;
+    return { data, content: text.slice(block[0].length) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** YAML frontmatter followed by the body; the body is never parsed. */

@@ -5,14 +5,19 @@ import type { Store } from '../shared/store';
 import type { ChatHandlers } from '../state/viewSync';
 import type { ContextReport } from '../shared/contextView';
 import type { HostToWebviewMessage } from '../shared/protocol';
-import type { ActionCommand, HistoryItem, PermissionDecision } from '../shared/viewState';
+import type { ActionCommand, Attachment, HistoryItem, PermissionDecision } from '../shared/viewState';
+import { slashAction } from '../shared/slashCommands';
+import type { SubmitOptions } from '../sessions/sessionAgent';
 import { attachmentHandlers, withAttachments, type AttachmentSource } from './attachments';
 import { undoHandlers, type UndoDeps } from './undoController';
 
 /** What the chat drives: the open session (the session driver provides it). */
 export interface ChatRunner {
-  /** Runs one user turn to completion; failures are reported into the store, not thrown. */
-  submit(text: string): Promise<unknown>;
+  /**
+   * Runs one user turn to completion; failures are reported into the store, not thrown.
+   * `returned`: the message was refused before it touched the history, for the box to take back.
+   */
+  submit(text: string, options?: SubmitOptions): Promise<{ returned?: boolean } | undefined>;
   stop(): void;
   retry(): Promise<unknown>;
   continue(): Promise<unknown>;
@@ -20,6 +25,8 @@ export interface ChatRunner {
   compactNow(focus?: string): Promise<boolean>;
   undoCompaction(id: string): boolean;
   rewindTo(id: string): boolean;
+  /** Puts back what the newest rewind dropped, if nothing changed the conversation since. */
+  undoRewind(): boolean;
   forkFrom(id: string): Promise<boolean>;
 }
 
@@ -83,6 +90,12 @@ export interface HistoryActions {
   exportMarkdown(id: string): Promise<void>;
 }
 
+/** A message's opening words, to name it in a notice. */
+function shortText(text: string): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > 40 ? `${one.slice(0, 39)}…` : one;
+}
+
 /** How many sessions the empty state offers to resume. */
 const RECENT_SESSIONS = 5;
 
@@ -93,6 +106,21 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
   // Only while the state says the stopped turn can be picked up: an old button or a replayed
   // message must not send another "continue" into a finished conversation.
   const mayContinue = () => !busy() && store.getState().canContinue;
+  const userMessage = (id: string) => {
+    const m = store.getState().messages.find((x) => x.id === id);
+    return m?.kind === 'user' ? m : undefined;
+  };
+  /**
+   * A message goes back to the composer of the open session for editing (as Claude Code puts a
+   * rewound prompt back in its input): its text into the box, its attachments back as chips.
+   */
+  const handBack = (m: { text: string; attachments?: readonly Attachment[] }) => {
+    if (m.attachments?.length) {
+      const back = m.attachments;
+      store.setState((s) => ({ ...s, attachments: [...back.filter((a) => !s.attachments.some((b) => b.id === a.id)), ...s.attachments] }));
+    }
+    deps.reply({ type: 'composer/insert', payload: { sessionId: store.getState().sessionId, text: m.text } });
+  };
   return {
     'chat/send': async ({ text }) => {
       if (busy()) {
@@ -109,12 +137,19 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
         return;
       }
       if (await deps.models.slashCommand(text)) return;
+      const action = slashAction(text);
+      if (action) {
+        workbench.runCommand(action);
+        return;
+      }
       const attached = store.getState().attachments;
       if (attached.length) store.setState((s) => ({ ...s, attachments: [], fileChoices: null }));
-      if (attached.length) text = await withAttachments(text, attached, workbench.attachments);
+      const modelText = attached.length ? await withAttachments(text, attached, workbench.attachments) : text;
       // The session keeps the message in its history even without a key, so Retry works once
-      // the key is set.
-      await session.submit(text);
+      // the key is set. The panel shows what was typed, with chips for what went with it.
+      const r = await session.submit(text, { handsBack: true, ...(modelText !== text ? { modelText } : {}), ...(attached.length ? { attachments: attached } : {}) });
+      // Refused before it touched the history (too big): back in the box, chips and all.
+      if (r?.returned) handBack({ text, attachments: attached });
     },
     'chat/stop': () => session.stop(),
     'chat/retry': async () => {
@@ -149,12 +184,23 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
     },
     'chat/rewind': ({ id }) => {
       if (busy()) return;
-      if (session.rewindTo(id)) addNotice(store, 'info', 'Rewound the conversation to before that message. Files on disk were not changed.');
-      else addNotice(store, 'info', 'Rewind is not available for that message.');
+      const message = userMessage(id);
+      if (!message || !session.rewindTo(id)) {
+        addNotice(store, 'info', 'Rewind is not available for that message.');
+        return;
+      }
+      handBack(message);
+      addNotice(store, 'info', `Rewound to before “${shortText(message.text)}”: it is back in the box to edit and send again. Files on disk were not changed.`, { label: 'Undo', command: 'undoRewind' });
     },
     'chat/fork': async ({ id }) => {
       if (busy()) return;
-      if (!(await session.forkFrom(id))) addNotice(store, 'info', 'Fork is not available for that message.');
+      const message = userMessage(id);
+      if (!message || !(await session.forkFrom(id))) {
+        addNotice(store, 'info', 'Fork is not available for that message.');
+        return;
+      }
+      // The fork starts just before this message: the message waits in the new session's box.
+      handBack(message);
     },
     'compaction/openArchive': async ({ id }) => {
       const m = store.getState().messages.find((x) => x.id === id);
@@ -172,6 +218,12 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
         if (mayContinue()) void session.continue();
         return;
       }
+      if (command === 'undoRewind') {
+        if (busy()) return;
+        if (session.undoRewind()) addNotice(store, 'info', 'Rewind undone: the conversation is as it was before.');
+        else addNotice(store, 'info', 'That rewind can no longer be undone (the conversation has moved on since).');
+        return;
+      }
       workbench.runCommand(command);
     },
     'model/switch': async ({ model }) => {
@@ -183,7 +235,7 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
     'editor/insertText': async ({ text }) => {
       await workbench.insertText(text);
     },
-    ...undoHandlers({ store, ...deps.undo }),
+    ...undoHandlers({ store, ...deps.undo, handBack }),
     ...attachmentHandlers(store, workbench.attachments, (m) => addNotice(store, 'warning', `Not attached: ${m}.`)),
     'edit/review': async ({ requestId }) => {
       await workbench.reviewEdit(requestId);

@@ -35,6 +35,8 @@ export interface UndoDeps {
   store: Store<AppState>;
   session: UndoSession;
   workbench: UndoWorkbench;
+  /** A user message the conversation went back before returns to the box to edit (as Rewind puts it back). */
+  handBack?(message: Extract<AppState['messages'][number], { kind: 'user' }>): void;
 }
 
 type UndoHandlers = Pick<ChatHandlers, 'restore/preview' | 'restore/openDiff' | 'restore/apply' | 'restore/redo' | 'restore/cancel' | 'session/diff' | 'summarize/ask' | 'summarize/preview' | 'summarize/apply' | 'summarize/cancel'>;
@@ -149,9 +151,11 @@ export function undoHandlers(deps: UndoDeps): UndoHandlers {
         }
       }
       held = undefined;
+      const message = store.getState().messages.find((m) => m.id === h.messageId);
       const rewound = h.scope === 'both' ? session.rewindTo(h.messageId) : false;
+      if (rewound && message?.kind === 'user') deps.handBack?.(message);
       const code = h.plan ? `Restored ${plural(restored, 'file')}${kept ? ` (kept your version of ${plural(kept, 'file')})` : ''}` : '';
-      const conversation = h.scope === 'both' ? (rewound ? 'the conversation went back to before it' : 'the conversation could not go back (Rewind is not available for that message)') : '';
+      const conversation = h.scope === 'both' ? (rewound ? 'the conversation went back to before it, and the message is back in the box' : 'the conversation could not go back (Rewind is not available for that message)') : '';
       const what = h.redo ? `Redo: ${code.toLowerCase() || 'nothing to change'}` : [code && `${code} to before “${h.label}”`, conversation].filter(Boolean).join('; ');
       addNotice(store, h.scope === 'both' && !rewound ? 'warning' : 'info', `${what}.`);
       setRestore({ messageId: h.messageId, scope: h.scope, label: h.label, stage: 'done', files: [], refused: [], unchanged: 0, restored, kept, canRedo, ...(h.redo ? { redo: true } : {}) });

@@ -23,7 +23,7 @@ import { parseCliArgs, UsageError } from './args';
 import { stdio, terminalSafeIo, type CliIo } from './io';
 import { promptWithStdin, readStdin, type StdinSource } from './stdin';
 import { runPrompt } from './runPrompt';
-import { cliModelCatalog } from './models';
+import { cliModelCatalog, windowSource } from './models';
 import { DEFAULT_MODEL } from '../api/models';
 import { sessionsCommand } from './sessionsCommand';
 import { compactCommand, diffCommand, rewindCommand } from './undoCommands';
@@ -166,10 +166,11 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       const settings = { ...(args.model ? { model: args.model } : {}), ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}) };
       const runtime = new RuntimeState(cwd);
       const store = createStore<AppState>(getDefaultAppState({ sessionId: runtime.sessionId, settings }));
-      // A local preview: the cached model list or the table, never the network, never refused.
-      const models = cliModelCatalog(env, undefined);
+      // As a prompt would: with a key, the Models API (when its cache is missing or stale); the report says where the window is from.
+      const models = cliModelCatalog(env, env.ANTHROPIC_API_KEY || undefined);
       const resolved = await models.resolve(args.model ?? DEFAULT_MODEL, settings);
       if (!resolved.ok || resolved.warning) io.err(`threadline: ${resolved.ok ? resolved.warning : resolved.error}\n`);
+      const windowFrom = windowSource(models.snapshot(), { setting: Boolean(args.contextWindow), keyed: Boolean(env.ANTHROPIC_API_KEY) });
       const agent = createAgent({
         models,
         store,
@@ -187,8 +188,8 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       const state = store.getState();
       const rules = permissions.describeRules();
       const modelId = agent.model().id;
-      if (args.json) io.out(`${JSON.stringify({ model: state.model, modelId, tokens: state.tokens, categories: preview.categories, total: preview.total, instructionFiles: preview.instructionFiles, permissions: rules, trust }, null, 2)}\n`);
-      else io.out(`${renderContextReport(modelId === state.model ? state : { ...state, model: `${modelId} (${state.model})` }, preview)}\n\n${describeTrust(trust)}\n${formatRules(rules.rules, rules.directories, rules.withheld)}\n`);
+      if (args.json) io.out(`${JSON.stringify({ model: state.model, modelId, tokens: state.tokens, contextWindowFrom: windowFrom, categories: preview.categories, total: preview.total, instructionFiles: preview.instructionFiles, permissions: rules, trust }, null, 2)}\n`);
+      else io.out(`${renderContextReport(modelId === state.model ? state : { ...state, model: `${modelId} (${state.model})` }, preview, windowFrom.text)}\n\n${describeTrust(trust)}\n${formatRules(rules.rules, rules.directories, rules.withheld)}\n`);
       return 0;
     }
     case 'sessions':

@@ -4,6 +4,7 @@ import { prependUserContent } from '../conversation/history';
 import { estimateTokens } from '../conversation/tokens';
 import { compactedHistory, findAnchors, splitRounds, type CompactionResult } from './compact';
 import { DEFAULT_COMPACT_LIMITS, type CompactLimits } from './limits';
+import { counted, formatTokens } from '../shared/format';
 
 /** Recent messages kept verbatim after a compaction from session notes (sized for a 200k window; kept verbatim so the model sees its latest steps exactly, not through the notes). */
 export const SM_KEEP_MIN_TOKENS = DEFAULT_COMPACT_LIMITS.keepMinTokens;
@@ -69,7 +70,7 @@ export function compactFromNotes(history: readonly MessageParam[], notes: string
     start = Math.max(0, ...starts.filter((s) => s <= covered));
     const tailTokens = estimateTokens(history.slice(start));
     if (tailTokens > limits.keepMaxTokens) {
-      return { ok: false, reason: `the session notes stop ${history.length - covered} messages (about ${Math.round(estimateTokens(history.slice(covered)) / 1000)}k tokens) short of the end` };
+      return { ok: false, reason: `the session notes stop ${counted(history.length - covered, 'message')} (about ${formatTokens(estimateTokens(history.slice(covered)))} tokens) short of the end` };
     }
   }
   if (start < 1) return { ok: false, reason: 'nothing older than the kept messages to replace' };

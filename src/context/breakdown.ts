@@ -59,8 +59,6 @@ const REASON: Record<string, string> = {
   unreadable: 'unreadable',
   binary: 'binary file',
   'not-a-file': 'not a regular file',
-  'invalid-paths': 'its paths: frontmatter is not a glob or a list of globs',
-  'unreadable-frontmatter': 'its frontmatter could not be read',
 };
 
 /** A text picture: one bar per category, scaled to the context window. */

@@ -6,7 +6,7 @@ import { renderPreview, type ContextPreview } from './breakdown';
  * A plain-text account of what the next request holds, shared by "Show Context" and
  * `threadline context`. Grows as the context services land.
  */
-export function renderContextReport(state: AppState, preview?: ContextPreview): string {
+export function renderContextReport(state: AppState, preview?: ContextPreview, windowFrom?: string): string {
   const t = state.tokens;
   const pct = (n: number) => (t.contextWindow ? `${((n / t.contextWindow) * 100).toFixed(1)}%` : '-');
   const lines = [
@@ -23,6 +23,7 @@ export function renderContextReport(state: AppState, preview?: ContextPreview): 
     `| Warning from | ${formatTokens(t.warningAt)} | ${pct(t.warningAt)} |`,
     `| Auto-compact at | ${formatTokens(t.autoCompactAt)} | ${pct(t.autoCompactAt)} |`,
     `| New prompts blocked at | ${formatTokens(t.blockingAt)} | ${pct(t.blockingAt)} |`,
+    ...(windowFrom ? ['', `The context window is from ${windowFrom}.`] : []),
     '',
     `Messages in the conversation: ${state.messages.length}`,
   ];

@@ -1,4 +1,5 @@
 import { estimateTokens } from '../conversation/tokens';
+import { formatTokens } from '../shared/format';
 
 /** All instruction files sent with every request, together (about 20% of a 200k window). */
 export const INSTRUCTION_BUDGET_TOKENS = 40_000;
@@ -51,7 +52,7 @@ export function applyInstructionBudget(files: Trimmable[], budgetTokens = INSTRU
     if (from <= cap) return;
     // The note itself costs a few tokens: leave room for it inside the cap.
     const target = Math.max(0, cap - 60);
-    f.content = trimTo(f.content, target, `the instruction files together are about ${Math.round(total / 1000)}k tokens, over the ${Math.round(budgetTokens / 1000)}k budget, so the largest were cut to about ${Math.round(cap / 1000)}k each`);
+    f.content = trimTo(f.content, target, `the instruction files together are about ${formatTokens(total)} tokens, over the ${formatTokens(budgetTokens)} budget, so the largest were cut to about ${formatTokens(cap)} each`);
     trims.push({ index, fromTokens: from, toTokens: estimateTokens(f.content) });
   });
   return trims;

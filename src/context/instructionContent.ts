@@ -1,36 +1,14 @@
 import { Lexer, type Token } from 'marked';
 import { FrontmatterError, hasFrontmatter, parseFrontmatter } from '../base/frontmatter';
+import { readPathsField, type PathsField } from './rulePaths';
 
-/** What a rule's `paths:` frontmatter says: no key, usable globs, or something unusable. */
-export type PathsField = { kind: 'none' } | { kind: 'globs'; globs: string[] } | { kind: 'invalid'; problem: string };
+export type { PathsField } from './rulePaths';
 
 export interface InstructionContent {
   body: string;
   paths: PathsField;
   /** The frontmatter could not be read (broken, or a language that is never run). */
   frontmatterProblem?: string;
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list with something other than text in it';
-  return typeof value === 'object' ? 'a mapping' : `a ${typeof value}`;
-}
-
-/**
- * `paths:` must be a string (comma-separated globs) or a list of strings. Anything else is
- * reported and, for a rule, keeps it out: a rule whose condition cannot be read must not be
- * sent everywhere as if it had none.
- */
-export function readPathsField(data: Record<string, unknown>): PathsField {
-  if (!Object.prototype.hasOwnProperty.call(data, 'paths')) return { kind: 'none' };
-  const value: unknown = data.paths;
-  let list: string[];
-  if (typeof value === 'string') list = value.split(',');
-  else if (Array.isArray(value) && value.every((x): x is string => typeof x === 'string')) list = value;
-  else return { kind: 'invalid', problem: `paths: is ${describe(value)}, not a glob or a list of globs` };
-  const globs = list.map((g) => g.trim()).filter(Boolean);
-  return globs.length ? { kind: 'globs', globs } : { kind: 'invalid', problem: 'paths: names no glob' };
 }
 
 /** Strips frontmatter (reading `paths:`) and block-level HTML comments outside code. */
@@ -40,12 +18,15 @@ export function parseInstructionContent(raw: string): InstructionContent {
   let frontmatterProblem: string | undefined;
   if (hasFrontmatter(raw)) {
     try {
-      const fm = parseFrontmatter(raw);
+      const fm = parseFrontmatter(raw, { quoteOnRetry: true });
       body = fm.content;
       paths = readPathsField(fm.data);
     } catch (e) {
-      // Broken frontmatter: the caller decides (a CLAUDE.md keeps its text; a rule is skipped).
+      // Broken frontmatter: read as none (a rule then applies everywhere), and the block is left
+      // out of the text, as the reference CLI does.
       frontmatterProblem = e instanceof FrontmatterError ? e.message : `frontmatter could not be parsed (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`;
+      const block = /^---[ \t]*\r?\n[\s\S]*?\n---[ \t]*(?:\r?\n|$)/.exec(raw);
+      if (block) body = raw.slice(block[0].length);
     }
   }
   const tokens = new Lexer({ gfm: true }).lex(body);

@@ -1,10 +1,10 @@
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { estimateTokens } from '../conversation/tokens';
-import { globToRegExp } from '../tools/glob';
 import { isWithin } from '../tools/paths';
 import { applyInstructionBudget, CONDITIONAL_RULE_MAX_TOKENS, INSTRUCTION_BUDGET_TOKENS, trimTo } from './instructionBudget';
 import { extractIncludes, parseInstructionContent } from './instructionContent';
+import { globsMatch } from './rulePaths';
 import { exists, listRules, MAX_FILE_BYTES, readInstructionFile, realpathOf } from './instructionFs';
 
 export { extractIncludes, parseInstructionContent } from './instructionContent';
@@ -40,9 +40,7 @@ export type SkipReason =
   | 'untrusted-workspace'
   | 'unreadable'
   | 'binary'
-  | 'not-a-file'
-  | 'invalid-paths'
-  | 'unreadable-frontmatter';
+  | 'not-a-file';
 
 export interface InstructionFile {
   path: string;
@@ -191,34 +189,28 @@ export async function loadInstructions(opts: LoadOptions): Promise<InstructionSe
     const parsed = parseInstructionContent(read.text);
     const isRule = abs.split(sep).includes('rules') && abs.includes(`${sep}.claude${sep}`) && !from;
     const warnings: string[] = [];
-    if (parsed.frontmatterProblem) {
-      // A rule's condition lives in its frontmatter: unread, the rule is not sent at all.
-      if (isRule) {
-        set.report.push({ ...at, ...realPath, status: 'skipped', reason: 'unreadable-frontmatter', warning: `${parsed.frontmatterProblem}; the rule is not used` });
-        return;
-      }
-      warnings.push(`${parsed.frontmatterProblem}; the file is used as written`);
-    }
-    if (isRule && parsed.paths.kind === 'invalid') {
-      set.report.push({ ...at, ...realPath, status: 'skipped', reason: 'invalid-paths', warning: `${parsed.paths.problem}; the rule is not used (it is not made unconditional)` });
-      return;
-    }
-    let body = parsed.frontmatterProblem ? read.text.trim() : parsed.body;
+    // As in the reference CLI: frontmatter that cannot be read counts as none, so a rule with it
+    // applies everywhere; the report says so.
+    if (parsed.frontmatterProblem) warnings.push(`${parsed.frontmatterProblem}; it is read as no frontmatter${isRule ? ', so the rule applies everywhere (as in Claude Code)' : ''}`);
+    if (isRule && parsed.paths.kind === 'none' && parsed.paths.note) warnings.push(parsed.paths.note);
+    let body = parsed.body;
     if (read.capped) {
       body += `\n\n(This file is longer than ${MAX_FILE_BYTES / 1024} KB; only its beginning is included.)`;
       warnings.push(`capped at ${MAX_FILE_BYTES / 1024} KB`);
     }
     const file: InstructionFile = { path: abs, kind: scope.kind, content: body, ...(from ? { includedFrom: from } : {}) };
-    // A rule's `paths:` globs are relative to the folder that holds its .claude directory.
-    if (isRule) file.base = abs.slice(0, abs.lastIndexOf(`${sep}.claude${sep}`)) || sep;
+    // A project rule's `paths:` globs are relative to the folder that holds its .claude directory;
+    // a user or managed rule's to the working folder (as in the reference).
+    if (isRule && scope.kind === 'project') file.base = abs.slice(0, abs.lastIndexOf(`${sep}.claude${sep}`)) || sep;
     const warning = warnings.length ? { warning: warnings.join('; ') } : {};
     if (isRule && parsed.paths.kind === 'globs') {
-      file.globs = parsed.paths.globs;
+      const globs = parsed.paths.globs;
+      file.globs = globs;
       if (estimateTokens(file.content) > CONDITIONAL_RULE_MAX_TOKENS) {
         file.content = trimTo(file.content, CONDITIONAL_RULE_MAX_TOKENS, `a conditional rule is sent with at most ${CONDITIONAL_RULE_MAX_TOKENS / 1000}k tokens`);
       }
       set.conditional.push(file);
-      set.report.push({ ...at, ...realPath, status: 'conditional', reason: `applies to ${file.globs.join(', ')}`, ...warning });
+      set.report.push({ ...at, ...realPath, status: 'conditional', reason: `applies to ${globs.join(', ')}`, ...warning });
     } else {
       set.files.push(file);
       set.report.push({ ...at, ...realPath, status: 'included', tokensEstimate: estimateTokens(body), ...warning });
@@ -274,8 +266,7 @@ export function matchingRules(set: InstructionSet, filePath: string, cwd: string
   return set.conditional.filter((f) => {
     const rel = relative(f.base ?? cwd, abs);
     if (rel.startsWith('..') || isAbsolute(rel)) return false;
-    const posix = rel.split(sep).join('/');
-    return f.globs!.some((g) => globToRegExp(g).test(posix));
+    return globsMatch(f.globs!, rel.split(sep).join('/'));
   });
 }
 

@@ -9,6 +9,7 @@ import type { ViewMessage } from '../shared/viewState';
 import { buildChain } from './claudeChain';
 import { convertChain } from './claudeConvert';
 import { lineStream, readClaudeTranscript, type ClaudeEntry, type ClaudeLine, type SkipCounts, type SkipReason } from './claudeTranscript';
+import { formatTokens } from '../shared/format';
 
 /** The variables Claude Code reads to find its folder. */
 export interface ClaudeEnv {
@@ -171,7 +172,7 @@ function noticeFor(c: Omit<ConvertedSession, 'notice'>): string {
   if (c.fromSummary) parts.push(`It starts from the summary of its last compaction (${c.compactions} in the file).`);
   const left = REASONS.filter(([r]) => c.skips[r] > 0).map(([r, why]) => `${c.skips[r]} ${why}`);
   if (left.length) parts.push(`Lines left out: ${left.join(', ')}.`);
-  if (c.mustCompact) parts.push(`At about ${Math.round(c.estimatedTokens / 1000)}k tokens it does not fit the context window and needs compacting before the next request.`);
+  if (c.mustCompact) parts.push(`At about ${formatTokens(c.estimatedTokens)} tokens it does not fit the context window and needs compacting before the next request.`);
   return parts.join(' ');
 }
 

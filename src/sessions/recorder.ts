@@ -234,6 +234,11 @@ export class SessionRecorder {
       this.views.set(v.id, v);
       return;
     }
+    // A running command's output so far is for the panel only; the card is saved without it.
+    if (v.kind === 'tool' && v.liveOutput !== undefined) {
+      const { liveOutput: _live, ...saved } = v;
+      v = saved;
+    }
     this.start();
     this.views.set(v.id, v);
     if (prev && storedForm(prev) === storedForm(v)) return;

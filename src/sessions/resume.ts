@@ -12,13 +12,32 @@ export function lastAssistantAt(view: readonly ViewMessage[]): number | undefine
 }
 
 /**
+ * Whether the saved conversation ended in a stopped turn that Continue picks up: its last message
+ * is the notice that offers it, or its last turn was cut short (the transcript ends inside it).
+ */
+export function endedStopped(loaded: Pick<LoadedSession, 'view' | 'repairs' | 'history'>): boolean {
+  if (!loaded.history.length) return false;
+  const last = loaded.view.at(-1);
+  return (last?.kind === 'notice' && last.action?.command === 'continue') || loaded.repairs.length > 0;
+}
+
+/**
  * A saved session's panel messages as a resumed session shows them. Rewind and Fork stay on for
  * the messages the transcript can find again (it keeps a reference to each); a compaction's Undo
  * is worked out from its record once the history is back (see CompactionControl.historyChanged).
  * Sessions saved before those were kept get neither.
  */
 export function restoredView(view: readonly ViewMessage[], prompts: Readonly<Record<string, unknown>> = {}): ViewMessage[] {
-  return view.map((m) => (m.kind === 'compaction' && m.canUndo ? { ...m, canUndo: false } : m.kind === 'user' && m.rewindable && !prompts[m.id] ? { ...m, rewindable: false } : m));
+  return view.map((m) => {
+    if (m.kind === 'compaction') return m.canUndo ? { ...m, canUndo: false } : m;
+    if (m.kind === 'user') return m.rewindable && !prompts[m.id] ? { ...m, rewindable: false } : m;
+    // A rewind's Undo needs the session that made it, as it was just after the rewind.
+    if (m.kind === 'notice' && m.action?.command === 'undoRewind') {
+      const { action: _gone, ...rest } = m;
+      return rest;
+    }
+    return m;
+  });
 }
 
 /** The recorder that continues a loaded session's transcript: same id, folder, model, branch and creation time. */

@@ -4,7 +4,7 @@ import type { IDisposable } from '../base/lifecycle';
 import type { SessionCheckpoints } from '../checkpoints/sessionCheckpoints';
 import type { HistoryChange } from '../conversation/conversation';
 import type { CompactionRecord, PromptRef } from '../conversation/undoRecords';
-import type { PermissionDecision, ViewMessage } from '../shared/viewState';
+import type { Attachment, PermissionDecision, ViewMessage } from '../shared/viewState';
 
 /**
  * What the session driver gives the agent of each session it opens. The agent layer builds the
@@ -33,6 +33,16 @@ export interface SessionHistoryExtras {
   prompts?: Readonly<Record<string, PromptRef>>;
 }
 
+/** What goes with a prompt besides what the user typed. */
+export interface SubmitOptions {
+  /** What the model receives, when it is more than what the user typed (attached files before it). */
+  modelText?: string;
+  /** What went with the message, shown on it as chips. */
+  attachments?: readonly Attachment[];
+  /** A message refused before it is sent goes back where it was typed (the panel's box); its notice says so. */
+  handsBack?: boolean;
+}
+
 /** A partial compaction's preview: the figures and the summary, nothing applied. */
 export interface PartialCompactionPreview {
   id: string;
@@ -55,7 +65,7 @@ export interface SessionAgent<R = unknown> extends IDisposable {
   model(): { id: string };
   setHistory(history: MessageParam[], opts?: SessionHistoryExtras & { lastAssistantAt?: number }): void;
   /** `id`: the prompt's panel message, which Rewind, Fork and checkpoints name. */
-  submit(text: string, id: string): Promise<R | undefined>;
+  submit(text: string, id: string, options?: SubmitOptions): Promise<R | undefined>;
   retry(): Promise<R | undefined>;
   continue(): Promise<R | undefined>;
   stop(): void;
@@ -68,6 +78,8 @@ export interface SessionAgent<R = unknown> extends IDisposable {
   applyPartialCompaction(previewId: string): boolean;
   cancelPartialCompaction(previewId?: string): void;
   rewindTo(viewId: string): boolean;
+  /** Puts back what the newest rewind dropped, if nothing changed the conversation since. */
+  undoRewind(): boolean;
   /** The history and panel messages from before a prompt, for a fork. */
   forkPoint(viewId: string): ({ history: MessageParam[]; messages: ViewMessage[] } & SessionHistoryExtras) | undefined;
   /** Resolves when background work (memory) has finished. */

@@ -12,7 +12,7 @@ import { archiveTranscript } from './archive';
 import { sessionNotesPath } from './paths';
 import { SessionRecorder } from './recorder';
 import { resumedRecorder } from './resume';
-import type { PartialCompactionPreview, SessionAgent, SessionContext } from './sessionAgent';
+import type { PartialCompactionPreview, SessionAgent, SessionContext, SubmitOptions } from './sessionAgent';
 import type { Compacted, Forked, HistoryChanged, PromptStarted, Rewound, SessionOpened, TurnEnded } from './sessionEvents';
 import { importOpening, resumeOpening, type FirstSession, type ImportedConversation, type Opening } from './sessionOpening';
 import { SessionRecording } from './sessionRecording';
@@ -54,6 +54,8 @@ export class SessionDriver<A extends SessionAgent> implements IDisposable {
   private recording: SessionRecording;
   private following: IDisposable;
   private checkpointsOf: SessionCheckpoints | undefined;
+  /** The index entry of the session switched away from, written at once rather than after the recorder's delay. */
+  private left: Promise<void> = Promise.resolve();
 
   private readonly opened = new Emitter<SessionOpened>();
   private readonly prompted = new Emitter<PromptStarted>();
@@ -141,6 +143,8 @@ export class SessionDriver<A extends SessionAgent> implements IDisposable {
     this.following.dispose();
     this.current.dispose();
     this.checkpointsOf?.dispose();
+    // The history list opened next must already show the session just left (an import never sent to, say).
+    this.left = this.recording.flush();
     context.clear();
     runtime.startSession(id);
     const fresh = getDefaultAppState({ sessionId: runtime.sessionId, settings: store.getState().settings });
@@ -196,7 +200,7 @@ export class SessionDriver<A extends SessionAgent> implements IDisposable {
       ...(opening.title ? { sessionTitle: loaded ? opening.title : opening.title.slice(0, 60) } : {}),
       status: 'idle',
       permission: null,
-      canContinue: false,
+      canContinue: opening.canContinue ?? false,
     }));
     // Before the history, so the recorder writes it with the messages that go with it.
     if (opening.notice) addNotice(store, opening.notice.level, opening.notice.text);
@@ -220,14 +224,14 @@ export class SessionDriver<A extends SessionAgent> implements IDisposable {
    * Sends a prompt; resolves with how its loop ended (undefined: nothing was sent). The prompt's
    * code checkpoint is begun first, so every change the turn makes belongs to it.
    */
-  async submit(text: string): Promise<ResultOf<A> | undefined> {
+  async submit(text: string, options: SubmitOptions = {}): Promise<ResultOf<A> | undefined> {
     const promptId = newId('user');
     const agent = this.current;
     this.prompted.fire({ sessionId: this.sessionId, promptId, text });
     await this.checkpointsOf?.begin(text, promptId);
     // Another session was opened meanwhile: the prompt belonged to the one that is gone.
     if (agent !== this.current) return undefined;
-    return this.turn((a) => a.submit(text, promptId));
+    return this.turn((a) => a.submit(text, promptId, options));
   }
 
   retry(): Promise<ResultOf<A> | undefined> {
@@ -273,6 +277,11 @@ export class SessionDriver<A extends SessionAgent> implements IDisposable {
     return true;
   }
 
+  /** Puts back what the newest rewind dropped, if nothing changed the conversation since. */
+  undoRewind(): boolean {
+    return this.saved(this.current.undoRewind(), 'rewind');
+  }
+
   async forkFrom(promptId: string): Promise<boolean> {
     return this.fork(promptId);
   }
@@ -316,8 +325,9 @@ export class SessionDriver<A extends SessionAgent> implements IDisposable {
    * The open session's latest save and index entry on disk now, not after the index's coalescing
    * delay: the panel's history and the Resume picker read the index, and must count the same.
    */
-  settleIndex(): Promise<void> {
-    return this.recording.flush();
+  async settleIndex(): Promise<void> {
+    await this.left;
+    await this.recording.flush();
   }
 
   async rename(id: string, title: string): Promise<void> {

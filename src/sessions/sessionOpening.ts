@@ -1,6 +1,6 @@
 import type { MessageParam } from '../api/types';
 import type { ViewMessage } from '../shared/viewState';
-import { lastAssistantAt, restoredView, skippedNotice } from './resume';
+import { endedStopped, lastAssistantAt, restoredView, skippedNotice } from './resume';
 import type { OpenedHow } from './sessionEvents';
 import type { SessionHistoryExtras } from './sessionAgent';
 import type { LoadedSession } from './sessionStore';
@@ -27,6 +27,8 @@ export interface Opening extends SessionHistoryExtras {
   loaded?: LoadedSession;
   /** When its last answer came (a saved or imported conversation): after a long gap the cache is cold. */
   lastAssistantAt?: number;
+  /** It ended in a stopped turn that Continue picks up (as its last notice says). */
+  canContinue?: boolean;
   /** Said in the conversation once it is open. */
   notice?: { level: 'info' | 'warning'; text: string };
 }
@@ -43,6 +45,8 @@ export function resumeOpening(loaded: LoadedSession): Opening {
     compactions: loaded.compactions,
     prompts: loaded.prompts,
     ...(loaded.title ? { title: loaded.title } : {}),
+    // Stopped (Stop, the turn limit, or the window reloaded under a running turn): Continue picks it up.
+    canContinue: endedStopped(loaded),
     ...(at !== undefined ? { lastAssistantAt: at } : {}),
     ...(warn ? { notice: { level: 'warning' as const, text: warn } } : {}),
   };

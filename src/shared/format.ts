@@ -8,6 +8,11 @@ export function formatTokens(n: number): string {
   return `${Number((n / 1_000_000).toFixed(2))}M`;
 }
 
+/** "1 message", "3 messages": a count with its noun (the plural given when it is not just an s). */
+export function counted(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 /** A tool's run time for people: nothing under 0.1 s (it reads as noise), "1.2 s", "14 s", "2 min 5 s". */
 export function formatDuration(ms: number | undefined): string | undefined {
   if (ms === undefined || !Number.isFinite(ms) || ms < 100) return undefined;

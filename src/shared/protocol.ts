@@ -82,6 +82,11 @@ export interface HostToWebviewMap {
   'context/open': Record<string, never>;
   /** A session's draft and scroll position as the host kept them (on ready and on each switch). */
   'ui/restore': { sessionId: string } & SessionUi;
+  /**
+   * A message handed back to the composer of this session for editing (rewound, forked from, or
+   * too big to send): it goes in front of whatever is typed there.
+   */
+  'composer/insert': { sessionId: string; text: string };
 }
 
 export type Envelope<M> = { [K in keyof M]: { type: K; payload: M[K] } }[keyof M];
@@ -100,7 +105,7 @@ const id = z.string().min(1).max(199);
 const oldId = z.string().max(199);
 const time = z.number().finite().nonnegative();
 const path = z.string().min(1).max(MAX_PATH_CHARS).refine((p) => !p.includes('\0'), 'a path has no NUL');
-const ACTIONS = ['setApiKey', 'retry', 'continue', 'compact', 'newSession', 'openSettings', 'openMemory', 'selectModel', 'showContextMarkdown'] as const satisfies readonly ActionCommand[];
+const ACTIONS = ['setApiKey', 'retry', 'continue', 'compact', 'newSession', 'openSettings', 'openMemory', 'selectModel', 'showContextMarkdown', 'undoRewind', 'showContext', 'resumeSession'] as const satisfies readonly ActionCommand[];
 /** A model id or alias as the API spells them (`claude-opus-5-5`, `sonnet`, `claude-sonnet-4-6[1m]`). */
 const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,199}(\[1m\])?$/;
 const DECISIONS = ['allow-once', 'allow-session', 'deny'] as const satisfies readonly PermissionDecision[];

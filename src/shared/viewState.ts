@@ -20,7 +20,7 @@ export interface TokenView {
 
 export type ToolStatus = 'pending' | 'awaiting-permission' | 'running' | 'done' | 'error' | 'denied' | 'interrupted';
 
-export type ActionCommand = 'setApiKey' | 'retry' | 'continue' | 'compact' | 'newSession' | 'openSettings' | 'openMemory' | 'selectModel' | 'showContextMarkdown';
+export type ActionCommand = 'setApiKey' | 'retry' | 'continue' | 'compact' | 'newSession' | 'openSettings' | 'openMemory' | 'selectModel' | 'showContextMarkdown' | 'undoRewind' | 'showContext' | 'resumeSession';
 
 /** A button on a notice: a command, or a switch to a named model (a deprecated model's successor). */
 export type NoticeAction = { label: string; command: ActionCommand } | { label: string; command: 'switchModel'; model: string };
@@ -54,7 +54,17 @@ export interface DiffSummary {
 }
 
 export type ViewMessage =
-  | { kind: 'user'; id: string; text: string; createdAt: number; /** Rewind and Fork are offered. */ rewindable?: boolean }
+  | {
+      kind: 'user';
+      id: string;
+      /** What the user typed. */
+      text: string;
+      createdAt: number;
+      /** Rewind and Fork are offered. */
+      rewindable?: boolean;
+      /** Files and selections that went with it: chips here; the model got their contents. */
+      attachments?: readonly Attachment[];
+    }
   | {
       kind: 'assistant';
       id: string;
@@ -74,6 +84,8 @@ export type ViewMessage =
       input: string;
       status: ToolStatus;
       result?: string;
+      /** While it runs: the end of what it has printed so far (a Bash command). Not saved. */
+      liveOutput?: string;
       durationMs?: number;
       /** For a Write or Edit: the change it makes (or made), shown instead of its JSON input. */
       diff?: DiffSummary;
@@ -111,6 +123,8 @@ export interface PermissionPromptView {
   toolUseId?: string;
   /** For a Write or Edit, the change it asks to make. */
   diff?: DiffSummary;
+  /** What "Allow for this session" covers: the button's label and a sentence for its tooltip. */
+  session?: { label: string; scope: string };
 }
 
 /** A request being retried: one transient line, replaced by the answer or by one final error. */

@@ -5,6 +5,8 @@ export interface ToolContext {
   /** The workspace folder; relative paths resolve against it. */
   cwd: string;
   signal: AbortSignal;
+  /** What a long call has printed so far (the end of it), for the panel while it runs; never the result. */
+  onOutput?(text: string): void;
 }
 
 export interface ToolResult {

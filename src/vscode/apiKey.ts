@@ -8,12 +8,26 @@ const SECRET_KEY = 'threadline.anthropicApiKey';
  */
 export class ApiKeyStore {
   private readonly changed = new vscode.EventEmitter<void>();
+  /** Once per change of the key in use, however many ways VS Code reports it. */
   readonly onDidChange = this.changed.event;
+  /** The key last announced; `null` before the first change. */
+  private announced: string | undefined | null = null;
 
   constructor(private readonly secrets: vscode.SecretStorage) {
     secrets.onDidChange((e) => {
-      if (e.key === SECRET_KEY) this.changed.fire();
+      if (e.key === SECRET_KEY) void this.announce();
     });
+  }
+
+  /**
+   * Storing a key both returns here and fires the secret store's own change event: announcing
+   * each one put two "API key saved" notices in the chat. Only a key that differs is news.
+   */
+  private async announce(): Promise<void> {
+    const now = await this.get();
+    if (now === this.announced) return;
+    this.announced = now;
+    this.changed.fire();
   }
 
   async get(): Promise<string | undefined> {
@@ -32,7 +46,7 @@ export class ApiKeyStore {
     });
     if (value === undefined) return false;
     await this.secrets.store(SECRET_KEY, value.trim());
-    this.changed.fire();
+    await this.announce();
     return true;
   }
 

@@ -90,6 +90,8 @@ export function runActionCommand(command: ActionCommand): void {
     openMemory: 'threadline.openMemory',
     selectModel: 'threadline.selectModel',
     showContextMarkdown: 'threadline.showContextMarkdown',
+    showContext: 'threadline.showContext',
+    resumeSession: 'threadline.resumeSession',
   };
   if (command === 'openSettings') {
     void vscode.commands.executeCommand('workbench.action.openSettings', 'threadline');

@@ -50,11 +50,37 @@ export async function showMemory(memdir: MemoryDir | undefined, enabled: boolean
     qp.hide();
     if (!item || item.file === undefined) return;
     if (item.file === '') {
-      await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(memdir.dir)).then(undefined, () => undefined);
+      await openFolder(memdir.dir);
       return;
     }
     await vscode.window.showTextDocument(vscode.Uri.file(item.file));
   });
   qp.onDidHide(() => qp.dispose());
   qp.show();
+}
+
+/**
+ * Shows the memory folder where this editor can: in the Explorer when it lies inside the
+ * workspace, in the system's file manager on a local desktop; elsewhere (VS Code in a browser,
+ * code-server, a remote window: no file manager of this machine to reveal it in, and the command
+ * fails or does nothing) it says where the folder is, with Copy Path and Open in New Window.
+ */
+async function openFolder(dir: string): Promise<void> {
+  const uri = vscode.Uri.file(dir);
+  if (vscode.workspace.getWorkspaceFolder(uri)) {
+    await vscode.commands.executeCommand('revealInExplorer', uri);
+    return;
+  }
+  let failure = '';
+  if (vscode.env.uiKind === vscode.UIKind.Desktop && vscode.env.remoteName === undefined) {
+    try {
+      await vscode.commands.executeCommand('revealFileInOS', uri);
+      return;
+    } catch (err) {
+      failure = ` (the file manager could not be opened: ${err instanceof Error ? err.message : String(err)})`;
+    }
+  }
+  const choice = await vscode.window.showInformationMessage(`Threadline: the memory folder is ${dir}${failure}.`, 'Copy Path', 'Open in New Window');
+  if (choice === 'Copy Path') await vscode.env.clipboard.writeText(dir);
+  else if (choice === 'Open in New Window') await vscode.commands.executeCommand('vscode.openFolder', uri, { forceNewWindow: true });
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ClaudeSessionSummary } from '../sessions/claudeCode';
-import { formatWhen } from '../shared/format';
+import { counted, formatTokens, formatWhen } from '../shared/format';
 import { sessionToMarkdown, type SessionStore, type SessionSummary } from '../sessions/sessionStore';
 
 
@@ -38,8 +38,8 @@ export async function pickSession(store: SessionStore, hooks: PickerHooks = {}, 
   const toItems = (l: SessionSummary[]): Item[] => [
     ...l.map((s) => ({
       label: s.title,
-      description: `${formatWhen(s.updatedAt)} · ${s.messageCount} messages${s.branch ? ` · ${s.branch}` : ''}`,
-      detail: s.preview ? s.preview.slice(0, 160) : `${s.model} · ${Math.round(s.tokens / 1000)}k tokens`,
+      description: `${formatWhen(s.updatedAt)} · ${counted(s.messageCount, 'message')}${s.branch ? ` · ${s.branch}` : ''}`,
+      detail: s.preview ? s.preview.slice(0, 160) : `${s.model} · ${formatTokens(s.tokens)} tokens`,
       id: s.id,
       buttons: [RENAME, EXPORT, DELETE],
     })),

@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import type { Agent } from '../agent/agent';
 import type { ContextService } from '../context/contextService';
 import type { Store } from '../shared/store';
-import { addNotice } from '../state/actions';
 import type { AppState } from '../state/appState';
 import type { ApiKeyStore } from './apiKey';
 import { readSettings } from './settings';
@@ -18,7 +17,7 @@ export function watchKeyAndSettings(deps: { store: Store<AppState>; apiKeys: Api
   return [
     apiKeys.onDidChange(async () => {
       await refreshKey();
-      if (deps.agent().awaitingKey && (await apiKeys.get())) addNotice(store, 'info', 'API key saved. Send your waiting message now?', { label: 'Retry', command: 'retry' });
+      if (await apiKeys.get()) deps.agent().keyArrived();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       // Project instruction files were withheld while untrusted; read them now.

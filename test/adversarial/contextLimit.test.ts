@@ -91,13 +91,17 @@ describe('a request known to be over the blocking limit is never sent', () => {
   const SMALL = { model: 'proxy-model-32k', contextWindow: 32_768 };
   const notices = (store: ReturnType<typeof createStandinAgent>['store']) => store.getState().messages.filter((m) => m.kind === 'notice');
 
-  it('a first prompt over the limit (which never compacts) is not sent: a notice offers Compact', async () => {
+  it('a first prompt over the limit (which compacting cannot help) is not sent, and is handed back with what to do instead of Compact', async () => {
     const standin = await standinWithWindow(32_768);
     const { agent, store } = createStandinAgent({ url: standin.url, cwd: tempDir('block'), settings: { ...SMALL, autoCompact: true } });
-    await agent.submit(filler(31_000));
+    const r = await agent.submit(filler(31_000));
     assert.equal(standin.requests.length, 0, 'a request went out');
     const n = notices(store).at(-1);
-    assert.ok(n?.kind === 'notice' && /nothing was sent/.test(n.text) && n.action?.command === 'compact', JSON.stringify(n));
+    assert.ok(n?.kind === 'notice' && /Nothing was sent, and compacting cannot make room/.test(n.text) && n.action?.command === 'selectModel', JSON.stringify(n));
+    assert.doesNotMatch(n.text, /back in the box/, 'headless, nothing puts it back in a box');
+    assert.equal(r?.returned, true, 'handed back, for a face with a box');
+    assert.equal(r?.outcome, 'blocked', 'the CLI exits with the reason');
+    assert.equal(agent.messages.length, 0, 'the prompt is not left in the history');
     assert.equal(agent.outcome, 'blocked');
   });
 

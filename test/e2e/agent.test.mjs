@@ -167,7 +167,9 @@ describe('the agent in real VS Code against the Messages API stand-in', { timeou
     await msg.locator('[data-testid="message-menu"]').click();
     await msg.locator('[data-testid="message-rewind"]', { hasText: 'Restore conversation' }).click();
     await frame.locator('[data-testid="message"][data-kind="notice"]', { hasText: 'Files on disk were not changed' }).waitFor();
-    await eventually(() => frame.locator('[data-testid="message"]', { hasText: 'Say banana' }).count(), (n) => n === 0, { what: 'the rewound message to leave the panel' });
+    // The rewound message is back in the box; the next message replaces it.
+    await eventually(() => frame.locator('[data-testid="prompt-input"]').inputValue(), (v) => v === 'Say banana', { what: 'the rewound message in the box' });
+    await eventually(() => frame.locator('[data-testid="message"][data-kind="user"]', { hasText: 'Say banana' }).count(), (n) => n === 0, { what: 'the rewound message to leave the panel' });
     await standin.enqueue([{ content: [{ type: 'text', text: 'Apple it is.' }] }]);
     await send('Say apple');
     await frame.locator('[data-testid="message"][data-kind="assistant"]', { hasText: 'Apple it is.' }).waitFor();

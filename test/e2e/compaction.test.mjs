@@ -78,7 +78,8 @@ describe('token tracking and compaction in real VS Code', { timeout: 300_000 }, 
     const ask = JSON.stringify((await standin.requests()).at(-1).body.messages.at(-1));
     assert.match(ask, /focus on: the logs/);
     const latest = frame.locator('[data-testid="message"][data-kind="compaction"]').last();
-    await latest.locator('button.divider').click();
+    // Undo is on the folded divider itself, as the compact prompt promises.
+    assert.equal(await latest.locator('button.divider').getAttribute('aria-expanded'), 'false');
     await latest.locator('[data-testid="compaction-undo"]').click();
     await frame.locator('[data-testid="message"][data-kind="notice"]', { hasText: 'Restored the conversation' }).waitFor();
     await standin.enqueue([{ content: [{ type: 'text', text: 'Still here.' }] }]);

@@ -64,4 +64,19 @@ describe('auto memory in real VS Code', { timeout: 300_000 }, () => {
     assert.ok(forkReq, 'an extraction request was made');
     assert.match(JSON.stringify(forkReq.body.system), /# Memory/);
   });
+
+  it('"Open the memory folder" in code-server, where there is no file manager to reveal it in, says where the folder is', async () => {
+    const wb = await openWorkbench(browser, server.url);
+    await wb.openThreadline();
+    await wb.runCommand('Threadline: Open Memory');
+    const row = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Open the memory folder' });
+    await row.waitFor();
+    await row.click();
+    const dir = memoryDirFor(server.dirs.userData, workspace);
+    const toast = wb.toasts().filter({ hasText: 'the memory folder is' });
+    await toast.waitFor({ timeout: 30_000 });
+    assert.ok((await toast.innerText()).includes(dir), await toast.innerText());
+    await toast.locator('a.monaco-button, .monaco-button', { hasText: 'Copy Path' }).first().waitFor();
+    await wb.screenshot('42-memory-folder');
+  });
 });

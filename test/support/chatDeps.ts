@@ -14,6 +14,7 @@ export function stubSession(over: Partial<ChatRunner> = {}): ChatRunner {
     compactNow: async () => false,
     undoCompaction: () => false,
     rewindTo: () => false,
+    undoRewind: () => false,
     forkFrom: async () => false,
     ...over,
   };

@@ -61,6 +61,9 @@ export class FakeSessionAgent implements SessionAgent<string> {
   rewindTo(): boolean {
     return false;
   }
+  undoRewind(): boolean {
+    return false;
+  }
   forkPoint() {
     return undefined;
   }

@@ -66,9 +66,25 @@ function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
-function runShell(command: string, cwd: string, timeoutMs: number, signal: AbortSignal): Promise<ToolResult> {
+/** How often a running command's output so far is reported to the panel, and how much of its end. */
+const LIVE_OUTPUT_MS = 250;
+const LIVE_OUTPUT_CHARS = 4000;
+
+function runShell(command: string, cwd: string, timeoutMs: number, signal: AbortSignal, onOutput?: (text: string) => void): Promise<ToolResult> {
   return new Promise((resolve) => {
     const out = new HeadTailBuffer(BASH_MAX_OUTPUT);
+    // The end of what it printed, at most every LIVE_OUTPUT_MS: a chatty command costs one update a quarter second.
+    let live = '';
+    let liveTimer: NodeJS.Timeout | undefined;
+    const heard = (text: string) => {
+      out.push(text);
+      if (!onOutput || !text) return;
+      live = (live + text).slice(-LIVE_OUTPUT_CHARS);
+      liveTimer ??= setTimeout(() => {
+        liveTimer = undefined;
+        if (!settled) onOutput(live);
+      }, LIVE_OUTPUT_MS);
+    };
     let stopped: 'timeout' | 'aborted' | undefined;
     let pid: number | undefined;
     let supervised = false;
@@ -96,6 +112,7 @@ function runShell(command: string, cwd: string, timeoutMs: number, signal: Abort
     const finish = (result: ToolResult) => {
       if (settled) return;
       settled = true;
+      if (liveTimer) clearTimeout(liveTimer);
       // A supervisor waiting on a background job must not keep the agent's process alive.
       release?.();
       // A background job keeps the group (or its supervisor) alive: it stays tracked, so the CLI ends it on exit.
@@ -127,8 +144,8 @@ function runShell(command: string, cwd: string, timeoutMs: number, signal: Abort
       if (pid !== undefined) tracked = trackProcessGroup(pid, { supervised });
       if (pid !== undefined && signal.aborted) onAbort();
       const decoders = [new StringDecoder('utf8'), new StringDecoder('utf8')] as const;
-      child.stdout!.on('data', (b: Buffer) => out.push(decoders[0].write(b)));
-      child.stderr!.on('data', (b: Buffer) => out.push(decoders[1].write(b)));
+      child.stdout!.on('data', (b: Buffer) => heard(decoders[0].write(b)));
+      child.stderr!.on('data', (b: Buffer) => heard(decoders[1].write(b)));
       // The shell's status: from the supervisor's fd 3, else the process's own exit.
       let status: { code: number | null; sig: NodeJS.Signals | null } | undefined;
       let open = 2;
@@ -212,7 +229,7 @@ export const bashTool: Tool<BashInput> = {
     return s;
   },
   paths: () => [],
-  async call(i, { cwd, signal }) {
+  async call(i, { cwd, signal, onOutput }) {
     if (signal.aborted) return INTERRUPTED;
     try {
       if (!(await fs.stat(cwd)).isDirectory()) return { content: `The working folder ${cwd} is not a folder.`, isError: true };
@@ -220,6 +237,6 @@ export const bashTool: Tool<BashInput> = {
       return { content: `The working folder ${cwd} does not exist.`, isError: true };
     }
     const timeout = Math.min(Math.round(i.timeout ?? BASH_DEFAULT_TIMEOUT_MS), BASH_MAX_TIMEOUT_MS);
-    return runShell(i.command, cwd, Math.max(1, timeout), signal);
+    return runShell(i.command, cwd, Math.max(1, timeout), signal, onOutput);
   },
 };

@@ -89,6 +89,20 @@ describe('permission rules', () => {
     assert.equal(decide('Edit', { file_path: join(root, 'other.md'), old_string: 'a', new_string: 'b' }), 'ask');
   });
 
+  it('"allow for this session" on a Write covers the next Edit, and the button says what it covers', () => {
+    const { p, decide } = engine();
+    const write = { tool: tool('Write'), input: { file_path: 'src/new.ts', content: 'x' } };
+    assert.deepEqual(p.sessionGrant(write).label, 'Allow all edits for this session');
+    assert.match(p.sessionGrant(write).scope, /Every file edit in this workspace \(Write and Edit\)/);
+    p.grantForSession(write);
+    assert.equal(decide('Edit', { file_path: 'src/a.ts', old_string: 'a', new_string: 'b' }), 'allow', 'the next Edit does not ask again');
+    assert.equal(decide('Write', { file_path: 'src/b.ts', content: '' }), 'allow');
+    assert.equal(decide('Bash', { command: 'ls -la' }), 'ask', 'commands still ask');
+    assert.equal(decide('Write', { file_path: join(root, 'outside.txt'), content: '' }), 'ask', 'outside the workspace still asks');
+    assert.equal(p.sessionGrant({ tool: tool('Bash'), input: { command: 'npm test' } }).label, 'Allow this command for this session');
+    assert.match(p.sessionGrant({ tool: tool('Write'), input: { file_path: join(root, 'outside.txt'), content: '' } }).scope, /outside\.txt runs without asking/);
+  });
+
   it('denies writes and commands in Restricted Mode, whatever the rules say', () => {
     const { p, decide } = engine({ allow: ['Bash', 'Write'] }, { trusted: false });
     assert.equal(decide('Bash', { command: 'ls' }), 'deny');

@@ -9,7 +9,8 @@ import { getDefaultAppState, type AppState } from '../../../src/state/appState';
 function setup(files: Record<string, string>) {
   const store = createStore<AppState>(getDefaultAppState({ sessionId: 's' }));
   const sent: string[] = [];
-  const session = stubSession({ submit: async (text) => void sent.push(text) });
+  // What the model receives: the attachments' blocks before what was typed.
+  const session = stubSession({ submit: async (text, options) => void sent.push(options?.modelText ?? text) });
   const source: AttachmentSource = {
     listFiles: async () => Object.keys(files),
     readFile: async (path) => (path in files ? { ok: true, text: files[path]! } : { ok: false, reason: `${path} does not exist` }),

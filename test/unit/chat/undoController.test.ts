@@ -18,9 +18,11 @@ function setup(ws: string) {
   const u = undoDriver({ url: standin.url, cwd: ws, sessionsDir: tmp('tl-uc-sessions-') });
   const diffs: Array<{ rel: string; restored: DiffSide; title: string }> = [];
   const sessionDiffs: Array<Array<{ rel: string; before: DiffSide; status: string }>> = [];
+  const inserted: string[] = [];
   const h = createChatHandlers(
     chatDeps(u.store, {
       session: u.driver,
+      reply: (m) => void (m.type === 'composer/insert' && inserted.push(m.payload.text)),
       undo: {
         session: u.driver,
         workbench: {
@@ -30,7 +32,7 @@ function setup(ws: string) {
       },
     }),
   );
-  return { ...u, h, diffs, sessionDiffs };
+  return { ...u, h, diffs, sessionDiffs, inserted };
 }
 
 const read = (ws: string, rel: string) => readFileSync(join(ws, rel), 'utf8');
@@ -114,9 +116,9 @@ describe("the panel's Restore code", () => {
     assert.equal(store.getState().restore!.kept, 1);
   });
 
-  it('Restore code and conversation: both go back to before the message', async () => {
+  it('Restore code and conversation: both go back to before the message, and the message is back in the box', async () => {
     const ws = await repo({ 'a.txt': 'one\n' });
-    const { driver, store, user, h } = setup(ws);
+    const { driver, store, user, h, inserted } = setup(ws);
     standin.enqueue({ content: [{ type: 'text', text: 'a0' }] }, { content: [{ type: 'tool_use', id: 'toolu_a', name: 'Write', input: { file_path: 'a.txt', content: 'two\n' } }] }, { content: [{ type: 'text', text: 'ok' }] });
     await h['chat/send']({ text: 'hello' });
     await h['chat/send']({ text: 'write' });
@@ -125,6 +127,7 @@ describe("the panel's Restore code", () => {
     assert.equal(read(ws, 'a.txt'), 'one\n');
     assert.doesNotMatch(JSON.stringify(driver.agent.messages), /write|two/);
     assert.deepEqual(store.getState().messages.filter((m) => m.kind === 'user').map((m) => (m.kind === 'user' ? m.text : '')), ['hello']);
+    assert.deepEqual(inserted, ['write'], 'as Restore conversation does, the message comes back to be edited');
   });
 
   it('a message whose turn changed no file: nothing to restore, and no error', async () => {

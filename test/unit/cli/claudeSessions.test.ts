@@ -117,7 +117,7 @@ describe('threadline and Claude Code sessions of one folder', () => {
       // Auto-compaction at 27k: thresholds scale with windows below 200k.
       const r = await cli(['-p', 'Which one was last?', '--resume', id, '--context-window', '32336'], where.cwd);
       assert.equal(r.code, 0, r.err);
-      const estimate = Number(/At about (\d+)k tokens it does not fit the context window and needs compacting before the next request/.exec(r.err)?.[1]) * 1000;
+      const estimate = Number(/At about ([\d.]+)k tokens it does not fit the context window and needs compacting before the next request/.exec(r.err)?.[1]) * 1000;
       assert.ok(estimate > 30_000, r.err);
       assert.ok(standin.requests.every((q) => q.validationError === null));
       const last = standin.requests.at(-1)!;

@@ -86,4 +86,19 @@ describe('threadline --model', () => {
     assert.deepEqual([j.model, j.modelId, j.tokens.contextWindow], ['sonnet', 'claude-sonnet-77', 777_000]);
     assert.equal(standin.modelsRequests.length, 0);
   });
+
+  it('context on a fresh machine asks the Models API when there is a key, and says where the window comes from', async () => {
+    standin.setModels([standinModel({ id: 'claude-sonnet-77', line: 'sonnet', created: '2030-01-01', window: 400_000, maxTokens: 64_000 })]);
+    const fresh = await cli(['context', '--json']);
+    assert.equal(fresh.code, 0, fresh.err);
+    const j = JSON.parse(fresh.out) as { modelId: string; tokens: { contextWindow: number }; contextWindowFrom: { kind: string; text: string } };
+    assert.deepEqual([j.modelId, j.tokens.contextWindow, j.contextWindowFrom.kind], ['claude-sonnet-77', 400_000, 'models-api']);
+    const text = await cli(['context']);
+    assert.match(text.out, /Context window \| 400k/);
+    assert.match(text.out, /The context window is from the Models API, asked just now\./);
+    // No key: the built-in table, and the report says so and how to do better.
+    const offline = await cli(['context'], { ANTHROPIC_API_KEY: '' });
+    assert.equal(offline.code, 0, offline.err);
+    assert.match(offline.out, /The context window is from Threadline's built-in model table, which can differ from what the API says \(no ANTHROPIC_API_KEY to ask the Models API; set it, or pass --context-window\)\./);
+  });
 });

@@ -142,10 +142,11 @@ describe('instruction files', () => {
 });
 
 describe('instruction files: bad input', () => {
-  it('caps a 10 MB file, skips a binary one, keeps broken frontmatter as text, handles odd paths', async () => {
+  it('caps a 10 MB file, skips a binary one, reads broken frontmatter as none, handles odd paths', async () => {
     const root = tree({
       'CLAUDE.md': `start\n${'x'.repeat(10 * 1024 * 1024)}`,
-      '.claude/CLAUDE.md': '---\npaths: [unclosed\n---\nbody after broken frontmatter',
+      // Broken even after quoting (as the reference retries): read as no frontmatter, the block left out.
+      '.claude/CLAUDE.md': '---\nname: "unclosed\n---\nbody after broken frontmatter',
       'dir with spaces/ünïcödé/CLAUDE.md': 'nested odd path',
     });
     writeFileSync(join(root, 'AGENTS.md'), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 1, 2]));
@@ -157,7 +158,7 @@ describe('instruction files: bad input', () => {
     assert.match(set.report.find((r) => r.path === join(root, 'CLAUDE.md'))!.warning!, /capped/);
     assert.equal(set.report.find((r) => r.path === join(root, 'AGENTS.md'))?.reason, 'binary');
     const broken = set.files.find((f) => f.path === join(root, '.claude', 'CLAUDE.md'))!;
-    assert.match(broken.content, /body after broken frontmatter/);
+    assert.equal(broken.content, 'body after broken frontmatter');
     assert.match(set.report.find((r) => r.path === broken.path)!.warning!, /frontmatter/);
     assert.ok(set.files.some((f) => f.content === 'nested odd path'));
   });

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli } from '../../../src/cli/cli';
 import { ContextService } from '../../../src/context/contextService';
-import { formatInstructions, loadInstructions } from '../../../src/context/instructions';
+import { formatInstructions, loadInstructions, matchingRules } from '../../../src/context/instructions';
 import { INSTRUCTION_BUDGET_TOKENS } from '../../../src/context/instructionBudget';
 import { estimateTokens } from '../../../src/conversation/tokens';
 import { testHost } from '../../support/host';
@@ -113,22 +113,60 @@ describe('a total instruction budget', () => {
   });
 });
 
-describe('paths: frontmatter is validated', () => {
+describe("paths: frontmatter, form by form, as the reference CLI reads it", () => {
+  // Checked against Claude Code 2.1.332 with test/fixtures/instructions/paths-forms (compareReference.mjs,
+  // and a scripted Read of each file): these forms send the rule up front, as if it had no paths.
   for (const [label, fm] of [
     ['an object', 'paths:\n  src: "**/*.ts"'],
     ['a number', 'paths: 3'],
-    ['a list with a number', 'paths: ["src/**", 3]'],
-    ['empty', 'paths: ""'],
+    ['an empty string', 'paths: ""'],
+    ['an empty list', 'paths: []'],
+    ['null', 'paths:'],
+    ['"**"', 'paths: "**"'],
   ] as const) {
-    it(`paths: as ${label} warns and keeps the rule out (not unconditional)`, async () => {
+    it(`paths: as ${label} applies everywhere, and the report says so where it looks like a slip`, async () => {
       const root = tree({ 'ws/.claude/rules/r.md': `---\n${fm}\n---\nSCOPED RULE` });
       const set = await loadInstructions({ cwd: join(root, 'ws'), ...base(root) });
-      assert.doesNotMatch(formatInstructions(set.files) ?? '', /SCOPED RULE/);
+      assert.match(formatInstructions(set.files) ?? '', /SCOPED RULE/);
       assert.equal(set.conditional.length, 0);
       const r = set.report.find((x) => x.path.endsWith('r.md'))!;
-      assert.equal(r.status, 'skipped');
-      assert.equal(r.reason, 'invalid-paths');
-      assert.match(r.warning!, /paths:/);
+      assert.equal(r.status, 'included');
+      if (label !== '"**"') assert.match(r.warning!, /applies everywhere/);
     });
   }
+
+  it('a list keeps its text items, a string splits on commas outside braces, braces expand, a trailing /** goes', async () => {
+    const root = tree({
+      'ws/.claude/rules/mixed.md': '---\npaths: ["web/**", 3]\n---\nMIXED',
+      'ws/.claude/rules/brace.md': '---\npaths: "src/**/*.{ts,tsx}, docs/*.md"\n---\nBRACE',
+    });
+    const set = await loadInstructions({ cwd: join(root, 'ws'), ...base(root) });
+    assert.deepEqual(set.conditional.map((f) => [f.content, f.globs]).sort(), [
+      ['BRACE', ['src/**/*.ts', 'src/**/*.tsx', 'docs/*.md']],
+      ['MIXED', ['web']],
+    ]);
+    const hits = (file: string) => matchingRules(set, join(root, 'ws', file), join(root, 'ws')).map((f) => f.content).sort();
+    assert.deepEqual(hits('src/app.tsx'), ['BRACE']);
+    assert.deepEqual(hits('src/deep/b.ts'), ['BRACE']);
+    assert.deepEqual(hits('web/x.js'), ['MIXED']);
+    assert.deepEqual(hits('README.md'), [], 'docs/*.md is anchored to docs/');
+  });
+
+  it('an unquoted glob YAML cannot read (paths: **/*.ts is an alias to YAML) is quoted and read, as the reference does', async () => {
+    const root = tree({ 'ws/.claude/rules/bare.md': '---\npaths: **/*.ts\n---\nBARE' });
+    const set = await loadInstructions({ cwd: join(root, 'ws'), ...base(root) });
+    assert.deepEqual(set.conditional.map((f) => f.globs), [['**/*.ts']]);
+    assert.equal(matchingRules(set, join(root, 'ws', 'src', 'deep', 'b.ts'), join(root, 'ws')).length, 1);
+  });
+
+  it('globs match as .gitignore lines do, as the reference matches them: a bare *.json at any depth, a folder for all below it', async () => {
+    const root = tree({ 'ws/.claude/rules/json.md': '---\npaths:\n  - "*.json"\n  - "lib"\n---\nJSON' });
+    const set = await loadInstructions({ cwd: join(root, 'ws'), ...base(root) });
+    const hit = (file: string) => matchingRules(set, join(root, 'ws', file), join(root, 'ws')).length === 1;
+    assert.equal(hit('pkg.json'), true);
+    assert.equal(hit('a/b/c.json'), true);
+    assert.equal(hit('lib/deep/x.ts'), true);
+    assert.equal(hit('src/lib.ts'), false);
+  });
 });
+

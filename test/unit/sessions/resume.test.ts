@@ -46,6 +46,35 @@ function busyStore() {
 }
 
 describe('a saved session put back in the panel and the agent', () => {
+  it('a session stopped mid-turn (a Write waiting, then Reload Window) comes back with Continue, as its notice says', () => {
+    const store = busyStore();
+    const open = (l: LoadedSession) => {
+      const { deps } = fakeDriverDeps(store, mkdtempSync(join(tmpdir(), 'tl-resume-')));
+      return new SessionDriver(deps, { kind: 'resume', loaded: l });
+    };
+    const stopped: ViewMessage[] = [
+      ...view.slice(0, 5),
+      { kind: 'tool', id: 'toolu_1', name: 'Write', summary: 'a.txt', input: '{}', status: 'interrupted', createdAt: 700 },
+      { kind: 'notice', id: 'n1', level: 'info', text: 'Stopped. Press Continue to pick up where it left off, or send a new message.', action: { label: 'Continue', command: 'continue' }, createdAt: 800 },
+    ];
+    open(loaded({ view: stopped }));
+    assert.equal(store.getState().canContinue, true);
+    // Cut short inside a turn (no notice was written): Continue too.
+    open(loaded({ view: view.slice(0, 5), repairs: ['an unanswered tool call got a "not recorded" result'] }));
+    assert.equal(store.getState().canContinue, true);
+    // A finished answer: nothing to continue.
+    open(loaded({ view: view.slice(0, 5) }));
+    assert.equal(store.getState().canContinue, false);
+  });
+
+  it("a rewind's Undo does not survive the session: its notice comes back without the button", () => {
+    const store = busyStore();
+    const { deps } = fakeDriverDeps(store, mkdtempSync(join(tmpdir(), 'tl-resume-')));
+    const rewound: ViewMessage[] = [...view.slice(0, 2), { kind: 'notice', id: 'n1', level: 'info', text: 'Rewound.', action: { label: 'Undo', command: 'undoRewind' }, createdAt: 900 }];
+    new SessionDriver(deps, { kind: 'resume', loaded: loaded({ view: rewound }) });
+    assert.deepEqual(store.getState().messages.at(-1), { kind: 'notice', id: 'n1', level: 'info', text: 'Rewound.', createdAt: 900 });
+  });
+
   it('restores id, title and messages, idle, with Undo and Rewind of the old run switched off and nothing else changed', () => {
     const store = busyStore();
     const { deps, agents } = fakeDriverDeps(store, mkdtempSync(join(tmpdir(), 'tl-resume-')));

@@ -130,6 +130,32 @@ describe('the session driver: every way into a session goes through one path', (
     assert.deepEqual(loaded.view.filter((m) => m.kind === 'notice').map((m) => (m.kind === 'notice' ? m.text : '')), ['Imported it.']);
   });
 
+  it('an imported conversation that starts from a compaction is saved at once, and stays in the history after switching away', async () => {
+    const { driver, sessions } = setup();
+    // A Claude Code session compacted last: its view has the summary and no message of the user's.
+    driver.importConversation({
+      history: [
+        { role: 'user', content: [{ type: 'text', text: 'This session is being continued from a previous conversation. Summary: tests first.' }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'Understood.' }] },
+      ],
+      view: [
+        { kind: 'compaction', id: 'c1', tokensBefore: 9000, tokensAfter: 300, summary: 'tests first', canUndo: false, createdAt: 1 },
+        { kind: 'assistant', id: 'a1', text: 'Understood.', streaming: false, createdAt: 2 },
+      ],
+      title: 'What does notes.md say?',
+      notice: 'Imported it.',
+    });
+    const imported = driver.sessionId;
+    // Away before sending anything.
+    driver.newSession();
+    const listed = await driver.list();
+    const entry = listed.find((h) => h.id === imported);
+    assert.ok(entry, `the import is in the history: ${JSON.stringify(listed.map((h) => h.title))}`);
+    assert.equal(entry.title, 'What does notes.md say?');
+    await driver.resume(imported);
+    assert.equal((await sessions.load(imported)).history.length, 2, 'its transcript holds the imported history');
+  });
+
   it('the history list counts the answer that just arrived, as the Resume picker does', async () => {
     const { driver, sessions } = setup();
     standin.enqueue({ content: [{ type: 'text', text: 'a1' }] }, { content: [{ type: 'text', text: 'a2' }] });

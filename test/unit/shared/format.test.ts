@@ -32,3 +32,17 @@ describe('formatWhen', () => {
     assert.equal(formatWhen(new Date(2025, 5, 18, 18, 0).getTime(), now), 'today 18:00');
   });
 });
+
+describe('counts and token figures in sentences', () => {
+  it('"1 message", never "1 messages"; small token figures are not "0k"', async () => {
+    const { counted, formatTokens } = await import('../../../src/shared/format');
+    assert.equal(counted(1, 'message'), '1 message');
+    assert.equal(counted(0, 'message'), '0 messages');
+    assert.equal(counted(2, 'match', 'matches'), '2 matches');
+    const { describeCompaction } = await import('../../../src/agent/compaction');
+    const one = describeCompaction([{ role: 'user', content: 'hi' }], 310, []);
+    assert.match(one, /^Summarises 1 message \(about 310 tokens\)/);
+    assert.doesNotMatch(one, /0k/);
+    assert.equal(formatTokens(310), '310');
+  });
+});

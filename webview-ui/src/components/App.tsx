@@ -63,7 +63,7 @@ export function App() {
         </span>
         <ModelButton />
         <TokenMeter open={contextOpen} />
-        <button className="icon" data-testid="session-diff-button" title="Changes in this session: every file the agent changed, against its first snapshot" onClick={() => post({ type: 'session/diff', payload: {} })}>
+        <button className="icon session-diff" data-testid="session-diff-button" title="Changes in this session: every file the agent changed, against its first snapshot" onClick={() => post({ type: 'session/diff', payload: {} })}>
           <span className="codicon codicon-diff-multiple" />
         </button>
         <button className="icon" data-testid="history-button" title="Session history" onClick={() => post({ type: historyOpen ? 'history/hide' : 'history/show', payload: {} })}>

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { formatWhen } from '../../../src/shared/format';
+import { counted, formatWhen } from '../../../src/shared/format';
 import type { ViewState } from '../../../src/shared/viewState';
 import { useView } from '../useView';
 import { post } from '../vscodeApi';
@@ -21,7 +21,7 @@ function RecentSessions() {
             <button className="link recent-item" data-testid="recent-session" title={`Resume “${h.title}”`} onClick={() => post({ type: 'history/resume', payload: { id: h.id } })}>
               <span className="recent-title">{h.title}</span>
               <span className="recent-meta">
-                {formatWhen(h.updatedAt)} · {h.messageCount} messages
+                {formatWhen(h.updatedAt)} · {counted(h.messageCount, 'message')}
               </span>
             </button>
           </li>

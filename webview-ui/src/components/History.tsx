@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { formatWhen } from '../../../src/shared/format';
+import { counted, formatWhen } from '../../../src/shared/format';
 import type { HistoryItem, ViewState } from '../../../src/shared/viewState';
 import { post } from '../vscodeApi';
 import { useView } from '../useView';
@@ -47,7 +47,7 @@ function HistoryRow({ item }: { item: HistoryItem }) {
       <button className="history-open" title={item.current ? 'The open session' : 'Resume this session'} onClick={() => post({ type: 'history/resume', payload: { id: item.id } })}>
         <span className="history-title">{item.title}</span>
         <span className="history-meta">
-          {formatWhen(item.updatedAt)} · {item.messageCount} messages{item.current ? ' · open' : ''}
+          {formatWhen(item.updatedAt)} · {counted(item.messageCount, 'message')}{item.current ? ' · open' : ''}
         </span>
       </button>
       <span className="history-actions">

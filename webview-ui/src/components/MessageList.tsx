@@ -1,6 +1,6 @@
 import { debounce } from 'lodash-es';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Virtuoso, type IndexLocationWithAlign, type VirtuosoHandle } from 'react-virtuoso';
+import { Virtuoso, type ListRange, type VirtuosoHandle } from 'react-virtuoso';
 import type { ViewState } from '../../../src/shared/viewState';
 import { keepScroll, onRestore, restoreArrived, scrollFor } from '../persist/sessionUi';
 import { useFlushOnLeave } from '../persist/useFlushOnLeave';
@@ -39,11 +39,18 @@ function savedIndex(sessionId: string): number | undefined {
   return index >= 0 ? index : undefined;
 }
 
-/** Where a list opens: where the reader left it, else the end. */
-function initialLocation(sessionId: string): IndexLocationWithAlign {
-  const index = savedIndex(sessionId);
-  return index === undefined ? { index: 'LAST', align: 'end' } : { index, align: 'start' };
-}
+/** Where a list opens: the message the reader left at the top, else (undefined) the end. */
+const initialIndex = (sessionId: string): number | undefined => savedIndex(sessionId);
+
+/**
+ * At most this long after it opens, the list shows, positioned or not. The library's own
+ * opening (`initialTopMostItemIndex`) hides the list until its scroll to the first location
+ * settles, which takes 150 ms without any message changing size: an answer streaming into a
+ * narrow panel wraps a new line more often than that, and the whole turn, the user's message
+ * too, stayed hidden until the answer ended. So the list opens itself, and hides for a moment
+ * only, to spare the reader a glimpse of the wrong end of a long conversation.
+ */
+const OPENING_MS = 300;
 
 /**
  * The conversation, virtualized: only the messages near the viewport are in the DOM, whatever
@@ -60,9 +67,17 @@ function SessionList({ sessionId, count }: { sessionId: string; count: number })
   const list = useRef<VirtuosoHandle>(null);
   const [atBottom, setAtBottom] = useState(true);
   const [flash, setFlash] = useState<string | undefined>();
-  const initial = useMemo(() => initialLocation(sessionId), [sessionId]);
+  const initial = useMemo(() => initialIndex(sessionId), [sessionId]);
   const bottom = useRef(true);
-  const { follow, following, hold, jump, toBottom, scrollerRef } = useFollow(list, 'index' in initial && initial.index === 'LAST');
+  const { follow, following, hold, jump, toBottom, scrollerRef } = useFollow(list, initial === undefined);
+  // Where the list still has to go once its first messages are measured (a saved place), and
+  // whether it is there (or has had its moment): until then it is hidden.
+  const pendingIndex = useRef(initial);
+  const [opened, setOpened] = useState(false);
+  useEffect(() => {
+    const t = setTimeout(() => setOpened(true), OPENING_MS);
+    return () => clearTimeout(t);
+  }, []);
   const scroller = useRef<HTMLElement | null>(null);
   const onScroller = useCallback(
     (el: HTMLElement | Window | null) => {
@@ -108,7 +123,15 @@ function SessionList({ sessionId, count }: { sessionId: string; count: number })
     [sessionId, following, hold],
   );
 
-  const onRange = useCallback(() => remember(), [remember]);
+  const onRange = useCallback(
+    (range: ListRange) => {
+      // Positioned: the place it opens at is among the rendered rows (the end, or the saved message).
+      const target = initial ?? count - 1;
+      if (pendingIndex.current === undefined && range.startIndex <= target && target <= range.endIndex) setOpened(true);
+      remember();
+    },
+    [remember, initial, count],
+  );
   const onBottom = useCallback(
     (value: boolean) => {
       // Only whether the jump button shows: following again is the scroll handler's call
@@ -125,6 +148,13 @@ function SessionList({ sessionId, count }: { sessionId: string; count: number })
   // which pulled a reader who had just wheeled up back down (the e2e test's scroll trace: the
   // wheel's scroll up, then the end again with no scroll of ours in between).
   const onHeight = useCallback(() => {
+    const index = pendingIndex.current;
+    if (index !== undefined) {
+      // The first measurement is in: now the library can tell where that message is.
+      pendingIndex.current = undefined;
+      list.current?.scrollToIndex({ index, align: 'start' });
+      return;
+    }
     if (following.current) toBottom();
   }, [following, toBottom]);
 
@@ -146,7 +176,7 @@ function SessionList({ sessionId, count }: { sessionId: string; count: number })
 
   const item = useCallback((index: number) => <MessageRow index={index} />, []);
   return (
-    <div className="message-list-frame">
+    <div className={`message-list-frame${opened ? '' : ' opening'}`}>
       <FlashContext.Provider value={flash}>
       <Virtuoso
         ref={list}
@@ -156,7 +186,6 @@ function SessionList({ sessionId, count }: { sessionId: string; count: number })
         totalCount={count}
         computeItemKey={keyAt}
         itemContent={item}
-        initialTopMostItemIndex={initial}
         scrollerRef={onScroller}
         followOutput={false}
         totalListHeightChanged={onHeight}

@@ -7,7 +7,7 @@ import { CompactionDivider } from './CompactionDivider';
 import { Markdown } from './Markdown';
 import type { RowAttributes } from './rowAttributes';
 import { ToolCard } from './ToolCard';
-import { UserMessageMenu } from './UserMessageMenu';
+import { UserMessage } from './UserMessage';
 
 /** The id of a message just brought into view, so it can be marked for a moment. */
 export const FlashContext = createContext<string | undefined>(undefined);
@@ -34,15 +34,7 @@ const MessageView = memo(function MessageView({ message, index }: { message: Vie
   const common: RowAttributes = { 'data-testid': 'message', 'data-kind': message.kind, 'data-id': message.id };
   switch (message.kind) {
     case 'user':
-      return (
-        <div className="message user" {...common}>
-          <div className="role">
-            <span className="codicon codicon-account" /> You
-            <UserMessageMenu id={message.id} rewindable={message.rewindable === true} />
-          </div>
-          <div className="user-text">{message.text}</div>
-        </div>
-      );
+      return <UserMessage message={message} common={common} />;
     case 'assistant':
       return (
         <div className={`message assistant${message.streaming ? ' streaming' : ''}`} {...common}>

@@ -57,12 +57,17 @@ export function PermissionPrompt() {
           {open && <pre className="permission-detail">{p.detail}</pre>}
         </>
       )}
+      {p.session && (
+        <div className="permission-scope" data-testid="permission-scope">
+          {p.session.label}: {p.session.scope.charAt(0).toLowerCase() + p.session.scope.slice(1)}
+        </div>
+      )}
       <div className="permission-actions">
         <button data-testid="permission-allow-once" onClick={() => answer('allow-once')}>
           Allow once
         </button>
-        <button className="secondary" data-testid="permission-allow-session" onClick={() => answer('allow-session')}>
-          Allow for this session
+        <button className="secondary" data-testid="permission-allow-session" title={p.session?.scope} onClick={() => answer('allow-session')}>
+          {p.session?.label ?? 'Allow for this session'}
         </button>
         <button className="secondary" data-testid="permission-deny" onClick={() => answer('deny')}>
           Deny

@@ -45,11 +45,13 @@ export function ToolBody({ detail, message }: { detail: ToolDetail; message: Too
   const failed = isFailure(message);
   switch (detail.kind) {
     case 'bash':
+      // The description is the card's headline already: the body adds the command and its output.
       return (
         <div className="tool-body">
-          {detail.description && <div className="label">{detail.description}</div>}
           <pre className="tool-command-full">{detail.command}</pre>
-          {detail.outcome?.kind === 'failed' ? (
+          {message.status === 'running' && message.liveOutput ? (
+            <Output text={message.liveOutput} error={false} />
+          ) : detail.outcome?.kind === 'failed' ? (
             <Output text={message.result ?? ''} error />
           ) : detail.output ? (
             <Output text={detail.output} error={failed} />
@@ -78,20 +80,26 @@ export function ToolBody({ detail, message }: { detail: ToolDetail; message: Too
         </div>
       );
     case 'edit': {
+      // The change is drawn once: from the host's diff above when there is one, else from the input.
       let input: { old_string?: unknown; new_string?: unknown } = {};
       try {
         input = JSON.parse(message.input) as typeof input;
       } catch {
         // describeTool already fell back for malformed input; nothing to add here
       }
+      const showResult = message.result !== undefined && (failed || !message.diff);
+      if (message.diff && !showResult) return null;
       return (
         <div className="tool-body">
-          <pre className="tool-diff">
-            {typeof input.old_string === 'string' && <span className="removed">{diffLines(input.old_string, '-')}</span>}
-            {'\n'}
-            {typeof input.new_string === 'string' && <span className="added">{diffLines(input.new_string, '+')}</span>}
-          </pre>
-          {message.result !== undefined && <Output text={message.result} error={failed} />}
+          {!message.diff && (
+            <pre className="tool-diff">
+              {typeof input.old_string === 'string' && <span className="removed">{diffLines(input.old_string, '-')}</span>}
+              {'\n'}
+              {typeof input.new_string === 'string' && <span className="added">{diffLines(input.new_string, '+')}</span>}
+            </pre>
+          )}
+          {/* Done, the result is the model's copy of the same change (numbered lines): shown only when it says why not. */}
+          {showResult && <Output text={message.result!} error={failed} />}
         </div>
       );
     }
@@ -104,7 +112,7 @@ export function ToolBody({ detail, message }: { detail: ToolDetail; message: Too
       }
       return (
         <div className="tool-body">
-          {typeof content === 'string' && <Output text={content} error={false} keep="head" />}
+          {typeof content === 'string' && !message.diff && <Output text={content} error={false} keep="head" />}
           {message.result !== undefined && <div className={`label${failed ? ' error' : ''}`}>{message.result}</div>}
         </div>
       );

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { formatDuration } from '../../../src/shared/format';
+import { counted, formatDuration } from '../../../src/shared/format';
 import type { ViewMessage } from '../../../src/shared/viewState';
 import { describeTool, type ToolDetail } from '../tools/describe';
 import type { RowAttributes } from './rowAttributes';
@@ -19,7 +19,6 @@ const STATUS_ICON: Record<ToolMessage['status'], string> = {
   interrupted: 'debug-stop',
 };
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function bashBadge(d: Extract<ToolDetail, { kind: 'bash' }>): { text: string; bad: boolean } | undefined {
   const o = d.outcome;
@@ -46,14 +45,14 @@ function Headline({ detail, message }: { detail: ToolDetail; message: ToolMessag
         <>
           <PathLink file={detail.file} />
           {detail.range && <span className="tool-meta">{detail.range}</span>}
-          {detail.linesShown !== undefined && <span className="tool-meta">{plural(detail.linesShown, 'line')}</span>}
+          {detail.linesShown !== undefined && <span className="tool-meta">{counted(detail.linesShown, 'line')}</span>}
         </>
       );
     case 'write':
       return (
         <>
           <PathLink file={detail.file} />
-          {message.diff ? <DiffStat diff={message.diff} /> : <span className="tool-meta">{plural(detail.lines, 'line')}</span>}
+          {message.diff ? <DiffStat diff={message.diff} /> : <span className="tool-meta">{counted(detail.lines, 'line')}</span>}
         </>
       );
     case 'edit':
@@ -90,20 +89,20 @@ function Headline({ detail, message }: { detail: ToolDetail; message: ToolMessag
       );
     }
     case 'search': {
-      const counted = message.status === 'done';
+      const finished = message.status === 'done';
       const found =
-        detail.matches === 0 || (counted && detail.files === 0)
+        detail.matches === 0 || (finished && detail.files === 0)
           ? 'no matches'
           : detail.matches !== undefined
-            ? `${plural(detail.matches, 'match', 'matches')} in ${plural(detail.files, 'file')}`
-            : plural(detail.files, 'file');
+            ? `${counted(detail.matches, 'match', 'matches')} in ${counted(detail.files, 'file')}`
+            : counted(detail.files, 'file');
       return (
         <>
           <code className="tool-text" title={detail.pattern}>
             {detail.tool === 'Grep' ? `/${detail.pattern}/` : detail.pattern}
           </code>
           {detail.where && <span className="tool-meta">in {detail.where}</span>}
-          {counted && (
+          {finished && (
             <span className="tool-meta" data-testid="search-count">
               {found}
             </span>
@@ -114,6 +113,19 @@ function Headline({ detail, message }: { detail: ToolDetail; message: ToolMessag
     case 'other':
       return <span className="tool-text">{message.summary}</span>;
   }
+}
+
+/** Lines of a running command's output shown on its folded card. */
+const LIVE_LINES = 4;
+
+/** The last lines a running command printed, as they come (the whole of it is a click away). */
+function LiveTail({ text }: { text: string }) {
+  const lines = text.replace(/\n$/, '').split('\n').slice(-LIVE_LINES).join('\n');
+  return (
+    <pre className="tool-live" data-testid="tool-live" aria-live="polite">
+      {lines}
+    </pre>
+  );
 }
 
 export function ToolCard({ message, common }: { message: ToolMessage; common: RowAttributes }) {
@@ -137,11 +149,13 @@ export function ToolCard({ message, common }: { message: ToolMessage; common: Ro
             {duration && <span className="duration">{duration}</span>}
           </span>
         </div>
-        {detail.kind === 'bash' && detail.description && (
+        {/* Folded, the command shows under its description; open, the body shows it (once). */}
+        {detail.kind === 'bash' && detail.description && !open && (
           <div className="tool-command" title={detail.command}>
             <code>{detail.command}</code>
           </div>
         )}
+        {message.status === 'running' && message.liveOutput && !open && <LiveTail text={message.liveOutput} />}
         {/* While the prompt below shows the change, the card keeps to its figures. */}
         {message.diff && open && <DiffHunk diff={message.diff} />}
         {open && <ToolBody detail={detail} message={message} />}

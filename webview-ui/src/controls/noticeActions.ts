@@ -15,6 +15,8 @@ export function noticeAction(state: Pick<ViewState, 'messages' | 'status'>, inde
   switch (m.action.command) {
     case 'continue':
       return 'hidden';
+    // A rewind's Undo, like a Retry, belongs to the moment: once anything but a notice follows, it is stale.
+    case 'undoRewind':
     case 'retry': {
       if (state.status !== 'idle') return 'stale';
       for (let i = index + 1; i < state.messages.length; i++) if (state.messages[i]!.kind !== 'notice') return 'stale';

@@ -23,7 +23,7 @@ export function userMessageActions(id: string, opts: { rewindable: boolean }): M
           key: 'rewind',
           icon: 'discard',
           label: 'Restore conversation',
-          detail: 'Drops this message and everything after it. Files on disk are not changed.',
+          detail: 'Drops this message and everything after it; the message comes back into the box to edit. Files on disk are not changed. Undo stays offered until you send.',
           message: { type: 'chat/rewind', payload: { id } },
         },
         {
@@ -50,7 +50,7 @@ export function userMessageActions(id: string, opts: { rewindable: boolean }): M
             key: 'fork',
             icon: 'repo-forked',
             label: 'Fork from here',
-            detail: 'A new session with the conversation before this message; this session stays as it is.',
+            detail: 'A new session with the conversation before this message, and the message in its box; this session stays as it is.',
             message: { type: 'chat/fork', payload: { id } } as WebviewToHostMessage,
           },
         ]
