@@ -1,84 +1,21 @@
-// `threadline rewind`, `threadline diff` and `threadline compact`: Undo in the headless face, on
-// this folder's latest session or the one `-r ID` names, through the same session driver and
-// checkpoint store the panel uses.
-import { DEFAULT_MODEL } from '../api/models';
-import type { Agent } from '../agent/agent';
+// `threadline rewind` and `threadline diff`: Undo in the headless face, on this folder's latest
+// session or the one `-r ID` names, through the same session driver and checkpoint store the
+// panel uses.
 import { printable } from '../base/printable';
 import type { RestorePlan } from '../checkpoints/plan';
 import { SessionCheckpoints } from '../checkpoints/sessionCheckpoints';
 import type { SessionDiffEntry } from '../checkpoints/sessionDiff';
 import { displayRel } from '../checkpoints/core';
 import { unifiedDiff } from '../checkpoints/textDiff';
-import { undoableCompactions } from '../compact/undo';
-import type { Host } from '../ports/host';
-import type { SessionDriver } from '../sessions/sessionDriver';
-import { sessionCheckpointsDir, SessionError, type LoadedSession, type SessionStore } from '../sessions/sessionStore';
-import { createStore } from '../shared/store';
-import { getDefaultAppState, type AppState } from '../state/appState';
-import { RuntimeState } from '../state/runtimeState';
-import type { CompactArgs, DiffArgs, RewindArgs, SessionPick } from './args';
-import { headlessDriver } from './headlessDriver';
-import type { CliIo } from './io';
-import type { PromptDeps } from './runPrompt';
+import { sessionCheckpointsDir, type LoadedSession } from '../sessions/sessionStore';
+import type { DiffArgs, RewindArgs } from './args';
+import { CommandError, files, guarded, labelOf, oneLine, openDriver, pickSession, printableLines, resolveId, when, type UndoContext } from './undoShared';
 
-export interface UndoContext {
-  io: CliIo;
-  host: Host;
-  /** What a driver for this folder is built from (tools, permissions, context, sessions). */
-  deps: PromptDeps;
-}
-
-const when = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
-const oneLine = (text: string, max = 72) => {
-  const t = text.replace(/\s+/g, ' ').trim();
-  return printable(t.length > max ? `${t.slice(0, max - 1)}…` : t);
-};
-/** Many lines of text for a terminal: each made printable, tabs and line breaks kept. */
-const printableLines = (text: string) =>
-  text
-    .split('\n')
-    .map((line) => line.split('\t').map(printable).join('\t'))
-    .join('\n');
-const files = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
-const why = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
-class CommandError extends Error {}
-
-async function pickSession(sessions: SessionStore, pick: SessionPick): Promise<LoadedSession> {
-  let id: string | undefined;
-  if ('id' in pick) id = pick.id;
-  else id = (await sessions.list())[0]?.id ?? (await sessions.rebuildIndex())[0]?.id;
-  if (!id) throw new CommandError('there is no saved session in this folder');
-  try {
-    return await sessions.load(id);
-  } catch (err) {
-    throw new CommandError(err instanceof SessionError || (err as NodeJS.ErrnoException).code === 'ENOENT' ? `no Threadline session ${id} in this folder (threadline sessions lists them)` : `cannot read session ${id}: ${why(err)}`);
-  }
-}
+export { compactCommand } from './compactCommand';
+export type { UndoContext } from './undoShared';
 
 function checkpointsOf(ctx: UndoContext, loaded: LoadedSession): SessionCheckpoints {
   return new SessionCheckpoints({ dir: sessionCheckpointsDir(ctx.deps.sessions.dir, loaded.meta.id), workspace: loaded.meta.cwd, notify: (t) => ctx.io.err(`threadline: ${printable(t)}\n`), watch: false });
-}
-
-function openDriver(ctx: UndoContext, loaded: LoadedSession, settings: { model?: string; contextWindow?: number } = {}): { driver: SessionDriver<Agent>; state: () => AppState } {
-  const runtime = new RuntimeState(loaded.meta.cwd);
-  const store = createStore<AppState>(getDefaultAppState({ sessionId: runtime.sessionId, settings }));
-  return { driver: headlessDriver({ cwd: loaded.meta.cwd, host: ctx.host, deps: ctx.deps, store, runtime, first: { kind: 'resume', loaded } }), state: () => store.getState() };
-}
-
-/** A user message's first line, to name it. */
-function labelOf(loaded: LoadedSession, id: string): string {
-  const m = loaded.view.find((x) => x.id === id);
-  return m?.kind === 'user' ? oneLine(m.text, 60) : id;
-}
-
-/** An id the user typed: exact, or the one id it is the start of. */
-function resolveId(typed: string, ids: readonly string[], what: string): string {
-  if (ids.includes(typed)) return typed;
-  const hits = ids.filter((id) => id.startsWith(typed));
-  if (hits.length === 1) return hits[0]!;
-  if (hits.length > 1) throw new CommandError(`${printable(typed)} is the start of ${hits.length} ${what} ids; give more of it`);
-  throw new CommandError(`no ${what} ${printable(typed)} in this session (threadline ${what === 'compaction' ? 'compact --list' : 'rewind'} lists them)`);
 }
 
 const LETTER = { modify: 'M', create: 'A', delete: 'D' } as const;
@@ -233,84 +170,3 @@ export async function diffCommand(args: DiffArgs, ctx: UndoContext): Promise<num
 }
 
 // --- threadline compact ---
-
-/** What the session last said (a compaction that failed says why in a notice). */
-function lastNotice(state: AppState): string | undefined {
-  const n = [...state.messages].reverse().find((m) => m.kind === 'notice');
-  return n?.kind === 'notice' ? n.text : undefined;
-}
-
-export async function compactCommand(args: CompactArgs, ctx: UndoContext): Promise<number> {
-  return guarded(ctx, async () => {
-    const { io } = ctx;
-    const loaded = await pickSession(ctx.deps.sessions, args.session);
-    const dividers = loaded.view.flatMap((m) => (m.kind === 'compaction' ? [m] : []));
-    if (args.action.kind === 'list') {
-      const undoable = new Set(undoableCompactions(loaded.history, loaded.compactions));
-      const rows = loaded.compactions.map((r) => {
-        const d = dividers.find((x) => x.id === r.id);
-        const state = undoable.has(r.id) ? 'undoable' : d?.undone ? 'undone' : 'inside a later compaction (undo that one first)';
-        return { id: r.id, at: d?.createdAt ?? null, tokensBefore: d?.tokensBefore ?? null, tokensAfter: d?.tokensAfter ?? null, state };
-      });
-      if (args.json) io.out(`${JSON.stringify(rows, null, 2)}\n`);
-      else if (!rows.length) io.out('No compactions in this session that can be undone (compactions before Threadline kept their records cannot).\n');
-      else for (const r of rows) io.out(`${r.id}  ${r.at ? when(r.at) : '?'}  ${r.tokensBefore ?? '?'} -> ${r.tokensAfter ?? '?'} tokens  ${r.state}\n`);
-      return 0;
-    }
-    if (args.action.kind !== 'undo' && !(await ctx.host.apiKey())) throw new CommandError('ANTHROPIC_API_KEY is not set (a summary is written by the model)');
-    const model = args.model ?? DEFAULT_MODEL;
-    const resolved = await ctx.deps.models?.resolve?.(model, args.contextWindow ? { contextWindow: args.contextWindow } : {});
-    if (resolved && !resolved.ok) throw new CommandError(`--model: ${resolved.error}`);
-    const { driver, state } = openDriver(ctx, loaded, { ...(args.model ? { model: args.model } : {}), ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}) });
-    const records = () => driver.agent.conversation.compactions;
-    try {
-      if (args.action.kind === 'undo') {
-        const id = resolveId(args.action.target, loaded.compactions.map((r) => r.id), 'compaction');
-        if (!driver.undoCompaction(id)) throw new CommandError(`compaction ${id} cannot be undone now: its summary is not in the conversation (undone already, or inside a later compaction: undo that one first)`);
-        io.out(args.json ? `${JSON.stringify({ undone: id, messages: driver.agent.messages.length }, null, 2)}\n` : `Undid compaction ${id}: the conversation has the messages it summarised back (${driver.agent.messages.length} messages now).\n`);
-      } else if (args.action.kind === 'all') {
-        const before = records().length;
-        if (!(await driver.compactNow(args.action.focus))) throw new CommandError(`not compacted: ${lastNotice(state()) ?? 'the compaction failed'}`);
-        const made = records().slice(before).at(-1);
-        const d = state().messages.find((m) => m.id === made?.id);
-        const figures = d?.kind === 'compaction' ? `${d.tokensBefore} -> ${d.tokensAfter} tokens` : '';
-        io.out(args.json ? `${JSON.stringify({ compaction: made?.id ?? null, tokensBefore: d?.kind === 'compaction' ? d.tokensBefore : null, tokensAfter: d?.kind === 'compaction' ? d.tokensAfter : null }, null, 2)}\n` : `Compacted${figures ? `: ${figures}` : ''}.${made ? ` Undo it with: threadline compact --undo ${made.id}` : ''}\n`);
-      } else {
-        const { direction, focus } = args.action;
-        const id = resolveId(args.action.target, loaded.view.filter((m) => m.kind === 'user').map((m) => m.id), 'message');
-        let preview;
-        try {
-          preview = await driver.previewPartialCompaction(id, direction, focus);
-        } catch (err) {
-          throw new CommandError(`not summarised: ${why(err)}`);
-        }
-        const what = direction === 'from' ? 'from' : 'up to';
-        if (!args.json) io.out(`Summary ${what} “${labelOf(loaded, id)}”: about ${preview.tokensBefore} -> ${preview.tokensAfter} tokens.\n\n${printableLines(preview.summary)}\n\n`);
-        if (args.dryRun) {
-          driver.cancelPartialCompaction(preview.id);
-          if (args.json) io.out(`${JSON.stringify({ applied: false, direction, message: id, tokensBefore: preview.tokensBefore, tokensAfter: preview.tokensAfter, summary: preview.summary }, null, 2)}\n`);
-          else io.out('Not applied (--dry-run).\n');
-          return 0;
-        }
-        if (!driver.applyPartialCompaction(preview.id)) throw new CommandError('the summary could not be applied');
-        const made = records().at(-1)!;
-        if (args.json) io.out(`${JSON.stringify({ applied: true, compaction: made.id, direction, message: id, tokensBefore: preview.tokensBefore, tokensAfter: preview.tokensAfter, summary: preview.summary }, null, 2)}\n`);
-        else io.out(`Applied. Undo it with: threadline compact --undo ${made.id}\n`);
-      }
-      await driver.flush();
-      return 0;
-    } finally {
-      driver.dispose();
-    }
-  });
-}
-
-/** A refusal or a failure: one line on stderr, exit 1; nothing half done is left unsaid. */
-async function guarded(ctx: UndoContext, run: () => Promise<number>): Promise<number> {
-  try {
-    return await run();
-  } catch (err) {
-    ctx.io.err(`threadline: ${printable(why(err))}\n`);
-    return 1;
-  }
-}
