@@ -6,7 +6,7 @@ import { Compactor, type CompactorDeps } from '../compact/compactor';
 import { thresholdsFor } from '../conversation/thresholds';
 import { tableModels, type ModelSource } from '../api/models';
 import type { AppSettings } from '../state/appState';
-import { readRegularFile } from '../tools/regularFile';
+import { readRegularFile } from '../fs/read';
 
 /** More than any re-attached file keeps (they are cut to a share of the window). */
 const RECENT_FILE_MAX_BYTES = 1024 * 1024;

@@ -2,14 +2,15 @@
 // folders, allow, then the default) and the rule matching it relies on are audited together;
 // split, a reader checks one half against the other. Bash parsing, path rules and rule sources
 // are already their own files (bash/, pathRules.ts, ruleSources.ts).
-import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, resolve, sep } from 'node:path';
 import { sharedBashChecker, type BashChecker } from './bash/checker';
 import type { PermissionEngine, PermissionVerdict } from './permissionBroker';
 import { parsePathPattern, pathPatternMatches, ruleForPath, under, type PathContext } from './pathRules';
 import { describeSources, type DescribedRule, type RuleSource } from './ruleSources';
-import { realLocation, toolPaths } from '../tools/paths';
+import { realLocation } from '../fs/paths';
+import { isFolderSync } from '../fs/stat';
+import { toolPaths } from '../tools/paths';
 import type { PermissionOutcome, Tool } from '../tools/types';
 import type { SearchScope } from '../tools/walk';
 
@@ -439,13 +440,7 @@ export class Permissions implements PermissionEngine, SearchScope {
 const READ_RULES = new Set(['Read', 'Grep', 'Glob']);
 const FILE_RULES = new Set([...READ_RULES, ...EDIT_RULES]);
 
-function isFolder(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
+const isFolder = isFolderSync;
 
 function safeReadOnly(tool: Tool, input: unknown): boolean {
   try {

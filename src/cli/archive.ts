@@ -1,7 +1,6 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MessageParam } from '../api/types';
-import { writeFileAtomic } from '../base/atomicFile';
+import { makeFolder, writeFileAtomic } from '../fs/write';
 
 /**
  * Keeps the transcript from before a compaction, one API message per line, next to the
@@ -9,7 +8,7 @@ import { writeFileAtomic } from '../base/atomicFile';
  */
 export async function archiveTranscript(sessionsDir: string, sessionId: string, history: readonly MessageParam[]): Promise<string> {
   const dir = join(sessionsDir, 'archive');
-  await mkdir(dir, { recursive: true });
+  await makeFolder(dir);
   const file = join(dir, `${sessionId}-${Date.now()}.jsonl`);
   await writeFileAtomic(file, history.map((m) => JSON.stringify(m)).join('\n') + '\n');
   return file;

@@ -1,5 +1,5 @@
-import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { isFolderSync } from '../fs/stat';
 import { DEFAULT_MODEL, type ModelSource } from '../api/models';
 import type { AssistantBlock, MessageParam, Usage } from '../api/types';
 import { archiveTranscript } from './archive';
@@ -78,7 +78,7 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
     io.err(`threadline: ${reason}\n`);
     return code;
   };
-  if (!existsSync(args.cwd) || !statSync(args.cwd).isDirectory()) return fail(`--cwd is not a directory: ${args.cwd}`, 2);
+  if (!isFolderSync(args.cwd)) return fail(`--cwd is not a directory: ${args.cwd}`, 2);
   if (!env.apiKey) return fail('ANTHROPIC_API_KEY is not set');
   const resolved = await deps.models?.resolve?.(args.model ?? DEFAULT_MODEL, args.contextWindow ? { contextWindow: args.contextWindow } : {});
   if (resolved && !resolved.ok) return fail(`--model: ${resolved.error}`, 2);

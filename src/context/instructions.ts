@@ -1,11 +1,11 @@
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, parse, resolve, sep } from 'node:path';
 import { estimateTokens } from '../conversation/tokens';
+import { relativeWithin, within } from '../fs/paths';
 import { globToRegExp } from '../tools/glob';
-import { isWithin } from '../tools/paths';
 import { applyInstructionBudget, CONDITIONAL_RULE_MAX_TOKENS, INSTRUCTION_BUDGET_TOKENS, trimTo } from './instructionBudget';
 import { extractIncludes, parseInstructionContent } from './instructionContent';
-import { exists, listRules, MAX_FILE_BYTES, readInstructionFile, realpathOf } from './instructionFs';
+import { exists, listRules, MAX_FILE_BYTES, readInstructionFile, realpathOf, RULES_MAX_ENTRIES, RULES_MAX_FILES, RULES_TIME_LIMIT_MS } from './instructionFs';
 
 export { extractIncludes, parseInstructionContent } from './instructionContent';
 
@@ -42,7 +42,11 @@ export type SkipReason =
   | 'binary'
   | 'not-a-file'
   | 'invalid-paths'
-  | 'unreadable-frontmatter';
+  | 'unreadable-frontmatter'
+  /** A rules folder (or a folder in one) linked out of the places its level may read: not entered. */
+  | 'linked-folder-outside'
+  /** A rules folder with more files or entries than discovery reads, or slower to list than it waits. */
+  | 'discovery-capped';
 
 export interface InstructionFile {
   path: string;
@@ -113,7 +117,7 @@ function foldersDownTo(cwd: string, stop: string): string[] {
   let cur = cwd;
   for (;;) {
     dirs.unshift(cur);
-    if (cur === stop || !isWithin(stop, cur)) break;
+    if (cur === stop || !within(stop, cur)) break;
     const parent = dirname(cur);
     if (parent === cur) break;
     cur = parent;
@@ -171,7 +175,7 @@ export async function loadInstructions(opts: LoadOptions): Promise<InstructionSe
       return;
     }
     // Judged by where the file really is: a link or include may not pull a private file in.
-    if (!scope.roots.some((r) => isWithin(r, target))) {
+    if (!scope.roots.some((r) => within(r, target))) {
       let ok = asked.get(target);
       if (ok === undefined) {
         ok = (await opts.approveExternal?.(target, from ?? abs).catch(() => false)) ?? false;
@@ -226,24 +230,41 @@ export async function loadInstructions(opts: LoadOptions): Promise<InstructionSe
     for (const ref of extractIncludes(body)) await add(includeTarget(ref, target, home), scope, depth + 1, abs);
   };
 
+  /** The rules under `dir` that its level may read; what discovery left out is reported, once per folder. */
+  const rulesIn = async (dir: string, scope: Scope): Promise<string[]> => {
+    const listing = await listRules(dir, scope.roots);
+    for (const o of listing.outside) {
+      set.report.push({ path: o.path, kind: scope.kind, why: scope.why, realPath: o.real, status: 'skipped', reason: 'linked-folder-outside', warning: `a link to ${o.real}, outside the folders these rules may come from: not read` });
+    }
+    if (listing.stopped) {
+      const bound = listing.stopped === 'files' ? `${RULES_MAX_FILES} files` : listing.stopped === 'entries' ? `${RULES_MAX_ENTRIES} entries` : `${RULES_TIME_LIMIT_MS / 1000} s`;
+      set.report.push({ path: dir, kind: scope.kind, why: scope.why, status: 'skipped', reason: 'discovery-capped', warning: `rules discovery stopped at ${bound}; the rest of this folder is not read` });
+    }
+    return listing.files;
+  };
+
   if (managedRoot) {
     const managed: Scope = { kind: 'managed', why: `managed: the machine-wide instructions in ${managedRoot}`, roots: [await real(managedRoot), realHome] };
     await add(join(managedRoot, 'CLAUDE.md'), managed, 0, undefined);
-    for (const rule of await listRules(join(managedRoot, '.claude', 'rules'))) await add(rule, { ...managed, why: `managed rule in ${join(managedRoot, '.claude', 'rules')}` }, 0, undefined);
+    const rulesDir = join(managedRoot, '.claude', 'rules');
+    const ruleScope = { ...managed, why: `managed rule in ${rulesDir}` };
+    for (const rule of await rulesIn(rulesDir, ruleScope)) await add(rule, ruleScope, 0, undefined);
   }
   const userDir = join(home, '.claude');
   const user: Scope = { kind: 'user', why: `user: your instructions for every project (${userDir})`, roots: [realHome] };
   await add(join(userDir, 'CLAUDE.md'), user, 0, undefined);
-  for (const rule of await listRules(join(userDir, 'rules'))) await add(rule, { ...user, why: `user rule in ${join(userDir, 'rules')}` }, 0, undefined);
+  const userRules = { ...user, why: `user rule in ${join(userDir, 'rules')}` };
+  for (const rule of await rulesIn(join(userDir, 'rules'), userRules)) await add(rule, userRules, 0, undefined);
 
   for (const dir of foldersDownTo(cwd, stop)) {
-    const where = dir === cwd ? 'the working folder' : isWithin(projectRoot, dir) ? 'a folder between the repository root and the working folder' : 'a folder above the project (every folder from the filesystem root down is read)';
+    const where = dir === cwd ? 'the working folder' : within(projectRoot, dir) ? 'a folder between the repository root and the working folder' : 'a folder above the project (every folder from the filesystem root down is read)';
     const roots = [realProject, await real(dir)];
     const project = (why: string): Scope => ({ kind: 'project', why, roots });
+    const rules = await rulesIn(join(dir, '.claude', 'rules'), project(`project rule in ${where}`));
     const candidates: Array<[string, Scope]> = [
       [join(dir, 'CLAUDE.md'), project(`project: CLAUDE.md in ${where}`)],
       [join(dir, '.claude', 'CLAUDE.md'), project(`project: .claude/CLAUDE.md in ${where}`)],
-      ...(await listRules(join(dir, '.claude', 'rules'))).map((p): [string, Scope] => [p, project(`project rule in ${where}`)]),
+      ...rules.map((p): [string, Scope] => [p, project(`project rule in ${where}`)]),
       [join(dir, 'AGENTS.md'), project(`project: AGENTS.md in ${where}`)],
       [join(dir, 'CLAUDE.local.md'), { kind: 'local', why: `local: CLAUDE.local.md in ${where}`, roots }],
     ];
@@ -272,10 +293,9 @@ export async function loadInstructions(opts: LoadOptions): Promise<InstructionSe
 export function matchingRules(set: InstructionSet, filePath: string, cwd: string): InstructionFile[] {
   const abs = resolve(cwd, filePath);
   return set.conditional.filter((f) => {
-    const rel = relative(f.base ?? cwd, abs);
-    if (rel.startsWith('..') || isAbsolute(rel)) return false;
-    const posix = rel.split(sep).join('/');
-    return f.globs!.some((g) => globToRegExp(g).test(posix));
+    const rel = relativeWithin(f.base ?? cwd, abs);
+    if (rel === undefined) return false;
+    return f.globs!.some((g) => globToRegExp(g).test(rel));
   });
 }
 
