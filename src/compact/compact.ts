@@ -2,6 +2,7 @@ import { prependUserContent } from '../conversation/history';
 import { ApiError } from '../api/errors';
 import type { AssistantTurn, ContentBlockParam, MessageParam, MessagesRequest, StreamObserver, SystemBlock, TextBlockParam } from '../api/types';
 import { restoreDanglingPointers } from '../conversation/readPointers';
+import { fitToolResults } from '../conversation/resultCap';
 import { estimateTokens } from '../conversation/tokens';
 import type { CompactionCoverage } from './coverage';
 import { carryBlock, userTexts, type CarriedText } from './verbatim';
@@ -242,14 +243,27 @@ export function compactedHistory(summary: string, anchors: readonly Anchor[], re
 export async function compactWithSummary(opts: CompactOptions): Promise<CompactionResult> {
   if (!opts.history.length) throw new Error('Nothing to compact yet.');
   const archive = (await opts.archive?.(opts.history)) ?? undefined;
-  const limits = opts.limits ?? DEFAULT_COMPACT_LIMITS;
+  const limits: CompactLimits = opts.limits ?? DEFAULT_COMPACT_LIMITS;
   const tokensBefore = estimateTokens(opts.history);
   const anchors = findAnchors(opts.history);
   let rounds = splitRounds(opts.history);
   let dropped = 0;
   for (let attempt = 0; ; attempt++) {
     // Rounds dropped to fit take their read results along: re-reads in the rest get the text back.
-    const messages: MessageParam[] = restoreDanglingPointers(opts.history, rounds.flat()).slice();
+    let messages: MessageParam[] = restoreDanglingPointers(opts.history, rounds.flat()).slice();
+    // The summary request obeys the rule every request does: never sent over the limit. Large tool
+    // results are cut first (a summary needs what they were about); then the oldest rounds go.
+    if (limits.requestMaxTokens !== undefined) {
+      messages = fitToolResults(messages, limits.requestMaxTokens);
+      if (estimateTokens(messages) > limits.requestMaxTokens) {
+        if (rounds.length <= 1) throw new Error(`the conversation is too large to summarise (about ${estimateTokens(messages)} tokens, over ${limits.requestMaxTokens}); nothing was sent`);
+        const n = Math.max(1, Math.floor(rounds.length / 5));
+        rounds = rounds.slice(n);
+        dropped += n;
+        attempt--;
+        continue;
+      }
+    }
     // The request must end with the user asking for the summary; tool calls left unanswered
     // by a Stop are answered already, so the history itself is valid.
     const last = messages.at(-1);

@@ -5,6 +5,7 @@ import type { ViewMessage } from '../shared/viewState';
 import { parseEvent } from './eventSchema';
 import { SCHEMA_VERSION, type SessionEvent } from './events';
 import { withoutBlankText } from '../conversation/blankText';
+import { capToolResults, TOOL_RESULT_MAX_CHARS } from '../conversation/resultCap';
 import { repairToolPairing } from './historyRepair';
 
 export { SCHEMA_VERSION, type SessionEvent } from './events';
@@ -112,8 +113,12 @@ export async function loadSession(file: string): Promise<LoadedSession> {
   if (meta.v > SCHEMA_VERSION) throw new SessionError(`${file} was written by a newer Threadline (schema ${meta.v})`);
   // A crash between a tool call and its result must not leave a history the API refuses.
   const mended = repairToolPairing(withoutBlankText(history));
+  // Written before results were capped, a transcript may hold one too large to send again: the
+  // session would be stuck for good. It comes back with that result cut.
+  const capped = capToolResults(mended.history);
+  const repairs = capped.capped ? [...mended.repairs, `${capped.capped} tool result(s) over ${TOOL_RESULT_MAX_CHARS} characters were cut to that size`] : mended.repairs;
   if (view.length) view = view.map((m) => (m.kind === 'assistant' && m.streaming ? { ...m, streaming: false } : m));
-  return { meta, history: mended.history.slice(), view, title, tokens, skipped, repairs: mended.repairs };
+  return { meta, history: capped.history, view, title, tokens, skipped, repairs };
 }
 
 export interface TornLine {
