@@ -1,12 +1,12 @@
 import { prependUserContent } from '../conversation/history';
+import { restoreDanglingPointers } from '../conversation/readPointers';
 import { ApiError } from '../api/errors';
 import type { AssistantTurn, ContentBlockParam, MessageParam, MessagesRequest, StreamObserver, SystemBlock, TextBlockParam } from '../api/types';
-import { restoreDanglingPointers } from '../conversation/readPointers';
-import { fitToolResults } from '../conversation/resultCap';
 import { estimateTokens } from '../conversation/tokens';
 import type { CompactionCoverage } from './coverage';
 import { carryBlock, userTexts, type CarriedText } from './verbatim';
 import { DEFAULT_COMPACT_LIMITS, type CompactLimits } from './limits';
+import { fitSummaryRounds } from './summaryFit';
 import { requestSummary, type SharedRequestBuilder } from './summaryRequest';
 
 export const COMPACT_BOUNDARY = '[Conversation compacted]';
@@ -249,21 +249,10 @@ export async function compactWithSummary(opts: CompactOptions): Promise<Compacti
   let rounds = splitRounds(opts.history);
   let dropped = 0;
   for (let attempt = 0; ; attempt++) {
-    // Rounds dropped to fit take their read results along: re-reads in the rest get the text back.
-    let messages: MessageParam[] = restoreDanglingPointers(opts.history, rounds.flat()).slice();
-    // The summary request obeys the rule every request does: never sent over the limit. Large tool
-    // results are cut first (a summary needs what they were about); then the oldest rounds go.
-    if (limits.requestMaxTokens !== undefined) {
-      messages = fitToolResults(messages, limits.requestMaxTokens);
-      if (estimateTokens(messages) > limits.requestMaxTokens) {
-        if (rounds.length <= 1) throw new Error(`the conversation is too large to summarise (about ${estimateTokens(messages)} tokens, over ${limits.requestMaxTokens}); nothing was sent`);
-        const n = Math.max(1, Math.floor(rounds.length / 5));
-        rounds = rounds.slice(n);
-        dropped += n;
-        attempt--;
-        continue;
-      }
-    }
+    const fit = fitSummaryRounds(opts.history, rounds, limits.requestMaxTokens);
+    ({ rounds } = fit);
+    dropped += fit.dropped;
+    const messages = fit.messages;
     // The request must end with the user asking for the summary; tool calls left unanswered
     // by a Stop are answered already, so the history itself is valid.
     const last = messages.at(-1);

@@ -1,6 +1,8 @@
 // Instruction files through the file-system gate: regular files only, capped, and rules folders
 // listed without following a link out of the places their level may read.
-import { listTree, type TreeListing } from '../fs/list';
+import { dirname } from 'node:path';
+import { listTree } from '../fs/list';
+import { within } from '../fs/paths';
 import { readCapped } from '../fs/read';
 
 export { realPathOf as realpathOf } from '../fs/paths';
@@ -35,6 +37,33 @@ export async function readInstructionFile(p: string): Promise<ReadOutcome> {
  * to the home folder is not entered at all), each real folder once, within the bounds above.
  * Files that are not regular once resolved are left to the reader, which reports them.
  */
-export async function listRules(dir: string, within: readonly string[]): Promise<TreeListing> {
-  return listTree(dir, { within, wanted: (name) => name.endsWith('.md'), maxFiles: RULES_MAX_FILES, maxEntries: RULES_MAX_ENTRIES, timeLimitMs: RULES_TIME_LIMIT_MS });
+export async function listRules(dir: string, within: readonly string[]): Promise<RulesListing> {
+  const t = await listTree(dir, { within, wanted: (name) => name.endsWith('.md'), maxFiles: RULES_MAX_FILES, maxEntries: RULES_MAX_ENTRIES, timeLimitMs: RULES_TIME_LIMIT_MS });
+  const left: RulesListing['left'] = t.outside.map((o) => ({ path: o.path, realPath: o.real, reason: 'linked-folder-outside', warning: `a link to ${o.real}, outside the folders these rules may come from: not read` }));
+  if (t.stopped) {
+    const bound = t.stopped === 'files' ? `${RULES_MAX_FILES} files` : t.stopped === 'entries' ? `${RULES_MAX_ENTRIES} entries` : `${RULES_TIME_LIMIT_MS / 1000} s`;
+    left.push({ path: dir, reason: 'discovery-capped', warning: `rules discovery stopped at ${bound}; the rest of this folder is not read` });
+  }
+  return { files: t.files, left };
+}
+
+export interface RulesListing {
+  /** The rule files found, by the path that led to them. */
+  files: string[];
+  /** What discovery left out: a folder linked out of the allowed places, or the rest past a bound. */
+  left: Array<{ path: string; realPath?: string; reason: 'linked-folder-outside' | 'discovery-capped'; warning: string }>;
+}
+
+/** Folders from the filesystem root (or the given stop) down to cwd, outermost first. */
+export function foldersDownTo(cwd: string, stop: string): string[] {
+  const dirs: string[] = [];
+  let cur = cwd;
+  for (;;) {
+    dirs.unshift(cur);
+    if (cur === stop || !within(stop, cur)) break;
+    const parent = dirname(cur);
+    if (parent === cur) break;
+    cur = parent;
+  }
+  return dirs;
 }

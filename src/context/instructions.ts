@@ -5,7 +5,7 @@ import { relativeWithin, within } from '../fs/paths';
 import { globToRegExp } from '../tools/glob';
 import { applyInstructionBudget, CONDITIONAL_RULE_MAX_TOKENS, INSTRUCTION_BUDGET_TOKENS, trimTo } from './instructionBudget';
 import { extractIncludes, parseInstructionContent } from './instructionContent';
-import { exists, listRules, MAX_FILE_BYTES, readInstructionFile, realpathOf, RULES_MAX_ENTRIES, RULES_MAX_FILES, RULES_TIME_LIMIT_MS } from './instructionFs';
+import { exists, foldersDownTo, listRules, MAX_FILE_BYTES, readInstructionFile, realpathOf } from './instructionFs';
 
 export { extractIncludes, parseInstructionContent } from './instructionContent';
 
@@ -43,9 +43,8 @@ export type SkipReason =
   | 'not-a-file'
   | 'invalid-paths'
   | 'unreadable-frontmatter'
-  /** A rules folder (or a folder in one) linked out of the places its level may read: not entered. */
+  // Rules discovery: a folder linked out of the places its level may read (not entered), or a bound met.
   | 'linked-folder-outside'
-  /** A rules folder with more files or entries than discovery reads, or slower to list than it waits. */
   | 'discovery-capped';
 
 export interface InstructionFile {
@@ -109,20 +108,6 @@ interface Scope {
   why: string;
   /** Real folders a file of this level (and its includes) may resolve into freely. */
   roots: string[];
-}
-
-/** Folders from the filesystem root (or the given stop) down to cwd, outermost first. */
-function foldersDownTo(cwd: string, stop: string): string[] {
-  const dirs: string[] = [];
-  let cur = cwd;
-  for (;;) {
-    dirs.unshift(cur);
-    if (cur === stop || !within(stop, cur)) break;
-    const parent = dirname(cur);
-    if (parent === cur) break;
-    cur = parent;
-  }
-  return dirs;
 }
 
 function includeTarget(ref: string, fromFile: string, home: string): string {
@@ -230,31 +215,22 @@ export async function loadInstructions(opts: LoadOptions): Promise<InstructionSe
     for (const ref of extractIncludes(body)) await add(includeTarget(ref, target, home), scope, depth + 1, abs);
   };
 
-  /** The rules under `dir` that its level may read; what discovery left out is reported, once per folder. */
+  /** The rules under `dir` that its level may read; what discovery left out is reported, one line each. */
   const rulesIn = async (dir: string, scope: Scope): Promise<string[]> => {
     const listing = await listRules(dir, scope.roots);
-    for (const o of listing.outside) {
-      set.report.push({ path: o.path, kind: scope.kind, why: scope.why, realPath: o.real, status: 'skipped', reason: 'linked-folder-outside', warning: `a link to ${o.real}, outside the folders these rules may come from: not read` });
-    }
-    if (listing.stopped) {
-      const bound = listing.stopped === 'files' ? `${RULES_MAX_FILES} files` : listing.stopped === 'entries' ? `${RULES_MAX_ENTRIES} entries` : `${RULES_TIME_LIMIT_MS / 1000} s`;
-      set.report.push({ path: dir, kind: scope.kind, why: scope.why, status: 'skipped', reason: 'discovery-capped', warning: `rules discovery stopped at ${bound}; the rest of this folder is not read` });
-    }
+    for (const l of listing.left) set.report.push({ ...l, kind: scope.kind, why: scope.why, status: 'skipped' });
     return listing.files;
   };
 
   if (managedRoot) {
     const managed: Scope = { kind: 'managed', why: `managed: the machine-wide instructions in ${managedRoot}`, roots: [await real(managedRoot), realHome] };
     await add(join(managedRoot, 'CLAUDE.md'), managed, 0, undefined);
-    const rulesDir = join(managedRoot, '.claude', 'rules');
-    const ruleScope = { ...managed, why: `managed rule in ${rulesDir}` };
-    for (const rule of await rulesIn(rulesDir, ruleScope)) await add(rule, ruleScope, 0, undefined);
+    for (const rule of await rulesIn(join(managedRoot, '.claude', 'rules'), managed)) await add(rule, { ...managed, why: `managed rule in ${join(managedRoot, '.claude', 'rules')}` }, 0, undefined);
   }
   const userDir = join(home, '.claude');
   const user: Scope = { kind: 'user', why: `user: your instructions for every project (${userDir})`, roots: [realHome] };
   await add(join(userDir, 'CLAUDE.md'), user, 0, undefined);
-  const userRules = { ...user, why: `user rule in ${join(userDir, 'rules')}` };
-  for (const rule of await rulesIn(join(userDir, 'rules'), userRules)) await add(rule, userRules, 0, undefined);
+  for (const rule of await rulesIn(join(userDir, 'rules'), user)) await add(rule, { ...user, why: `user rule in ${join(userDir, 'rules')}` }, 0, undefined);
 
   for (const dir of foldersDownTo(cwd, stop)) {
     const where = dir === cwd ? 'the working folder' : within(projectRoot, dir) ? 'a folder between the repository root and the working folder' : 'a folder above the project (every folder from the filesystem root down is read)';
