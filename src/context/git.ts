@@ -1,4 +1,4 @@
-import { simpleGit, type SimpleGit } from 'simple-git';
+import { execFile } from 'node:child_process';
 
 export const MAX_STATUS_CHARS = 2000;
 const DEFAULT_TIMEOUT_MS = 3000;
@@ -24,20 +24,32 @@ export interface GitSnapshotOptions {
  */
 const SAFE_CONFIG = ['core.fsmonitor=false'];
 
-function git(cwd: string, timeoutMs: number): SimpleGit {
-  // `block` kills a git process that produces nothing for that long.
-  // simple-git refuses any fsmonitor setting unless told; ours only ever turns it off.
-  return simpleGit({ baseDir: cwd, maxConcurrentProcesses: 5, timeout: { block: timeoutMs }, config: SAFE_CONFIG, unsafe: { allowUnsafeFsMonitor: true } });
+/** Runs one git command in a folder; its standard output, or a rejection. */
+interface GitRunner {
+  raw(args: readonly string[]): Promise<string>;
 }
 
-/** simple-git throws at construction for a folder that does not exist; that is "no repo". */
-function tryGit(cwd: string, timeoutMs: number): SimpleGit | undefined {
-  try {
-    return git(cwd, timeoutMs);
-  } catch {
-    return undefined;
-  }
+/** Git's own environment variables (GIT_DIR, GIT_WORK_TREE…) would point git elsewhere than the folder asked about. */
+function gitEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toUpperCase().startsWith('GIT_')));
 }
+
+/**
+ * git itself, not through simple-git: simple-git waits 50 ms after every git that printed nothing
+ * (its completion plugin), and the snapshot's `status` of a clean tree and `config user.name` of
+ * an unset name print nothing, which made that wait most of a new session's context assembly.
+ * A command is killed after `timeoutMs`; a folder that does not exist answers with an error.
+ */
+function git(cwd: string, timeoutMs: number): GitRunner {
+  const config = SAFE_CONFIG.flatMap((c) => ['-c', c]);
+  return {
+    raw: (args) =>
+      new Promise((resolve, reject) => {
+        execFile('git', [...config, ...args], { cwd, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: gitEnv(), windowsHide: true }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
+      }),
+  };
+}
+
 
 async function quiet(p: Promise<string>, keepLeading = false): Promise<string | undefined> {
   try {
@@ -51,7 +63,7 @@ async function quiet(p: Promise<string>, keepLeading = false): Promise<string | 
 }
 
 /** The remote's default branch if known, else main or master: one git process for all three. */
-async function mainBranchOf(g: SimpleGit): Promise<string | undefined> {
+async function mainBranchOf(g: GitRunner): Promise<string | undefined> {
   const refs = await quiet(g.raw(['for-each-ref', '--format=%(refname) %(symref)', 'refs/remotes/origin/HEAD', 'refs/heads/main', 'refs/heads/master']));
   if (!refs) return undefined;
   const lines = refs.split('\n').map((l) => l.trim().split(' '));
@@ -63,7 +75,7 @@ async function mainBranchOf(g: SimpleGit): Promise<string | undefined> {
 }
 
 /** A detached HEAD is named by the commit it points at. */
-async function detachedName(g: SimpleGit): Promise<string | undefined> {
+async function detachedName(g: GitRunner): Promise<string | undefined> {
   const sha = await quiet(g.raw(['rev-parse', '--short', 'HEAD']));
   return sha ? `HEAD (detached at ${sha})` : undefined;
 }
@@ -74,8 +86,7 @@ async function detachedName(g: SimpleGit): Promise<string | undefined> {
  */
 export async function takeGitSnapshot(cwd: string, opts: GitSnapshotOptions = {}): Promise<GitSnapshot | undefined> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const g = tryGit(cwd, timeoutMs);
-  if (!g) return undefined;
+  const g = git(cwd, timeoutMs);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), timeoutMs);
@@ -135,8 +146,7 @@ export function formatGitSnapshot(s: GitSnapshot): string {
 
 /** The work tree's top folder, or undefined outside a repository. */
 export async function repoRoot(cwd: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<string | undefined> {
-  const g = tryGit(cwd, timeoutMs);
-  return g ? quiet(g.raw(['rev-parse', '--show-toplevel'])) : undefined;
+  return quiet(git(cwd, timeoutMs).raw(['rev-parse', '--show-toplevel']));
 }
 
 /**
@@ -144,8 +154,7 @@ export async function repoRoot(cwd: string, timeoutMs = DEFAULT_TIMEOUT_MS): Pro
  * keyed on it so every worktree of one repository sees the same memories.
  */
 export async function canonicalRepoRoot(cwd: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<string | undefined> {
-  const g = tryGit(cwd, timeoutMs);
-  const common = g ? await quiet(g.raw(['rev-parse', '--path-format=absolute', '--git-common-dir'])) : undefined;
+  const common = await quiet(git(cwd, timeoutMs).raw(['rev-parse', '--path-format=absolute', '--git-common-dir']));
   if (!common) return undefined;
   return common.endsWith('/.git') || common.endsWith('\\.git') ? common.slice(0, -5) : common;
 }

@@ -3,7 +3,8 @@
 // RangeError, and anything near that is memory the host does not have to spare).
 import { isAscii } from 'node:buffer';
 import { promises as fs } from 'node:fs';
-import { READ_FLAGS, type ReadFailure } from './read';
+import { isOwnProcessFile } from './ownProcess';
+import { ownProcessRefusal, READ_FLAGS, type ReadFailure } from './read';
 
 const CHUNK = 256 * 1024;
 
@@ -120,6 +121,7 @@ export async function readLines(abs: string, o: LineReadOptions): Promise<LineRe
     const st = await handle.stat();
     if (st.isDirectory()) return { ok: false, reason: 'folder' };
     if (!st.isFile()) return { ok: false, reason: 'not-regular' };
+    if (isOwnProcessFile(abs, st)) return { ok: false, reason: 'unreadable', error: ownProcessRefusal() };
     // A character is at most four bytes in UTF-8: keeping this many bytes keeps `maxLineChars`.
     const line = new LineBuilder(o.maxLineChars * 4 + 4);
     const lines: Line[] = [];
@@ -190,6 +192,7 @@ export async function* lineRecords(abs: string, maxLineBytes: number): AsyncGene
   try {
     const st = await handle.stat();
     if (!st.isFile()) throw Object.assign(new Error(`${abs} is not a regular file`), { code: st.isDirectory() ? 'EISDIR' : 'EINVAL' });
+    if (isOwnProcessFile(abs, st)) throw ownProcessRefusal();
     const buf = Buffer.allocUnsafe(CHUNK);
     let parts: Buffer[] = [];
     let length = 0;

@@ -3,6 +3,7 @@
 // a writer for ever, in one of the four pool threads every file operation of the host shares),
 // a link to /dev/zero (a read that never ends), or a few gigabytes of one line.
 import { closeSync, constants, fstatSync, openSync, promises as fs, readSync } from 'node:fs';
+import { isOwnProcessFile } from './ownProcess';
 
 export type ReadFailure = 'missing' | 'folder' | 'not-regular' | 'too-large' | 'unreadable';
 
@@ -22,6 +23,9 @@ export const STATE_FILE_MAX_BYTES = 32 * 1024 * 1024;
 // O_NONBLOCK: the open of a FIFO returns at once instead of waiting for a writer; the type check
 // on the open handle then turns it away. On a regular file the flag changes nothing.
 export const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/** Why a file of the agent's own processes is refused (see ownProcess.ts). */
+export const ownProcessRefusal = (): NodeJS.ErrnoException => new Error("it is a file of the agent's own processes (/proc), which holds its environment and key: never read");
 
 function openFailure(e: unknown): { ok: false; reason: Exclude<ReadFailure, 'too-large'>; error: NodeJS.ErrnoException } {
   const error = e as NodeJS.ErrnoException;
@@ -82,6 +86,7 @@ export async function readCapped(abs: string, caps: Caps): Promise<CappedRead> {
     const st = await handle.stat();
     if (st.isDirectory()) return { ok: false, reason: 'folder' };
     if (!st.isFile()) return { ok: false, reason: 'not-regular' };
+    if (isOwnProcessFile(abs, st)) return { ok: false, reason: 'unreadable', error: ownProcessRefusal() };
     const { bytes: all, total } = await readUpTo((buf, at) => handle.read(buf, 0, buf.length, at).then((r) => r.bytesRead), st.size, caps.maxBytes);
     const over = total > caps.maxBytes;
     const lines = firstLines(all.subarray(0, Math.min(total, caps.maxBytes)), caps.maxLines);
@@ -108,6 +113,7 @@ export function readCappedSync(abs: string, caps: Caps): CappedRead {
     const st = fstatSync(fd);
     if (st.isDirectory()) return { ok: false, reason: 'folder' };
     if (!st.isFile()) return { ok: false, reason: 'not-regular' };
+    if (isOwnProcessFile(abs, st)) return { ok: false, reason: 'unreadable', error: ownProcessRefusal() };
     const chunks: Buffer[] = [];
     let total = 0;
     // One byte past the cap tells a file longer than it; a size of 0 (/proc) or a file that grew
