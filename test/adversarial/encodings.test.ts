@@ -61,6 +61,20 @@ describe('finding 15: Edit and Write keep the bytes they do not change', () => {
     }
   });
 
+  it('Shift-JIS: ASCII found right after a lead byte may be half a character, so it is refused, not spliced', async () => {
+    const cwd = tempDir('sjis');
+    // 表 is 0x95 0x5C in Shift-JIS: its second byte is the ASCII backslash.
+    const before = Buffer.concat([Buffer.from('path = "C:'), Buffer.from([0x95, 0x5c]), Buffer.from('dir"\nsep = "\\"\n')]);
+    writeFileSync(join(cwd, 'conf.ini'), before);
+    const r = await run(cwd, 'Edit', { file_path: 'conf.ini', old_string: '\\dir', new_string: '/dir' });
+    assert.equal(r.isError, true, r.content);
+    assert.match(r.content, /second half of a two-byte character/);
+    assert.deepEqual(readFileSync(join(cwd, 'conf.ini')), before);
+    const ok = await run(cwd, 'Edit', { file_path: 'conf.ini', old_string: 'sep = ', new_string: 'separator = ' });
+    assert.notEqual(ok.isError, true, ok.content);
+    assert.deepEqual(readFileSync(join(cwd, 'conf.ini')), Buffer.concat([Buffer.from('path = "C:'), Buffer.from([0x95, 0x5c]), Buffer.from('dir"\nseparator = "\\"\n')]));
+  });
+
   it('UTF-8 with a byte order mark and CRLF: Edit keeps both', async () => {
     const cwd = tempDir('bom');
     writeFileSync(join(cwd, 'a.cs'), Buffer.from('\uFEFFclass A {\r\n  int x = 1;\r\n}\r\n', 'utf8'));

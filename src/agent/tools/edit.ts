@@ -119,6 +119,11 @@ export function planFileEdit(bytes: Buffer, i: Pick<EditInput, 'old_string' | 'n
   if (at.length === 0) return { ok: false, message: notFound(abs) + (form.valid ? '' : ' (The file is not UTF-8: characters Read showed as \uFFFD cannot be matched; choose old_string around them.)') };
   if (at.length > 1 && i.replace_all !== true) return { ok: false, message: ambiguous(abs, at.length) };
   const used = i.replace_all ? at : at.slice(0, 1);
+  // In Shift-JIS, GBK or Big5 the second byte of a two-byte character may be an ASCII letter or
+  // sign: text found right after a byte that may lead such a character may be half of one.
+  if (!form.valid && used.some((k) => k > start && bytes[k - 1]! >= 0x81 && oldB[0]! >= 0x40 && oldB[0]! <= 0x7e)) {
+    return { ok: false, message: `old_string is found in ${abs} right after a byte that is not ASCII; in this file, which is not UTF-8, it may be the second half of a two-byte character (Shift-JIS, GBK, Big5). Start old_string at the beginning of its line, or change the file with a command that knows its encoding.` };
+  }
   const next = spliceBytes(bytes, used, oldB.length, newB);
   const shown = (b: Buffer) => decodeText(b, form as TextForm);
   return { ok: true, bytes: next, text: shown(next), first: shown(next.subarray(0, used[0])).length, newLength: newB.toString('utf8').length, count: at.length };
