@@ -54,6 +54,9 @@ async function readUpTo(read: (buf: Buffer, at: number) => Promise<number>, size
     if (n === 0) break;
     chunks.push(buf.subarray(0, n));
     total += n;
+    // A short read once the size the file reported is in is its end: no second call to be told so.
+    // (A file reporting size 0, as /proc files do, is read until a read returns nothing.)
+    if (n < buf.length && size > 0 && total >= size) break;
   }
   return { bytes: Buffer.concat(chunks, total), total };
 }
@@ -124,6 +127,7 @@ export function readCappedSync(abs: string, caps: Caps): CappedRead {
       if (n === 0) break;
       chunks.push(buf.subarray(0, n));
       total += n;
+      if (n < buf.length && st.size > 0 && total >= st.size) break;
     }
     const all = Buffer.concat(chunks, total);
     const lines = firstLines(all.subarray(0, Math.min(total, caps.maxBytes)), caps.maxLines);
