@@ -3,7 +3,7 @@
 const LAYERS = [
   ['base', 'shared', 'ports', 'api', 'fs'],
   ['state', 'conversation', 'tools'],
-  ['context', 'compact', 'memory', 'sessions'],
+  ['context', 'compact', 'memory', 'sessions', 'permissions', 'checkpoints'],
   ['agent'],
   ['chat', 'cli', 'vscode'],
 ];

@@ -13,9 +13,13 @@ import { readCappedSync } from './read';
 export const GITIGNORE_MAX_BYTES = 64 * 1024;
 export const GITIGNORE_MAX_LINES = 1000;
 
-/** .gitignore rules of each folder met, applied to the paths below it (as git does). */
+/**
+ * .gitignore rules of each folder met, applied to the paths below it (as git does). Each file is
+ * read once: a walk that outlives an edit of a .gitignore keeps the rules it started with.
+ */
 export class GitignoreRules {
   private readonly byDir = new Map<string, Ignore>();
+  private readonly read = new Set<string>();
   /** Folders whose .gitignore was cut at the caps. */
   readonly capped: string[] = [];
 
@@ -23,6 +27,8 @@ export class GitignoreRules {
 
   /** Reads `dirRel`/.gitignore if there is a regular one; cheap when there is not. */
   load(dirRel: string): void {
+    if (this.read.has(dirRel)) return;
+    this.read.add(dirRel);
     const read = readCappedSync(join(this.root, dirRel, '.gitignore'), { maxBytes: GITIGNORE_MAX_BYTES, maxLines: GITIGNORE_MAX_LINES });
     if (!read.ok) return;
     if (read.capped) this.capped.push(dirRel);

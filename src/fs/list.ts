@@ -2,7 +2,7 @@
 // to a count of files, of entries and a time, never through a symlinked folder that leads out of
 // the places the caller names. A repository decides what its folders hold and where they lead:
 // `.claude/rules -> /` must cost one line, not a walk of the whole machine.
-import { promises as fs } from 'node:fs';
+import { opendirSync, promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { within } from './paths';
 
@@ -42,6 +42,32 @@ export async function folderNames(dir: string, maxEntries = LIST_MAX_ENTRIES): P
     return (await listFolder(dir, maxEntries)).entries.map((e) => e.name);
   } catch {
     return [];
+  }
+}
+
+/**
+ * The names in a folder, synchronously (a permission check that cannot wait), at most
+ * `maxEntries` (`capped` when it holds more); undefined when it cannot be listed (missing, not a
+ * folder, not readable).
+ */
+export function folderNamesSync(dir: string, maxEntries: number): { names: string[]; capped: boolean } | undefined {
+  let handle;
+  try {
+    handle = opendirSync(dir);
+  } catch {
+    return undefined;
+  }
+  const names: string[] = [];
+  try {
+    for (let e = handle.readSync(); e; e = handle.readSync()) {
+      if (names.length >= maxEntries) return { names, capped: true };
+      names.push(e.name);
+    }
+    return { names, capped: false };
+  } catch {
+    return undefined;
+  } finally {
+    handle.closeSync();
   }
 }
 

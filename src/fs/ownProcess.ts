@@ -1,12 +1,57 @@
-// The agent's own processes under /proc: their `environ` holds the API key (the CLI's, and that of
-// the shell that started it, where the key was exported), their `mem` and `cmdline` more. No read
-// through the gate opens them, whatever path leads there (/proc/self, /proc/<pid>, a link in the
-// workspace). Checked on the open handle: only a file on the proc file system costs more than a
-// comparison of device numbers.
+// The agent's own process, and every process above it (the shell or editor that started it, and
+// theirs), hold the API key in their environment, memory and open files. Nothing reads their /proc
+// entries: no read through the gate opens them whatever path leads there (/proc/self, /proc/<pid>,
+// a link in the workspace), checked on the open handle; and the permission engine refuses every
+// tool, Bash included, that names one. One list of those processes, decided here.
 import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { posix } from 'node:path';
+
+let cached: ReadonlySet<number> | undefined;
+
+/**
+ * This process's pid and every ancestor's, up to init. Read once: an orphan is handed to an
+ * ancestor (the nearest subreaper, or init), so the set never gains a member; a pid that died
+ * and was reused stays in it, which only refuses more.
+ */
+export function ownProcessTree(): ReadonlySet<number> {
+  return (cached ??= readTree());
+}
+
+function readTree(): ReadonlySet<number> {
+  const tree = new Set<number>();
+  for (let pid = process.pid; pid > 0 && !tree.has(pid); ) {
+    tree.add(pid);
+    try {
+      // The fourth field of stat is the parent; the name before it may hold spaces and parentheses.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      pid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch {
+      break;
+    }
+  }
+  return tree;
+}
+
+/**
+ * Whether `path` (absolute) is inside the /proc entry of the agent or an ancestor. `self` is whose
+ * `/proc/self` it is: the agent's own for a file tool, the command's for a Bash command (whose
+ * `/proc/self` is itself, but whose `/proc/$PPID` is not).
+ */
+export function isOwnProcessPath(path: string, self: 'agent' | 'command', tree: ReadonlySet<number> = ownProcessTree()): boolean {
+  const p = posix.normalize(path);
+  if (self === 'agent' && /^\/dev\/(fd(\/|$)|std(in|out|err)$)/.test(p)) return true;
+  const m = /^\/proc\/(self|thread-self|\d+)(\/|$)/.exec(p);
+  if (!m) return false;
+  if (m[1] === 'self' || m[1] === 'thread-self') return self === 'agent';
+  return tree.has(Number(m[1]));
+}
+
+/** The refusal, the same for every tool. */
+export function ownProcessRefusal(path: string): string {
+  return `${path} is the agent's own process (or one that started it) in /proc, which holds its API key: no tool may read it.`;
+}
 
 let procDev: number | undefined | null = null;
-let ancestry: Set<string> | undefined;
 
 /** The device of the proc file system, or undefined where there is none. */
 function procDevice(): number | undefined {
@@ -20,25 +65,10 @@ function procDevice(): number | undefined {
   return procDev;
 }
 
-/** This process and its ancestors, up to init, as /proc folder names. */
-function ownPids(): Set<string> {
-  if (ancestry) return ancestry;
-  const pids = new Set<string>([String(process.pid)]);
-  let pid = process.ppid;
-  for (let k = 0; k < 64 && pid > 1 && !pids.has(String(pid)); k++) {
-    pids.add(String(pid));
-    try {
-      // The fourth field of /proc/<pid>/stat, after the command name in parentheses.
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      pid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    } catch {
-      break;
-    }
-  }
-  return (ancestry = pids);
-}
-
-/** Whether an opened file (`st` from its handle) is one of the agent's own process files. */
+/**
+ * Whether an opened file (`st` from its handle) is one of the agent's own process files. Only a
+ * file on the proc file system costs more than a comparison of device numbers.
+ */
 export function isOwnProcessFile(path: string, st: Stats): boolean {
   const dev = procDevice();
   if (dev === undefined || st.dev !== dev) return false;
@@ -49,6 +79,5 @@ export function isOwnProcessFile(path: string, st: Stats): boolean {
     // A proc file we cannot place: not read.
     return true;
   }
-  const m = /^\/proc\/(\d+)(?:\/|$)/.exec(real);
-  return m !== null && ownPids().has(m[1]!);
+  return isOwnProcessPath(real, 'agent');
 }

@@ -1,6 +1,6 @@
 // What a path is (a regular file, a folder, a link, something else, nothing), asked of the file
 // system without opening it: opening a FIFO or a device to find out is what must never happen.
-import { promises as fs, lstatSync, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, promises as fs, lstatSync, statSync, type Stats } from 'node:fs';
 
 export type PathKind = 'file' | 'folder' | 'link' | 'other' | 'missing' | 'unreadable';
 
@@ -60,4 +60,24 @@ export async function exists(abs: string): Promise<boolean> {
 
 export function existsSync(abs: string): boolean {
   return inspectSync(abs, { follow: false }).kind !== 'missing';
+}
+
+/** Whether `abs` is a regular file this process may execute (a program found on PATH). */
+export async function isExecutableFile(abs: string): Promise<boolean> {
+  try {
+    await fs.access(abs, constants.X_OK);
+    return (await fs.stat(abs)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The same, synchronously. */
+export function isExecutableFileSync(abs: string): boolean {
+  try {
+    accessSync(abs, constants.X_OK);
+    return statSync(abs).isFile();
+  } catch {
+    return false;
+  }
 }

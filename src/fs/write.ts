@@ -2,7 +2,7 @@
 // appended to or removed. One rule decides permissions here: a file under a folder marked
 // private (sessions, memory, notes: what the user said and what the agent learnt) is 0600 in
 // 0700 folders, whoever writes it (our own code, or the background agent's Write tool).
-import { chmod, mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { chmod, mkdir, open, rename, rm, utimes, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import writeFileAtomicLib from 'write-file-atomic';
 import { realLocationAsync, within } from './paths';
@@ -152,4 +152,14 @@ export async function movePath(from: string, to: string): Promise<void> {
 /** Removes a file; `missingOk` (default true) makes a missing one no error. */
 export async function removeFile(path: string, missingOk = true): Promise<void> {
   await rm(path, { force: missingOk });
+}
+
+/** Removes a file or a whole folder; nothing there is no error. Links inside are removed, never followed. */
+export async function removeTree(path: string): Promise<void> {
+  await rm(path, { recursive: true, force: true });
+}
+
+/** Sets a path's modification (and access) time to `at` (default now). */
+export async function touchPath(path: string, at = new Date()): Promise<void> {
+  await utimes(path, at, at);
 }

@@ -1,6 +1,8 @@
 // What the chat panel draws. Host and webview both import this file, so it may depend on
 // nothing but the language itself.
 
+import type { RestoreView, SummarizeView } from './undoView';
+
 export type TokenLevel = 'ok' | 'warning' | 'error' | 'blocking';
 
 export interface TokenView {
@@ -163,4 +165,8 @@ export interface ViewState {
   fileChoices: readonly string[] | null;
   /** The latest other sessions, for the empty state's one-click resume (loaded when it shows). */
   recent: readonly HistoryItem[];
+  /** A code restore being previewed, or just applied; null otherwise. */
+  restore: RestoreView | null;
+  /** "Summarize from here / up to here" being asked for or previewed; null otherwise. */
+  summarize: SummarizeView | null;
 }

@@ -5,6 +5,7 @@ import { walkFiles, type WalkedFile, type WalkResult } from '../fs/walk';
 import { anchoredGlob, globBase, globToRegExp, normalizePattern } from './glob';
 
 export { readAhead, type WalkedFile } from '../fs/walk';
+export { GitignoreRules } from '../fs/gitignore';
 
 export interface WalkOptions {
   signal?: AbortSignal;
@@ -16,7 +17,8 @@ export interface WalkOptions {
   anchored?: boolean;
 }
 
-const SKIPPED_DIRS = ['.git', 'node_modules'];
+/** Folders no walk enters unless asked to: git's own, and installed packages. */
+export const SKIPPED_DIRS = ['.git', 'node_modules'];
 
 /** Whether the pattern has `name` as a whole path segment (or one brace alternative): `.git/**`, not `*.gitignore`. */
 function namesSegment(pattern: string, name: string): boolean {
@@ -76,19 +78,21 @@ export async function walkGlob(root: string, pattern: string, opts: WalkOptions 
  * a file found there may still really lie elsewhere (a link), or match a Read deny rule.
  */
 export interface SearchScope {
-  /** `real` is the file's real path, `realRoot` that of the folder the search started in. */
-  mayShow(real: string, realRoot: string): boolean;
+  /**
+   * The filter for one search, taking each found file's real path and the real path of the folder
+   * the search started in. What it needs (rules, settings) it reads here, once, not per file.
+   */
+  forSearch(): (real: string, realRoot: string) => boolean;
 }
 
 /** Without a permission engine: only what really lies under the approved folder. */
-export const ROOT_ONLY: SearchScope = {
-  mayShow: (real, realRoot) => within(realRoot, real),
-};
+export const ROOT_ONLY: SearchScope = { forSearch: () => (real, realRoot) => within(realRoot, real) };
 
 /** The files of a walk that the scope lets through (judged where they really are), and how many it held back. */
 export function scopeFilter<T extends { real: string }>(files: readonly T[], realStart: string | undefined, scope: SearchScope): { kept: T[]; hidden: number } {
   if (!realStart) return { kept: [], hidden: files.length };
-  const kept = files.filter((f) => scope.mayShow(f.real, realStart));
+  const mayShow = scope.forSearch();
+  const kept = files.filter((f) => mayShow(f.real, realStart));
   return { kept, hidden: files.length - kept.length };
 }
 

@@ -16,6 +16,7 @@ describe('parseCliArgs', () => {
       addDirs: ['/etc', '/srv/x'],
       outputFormat: 'json',
       resume: undefined,
+      trust: false,
     });
   });
 
@@ -44,7 +45,21 @@ describe('parseCliArgs', () => {
   });
 
   it('parses the context subcommand', () => {
-    assert.deepEqual(parseCliArgs(['context', '--json'], '/w'), { command: 'context', cwd: '/w', json: true, model: undefined, contextWindow: undefined, addDirs: [] });
+    assert.deepEqual(parseCliArgs(['context', '--json'], '/w'), { command: 'context', cwd: '/w', json: true, model: undefined, contextWindow: undefined, addDirs: [], trust: false });
+    assert.equal((parseCliArgs(['context', '--trust'], '/w') as { trust: boolean }).trust, true);
+  });
+
+  it('parses trust: a folder (default --cwd), --list, --revoke; --trust for one run', () => {
+    assert.deepEqual(parseCliArgs(['trust'], '/w'), { command: 'trust', action: 'trust', dir: '/w', json: false });
+    assert.deepEqual(parseCliArgs(['trust', '../x', '--cwd', '/y'], '/w'), { command: 'trust', action: 'trust', dir: '../x', json: false });
+    assert.deepEqual(parseCliArgs(['trust', '--cwd', '/y'], '/w'), { command: 'trust', action: 'trust', dir: '/y', json: false });
+    assert.deepEqual(parseCliArgs(['trust', '--list', '--json'], '/w'), { command: 'trust', action: 'list', dir: '/w', json: true });
+    assert.deepEqual(parseCliArgs(['trust', '--revoke', '/a'], '/w'), { command: 'trust', action: 'revoke', dir: '/a', json: false });
+    assert.throws(() => parseCliArgs(['trust', '--list', '--revoke'], '/w'), UsageError);
+    assert.throws(() => parseCliArgs(['trust', '--list', '/a'], '/w'), UsageError);
+    assert.throws(() => parseCliArgs(['trust', '/a', '/b'], '/w'), UsageError);
+    const p = parseCliArgs(['-p', '--trust', 'fix it'], '/w');
+    assert.ok(p.command === 'prompt' && p.trust && p.prompt === 'fix it', JSON.stringify(p));
   });
 
   it('splits tool lists outside parentheses only', () => {

@@ -11,7 +11,9 @@ import { HistoryView } from './History';
 import { MessageList } from './MessageList';
 import { ModelButton } from './ModelButton';
 import { PermissionPrompt } from './PermissionPrompt';
+import { RestorePanel } from './RestorePanel';
 import { RetryLine } from './RetryLine';
+import { SummarizePanel } from './SummarizePanel';
 
 // Any snapshot at all means the host has answered the ready handshake.
 const selectLoaded = (_s: ViewState) => true as const;
@@ -61,6 +63,9 @@ export function App() {
         </span>
         <ModelButton />
         <TokenMeter open={contextOpen} />
+        <button className="icon" data-testid="session-diff-button" title="Changes in this session: every file the agent changed, against its first snapshot" onClick={() => post({ type: 'session/diff', payload: {} })}>
+          <span className="codicon codicon-diff-multiple" />
+        </button>
         <button className="icon" data-testid="history-button" title="Session history" onClick={() => post({ type: historyOpen ? 'history/hide' : 'history/show', payload: {} })}>
           <span className="codicon codicon-history" />
         </button>
@@ -72,6 +77,8 @@ export function App() {
       )}
       {contextOpen ? <ContextView /> : historyOpen ? <HistoryView /> : empty ? <EmptyState /> : <MessageList />}
       <RetryLine />
+      <RestorePanel />
+      <SummarizePanel />
       <PermissionPrompt />
       <Composer />
     </div>
