@@ -128,7 +128,7 @@ export interface IndexedAnchor extends Anchor {
 }
 
 /**
- * The moments seed 003 keeps verbatim through a compaction: the user correcting course, a task
+ * The moments kept verbatim through a compaction: the user correcting course, a task
  * reported done, an error reported fixed after a failing tool call. A summary paraphrases; these
  * must survive word for word.
  */
@@ -251,9 +251,8 @@ export async function compactWithSummary(opts: CompactOptions): Promise<Compacti
   let rounds = splitRounds(opts.history);
   let dropped = 0;
   for (let attempt = 0; ; attempt++) {
-    const fit = fitSummaryRounds(opts.history, rounds, limits.requestMaxTokens);
-    ({ rounds } = fit);
-    dropped += fit.dropped;
+    const fit = fitSummaryRounds(opts.history, rounds, limits.requestMaxTokens, dropped);
+    ({ rounds, dropped } = fit);
     const messages = fit.messages;
     // The request must end with the user asking for the summary; tool calls left unanswered
     // by a Stop are answered already, so the history itself is valid.

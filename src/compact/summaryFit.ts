@@ -7,10 +7,10 @@ import { estimateTokens } from '../conversation/tokens';
  * The summary request's messages for `rounds`, within `maxTokens` by estimate: the summary request
  * obeys the rule every request does, never sent over the limit. Large tool results are cut first
  * (a summary needs what they were about, not all of them); then the oldest rounds go, a fifth at a
- * time. Throws, sending nothing, when even the last round does not fit.
+ * time. Throws, sending nothing, when even the last round does not fit. `dropped` counts on from
+ * the rounds the caller dropped already.
  */
-export function fitSummaryRounds(history: readonly MessageParam[], rounds: MessageParam[][], maxTokens: number | undefined): { messages: MessageParam[]; rounds: MessageParam[][]; dropped: number } {
-  let dropped = 0;
+export function fitSummaryRounds(history: readonly MessageParam[], rounds: MessageParam[][], maxTokens: number | undefined, dropped = 0): { messages: MessageParam[]; rounds: MessageParam[][]; dropped: number } {
   for (;;) {
     // Rounds dropped to fit take their read results along: re-reads in the rest get the text back.
     const whole = restoreDanglingPointers(history, rounds.flat()).slice();

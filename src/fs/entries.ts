@@ -9,6 +9,7 @@ import { constants, promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isOwnProcessFile } from './ownProcess';
 import { ownProcessRefusal, readCapped } from './read';
+import { isPrivatePath, makeFolder } from './write';
 
 export type EntryKind = 'file' | 'symlink' | 'dir' | 'other';
 
@@ -124,6 +125,8 @@ export function besideName(path: string, tag: string): string {
  * with these permission bits, and (unless `sync` is false) flushes it to disk.
  */
 export async function writeNew(path: string, bytes: Uint8Array, mode = 0o600, sync = true): Promise<void> {
+  // Under a private folder (the checkpoint store) nothing is readable by other accounts.
+  if (isPrivatePath(path)) mode &= ~0o077;
   const handle = await fs.open(path, 'wx', mode & 0o777);
   try {
     await handle.writeFile(bytes);
@@ -157,7 +160,7 @@ export async function syncDir(dir: string): Promise<void> {
  * false it is still whole or absent after a crash of the process, but a power cut may lose it.
  */
 export async function writeDurable(path: string, data: string | Uint8Array, sync = true): Promise<void> {
-  await fs.mkdir(dirname(path), { recursive: true });
+  await makeFolder(dirname(path));
   const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     await writeNew(tmp, typeof data === 'string' ? Buffer.from(data) : data, 0o600, sync);
@@ -171,7 +174,7 @@ export async function writeDurable(path: string, data: string | Uint8Array, sync
 
 /** Appends text and flushes it before returning. */
 export async function appendDurable(path: string, text: string): Promise<void> {
-  await fs.mkdir(dirname(path), { recursive: true });
+  await makeFolder(dirname(path));
   const handle = await fs.open(path, 'a', 0o600);
   try {
     await handle.write(text);
@@ -228,7 +231,8 @@ export async function makeDirs(dir: string): Promise<string[]> {
     missing.unshift(d);
     if (dirname(d) === d) break;
   }
-  for (const d of missing) await fs.mkdir(d).catch((err: NodeJS.ErrnoException) => (err.code === 'EEXIST' ? undefined : Promise.reject(err)));
+  // 0700 under a private folder (the checkpoint store); a workspace folder as the umask has it.
+  for (const d of missing) await fs.mkdir(d, isPrivatePath(d) ? 0o700 : undefined).catch((err: NodeJS.ErrnoException) => (err.code === 'EEXIST' ? undefined : Promise.reject(err)));
   return missing;
 }
 
@@ -256,7 +260,7 @@ export { removeTree } from './write';
 /** Moves a folder if it is there (a session's checkpoints going to or back from the trash). */
 export async function moveDirIfThere(from: string, to: string): Promise<void> {
   try {
-    await fs.mkdir(dirname(to), { recursive: true });
+    await makeFolder(dirname(to));
     await fs.rename(from, to);
   } catch (err) {
     if (!isMissing(err)) throw err;

@@ -137,10 +137,12 @@ describe('finding 14: huge files anywhere a file is read', () => {
         { t: 'msg', m: { role: 'assistant', content: [{ type: 'text', text: 'I read it.' }] } },
       ]);
       assert.ok(huge.length > 2_900_000);
-      standin.enqueue({ content: [{ type: 'text', text: '<summary>the log was read</summary>' }] }, { content: [{ type: 'text', text: 'still here' }] });
+      // Cut to the result cap when loaded, the history fits the window: the session goes on
+      // without a compaction.
+      standin.enqueue({ content: [{ type: 'text', text: 'still here' }] });
       const r = await cli(['-c', '-p', 'what did the log say?', '--model', 'claude-sonnet-4-6']);
       assert.equal(r.code, 0, r.err);
-      assert.match(r.out, /still here|the log was read/);
+      assert.match(r.out, /still here/);
       // Nothing over the window was sent, the summary request included.
       assert.deepEqual(standin.requests.map((q) => q.validationError).filter(Boolean), []);
     });
