@@ -1,11 +1,10 @@
 // Instruction files through the file-system gate: regular files only, capped, and rules folders
 // listed without following a link out of the places their level may read.
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { listTree } from '../fs/list';
-import { within } from '../fs/paths';
+import { realPathOf, within } from '../fs/paths';
 import { readCapped } from '../fs/read';
 
-export { realPathOf as realpathOf } from '../fs/paths';
 export { exists } from '../fs/stat';
 
 export const MAX_FILE_BYTES = 512 * 1024;
@@ -66,4 +65,30 @@ export function foldersDownTo(cwd: string, stop: string): string[] {
     cur = parent;
   }
   return dirs;
+}
+
+/** The files looked for in every folder from the filesystem root down to cwd. */
+export const FOLDER_FILES = ['CLAUDE.md', join('.claude', 'CLAUDE.md'), 'AGENTS.md', 'CLAUDE.local.md'];
+
+/**
+ * Where paths really are, each asked once, and the given ones all at once, now: a new session
+ * looks at some twenty paths from the filesystem root down, nearly all missing, and asked one
+ * after another those questions were most of its wait. Only locations are asked ahead; no file
+ * is read before the loader's checks have passed it.
+ */
+export function locateAhead(paths: readonly string[]): (p: string) => Promise<string | undefined> {
+  const located = new Map<string, Promise<string | undefined>>();
+  const locate = (p: string): Promise<string | undefined> => {
+    let r = located.get(p);
+    if (!r) located.set(p, (r = realPathOf(p)));
+    return r;
+  };
+  for (const p of paths) void locate(p);
+  return locate;
+}
+
+/** A promise started ahead of its turn: a failure waits for that turn instead of going unhandled. */
+export function ahead<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
 }

@@ -5,7 +5,7 @@ import { relativeWithin, within } from '../fs/paths';
 import { globToRegExp } from '../tools/glob';
 import { applyInstructionBudget, CONDITIONAL_RULE_MAX_TOKENS, INSTRUCTION_BUDGET_TOKENS, trimTo } from './instructionBudget';
 import { extractIncludes, parseInstructionContent } from './instructionContent';
-import { exists, foldersDownTo, listRules, MAX_FILE_BYTES, readInstructionFile, realpathOf } from './instructionFs';
+import { ahead, exists, FOLDER_FILES, foldersDownTo, listRules, locateAhead, MAX_FILE_BYTES, readInstructionFile, type RulesListing } from './instructionFs';
 
 export { extractIncludes, parseInstructionContent } from './instructionContent';
 
@@ -132,16 +132,21 @@ export async function loadInstructions(opts: LoadOptions): Promise<InstructionSe
   const stop = resolve(opts.filesystemRoot ?? parse(cwd).root);
   const set: InstructionSet = { files: [], conditional: [], report: [] };
   const seen = new Set<string>();
-  const real = async (p: string) => (await realpathOf(p)) ?? resolve(p);
+  const folders = foldersDownTo(cwd, stop);
+  const userDir = join(home, '.claude');
+  const realpathAhead = locateAhead([projectRoot, home, join(userDir, 'CLAUDE.md'), ...(managedRoot ? [managedRoot, join(managedRoot, 'CLAUDE.md')] : []), ...folders.flatMap((d) => [d, ...FOLDER_FILES.map((n) => join(d, n))])]);
+  const real = async (p: string) => (await realpathAhead(p)) ?? resolve(p);
   const realProject = await real(projectRoot);
   const realHome = await real(home);
+  // Each folder's rules listing, started now too; its lines join the report in the folder's turn.
+  const listings = new Map(folders.map((dir) => [dir, ahead(real(dir).then((r) => listRules(join(dir, '.claude', 'rules'), [realProject, r])))]));
   // Approvals asked during this load, so one file included twice is asked about once.
   const asked = new Map<string, boolean>();
 
   const add = async (path: string, scope: Scope, depth: number, from: string | undefined): Promise<void> => {
     const abs = resolve(path);
     const at = { path: abs, kind: scope.kind, why: from ? `included by ${from}` : scope.why, ...(from ? { includedFrom: from } : {}) };
-    const target = await realpathOf(abs);
+    const target = await realpathAhead(abs);
     // The top file counts as the first level, so at most five files deep in all.
     if (depth >= MAX_INCLUDE_DEPTH) {
       set.report.push({ ...at, status: 'skipped', reason: 'depth-cap' });
@@ -216,8 +221,8 @@ export async function loadInstructions(opts: LoadOptions): Promise<InstructionSe
   };
 
   /** The rules under `dir` that its level may read; what discovery left out is reported, one line each. */
-  const rulesIn = async (dir: string, scope: Scope): Promise<string[]> => {
-    const listing = await listRules(dir, scope.roots);
+  const rulesIn = async (dir: string, scope: Scope, started?: Promise<RulesListing>): Promise<string[]> => {
+    const listing = await (started ?? listRules(dir, scope.roots));
     for (const l of listing.left) set.report.push({ ...l, kind: scope.kind, why: scope.why, status: 'skipped' });
     return listing.files;
   };
@@ -227,16 +232,15 @@ export async function loadInstructions(opts: LoadOptions): Promise<InstructionSe
     await add(join(managedRoot, 'CLAUDE.md'), managed, 0, undefined);
     for (const rule of await rulesIn(join(managedRoot, '.claude', 'rules'), managed)) await add(rule, { ...managed, why: `managed rule in ${join(managedRoot, '.claude', 'rules')}` }, 0, undefined);
   }
-  const userDir = join(home, '.claude');
   const user: Scope = { kind: 'user', why: `user: your instructions for every project (${userDir})`, roots: [realHome] };
   await add(join(userDir, 'CLAUDE.md'), user, 0, undefined);
   for (const rule of await rulesIn(join(userDir, 'rules'), user)) await add(rule, { ...user, why: `user rule in ${join(userDir, 'rules')}` }, 0, undefined);
 
-  for (const dir of foldersDownTo(cwd, stop)) {
+  for (const dir of folders) {
     const where = dir === cwd ? 'the working folder' : within(projectRoot, dir) ? 'a folder between the repository root and the working folder' : 'a folder above the project (every folder from the filesystem root down is read)';
     const roots = [realProject, await real(dir)];
     const project = (why: string): Scope => ({ kind: 'project', why, roots });
-    const rules = await rulesIn(join(dir, '.claude', 'rules'), project(`project rule in ${where}`));
+    const rules = await rulesIn(join(dir, '.claude', 'rules'), project(`project rule in ${where}`), listings.get(dir));
     const candidates: Array<[string, Scope]> = [
       [join(dir, 'CLAUDE.md'), project(`project: CLAUDE.md in ${where}`)],
       [join(dir, '.claude', 'CLAUDE.md'), project(`project: .claude/CLAUDE.md in ${where}`)],
