@@ -1,7 +1,7 @@
 // The layers of ARCHITECTURE.md, enforced by `npm run lint`. Lowest first; a file may import its
 // own layer and the layers below it. Type-only imports count: they tie the files all the same.
 const LAYERS = [
-  ['base', 'shared', 'ports', 'api'],
+  ['base', 'shared', 'ports', 'api', 'fs'],
   ['state', 'conversation', 'tools'],
   ['context', 'compact', 'memory', 'sessions', 'permissions', 'checkpoints'],
   ['agent'],
@@ -29,6 +29,13 @@ module.exports = {
       comment: 'Every folder of src/ has a place in the layer list (add it to ARCHITECTURE.md and here).',
       from: { path: '^src/', pathNot: `${folders(LAYERS.flat())}|^src/extension\\.ts$` },
       to: {},
+    },
+    {
+      name: 'file-system-only-through-the-gate',
+      severity: 'error',
+      comment: 'Every read, write, listing and stat goes through the file-system gate in src/fs/ (ARCHITECTURE.md): it resolves where a path really is, refuses anything but regular files and caps what it reads.',
+      from: { path: '^src/', pathNot: '^src/fs/' },
+      to: { path: '^(node:)?fs(/promises)?$|^(write-file-atomic|proper-lockfile|fdir)$|node_modules/(write-file-atomic|proper-lockfile|fdir)/' },
     },
     {
       name: 'webview-imports-only-shared',

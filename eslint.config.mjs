@@ -2,6 +2,11 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const GRAY_MATTER = { name: 'gray-matter', message: 'Parse frontmatter with src/base/frontmatter.ts: gray-matter alone runs ---js frontmatter as code.' };
+const VSCODE = { name: 'vscode', message: 'Only src/vscode/ and src/extension.ts may import vscode.' };
+// Every read, write, listing and stat of a file goes through the file-system gate (src/fs/), which
+// resolves where a path really is, refuses anything but regular files and caps what it reads.
+const GATE = 'Go through the file-system gate in src/fs/ (paths, stat, read, lines, list, walk, write, lock): it alone touches the file system.';
+const FILE_SYSTEM = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'write-file-atomic', 'proper-lockfile', 'fdir'].map((name) => ({ name, message: GATE }));
 
 // The layer rule is the reason this file exists: domain code must run in plain Node,
 // so only the VS Code shell may import 'vscode', and shared/ (used by the webview too)
@@ -29,15 +34,27 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/vscode/**', 'src/extension.ts', 'src/base/frontmatter.ts'],
+    ignores: ['src/vscode/**', 'src/extension.ts', 'src/base/frontmatter.ts', 'src/fs/**'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'Only src/vscode/ and src/extension.ts may import vscode.' }, GRAY_MATTER] }],
+      'no-restricted-imports': ['error', { paths: [VSCODE, GRAY_MATTER, ...FILE_SYSTEM] }],
+    },
+  },
+  {
+    files: ['src/fs/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [VSCODE, GRAY_MATTER] }],
+    },
+  },
+  {
+    files: ['src/vscode/**/*.ts', 'src/extension.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [GRAY_MATTER, ...FILE_SYSTEM] }],
     },
   },
   {
     files: ['src/base/frontmatter.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'Only src/vscode/ and src/extension.ts may import vscode.' }] }],
+      'no-restricted-imports': ['error', { paths: [VSCODE, ...FILE_SYSTEM] }],
     },
   },
   {

@@ -15,7 +15,8 @@ function find(dir) {
   });
 }
 
-// test/adversarial holds findings as `todo` tests: they run (and are reported) but cannot fail the suite.
+// test/adversarial is the hostile-repository corpus: real tests, one file per class of hole, that fail
+// the suite like any other.
 const files = [...find(join(root, 'test/unit')), ...find(join(root, 'test/adversarial'))].filter((f) => filter.length === 0 || filter.some((x) => f.includes(x))).sort();
 if (files.length === 0) {
   console.error('no unit test files found');

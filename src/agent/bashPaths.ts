@@ -1,4 +1,3 @@
-import { readdirSync } from 'node:fs';
 import { isAbsolute, join, posix, resolve } from 'node:path';
 import { expand as braces } from 'brace-expansion';
 import picomatch from 'picomatch';
@@ -6,8 +5,9 @@ import type { BashAnalysis } from './bash/analyze';
 import { commandBase, fromEnvironment, type SimpleCommand } from './bash/commands';
 import { pathArgs, type PathArg } from './bash/pathArgs';
 import type { Shape } from './bash/words';
-import { isOwnProcessPath, ownProcessRefusal, ownProcessTree } from './ownProcess';
-import { isWithin, realLocation } from '../tools/paths';
+import { isOwnProcessPath, ownProcessRefusal, ownProcessTree } from '../fs/ownProcess';
+import { folderNamesSync } from '../fs/list';
+import { realLocation, within as isWithin } from '../fs/paths';
 
 // Where the files a Bash command names really are, for the two checks that need the file system:
 // no command may name the agent's own /proc entries, and a command an allow rule let through
@@ -62,14 +62,12 @@ function expandGlob(pattern: string, cwd: string): string[] | undefined {
     const next: string[] = [];
     const matches = picomatch(segment, { dot: true, nobrace: true, noextglob: true });
     for (const dir of current) {
-      let names: string[];
-      try {
-        names = readdirSync(dir);
-      } catch {
-        continue; // not a folder, or not readable: bash matches nothing there either
-      }
+      const listed = folderNamesSync(dir, Math.max(budget, 0));
+      if (!listed) continue; // not a folder, or not readable: bash matches nothing there either
+      // Past the budget the expansion is not worked out at all.
+      if (listed.capped) return undefined;
+      const names = listed.names;
       budget -= names.length;
-      if (budget < 0) return undefined;
       for (const name of names) if ((segment.startsWith('.') || !name.startsWith('.')) && matches(name)) next.push(join(dir, name));
     }
     current = next;

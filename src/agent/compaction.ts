@@ -11,7 +11,7 @@ import type { CompactRequest } from '../compact/compactTool';
 import { Compactor, type CompactorDeps } from '../compact/compactor';
 import type { Thresholds } from '../conversation/thresholds';
 import type { AppSettings } from '../state/appState';
-import { readRegularFile } from '../tools/regularFile';
+import { readRegularFile } from '../fs/read';
 import { counted, formatTokens } from '../shared/format';
 
 /** More than any re-attached file keeps (they are cut to a share of the window). */

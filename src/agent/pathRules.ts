@@ -5,7 +5,8 @@
 //   path, ./path under the workspace; a pattern with no '/' matches that name at any depth below it
 // A pattern that names a folder also covers everything in it. Relative patterns never reach
 // outside their root, so `Edit(*.md)` cannot match ~/.claude/CLAUDE.md.
-import { isAbsolute, relative, sep } from 'node:path';
+import { sep } from 'node:path';
+import { relativeWithin } from '../fs/paths';
 import { anchoredGlob, globToRegExp, type GlobMatcher } from '../tools/glob';
 
 export interface PathContext {
@@ -44,13 +45,8 @@ function matcher(glob: string, bareAnyDepth: boolean): GlobMatcher {
   return withContents(compile(g), compile(g === '**' || g.endsWith('/**') ? g : `${g}/**`));
 }
 
-/** `abs` relative to `root` in '/' form, or undefined when it is not under it. */
-export function under(root: string, abs: string): string | undefined {
-  const rel = relative(root, abs);
-  if (rel === '') return '';
-  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
-  return toSlash(rel);
-}
+/** `abs` relative to `root` in '/' form, or undefined when it is not under it (the gate's one containment rule). */
+export const under = relativeWithin;
 
 /**
  * Whether the pattern names `abs` (an absolute path). `wide` (deny and ask rules) also reads a

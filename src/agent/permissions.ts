@@ -8,14 +8,14 @@ import { homedir } from 'node:os';
 import { resolve, sep } from 'node:path';
 import { sharedBashChecker, type BashChecker } from './bash/checker';
 import { outsideFinding, ownProcessFinding, type PathScope } from './bashPaths';
-import { isOwnProcessPath, ownProcessRefusal } from './ownProcess';
+import { isOwnProcessPath, ownProcessRefusal } from '../fs/ownProcess';
 import type { PermissionEngine, PermissionVerdict } from './permissionBroker';
 import { under, type PathContext } from './pathRules';
 import { refusal, type Verdict } from './refusal';
 import { bashCommand, isFileTool, parseRule, patternMatches, ruleMatches, touchedPaths, type ParsedRule, type RuleMode, type Touched } from './ruleMatch';
 import { describeSources, type DescribedRule, type RuleSource } from './ruleSources';
 import { applicablePart, projectMayAllow, withheldGrants, type WithheldGrant } from '../permissions/projectTrust';
-import { realLocation } from '../tools/paths';
+import { realLocation } from '../fs/paths';
 import type { PermissionOutcome, Tool } from '../tools/types';
 import type { SearchScope } from '../tools/walk';
 

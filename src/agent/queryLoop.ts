@@ -5,6 +5,7 @@
 import { ApiError, contextOverflow } from '../api/errors';
 import { blockParams } from '../api/blockParam';
 import type { AssistantBlock, AssistantTurn, ContentBlockParam, MessageParam, MessagesRequest, StreamObserver, ToolResultBlockParam } from '../api/types';
+import { capResultText } from '../conversation/resultCap';
 import { NO_CONTENT } from '../conversation/blankText';
 import { toolUseIdsIn, uniqueToolUseIds } from '../conversation/toolUseIds';
 import { appendUserContent, INTERRUPTED_MARKER, INTERRUPTED_TOOL_RESULT } from '../conversation/history';
@@ -234,7 +235,8 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
           const r = deps.reviseResult && !ran.interrupted ? { ...ran, ...deps.reviseResult({ id: p.id, tool: p.tool!, input: p.parsed.ok ? p.parsed.value : undefined }, ran, history) } : ran;
           const durationMs = Date.now() - started;
           if (signal.aborted && r.interrupted) return;
-          results.set(p.id, { type: 'tool_result', tool_use_id: p.id, content: r.content || '(no output)', ...(r.isError ? { is_error: true } : {}) });
+          // Capped where it enters the history: one enormous result would make every later request too large to send.
+          results.set(p.id, { type: 'tool_result', tool_use_id: p.id, content: capResultText(r.content || '(no output)'), ...(r.isError ? { is_error: true } : {}) });
           ev.onToolStatus?.(p.id, r.isError ? 'error' : 'done', { result: r.content, durationMs });
         }),
       );

@@ -1,6 +1,6 @@
-import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { PermissionVerdict } from './permissionBroker';
+import { isFolderSync } from '../fs/stat';
 import { ruleForPath, type PathContext } from './pathRules';
 import type { Tool } from '../tools/types';
 
@@ -22,13 +22,7 @@ export interface RefusalContext {
   paths: PathContext;
 }
 
-function isFolder(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
+const isFolder = isFolderSync;
 
 /** The denial a call that would ask gets when no one can be asked, naming what would allow it. */
 export function refusal(v: Verdict, { tool, command }: { tool: Tool; command: string }, because: string, c: RefusalContext): string {

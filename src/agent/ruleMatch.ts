@@ -2,7 +2,8 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { sharedBashChecker, type BashChecker } from './bash/checker';
 import { parsePathPattern, pathPatternMatches, type PathContext } from './pathRules';
-import { realLocation, toolPaths } from '../tools/paths';
+import { realLocation } from '../fs/paths';
+import { toolPaths } from '../tools/paths';
 import type { ParsedRule } from '../permissions/rules';
 import type { Tool } from '../tools/types';
 

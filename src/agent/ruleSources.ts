@@ -1,8 +1,8 @@
 // Where permission rules come from: Threadline's own user settings or CLI flags, and Claude Code's
 // settings files, read the way Claude Code reads them so that its users' rules carry over.
-import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { readCappedSync } from '../fs/read';
 import { printable } from '../base/printable';
 import { applicablePart, type RuleBehavior, type RuleSource, type WithheldGrant } from '../permissions/projectTrust';
 
@@ -20,23 +20,19 @@ const MAX_SETTINGS_BYTES = 1024 * 1024;
 
 /** The `permissions` object of one settings file; undefined when there is none to read. */
 function readPermissions(file: string, warn: (message: string) => void): Omit<RuleSource, 'label'> | undefined {
-  try {
-    // A FIFO or a device named settings.json would block the read: regular files only.
-    const st = statSync(file);
-    if (!st.isFile()) {
-      warn(`${file} is not a regular file; its rules are ignored`);
-      return undefined;
-    }
-    if (st.size > MAX_SETTINGS_BYTES) {
-      warn(`${file} is larger than 1 MB; its rules are ignored`);
-      return undefined;
-    }
-  } catch {
+  // A FIFO or a device named settings.json would block the read: regular files only.
+  const read = readCappedSync(file, { maxBytes: MAX_SETTINGS_BYTES });
+  if (!read.ok) {
+    if (read.reason === 'folder' || read.reason === 'not-regular') warn(`${file} is not a regular file; its rules are ignored`);
+    return undefined;
+  }
+  if (read.capped) {
+    warn(`${file} is larger than 1 MB; its rules are ignored`);
     return undefined;
   }
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
+    json = JSON.parse(read.bytes.toString('utf8'));
   } catch (err) {
     warn(`${file} is not valid JSON (${err instanceof Error ? err.message : String(err)}); its rules are ignored`);
     return undefined;

@@ -1,7 +1,7 @@
-import { promises as fs } from 'node:fs';
 import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
-import { writeFileAtomic } from '../base/atomicFile';
+import { readStateText } from '../fs/read';
+import { writeFileAtomic } from '../fs/write';
 import { Emitter, type Event } from '../base/event';
 import type { IDisposable } from '../base/lifecycle';
 import { FALLBACK_MODELS } from './modelTable';
@@ -197,12 +197,8 @@ export class ModelCatalog implements IDisposable {
 
   private async readCache(): Promise<CatalogSnapshot | undefined> {
     if (!this.opts.cachePath) return undefined;
-    let text: string;
-    try {
-      text = await fs.readFile(this.opts.cachePath, 'utf8');
-    } catch {
-      return undefined;
-    }
+    const text = await readStateText(this.opts.cachePath);
+    if (text === undefined) return undefined;
     let parsed: z.infer<typeof cacheSchema>;
     try {
       parsed = cacheSchema.parse(JSON.parse(text));

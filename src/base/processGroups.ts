@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { toDisposable, type IDisposable } from './lifecycle';
+import { folderNamesSync } from '../fs/list';
+import { readCappedSync } from '../fs/read';
 
 // Process groups this process started (each Bash command leads its own group), so that a CLI
 // that is told to stop, or exits, can end every process they started, background jobs too.
@@ -72,26 +73,23 @@ export function killProcessGroups(sig: NodeJS.Signals = 'SIGKILL'): number {
   return n;
 }
 
+/** Far above any real environment (Linux caps arguments and environment together at a few MB). */
+const ENVIRON_MAX_BYTES = 16 * 1024 * 1024;
+
 /** SIGKILLs every process whose environment holds this process's owner marker (Linux only). */
 export function killMarked(): number {
   if (process.platform !== 'linux') return 0;
   const needle = Buffer.from(`\0${OWNER_VARIABLE}=${ownerTag}\0`);
   let n = 0;
-  let names: string[];
-  try {
-    names = readdirSync('/proc');
-  } catch {
-    return 0;
-  }
+  const names = folderNamesSync('/proc', 4 * 1024 * 1024)?.names ?? [];
   for (const name of names) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
-    try {
-      // A leading NUL lets the first variable match like the others.
-      const env = Buffer.concat([Buffer.from([0]), readFileSync(`/proc/${name}/environ`)]);
-      if (env.includes(needle) && signal(Number(name), 'SIGKILL')) n++;
-    } catch {
-      // gone, or another user's
-    }
+    // Gone, another user's, or one of our own ancestors (the gate reads none of those): skipped.
+    const read = readCappedSync(`/proc/${name}/environ`, { maxBytes: ENVIRON_MAX_BYTES });
+    if (!read.ok) continue;
+    // A leading NUL lets the first variable match like the others.
+    const env = Buffer.concat([Buffer.from([0]), read.bytes]);
+    if (env.includes(needle) && signal(Number(name), 'SIGKILL')) n++;
   }
   return n;
 }

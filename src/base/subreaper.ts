@@ -1,6 +1,6 @@
-import { accessSync, constants } from 'node:fs';
 import { constants as os } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { isExecutableFileSync } from '../fs/stat';
 
 // A process that leaves its process group (`setsid`), or whose parent exits first (a double fork,
 // `nohup … &` in a shell that then exits, a daemon), is handed to init: killing the group the
@@ -90,12 +90,7 @@ function search(name: string): string | null {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
     const candidate = join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
+    if (isExecutableFileSync(candidate)) return candidate;
   }
   return null;
 }

@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import { newId } from '../base/ids';
 import { imageOf, missingDirs, statKey, type StoreCore } from './core';
-import { besideName, entryAt, makeDirs, moveEntry, readText, removeEmptyDir, removeEntry, syncDir, writeDurable, writeLink, writeNew } from './files';
+import { besideName, entryAt, makeDirs, moveEntry, readText, removeEmptyDir, removeEntry, syncDir, writeDurable, writeLink, writeNew } from '../fs/entries';
 import type { CheckpointInfo } from './ledger';
 import { sameContent, sameImage, type Image, type ManifestRecord } from './manifest';
 import { linkedPath, RestoreError, type PlannedFile, type RefusedFile, type RestorePlan } from './plan';

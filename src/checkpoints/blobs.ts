@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { entryAt, listDir, readBytes, removeEntry, writeDurable } from './files';
+import { entryAt, listDir, readBytes, removeEntry, writeDurable } from '../fs/entries';
 
 export const hashOf = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 

@@ -1,7 +1,8 @@
-import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { BlobStore } from './blobs';
 import { hashOf } from './blobs';
-import { entryAt, readEntry, realPath, type Entry } from './files';
+import { entryAt, readEntry, realPath, type Entry } from '../fs/entries';
+import { relativeWithin } from '../fs/paths';
 import type { Ledger } from './ledger';
 import type { Image, ManifestRecord, StatKey } from './manifest';
 
@@ -88,9 +89,8 @@ export async function missingDirs(path: string): Promise<string[]> {
 
 /** `path` relative to the workspace with '/', or the absolute path when it lies outside. */
 export function displayRel(workspace: string, path: string): string {
-  const rel = relative(workspace, path);
-  if (!rel || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return path;
-  return rel.split(sep).join('/');
+  const rel = relativeWithin(workspace, path);
+  return rel ? rel : path;
 }
 
 /** A path inside a `.git` folder: git's own state (HEAD, refs, index), never restored. */

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { GitignoreRules, SKIPPED_DIRS } from '../tools/walk';
 import { hashOf } from './blobs';
-import { listTree, statMany } from './fileScan';
-import { readEntry, type Entry } from './files';
+import { listTree, statMany } from '../fs/scan';
+import { readEntry, type Entry } from '../fs/entries';
 
 /**
  * What Bash change detection looks at: the workspace's files that .gitignore does not ignore,

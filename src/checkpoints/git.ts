@@ -1,7 +1,8 @@
-import { relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { HardenedGit } from '../context/gitProcess';
 import { findRepository } from '../context/gitRepo';
-import { entryAt, realPath } from './files';
+import { entryAt, realPath } from '../fs/entries';
+import { relativeWithin } from '../fs/paths';
 import type { StatKey } from './manifest';
 
 /** What a file's stat was before a command, and the path relative to the workspace root. */
@@ -41,9 +42,9 @@ export const gitPreImages: GitPreImages = async (root, wanted) => {
   const repo = await findRepository(root);
   const real = await realPath(root);
   if (!repo || !real) return found;
-  const under = relative(repo.top, real);
-  if (under.startsWith('..')) return found;
-  const prefix = under ? `${under.split(sep).join('/')}/` : '';
+  const under = relativeWithin(repo.top, real);
+  if (under === undefined) return found;
+  const prefix = under ? `${under}/` : '';
   const git = new HardenedGit(repo, TIMEOUT_MS);
   const run = async (args: string[], maxBytes: number, input?: string): Promise<Buffer> => {
     const out = await git.bytes(args, maxBytes, { drivers: false, ...(input !== undefined ? { input } : {}) });

@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import { displayRel, imageOf, insideGitDir, type StoreCore } from './core';
-import { entryAt, realPath, type Entry } from './files';
+import { entryAt, realPath, type Entry } from '../fs/entries';
 import type { CheckpointInfo } from './ledger';
 import { sameImage, type Image } from './manifest';
 import { lineCounts, type LineCounts } from './textDiff';

@@ -5,7 +5,7 @@ import type { GitPreImages } from './git';
 import type { CheckpointInfo } from './ledger';
 import type { ChangeSource } from './manifest';
 import type { RestorePlan } from './plan';
-import { makeDirs } from './files';
+import { makeDirs } from '../fs/entries';
 import { RestoreError } from './plan';
 import type { SessionDiffEntry } from './sessionDiff';
 import { CheckpointStore } from './store';

@@ -4,7 +4,8 @@ import type { IDisposable } from '../base/lifecycle';
 import { BlobStore } from './blobs';
 import { BashTracker, type BashReport, type BashWatch } from './bash';
 import { canonicalPath, imageOf, missingDirs, statKey, type StoreCore } from './core';
-import { appendDurable, readText, realPath, writeDurable } from './files';
+import { appendDurable, readText, realPath, writeDurable } from '../fs/entries';
+import { markPrivate } from '../fs/write';
 import { DEFAULT_FINGERPRINT_LIMITS, type FingerprintLimits } from './fingerprint';
 import type { GitPreImages } from './git';
 import { Ledger, type CheckpointInfo } from './ledger';
@@ -75,6 +76,8 @@ export class CheckpointStore implements StoreCore, IDisposable {
 
   /** Opens (or starts) the store; a restore a crash cut short is finished or undone first. */
   static async open(opts: CheckpointStoreOptions): Promise<OpenedStore> {
+    // Copies of the user's files: 0600 in 0700 folders, wherever the store is kept.
+    markPrivate(opts.dir);
     const workspace = (await realPath(opts.workspace)) ?? opts.workspace;
     const { records, skipped } = parseManifest((await readText(join(opts.dir, MANIFEST_FILE))) ?? '');
     const store = new CheckpointStore({ ...opts, workspace }, Ledger.from(records));

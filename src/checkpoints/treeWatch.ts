@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { IDisposable } from '../base/lifecycle';
 import { hashOf } from './blobs';
-import { listTree, statMany, watchDir, WATCH_ORDERED, type DirWatch } from './fileScan';
-import { entryAt, makeDirs, readEntry, removeEntry, writeNew } from './files';
+import { listTree, statMany, watchDir, WATCH_ORDERED, type DirWatch } from '../fs/scan';
+import { entryAt, makeDirs, readEntry, removeEntry, writeNew } from '../fs/entries';
 import { GitignoreRules } from '../tools/walk';
 import { compareFingerprints, RACY_MS, sameEntry, SKIPPED_DIRS, takeFingerprint, type Fingerprint, type FingerprintDiff, type FingerprintEntry, type FingerprintLimits } from './fingerprint';
 

@@ -1,5 +1,5 @@
-import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { isFolderSync } from '../fs/stat';
 import { Permissions } from '../agent/permissions';
 import { formatRules, readClaudeSettings, type RuleSource } from '../agent/ruleSources';
 import { withheldGrants } from '../permissions/projectTrust';
@@ -104,13 +104,7 @@ function checkDirs(dirs: string[], io: CliIo): string[] | undefined {
   const out: string[] = [];
   for (const d of dirs) {
     const abs = resolve(d);
-    let ok: boolean;
-    try {
-      ok = statSync(abs).isDirectory();
-    } catch {
-      ok = false;
-    }
-    if (!ok) {
+    if (!isFolderSync(abs)) {
       io.err(`threadline: --add-dir is not a directory: ${d} (see --help)\n`);
       return undefined;
     }

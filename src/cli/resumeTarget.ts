@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync } from '../fs/stat';
 import { findClaudeSession, loadClaudeSession, type ClaudeEnv, type ConvertedSession, type ImportOptions } from '../sessions/claudeCode';
 import { SessionError, type LoadedSession, type SessionStore } from '../sessions/sessionStore';
 import type { PromptArgs } from './args';

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { isFolderSync } from '../fs/stat';
 import { DEFAULT_MODEL } from '../api/models';
 import type { AssistantBlock, Usage } from '../api/types';
 import type { FirstSession } from '../sessions/sessionOpening';
@@ -49,7 +49,7 @@ export async function runPrompt(args: PromptArgs, host: Host, deps: PromptDeps, 
     io.err(`threadline: ${reason}\n`);
     return code;
   };
-  if (!existsSync(args.cwd) || !statSync(args.cwd).isDirectory()) return fail(`--cwd is not a directory: ${args.cwd}`, 2);
+  if (!isFolderSync(args.cwd)) return fail(`--cwd is not a directory: ${args.cwd}`, 2);
   if (!(await host.apiKey())) return fail('ANTHROPIC_API_KEY is not set');
   const resolved = await deps.models?.resolve?.(args.model ?? DEFAULT_MODEL, args.contextWindow ? { contextWindow: args.contextWindow } : {});
   if (resolved && !resolved.ok) return fail(`--model: ${resolved.error}`, 2);

@@ -1,11 +1,12 @@
 import { prependUserContent } from '../conversation/history';
+import { restoreDanglingPointers } from '../conversation/readPointers';
 import { ApiError } from '../api/errors';
 import type { AssistantTurn, ContentBlockParam, MessageParam, MessagesRequest, StreamObserver, SystemBlock, TextBlockParam } from '../api/types';
-import { restoreDanglingPointers } from '../conversation/readPointers';
 import { estimateTokens } from '../conversation/tokens';
 import type { CompactionCoverage } from './coverage';
 import { carryBlock, userTexts, type CarriedText } from './verbatim';
 import { DEFAULT_COMPACT_LIMITS, type CompactLimits } from './limits';
+import { fitSummaryRounds } from './summaryFit';
 import { requestSummary, type SharedRequestBuilder } from './summaryRequest';
 
 export const COMPACT_BOUNDARY = '[Conversation compacted]';
@@ -244,14 +245,15 @@ export function compactedHistory(summary: string, anchors: readonly Anchor[], re
 export async function compactWithSummary(opts: CompactOptions): Promise<CompactionResult> {
   if (!opts.history.length) throw new Error('Nothing to compact yet.');
   const archive = (await opts.archive?.(opts.history)) ?? undefined;
-  const limits = opts.limits ?? DEFAULT_COMPACT_LIMITS;
+  const limits: CompactLimits = opts.limits ?? DEFAULT_COMPACT_LIMITS;
   const tokensBefore = estimateTokens(opts.history);
   const anchors = findAnchors(opts.history);
   let rounds = splitRounds(opts.history);
   let dropped = 0;
   for (let attempt = 0; ; attempt++) {
-    // Rounds dropped to fit take their read results along: re-reads in the rest get the text back.
-    const messages: MessageParam[] = restoreDanglingPointers(opts.history, rounds.flat()).slice();
+    const fit = fitSummaryRounds(opts.history, rounds, limits.requestMaxTokens, dropped);
+    ({ rounds, dropped } = fit);
+    const messages = fit.messages;
     // The request must end with the user asking for the summary; tool calls left unanswered
     // by a Stop are answered already, so the history itself is valid.
     const last = messages.at(-1);

@@ -15,6 +15,11 @@ export interface CompactLimits {
   carryTokens: number;
   /** The summary request's max_tokens: what the window leaves above the threshold. */
   summaryMaxTokens: number;
+  /**
+   * The most the summary request's messages may hold by estimate: a request over the blocking
+   * limit is never sent, the summary request included (undefined: not checked).
+   */
+  requestMaxTokens?: number;
   /** Files put back after a summary, all together (the 200k figure when not given)... */
   fileBudgetTokens?: number;
   /** ...and each (a longer one is cut). */
@@ -25,7 +30,10 @@ export interface CompactLimits {
 export const FILE_BUDGET_TOKENS = 50_000;
 export const FILE_MAX_TOKENS = 5_000;
 
-export const DEFAULT_COMPACT_LIMITS: Required<CompactLimits> = { keepMinTokens: 10_000, keepMaxTokens: 40_000, carryTokens: 16_000, summaryMaxTokens: 20_000, fileBudgetTokens: FILE_BUDGET_TOKENS, fileMaxTokens: FILE_MAX_TOKENS };
+export const DEFAULT_COMPACT_LIMITS: Required<Omit<CompactLimits, 'requestMaxTokens'>> = { keepMinTokens: 10_000, keepMaxTokens: 40_000, carryTokens: 16_000, summaryMaxTokens: 20_000, fileBudgetTokens: FILE_BUDGET_TOKENS, fileMaxTokens: FILE_MAX_TOKENS };
+
+/** Of the blocking limit, what the summary request's messages may fill. */
+const SUMMARY_REQUEST_SHARE = 0.85;
 
 export function compactLimits(t: Thresholds): CompactLimits {
   const room = Math.max(1, t.autoCompactAt);
@@ -34,6 +42,9 @@ export function compactLimits(t: Thresholds): CompactLimits {
     keepMaxTokens: Math.min(DEFAULT_COMPACT_LIMITS.keepMaxTokens, Math.floor(room * 0.25)),
     carryTokens: Math.min(DEFAULT_COMPACT_LIMITS.carryTokens, Math.floor(room * 0.1)),
     summaryMaxTokens: Math.max(256, Math.min(DEFAULT_COMPACT_LIMITS.summaryMaxTokens, t.contextWindow - t.autoCompactAt)),
+    // The messages alone: the system prompt, the tools and the instructions ride along, so a
+    // share of the blocking limit is left for them.
+    requestMaxTokens: Math.floor(t.blockingAt * SUMMARY_REQUEST_SHARE),
     // The seeds' 5 x 5k (50k at most) is 30% of a 200k window's threshold: the same share below.
     fileBudgetTokens: Math.min(DEFAULT_COMPACT_LIMITS.fileBudgetTokens, Math.floor(room * 0.3)),
     fileMaxTokens: Math.min(DEFAULT_COMPACT_LIMITS.fileMaxTokens, Math.floor(room * 0.06)),

@@ -1,6 +1,6 @@
-import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { memoize } from 'lodash-es';
+import { realPathOf } from '../fs/paths';
 import { formatGitSnapshot, takeGitSnapshot, type GitSnapshot } from './git';
 import { formatInstructions, loadInstructions, matchingRules, type InstructionFile, type InstructionSet } from './instructions';
 import type { Reminder } from './reminders';
@@ -65,7 +65,7 @@ export class ContextService {
   readonly instructions = memoize(async (): Promise<InstructionSet> => {
     // The project is the folder that was opened, where it really is: never the repository's
     // idea of its work tree (`core.worktree = /` would make every file "in the project").
-    const root = await realpath(this.opts.cwd).catch(() => resolve(this.opts.cwd));
+    const root = (await realPathOf(this.opts.cwd)) ?? resolve(this.opts.cwd);
     return loadInstructions({
       cwd: this.opts.cwd,
       projectRoot: root,

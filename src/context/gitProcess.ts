@@ -5,8 +5,8 @@
 // for every call, where git allows it, by the config given on the command line (which beats the
 // repository's). Git is started only for a trusted folder; an untrusted one is read from its files.
 import { spawn } from 'node:child_process';
-import { constants, promises as fs } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
+import { isExecutableFile } from '../fs/stat';
 import { childEnv } from '../tools/childEnv';
 import type { RepoLocation } from './gitRepo';
 
@@ -125,11 +125,7 @@ export function findGit(path = process.env.PATH ?? ''): Promise<string | undefin
         if (!isAbsolute(dir)) continue;
         for (const name of names) {
           const candidate = join(dir, name);
-          const ok = await fs.access(candidate, constants.X_OK).then(
-            async () => (await fs.stat(candidate)).isFile(),
-            () => false,
-          );
-          if (ok) return candidate;
+          if (await isExecutableFile(candidate)) return candidate;
         }
       }
       return undefined;

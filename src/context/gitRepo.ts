@@ -2,9 +2,10 @@
 // the repository's config and pointers (`core.worktree`, a `.git` file's `gitdir:`, a `commondir`
 // file), which a cloned repository writes itself; these come from where the opened folder really
 // is, and a pointer to another repository is followed only when that repository points back.
-import { promises as fs } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { readRegularFile } from '../tools/regularFile';
+import { realPathOf } from '../fs/paths';
+import { readRegularFile } from '../fs/read';
+import { inspect } from '../fs/stat';
 
 /** `.git` pointers, HEAD and the like are a line each; anything bigger is not git's. */
 const POINTER_MAX_BYTES = 4096;
@@ -24,28 +25,20 @@ export interface RepoLocation {
   commonDir: string | undefined;
 }
 
-// The file-system reads of this module, kept to these two helpers.
+// The file-system reads of this module, through the gate, kept to these helpers.
 async function readPointer(path: string): Promise<string | undefined> {
   const read = await readRegularFile(path, POINTER_MAX_BYTES);
   return read.ok ? read.bytes.toString('utf8').split('\n')[0]!.trim() : undefined;
 }
 
 async function realFolder(path: string): Promise<string | undefined> {
-  try {
-    const real = await fs.realpath(path);
-    return (await fs.stat(real)).isDirectory() ? real : undefined;
-  } catch {
-    return undefined;
-  }
+  const real = await realPathOf(path);
+  return real !== undefined && (await inspect(real)).kind === 'folder' ? real : undefined;
 }
 
 async function lstatKind(path: string): Promise<'dir' | 'file' | 'link' | undefined> {
-  try {
-    const st = await fs.lstat(path);
-    return st.isSymbolicLink() ? 'link' : st.isDirectory() ? 'dir' : st.isFile() ? 'file' : undefined;
-  } catch {
-    return undefined;
-  }
+  const kind = (await inspect(path, { follow: false })).kind;
+  return kind === 'link' ? 'link' : kind === 'folder' ? 'dir' : kind === 'file' ? 'file' : undefined;
 }
 
 /** A git folder has a HEAD that is a regular file (what git itself checks first). */
@@ -71,7 +64,7 @@ async function verifiedWorktree(dotGit: string): Promise<{ gitDir: string; commo
   const commonDir = await realFolder(resolve(gitDir, common));
   if (!commonDir || (await realFolder(dirname(gitDir))) !== join(commonDir, 'worktrees')) return undefined;
   const backTarget = isAbsolute(back) ? back : resolve(gitDir, back);
-  const [realBack, realDotGit] = await Promise.all([fs.realpath(backTarget).catch(() => undefined), fs.realpath(dotGit).catch(() => undefined)]);
+  const [realBack, realDotGit] = await Promise.all([realPathOf(backTarget), realPathOf(dotGit)]);
   if (!realBack || realBack !== realDotGit) return undefined;
   return { gitDir, commonDir };
 }
@@ -119,7 +112,7 @@ export async function branchFromFiles(repo: RepoLocation): Promise<string | unde
   if (!repo.gitDir) return undefined;
   // A HEAD that is a link out of the git folder is not read through (its first line would be shown).
   const path = join(repo.gitDir, 'HEAD');
-  if ((await fs.realpath(path).catch(() => undefined)) !== path) return undefined;
+  if ((await realPathOf(path)) !== path) return undefined;
   const head = await readPointer(path);
   if (!head) return undefined;
   const ref = /^ref:\s*refs\/heads\/(.+)$/.exec(head);

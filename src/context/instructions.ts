@@ -1,11 +1,11 @@
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, parse, resolve, sep } from 'node:path';
 import { estimateTokens } from '../conversation/tokens';
-import { isWithin } from '../tools/paths';
+import { relativeWithin, within } from '../fs/paths';
 import { applyInstructionBudget, CONDITIONAL_RULE_MAX_TOKENS, INSTRUCTION_BUDGET_TOKENS, trimTo } from './instructionBudget';
 import { extractIncludes, parseInstructionContent } from './instructionContent';
 import { globsMatch } from './rulePaths';
-import { exists, listRules, MAX_FILE_BYTES, readInstructionFile, realpathOf } from './instructionFs';
+import { ahead, exists, FOLDER_FILES, foldersDownTo, listRules, locateAhead, MAX_FILE_BYTES, readInstructionFile, type RulesListing } from './instructionFs';
 
 export { extractIncludes, parseInstructionContent } from './instructionContent';
 
@@ -40,7 +40,10 @@ export type SkipReason =
   | 'untrusted-workspace'
   | 'unreadable'
   | 'binary'
-  | 'not-a-file';
+  | 'not-a-file'
+  // Rules discovery: a folder linked out of the places its level may read (not entered), or a bound met.
+  | 'linked-folder-outside'
+  | 'discovery-capped';
 
 export interface InstructionFile {
   path: string;
@@ -105,20 +108,6 @@ interface Scope {
   roots: string[];
 }
 
-/** Folders from the filesystem root (or the given stop) down to cwd, outermost first. */
-function foldersDownTo(cwd: string, stop: string): string[] {
-  const dirs: string[] = [];
-  let cur = cwd;
-  for (;;) {
-    dirs.unshift(cur);
-    if (cur === stop || !isWithin(stop, cur)) break;
-    const parent = dirname(cur);
-    if (parent === cur) break;
-    cur = parent;
-  }
-  return dirs;
-}
-
 function includeTarget(ref: string, fromFile: string, home: string): string {
   if (ref.startsWith('~/')) return resolve(home, ref.slice(2));
   if (isAbsolute(ref)) return resolve(ref);
@@ -141,16 +130,21 @@ export async function loadInstructions(opts: LoadOptions): Promise<InstructionSe
   const stop = resolve(opts.filesystemRoot ?? parse(cwd).root);
   const set: InstructionSet = { files: [], conditional: [], report: [] };
   const seen = new Set<string>();
-  const real = async (p: string) => (await realpathOf(p)) ?? resolve(p);
+  const folders = foldersDownTo(cwd, stop);
+  const userDir = join(home, '.claude');
+  const realpathAhead = locateAhead([projectRoot, home, join(userDir, 'CLAUDE.md'), ...(managedRoot ? [managedRoot, join(managedRoot, 'CLAUDE.md')] : []), ...folders.flatMap((d) => [d, ...FOLDER_FILES.map((n) => join(d, n))])]);
+  const real = async (p: string) => (await realpathAhead(p)) ?? resolve(p);
   const realProject = await real(projectRoot);
   const realHome = await real(home);
+  // Each folder's rules listing, started now too; its lines join the report in the folder's turn.
+  const listings = new Map(folders.map((dir) => [dir, ahead(real(dir).then((r) => listRules(join(dir, '.claude', 'rules'), [realProject, r])))]));
   // Approvals asked during this load, so one file included twice is asked about once.
   const asked = new Map<string, boolean>();
 
   const add = async (path: string, scope: Scope, depth: number, from: string | undefined): Promise<void> => {
     const abs = resolve(path);
     const at = { path: abs, kind: scope.kind, why: from ? `included by ${from}` : scope.why, ...(from ? { includedFrom: from } : {}) };
-    const target = await realpathOf(abs);
+    const target = await realpathAhead(abs);
     // The top file counts as the first level, so at most five files deep in all.
     if (depth >= MAX_INCLUDE_DEPTH) {
       set.report.push({ ...at, status: 'skipped', reason: 'depth-cap' });
@@ -169,7 +163,7 @@ export async function loadInstructions(opts: LoadOptions): Promise<InstructionSe
       return;
     }
     // Judged by where the file really is: a link or include may not pull a private file in.
-    if (!scope.roots.some((r) => isWithin(r, target))) {
+    if (!scope.roots.some((r) => within(r, target))) {
       let ok = asked.get(target);
       if (ok === undefined) {
         ok = (await opts.approveExternal?.(target, from ?? abs).catch(() => false)) ?? false;
@@ -218,24 +212,31 @@ export async function loadInstructions(opts: LoadOptions): Promise<InstructionSe
     for (const ref of extractIncludes(body)) await add(includeTarget(ref, target, home), scope, depth + 1, abs);
   };
 
+  /** The rules under `dir` that its level may read; what discovery left out is reported, one line each. */
+  const rulesIn = async (dir: string, scope: Scope, started?: Promise<RulesListing>): Promise<string[]> => {
+    const listing = await (started ?? listRules(dir, scope.roots));
+    for (const l of listing.left) set.report.push({ ...l, kind: scope.kind, why: scope.why, status: 'skipped' });
+    return listing.files;
+  };
+
   if (managedRoot) {
     const managed: Scope = { kind: 'managed', why: `managed: the machine-wide instructions in ${managedRoot}`, roots: [await real(managedRoot), realHome] };
     await add(join(managedRoot, 'CLAUDE.md'), managed, 0, undefined);
-    for (const rule of await listRules(join(managedRoot, '.claude', 'rules'))) await add(rule, { ...managed, why: `managed rule in ${join(managedRoot, '.claude', 'rules')}` }, 0, undefined);
+    for (const rule of await rulesIn(join(managedRoot, '.claude', 'rules'), managed)) await add(rule, { ...managed, why: `managed rule in ${join(managedRoot, '.claude', 'rules')}` }, 0, undefined);
   }
-  const userDir = join(home, '.claude');
   const user: Scope = { kind: 'user', why: `user: your instructions for every project (${userDir})`, roots: [realHome] };
   await add(join(userDir, 'CLAUDE.md'), user, 0, undefined);
-  for (const rule of await listRules(join(userDir, 'rules'))) await add(rule, { ...user, why: `user rule in ${join(userDir, 'rules')}` }, 0, undefined);
+  for (const rule of await rulesIn(join(userDir, 'rules'), user)) await add(rule, { ...user, why: `user rule in ${join(userDir, 'rules')}` }, 0, undefined);
 
-  for (const dir of foldersDownTo(cwd, stop)) {
-    const where = dir === cwd ? 'the working folder' : isWithin(projectRoot, dir) ? 'a folder between the repository root and the working folder' : 'a folder above the project (every folder from the filesystem root down is read)';
+  for (const dir of folders) {
+    const where = dir === cwd ? 'the working folder' : within(projectRoot, dir) ? 'a folder between the repository root and the working folder' : 'a folder above the project (every folder from the filesystem root down is read)';
     const roots = [realProject, await real(dir)];
     const project = (why: string): Scope => ({ kind: 'project', why, roots });
+    const rules = await rulesIn(join(dir, '.claude', 'rules'), project(`project rule in ${where}`), listings.get(dir));
     const candidates: Array<[string, Scope]> = [
       [join(dir, 'CLAUDE.md'), project(`project: CLAUDE.md in ${where}`)],
       [join(dir, '.claude', 'CLAUDE.md'), project(`project: .claude/CLAUDE.md in ${where}`)],
-      ...(await listRules(join(dir, '.claude', 'rules'))).map((p): [string, Scope] => [p, project(`project rule in ${where}`)]),
+      ...rules.map((p): [string, Scope] => [p, project(`project rule in ${where}`)]),
       [join(dir, 'AGENTS.md'), project(`project: AGENTS.md in ${where}`)],
       [join(dir, 'CLAUDE.local.md'), { kind: 'local', why: `local: CLAUDE.local.md in ${where}`, roots }],
     ];
@@ -264,9 +265,9 @@ export async function loadInstructions(opts: LoadOptions): Promise<InstructionSe
 export function matchingRules(set: InstructionSet, filePath: string, cwd: string): InstructionFile[] {
   const abs = resolve(cwd, filePath);
   return set.conditional.filter((f) => {
-    const rel = relative(f.base ?? cwd, abs);
-    if (rel.startsWith('..') || isAbsolute(rel)) return false;
-    return globsMatch(f.globs!, rel.split(sep).join('/'));
+    const rel = relativeWithin(f.base ?? cwd, abs);
+    if (rel === undefined) return false;
+    return globsMatch(f.globs!, rel);
   });
 }
 

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { MessageParam } from '../api/types';
-import { isWithin } from '../tools/paths';
+import { within } from '../fs/paths';
 import { coveredCount, markerFor, type CoverageMarker } from '../compact/coverage';
 import type { MemoryDir } from './memdir';
 import { readMarker, writeMarker } from './notesCoverage';
@@ -23,7 +23,7 @@ export function wroteToMemorySince(messages: readonly MessageParam[], fromIndex:
     for (const b of m.content) {
       if (b.type !== 'tool_use' || !WRITE_TOOLS.has(b.name)) continue;
       const p = filePathOf(b.input);
-      if (p && isWithin(memoryDir, resolve(cwd, p))) return true;
+      if (p && within(memoryDir, resolve(cwd, p))) return true;
     }
   }
   return false;
@@ -93,7 +93,7 @@ export class AutoMemoryService {
   /** True when a call wrote inside the memory folder. */
   isMemoryWrite(name: string, input: unknown): boolean {
     const p = filePathOf(input);
-    return WRITE_TOOLS.has(name) && p !== undefined && isWithin(this.deps.memdir.dir, resolve(this.deps.cwd, p));
+    return WRITE_TOOLS.has(name) && p !== undefined && within(this.deps.memdir.dir, resolve(this.deps.cwd, p));
   }
 
   /**

@@ -1,6 +1,7 @@
-import { lstatSync } from 'node:fs';
-import { basename, extname, isAbsolute, relative, resolve } from 'node:path';
-import { isInside, isWithin, toolPaths } from '../tools/paths';
+import { basename, extname, isAbsolute, resolve } from 'node:path';
+import { isInside, relativeWithin } from '../fs/paths';
+import { isLinkSync } from '../fs/stat';
+import { toolPaths } from '../tools/paths';
 import type { PermissionOutcome, Tool } from '../tools/types';
 
 /** Names every agent (ours and the reference) reads as instructions, in any folder. */
@@ -13,7 +14,7 @@ const INSTRUCTION_NAMES = new Set(['claude.md', 'claude.local.md', 'agents.md'])
  */
 export function isInstructionPath(path: string, below?: string): boolean {
   if (INSTRUCTION_NAMES.has(basename(path).toLowerCase())) return true;
-  const part = below && isWithin(below, path) ? relative(below, path) : path;
+  const part = (below ? relativeWithin(below, path) : undefined) ?? path;
   return part.split(/[\\/]/).some((s) => s.toLowerCase() === '.claude');
 }
 
@@ -28,13 +29,7 @@ function escapes(pattern: string | undefined): boolean {
   return pattern !== undefined && (isAbsolute(pattern) || pattern.startsWith('~') || pattern.split(/[\\/]/).includes('..'));
 }
 
-function isLink(p: string): boolean {
-  try {
-    return lstatSync(p).isSymbolicLink();
-  } catch {
-    return false;
-  }
-}
+const isLink = isLinkSync;
 
 const READ_TOOLS = new Set(['Read', 'Grep', 'Glob']);
 const WRITE_TOOLS = new Set(['Write', 'Edit']);

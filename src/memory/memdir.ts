@@ -1,6 +1,8 @@
-import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { withFileLock, writeFileAtomic } from '../base/atomicFile';
+import { withFileLock } from '../fs/lock';
+import { listFolder } from '../fs/list';
+import { readStateFile, readStateText } from '../fs/read';
+import { makeFolder, markPrivate, removeFile, writeFileAtomic } from '../fs/write';
 import { parseFrontmatter, stringifyFrontmatter } from '../base/frontmatter';
 
 export const MEMORY_TYPES = ['user', 'feedback', 'project', 'reference'] as const;
@@ -29,6 +31,9 @@ export interface MemoryInput {
   type: MemoryType;
   body: string;
 }
+
+/** A memory is a short note; a file far past this is not one (and is not read whole). */
+const MEMORY_FILE_MAX_BYTES = 1024 * 1024;
 
 const NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
@@ -89,7 +94,10 @@ export function capIndex(text: string): { text: string; truncated: boolean } {
  * a folder deleted mid-session is simply made again on the next save.
  */
 export class MemoryDir {
-  constructor(readonly dir: string) {}
+  constructor(readonly dir: string) {
+    // What the agent learnt about the user and the project: theirs alone, whoever writes it.
+    markPrivate(dir);
+  }
 
   private lockPath(): string {
     return join(this.dir, '.lock');
@@ -98,7 +106,7 @@ export class MemoryDir {
   async list(): Promise<{ valid: MemoryRecord[]; invalid: InvalidMemory[] }> {
     let names: string[];
     try {
-      names = await fs.readdir(this.dir);
+      names = (await listFolder(this.dir)).entries.map((e) => e.name);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { valid: [], invalid: [] };
       throw err;
@@ -106,12 +114,12 @@ export class MemoryDir {
     const valid: MemoryRecord[] = [];
     const invalid: InvalidMemory[] = [];
     for (const file of names.filter((n) => n.endsWith('.md') && n !== INDEX_FILE && !n.startsWith('.')).sort()) {
-      const text = await fs.readFile(join(this.dir, file), 'utf8').catch((e: Error) => e);
-      if (text instanceof Error) {
-        invalid.push({ file, reason: `unreadable: ${text.message}` });
+      const read = await readStateFile(join(this.dir, file), MEMORY_FILE_MAX_BYTES);
+      if (!read.ok) {
+        invalid.push({ file, reason: `unreadable: ${read.message}` });
         continue;
       }
-      const m = parseMemoryFile(file, text);
+      const m = parseMemoryFile(file, read.text);
       if (isInvalid(m)) invalid.push(m);
       else valid.push(m);
     }
@@ -122,7 +130,7 @@ export class MemoryDir {
     // A name is never a path: nothing outside the folder can be read through it.
     if (!NAME.test(name)) return undefined;
     const file = `${name}.md`;
-    const text = await fs.readFile(join(this.dir, file), 'utf8').catch(() => undefined);
+    const text = await readStateText(join(this.dir, file), MEMORY_FILE_MAX_BYTES);
     return text === undefined ? undefined : parseMemoryFile(file, text);
   }
 
@@ -130,7 +138,7 @@ export class MemoryDir {
     const problem = validateMemoryInput(input);
     if (problem) throw new Error(`Cannot save memory: ${problem}`);
     const file = `${input.name}.md`;
-    await fs.mkdir(this.dir, { recursive: true });
+    await makeFolder(this.dir);
     await withFileLock(this.lockPath(), async () => {
       await writeFileAtomic(join(this.dir, file), renderMemoryFile(input));
       await this.rewriteIndexLocked();
@@ -141,10 +149,10 @@ export class MemoryDir {
   async remove(name: string): Promise<boolean> {
     if (!NAME.test(name)) return false;
     let removed = false;
-    await fs.mkdir(this.dir, { recursive: true });
+    await makeFolder(this.dir);
     await withFileLock(this.lockPath(), async () => {
       try {
-        await fs.rm(join(this.dir, `${name}.md`));
+        await removeFile(join(this.dir, `${name}.md`), false);
         removed = true;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
@@ -156,13 +164,14 @@ export class MemoryDir {
 
   /** After the agent wrote topic files itself: bring the index back in line with them. */
   async rebuildIndex(): Promise<void> {
-    await fs.mkdir(this.dir, { recursive: true });
+    await makeFolder(this.dir);
     await withFileLock(this.lockPath(), () => this.rewriteIndexLocked());
   }
 
   /** The index as the model sees it (capped), or undefined if there is none yet. */
   async loadIndex(): Promise<{ text: string; truncated: boolean } | undefined> {
-    const text = await fs.readFile(join(this.dir, INDEX_FILE), 'utf8').catch(() => undefined);
+    // Only its first lines are ever shown: a huge index is read no further than that.
+    const text = await readStateText(join(this.dir, INDEX_FILE), MEMORY_FILE_MAX_BYTES);
     return text === undefined ? undefined : capIndex(text);
   }
 

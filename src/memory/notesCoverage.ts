@@ -1,6 +1,6 @@
-import { promises as fs } from 'node:fs';
 import type { MessageParam } from '../api/types';
-import { writeFileAtomic } from '../base/atomicFile';
+import { readStateText } from '../fs/read';
+import { writeFileAtomic } from '../fs/write';
 import type { CoverageMarker } from '../compact/coverage';
 
 /**
@@ -19,7 +19,7 @@ export function coveragePath(notesPath: string): string {
 const asMarker = (m: Partial<CoverageMarker> | undefined): CoverageMarker | undefined => (m && Number.isInteger(m.count) && typeof m.hash === 'string' ? { count: m.count!, hash: m.hash } : undefined);
 
 export async function readNotesCoverage(notesPath: string): Promise<NotesCoverageRecord | undefined> {
-  const text = await fs.readFile(coveragePath(notesPath), 'utf8').catch(() => undefined);
+  const text = await readStateText(coveragePath(notesPath));
   if (!text) return undefined;
   try {
     const r = JSON.parse(text) as Partial<{ v: number; marker: Partial<CoverageMarker>; updatedAt: number; failed: string; at: number; seen: Partial<CoverageMarker> }>;
@@ -42,7 +42,7 @@ export async function writeNotesCoverage(notesPath: string, record: NotesCoverag
 
 /** How far a background job has read (memory extraction's record next to the notes), or undefined. */
 export async function readMarker(path: string): Promise<CoverageMarker | undefined> {
-  const text = await fs.readFile(path, 'utf8').catch(() => undefined);
+  const text = await readStateText(path);
   if (!text) return undefined;
   try {
     const r = JSON.parse(text) as Partial<{ v: number; marker: Partial<CoverageMarker> }>;

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, normalize, parse, relative, resolve } from 'node:path';
-import { isWithin } from '../tools/paths';
+import { isAbsolute, join, normalize, parse, resolve } from 'node:path';
+import { realLocation, relativeWithin, within } from '../fs/paths';
 
 export type PathCheck = { ok: true; path: string } | { ok: false; reason: string };
 
@@ -28,33 +27,17 @@ export const HOME_FOLDERS: readonly string[] = [
 
 /** `~/.claude/projects/<project>/memory`: the reference CLI's own memory folders. */
 function isClaudeMemoryFolder(path: string, home: string): boolean {
-  const rel = relative(join(home, '.claude', 'projects'), path);
-  if (!rel || rel.startsWith('..') || isAbsolute(rel)) return false;
-  const parts = rel.split(/[\\/]/);
+  const rel = relativeWithin(join(home, '.claude', 'projects'), path);
+  if (!rel) return false;
+  const parts = rel.split('/');
   return parts.length >= 2 && parts[1] === 'memory';
 }
 
-/** Where a path really is: realpath of its longest existing prefix, the rest added back. */
-function realLocation(abs: string): string {
-  const rest: string[] = [];
-  let cur = abs;
-  for (;;) {
-    try {
-      return join(realpathSync(cur), ...rest.reverse());
-    } catch {
-      const parent = dirname(cur);
-      if (parent === cur) return abs;
-      rest.push(cur.slice(parent.length).replace(/^[\\/]+/, ''));
-      cur = parent;
-    }
-  }
-}
-
-const sameOrUnder = (root: string, p: string) => isWithin(root, p) || (process.platform === 'win32' && isWithin(root.toLowerCase(), p.toLowerCase()));
+const sameOrUnder = within;
 
 /** Why `path` (absolute, normalised) may not hold memories, or undefined when it may. */
 function refusal(path: string, home: string): string | undefined {
-  const homeIsRoot = isWithin('/root', home);
+  const homeIsRoot = within('/root', home);
   for (const f of SYSTEM_FOLDERS) {
     if (f === '/root' && homeIsRoot) continue;
     if (sameOrUnder(f, path)) return `${path} is inside the system folder ${f}`;

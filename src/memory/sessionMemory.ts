@@ -1,7 +1,8 @@
-import { promises as fs } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { MessageParam } from '../api/types';
-import { writeFileAtomic } from '../base/atomicFile';
+import { readStateFile, readStateText } from '../fs/read';
+import { exists } from '../fs/stat';
+import { markPrivate, writeFileAtomic } from '../fs/write';
 import { coveredCount, markerFor, type CoverageMarker } from '../compact/coverage';
 import { estimateTokens } from '../conversation/tokens';
 import { notesEditOutcome, readNotesCoverage, writeNotesCoverage } from './notesCoverage';
@@ -68,7 +69,10 @@ export class SessionMemory {
   private seen: CoverageMarker | undefined;
   private lastUpdatedAt: number | undefined;
 
-  constructor(private readonly deps: SessionMemoryDeps) {}
+  constructor(private readonly deps: SessionMemoryDeps) {
+    // A running account of the conversation: the user's alone, whoever edits it (the notes fork too).
+    markPrivate(dirname(deps.path));
+  }
 
   get path(): string {
     return this.deps.path;
@@ -95,7 +99,9 @@ export class SessionMemory {
   /** The notes as the fork will see them (the template on first use). */
   async prepare(): Promise<string> {
     await this.ensureFile();
-    return fs.readFile(this.deps.path, 'utf8');
+    const read = await readStateFile(this.deps.path);
+    if (!read.ok) throw new Error(`cannot read the session notes ${this.deps.path}: ${read.message}`);
+    return read.text;
   }
 
   /** True when the call is this session's notes file (Read or Edit of it). */
@@ -137,7 +143,7 @@ export class SessionMemory {
 
   /** The notes if they hold more than the template, else undefined. */
   async read(): Promise<string | undefined> {
-    const text = await fs.readFile(this.deps.path, 'utf8').catch(() => undefined);
+    const text = await readStateText(this.deps.path);
     if (!text || text.trim() === SESSION_MEMORY_TEMPLATE.trim()) return undefined;
     return text;
   }
@@ -167,10 +173,6 @@ export class SessionMemory {
   }
 
   private async ensureFile(): Promise<void> {
-    try {
-      await fs.access(this.deps.path);
-    } catch {
-      await writeFileAtomic(this.deps.path, SESSION_MEMORY_TEMPLATE);
-    }
+    if (!(await exists(this.deps.path))) await writeFileAtomic(this.deps.path, SESSION_MEMORY_TEMPLATE);
   }
 }

@@ -1,10 +1,12 @@
 // The folders the user trusts, remembered in the user's own state folder: never in the folder
 // itself, so a repository cannot declare itself trusted. A folder is known by its real path, and
 // trusting one trusts that folder only: a clone made later inside a trusted folder is a stranger.
-import { promises as fs } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { withFileLock, writeFileAtomic } from '../base/atomicFile';
-import { readRegularFile } from '../tools/regularFile';
+import { withFileLock } from '../fs/lock';
+import { realPathOf } from '../fs/paths';
+import { readRegularFile } from '../fs/read';
+import { inspect } from '../fs/stat';
+import { writeFileAtomic } from '../fs/write';
 
 export const TRUST_FILE = 'trusted-folders.json';
 const MAX_BYTES = 1024 * 1024;
@@ -21,12 +23,8 @@ export class TrustFileError extends Error {}
 
 /** The real path of a folder, or undefined when it is not one. */
 export async function realFolder(dir: string): Promise<string | undefined> {
-  try {
-    const real = await fs.realpath(resolve(dir));
-    return (await fs.stat(real)).isDirectory() ? real : undefined;
-  } catch {
-    return undefined;
-  }
+  const real = await realPathOf(resolve(dir));
+  return real !== undefined && (await inspect(real)).kind === 'folder' ? real : undefined;
 }
 
 function parse(text: string, file: string): TrustedFolder[] {

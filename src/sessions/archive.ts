@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { MessageParam } from '../api/types';
-import { writeFileAtomic } from '../base/atomicFile';
+import { writeFileAtomic } from '../fs/write';
 
 /** The folder of a sessions folder that holds the transcripts archived before compactions. */
 export function archiveDir(sessionsDir: string): string {

@@ -1,7 +1,9 @@
-import { promises as fs } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { MessageParam } from '../api/types';
+import { folderNames } from '../fs/list';
+import { realPathOf } from '../fs/paths';
+import { inspect } from '../fs/stat';
 import { DEFAULT_MODEL, resolveModel } from '../api/models';
 import { estimateTokens } from '../conversation/tokens';
 import { computeThresholds } from '../conversation/thresholds';
@@ -44,11 +46,11 @@ export function claudeProjectDir(cwd: string, env: ClaudeEnv = process.env): str
  */
 async function projectDirs(cwd: string, env: ClaudeEnv): Promise<string[]> {
   const root = claudeProjectsRoot(env);
-  const paths = new Set([resolve(cwd), await fs.realpath(cwd).catch(() => resolve(cwd))]);
+  const paths = new Set([resolve(cwd), (await realPathOf(cwd)) ?? resolve(cwd)]);
   const out = new Set([...paths].map((p) => join(root, projectKey(p))));
   const prefixes = [...paths].map((p) => projectKey(p)).filter((k) => k.length > KEY_MAX).map((k) => k.slice(0, KEY_MAX + 1));
   if (prefixes.length) {
-    for (const name of await fs.readdir(root).catch(() => [] as string[])) if (prefixes.some((p) => name.startsWith(p))) out.add(join(root, name));
+    for (const name of await folderNames(root)) if (prefixes.some((p) => name.startsWith(p))) out.add(join(root, name));
   }
   return [...out];
 }
@@ -90,7 +92,7 @@ async function summaryOf(file: string, id: string): Promise<ClaudeSessionSummary
     }
     const t = l && typeof l === 'object' ? promptText(l) : undefined;
     if (!t) continue;
-    const st = await fs.stat(file);
+    const st = await inspect(file);
     return { id, file, title: shortTitle(t), updatedAt: st.mtimeMs, ...(typeof l.cwd === 'string' ? { cwd: l.cwd } : {}) };
   }
   return undefined;
@@ -100,12 +102,12 @@ async function summaryOf(file: string, id: string): Promise<ClaudeSessionSummary
 export async function listClaudeSessions(cwd: string, env: ClaudeEnv = process.env): Promise<ClaudeSessionSummary[]> {
   const out = new Map<string, ClaudeSessionSummary>();
   for (const dir of await projectDirs(cwd, env)) {
-    const names = await fs.readdir(dir).catch(() => [] as string[]);
+    const names = await folderNames(dir);
     for (const name of names) {
       const id = name.slice(0, -'.jsonl'.length);
       if (!name.endsWith('.jsonl') || !SESSION_ID.test(id) || out.has(id)) continue;
       // Only regular files: opening a FIFO would wait for a writer forever.
-      if (!(await fs.stat(join(dir, name)).catch(() => undefined))?.isFile()) continue;
+      if ((await inspect(join(dir, name))).kind !== 'file') continue;
       const s = await summaryOf(join(dir, name), id).catch(() => undefined);
       if (s) out.set(id, s);
     }
@@ -118,8 +120,8 @@ export async function findClaudeSession(cwd: string, id: string, env: ClaudeEnv 
   if (!SESSION_ID.test(id)) return undefined;
   for (const dir of await projectDirs(cwd, env)) {
     const file = join(dir, `${id}.jsonl`);
-    const st = await fs.stat(file).catch(() => undefined);
-    if (!st?.isFile()) continue;
+    const st = await inspect(file);
+    if (st.kind !== 'file') continue;
     return (await summaryOf(file, id)) ?? { id, file, title: 'Claude Code session', updatedAt: st.mtimeMs };
   }
   return undefined;

@@ -1,5 +1,4 @@
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { lineRecords } from '../fs/lines';
 
 /**
  * Reading a Claude Code transcript (`~/.claude/projects/<folder>/<session>.jsonl`) into the graph
@@ -231,14 +230,10 @@ function take(t: ClaudeTranscript, l: ClaudeLine): void {
   }
 }
 
-/** Non-empty lines of a file; a caller that stops early closes it. */
+/** Claude Code writes one event a line; a line past this is not one it wrote, and is skipped unbuilt. */
+const CLAUDE_MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/** Non-empty lines of a file (regular files only); a caller that stops early closes it. */
 export async function* lineStream(file: string): AsyncGenerator<string> {
-  const input = createReadStream(file, { encoding: 'utf8' });
-  const rl = createInterface({ input, crlfDelay: Infinity });
-  try {
-    for await (const l of rl) if (l.trim()) yield l;
-  } finally {
-    rl.close();
-    input.destroy();
-  }
+  for await (const rec of lineRecords(file, CLAUDE_MAX_LINE_BYTES)) if ('text' in rec) yield rec.text;
 }

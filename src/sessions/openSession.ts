@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../base/atomicFile';
+import { readStateText } from '../fs/read';
+import { writeFileAtomic } from '../fs/write';
 import { assertSessionId } from './sessionStore';
 
 // Which session was open in this folder, kept in a file beside the transcripts rather than in
@@ -14,7 +14,9 @@ export async function writeOpenSession(sessionsDir: string, id: string): Promise
 /** The id last written and when (0 when the file does not say); undefined when there is none or it is not a valid id. */
 export async function readOpenSessionEntry(sessionsDir: string): Promise<{ id: string; at: number } | undefined> {
   try {
-    const { id, at } = JSON.parse(await readFile(join(sessionsDir, FILE), 'utf8')) as { id?: unknown; at?: unknown };
+    const text = await readStateText(join(sessionsDir, FILE));
+    if (text === undefined) return undefined;
+    const { id, at } = JSON.parse(text) as { id?: unknown; at?: unknown };
     return typeof id === 'string' ? { id: assertSessionId(id), at: typeof at === 'number' ? at : 0 } : undefined;
   } catch {
     return undefined;

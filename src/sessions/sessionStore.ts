@@ -1,7 +1,10 @@
-import { promises as fs } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { z } from 'zod';
-import { withFileLock, writeFileAtomic } from '../base/atomicFile';
+import { withFileLock } from '../fs/lock';
+import { folderNames, listFolder } from '../fs/list';
+import { readStateText } from '../fs/read';
+import { inspect } from '../fs/stat';
+import { makeFolder, markPrivate, movePath, openAppendable, removeTree, touchPath, writeFileAtomic, type AppendableFile } from '../fs/write';
 import { Emitter } from '../base/event';
 import { previewFrom, titleFrom } from './markdown';
 import { sessionUiFile } from './sessionUiStore';
@@ -22,9 +25,8 @@ export function sessionCheckpointsDir(sessionsDir: string, id: string): string {
 
 /** A session without a draft or scroll anchor has no UI file to move (nor one without checkpoints a folder). */
 async function moveIfThere(from: string, to: string): Promise<void> {
-  await fs.mkdir(dirname(to), { recursive: true });
   try {
-    await fs.rename(from, to);
+    await movePath(from, to);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
@@ -73,7 +75,10 @@ export class SessionStore {
   private readonly repaired = new Emitter<SessionRepair>();
   readonly onDidRepair = this.repaired.event;
 
-  constructor(readonly dir: string) {}
+  constructor(readonly dir: string) {
+    // Transcripts hold everything said and read in a session: the user's alone.
+    markPrivate(dir);
+  }
 
   file(id: string): string {
     return join(this.dir, `${assertSessionId(id)}.jsonl`);
@@ -90,20 +95,20 @@ export class SessionStore {
     if (!events.length) return { wasEmpty: false };
     let text = '';
     for (const e of events) text += `${JSON.stringify(e)}\n`;
-    let fh;
+    let fh: AppendableFile;
     try {
-      fh = await fs.open(file, 'a+', 0o600);
+      fh = await openAppendable(file);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err;
       await this.ensureFolder();
-      fh = await fs.open(file, 'a+', 0o600);
+      fh = await openAppendable(file);
     }
     try {
       const torn = await cutTornTail(fh, file);
       if (torn) this.repaired.fire({ kind: 'torn-line', message: `${id}: the last line was cut off by a crash; its ${torn.bytes} bytes were removed from the transcript and kept in ${torn.keptIn}` });
-      const wasEmpty = torn ? torn.sizeAfter === 0 : (await fh.stat()).size === 0;
-      await fh.writeFile(text, 'utf8');
+      const wasEmpty = torn ? torn.sizeAfter === 0 : (await fh.size()) === 0;
+      await fh.append(text);
       return { wasEmpty };
     } finally {
       await fh.close();
@@ -112,7 +117,7 @@ export class SessionStore {
 
   /** Whether the transcript is on disk. */
   async exists(id: string): Promise<boolean> {
-    return (await fs.stat(this.file(id)).catch(() => undefined))?.isFile() ?? false;
+    return (await inspect(this.file(id))).kind === 'file';
   }
 
   async load(id: string): Promise<LoadedSession> {
@@ -121,13 +126,13 @@ export class SessionStore {
 
   /** The sessions folder; a file in its place is moved aside (nothing is deleted). */
   private async ensureFolder(): Promise<void> {
-    const st = await fs.stat(this.dir).catch(() => undefined);
-    if (st && !st.isDirectory()) {
+    const kind = (await inspect(this.dir)).kind;
+    if (kind === 'file' || kind === 'other') {
       const aside = `${this.dir}.not-a-folder-${Date.now()}`;
-      await fs.rename(this.dir, aside);
+      await movePath(this.dir, aside);
       this.repaired.fire({ kind: 'not-a-folder', message: `the sessions folder ${this.dir} was a file; it was moved to ${aside}` });
     }
-    await fs.mkdir(this.dir, { recursive: true });
+    await makeFolder(this.dir);
   }
 
   async updateIndex(entry: SessionSummary): Promise<void> {
@@ -151,7 +156,7 @@ export class SessionStore {
   private async readIndex(): Promise<Map<string, SessionSummary>> {
     let list: unknown;
     try {
-      list = JSON.parse(await fs.readFile(join(this.dir, INDEX_FILE), 'utf8'));
+      list = JSON.parse((await readStateText(join(this.dir, INDEX_FILE))) ?? '');
     } catch {
       // Missing or corrupt: it is derived data, mended from the transcripts by `list`.
       return new Map();
@@ -166,7 +171,7 @@ export class SessionStore {
   private async transcripts(): Promise<Map<string, number>> {
     let names: string[];
     try {
-      names = await fs.readdir(this.dir);
+      names = (await listFolder(this.dir)).entries.map((e) => e.name);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') this.repaired.fire({ kind: 'not-a-folder', message: `the sessions folder ${this.dir} is a file, so no session is listed` });
       return new Map();
@@ -176,8 +181,8 @@ export class SessionStore {
       names.map(async (name) => {
         const id = name.slice(0, -'.jsonl'.length);
         if (!name.endsWith('.jsonl') || !isSessionId(id)) return;
-        const st = await fs.stat(join(this.dir, name)).catch(() => undefined);
-        if (st?.isFile()) out.set(id, st.mtimeMs);
+        const st = await inspect(join(this.dir, name));
+        if (st.kind === 'file') out.set(id, st.mtimeMs);
       }),
     );
     return out;
@@ -197,13 +202,12 @@ export class SessionStore {
    */
   async delete(id: string): Promise<void> {
     const trash = join(this.dir, '.trash');
-    await fs.mkdir(trash, { recursive: true });
-    await fs.rename(this.file(id), join(trash, `${assertSessionId(id)}.jsonl`));
+    await movePath(this.file(id), join(trash, `${assertSessionId(id)}.jsonl`));
     await moveIfThere(sessionUiFile(this.dir, id), join(trash, `${id}.ui.json`));
     const checkpoints = join(trash, `${id}.checkpoints`);
     await moveIfThere(sessionCheckpointsDir(this.dir, id), checkpoints);
     // Stamped when trashed, so the purge below can tell how long it has been there.
-    await fs.utimes(checkpoints, new Date(), new Date()).catch(() => undefined);
+    await touchPath(checkpoints).catch(() => undefined);
     await this.removeFromIndex(id);
     await this.purgeTrashedCheckpoints();
   }
@@ -215,18 +219,18 @@ export class SessionStore {
    */
   private async purgeTrashedCheckpoints(now = Date.now()): Promise<void> {
     const trash = join(this.dir, '.trash');
-    for (const name of await fs.readdir(trash).catch(() => [] as string[])) {
+    for (const name of await folderNames(trash)) {
       if (!name.endsWith('.checkpoints')) continue;
-      const st = await fs.stat(join(trash, name)).catch(() => undefined);
-      if (st && now - st.mtimeMs > TRASHED_CHECKPOINTS_MS) await fs.rm(join(trash, name), { recursive: true, force: true });
+      const st = await inspect(join(trash, name), { follow: false });
+      if (st.kind !== 'missing' && st.kind !== 'unreadable' && now - st.mtimeMs > TRASHED_CHECKPOINTS_MS) await removeTree(join(trash, name));
     }
   }
 
   async restore(id: string): Promise<void> {
-    await fs.rename(join(this.dir, '.trash', `${assertSessionId(id)}.jsonl`), this.file(id));
+    await movePath(join(this.dir, '.trash', `${assertSessionId(id)}.jsonl`), this.file(id));
     await moveIfThere(join(this.dir, '.trash', `${id}.ui.json`), sessionUiFile(this.dir, id));
     await moveIfThere(join(this.dir, '.trash', `${id}.checkpoints`), sessionCheckpointsDir(this.dir, id));
-    const st = await fs.stat(this.file(id));
+    const st = await inspect(this.file(id));
     await this.updateIndex(summarize(await this.load(id), st.mtimeMs));
   }
 

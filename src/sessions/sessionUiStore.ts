@@ -1,7 +1,7 @@
-import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../base/atomicFile';
+import { readStateText } from '../fs/read';
+import { writeFileAtomic } from '../fs/write';
 import { draftTooLong, EMPTY_SESSION_UI, newer, type SavedDraft, type SavedScroll, type SessionUi } from '../shared/sessionUi';
 import { assertSessionId, isSessionId, SessionError } from './transcript';
 
@@ -60,12 +60,8 @@ export class SessionUiStore {
   }
 
   private async read(id: string): Promise<SessionUi> {
-    let text: string;
-    try {
-      text = await fs.readFile(this.file(id), 'utf8');
-    } catch {
-      return EMPTY_SESSION_UI;
-    }
+    const text = await readStateText(this.file(id));
+    if (text === undefined) return EMPTY_SESSION_UI;
     try {
       const parsed = fileSchema.safeParse(JSON.parse(text));
       return parsed.success ? { draft: parsed.data.draft, scroll: parsed.data.scroll } : EMPTY_SESSION_UI;
@@ -118,7 +114,7 @@ export class SessionUiStore {
   async readFresh(): Promise<{ id: string; at: number } | undefined> {
     let note: unknown;
     try {
-      note = JSON.parse(await fs.readFile(join(this.sessionsDir, FOLDER, FRESH), 'utf8'));
+      note = JSON.parse((await readStateText(join(this.sessionsDir, FOLDER, FRESH))) ?? '');
     } catch {
       return undefined;
     }

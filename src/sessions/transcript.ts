@@ -1,12 +1,12 @@
-import { createReadStream, promises as fs } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import type { MessageParam } from '../api/types';
+import { lineRecords } from '../fs/lines';
+import { appendToFile, type AppendableFile } from '../fs/write';
 import type { ViewMessage } from '../shared/viewState';
 import type { CompactionRecord, PromptRef } from '../conversation/undoRecords';
 import { parseEvent } from './eventSchema';
 import { SCHEMA_VERSION, type SessionEvent } from './events';
 import { withoutBlankText } from '../conversation/blankText';
+import { capToolResults, TOOL_RESULT_MAX_CHARS } from '../conversation/resultCap';
 import { repairToolPairing } from './historyRepair';
 
 export { SCHEMA_VERSION, type SessionEvent } from './events';
@@ -31,6 +31,12 @@ export interface LoadedSession {
 
 export class SessionError extends Error {}
 
+/**
+ * A transcript line holds one event; the largest, a whole history after a compaction, is a few
+ * megabytes. A line past this is reported and skipped, never built into a string.
+ */
+export const TRANSCRIPT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+
 export function isSessionId(id: string): boolean {
   return ID.test(id);
 }
@@ -52,7 +58,6 @@ function migrate(e: SessionEvent): SessionEvent {
  * skipped and reported, never replayed.
  */
 export async function loadSession(file: string): Promise<LoadedSession> {
-  const rl = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
   let meta: LoadedSession['meta'] | undefined;
   let history: MessageParam[] = [];
   let view: ViewMessage[] = [];
@@ -64,10 +69,13 @@ export async function loadSession(file: string): Promise<LoadedSession> {
   const compactions = new Map<string, CompactionRecord>();
   const prompts: Record<string, PromptRef> = {};
   const skipped: LoadedSession['skipped'] = [];
-  let n = 0;
-  for await (const line of rl) {
-    n++;
-    if (!line.trim()) continue;
+  for await (const rec of lineRecords(file, TRANSCRIPT_MAX_LINE_BYTES)) {
+    const n = rec.n;
+    if ('tooLong' in rec) {
+      skipped.push({ line: n, reason: `longer than ${TRANSCRIPT_MAX_LINE_BYTES / 1024 / 1024} MB (${rec.tooLong} bytes)` });
+      continue;
+    }
+    const line = rec.text;
     let raw: unknown;
     try {
       raw = JSON.parse(line);
@@ -129,8 +137,12 @@ export async function loadSession(file: string): Promise<LoadedSession> {
   if (meta.v > SCHEMA_VERSION) throw new SessionError(`${file} was written by a newer Threadline (schema ${meta.v})`);
   // A crash between a tool call and its result must not leave a history the API refuses.
   const mended = repairToolPairing(withoutBlankText(history));
+  // Written before results were capped, a transcript may hold one too large to send again: the
+  // session would be stuck for good. It comes back with that result cut.
+  const capped = capToolResults(mended.history);
+  const repairs = capped.capped ? [...mended.repairs, `${capped.capped} tool result(s) over ${TOOL_RESULT_MAX_CHARS} characters were cut to that size`] : mended.repairs;
   if (view.length) view = view.map((m) => (m.kind === 'assistant' && m.streaming ? { ...m, streaming: false } : m));
-  return { meta, history: mended.history.slice(), view, title, tokens, skipped, repairs: mended.repairs, compactions: [...compactions.values()], prompts };
+  return { meta, history: capped.history, view, title, tokens, skipped, repairs, compactions: [...compactions.values()], prompts };
 }
 
 export interface TornLine {
@@ -147,17 +159,17 @@ export interface TornLine {
  * and both lines would be lost. Cuts the open transcript back to its last newline, keeping the
  * torn bytes in `<file>.torn`. Reads only the tail (one byte when the file is whole).
  */
-export async function cutTornTail(fh: FileHandle, file: string): Promise<TornLine | undefined> {
-  const { size } = await fh.stat();
+export async function cutTornTail(fh: AppendableFile, file: string): Promise<TornLine | undefined> {
+  const size = await fh.size();
   if (size === 0) return undefined;
   const last = Buffer.alloc(1);
-  await fh.read(last, 0, 1, size - 1);
+  await fh.readAt(last, 1, size - 1);
   if (last[0] === 0x0a) return undefined;
   let keep = 0;
   const chunk = Buffer.alloc(64 * 1024);
   for (let end = size; end > 0; ) {
     const start = Math.max(0, end - chunk.length);
-    const { bytesRead } = await fh.read(chunk, 0, end - start, start);
+    const bytesRead = await fh.readAt(chunk, end - start, start);
     const nl = chunk.subarray(0, bytesRead).lastIndexOf(0x0a);
     if (nl >= 0) {
       keep = start + nl + 1;
@@ -166,9 +178,9 @@ export async function cutTornTail(fh: FileHandle, file: string): Promise<TornLin
     end = start;
   }
   const torn = Buffer.alloc(size - keep);
-  await fh.read(torn, 0, torn.length, keep);
+  await fh.readAt(torn, torn.length, keep);
   const keptIn = `${file}.torn`;
-  await fs.appendFile(keptIn, Buffer.concat([torn, Buffer.from('\n')]), { mode: 0o600 });
+  await appendToFile(keptIn, Buffer.concat([torn, Buffer.from('\n')]));
   await fh.truncate(keep);
   return { bytes: torn.length, keptIn, sizeAfter: keep };
 }

@@ -1,20 +1,11 @@
-// The file walk under Glob and Grep: fdir for speed, `ignore` for .gitignore rules, picomatch
-// (through RE2) for the pattern.
-import { readFileSync, promises as fs } from 'node:fs';
-import { isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
-import { fdir } from 'fdir';
-import ignore, { type Ignore } from 'ignore';
+// The file walk under Glob and Grep: the gate's walk (src/fs/walk.ts) with a glob for a filter.
+import { isAbsolute, posix, resolve } from 'node:path';
+import { relativeWithin, within } from '../fs/paths';
+import { walkFiles, type WalkedFile, type WalkResult } from '../fs/walk';
 import { anchoredGlob, globBase, globToRegExp, normalizePattern } from './glob';
 
-export interface WalkedFile {
-  /** Relative to the walk's root, '/'-separated. */
-  rel: string;
-  abs: string;
-  mtimeMs: number;
-  size: number;
-  /** The walk found a symlink (to a file); where it leads is for the caller to judge. */
-  link?: boolean;
-}
+export { readAhead, type WalkedFile } from '../fs/walk';
+export { GitignoreRules } from '../fs/gitignore';
 
 export interface WalkOptions {
   signal?: AbortSignal;
@@ -29,180 +20,79 @@ export interface WalkOptions {
 /** Folders no walk enters unless asked to: git's own, and installed packages. */
 export const SKIPPED_DIRS = ['.git', 'node_modules'];
 
-const toSlash = (p: string) => (sep === '/' ? p : p.split(sep).join('/'));
-
 /** Whether the pattern has `name` as a whole path segment (or one brace alternative): `.git/**`, not `*.gitignore`. */
 function namesSegment(pattern: string, name: string): boolean {
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`(?:^|[/{,])${escaped}(?:$|[/},])`).test(pattern);
 }
 
-/**
- * .gitignore rules of each folder met, applied to the paths below it (as git does). Each file is
- * read once: a walk that outlives an edit of a .gitignore keeps the rules it started with.
- */
-export class GitignoreRules {
-  private readonly byDir = new Map<string, Ignore>();
-  private readonly read = new Set<string>();
-
-  constructor(private readonly root: string) {}
-
-  /** Reads `dirRel`/.gitignore if there is one; cheap when there is not. */
-  load(dirRel: string): void {
-    if (this.read.has(dirRel)) return;
-    this.read.add(dirRel);
-    let text: string;
-    try {
-      text = readFileSync(join(this.root, dirRel, '.gitignore'), 'utf8');
-    } catch {
-      return;
-    }
-    this.byDir.set(dirRel, ignore().add(text));
-  }
-
-  ignored(rel: string, isDir: boolean): boolean {
-    for (const [dir, ig] of this.byDir) {
-      if (dir !== '' && !rel.startsWith(`${dir}/`)) continue;
-      const sub = dir === '' ? rel : rel.slice(dir.length + 1);
-      if (sub && ig.ignores(isDir ? `${sub}/` : sub)) return true;
-    }
-    return false;
-  }
-}
-
-/**
- * Files under `root` matching `pattern` (relative to `root`, or absolute). Skips `.git` and
- * `node_modules` unless the pattern names them, and what .gitignore files ignore; does not follow
- * symlinked folders (a symlinked file is reported); stops when aborted or after `limit` files.
- * Order is the walk's; sort it.
- */
-export async function walkGlob(root: string, pattern: string, signalOrOptions?: AbortSignal | WalkOptions, limitArg?: number): Promise<WalkedFile[]> {
-  const opts: WalkOptions = signalOrOptions instanceof AbortSignal ? { signal: signalOrOptions } : (signalOrOptions ?? {});
-  const limit = limitArg ?? opts.limit ?? 100_000;
-  const rootAbs = resolve(root);
+/** The literal folders a pattern starts with, relative to `root`, or undefined when it names nothing under it. */
+export function patternBase(root: string, pattern: string): { base: string; pattern: string } | undefined {
   let p = normalizePattern(pattern);
   // An absolute pattern is matched relative to the root when it lies under it; elsewhere nothing
   // is walked (the caller's root is what the permission check approved).
   if (isAbsolute(p)) {
-    const rel = toSlash(relative(rootAbs, p));
-    if (rel.startsWith('..') || isAbsolute(rel)) return [];
-    p = rel || '**';
+    const inside = relativeWithin(root, p);
+    if (inside === undefined) return undefined;
+    p = inside || '**';
   }
-  const matcher = opts.anchored ? anchoredGlob(p) : globToRegExp(p);
-  const { base, glob } = p.includes('/') ? globBase(p) : { base: '', glob: p };
-  if (base.split('/').includes('..')) return [];
-  const start = join(rootAbs, base);
-  const maxDepth = glob.includes('**') || (!p.includes('/') && !opts.anchored) ? Infinity : glob.split('/').length - 1;
-  const skip = new Set(SKIPPED_DIRS.filter((d) => !namesSegment(p, d)));
-  const rules = opts.gitignore === false ? undefined : new GitignoreRules(rootAbs);
-  if (rules) {
-    // The root's rules and those of each folder between it and the start of the walk.
-    const parts = base ? base.split('/') : [];
-    for (let k = 0; k <= parts.length; k++) rules.load(parts.slice(0, k).join('/'));
-  }
-  const prefix = base ? `${base}/` : '';
-  const matched: string[] = [];
-  let builder = new fdir()
-    .withRelativePaths()
-    .withPathSeparator('/')
-    .exclude((name, dirPath) => {
-      if (skip.has(name)) return true;
-      const rel = toSlash(relative(rootAbs, dirPath));
-      if (rules?.ignored(rel, true)) return true;
-      rules?.load(rel);
-      return false;
-    })
-    .filter((path, isDir) => {
-      if (isDir || matched.length >= limit) return false;
-      const rel = prefix + path;
-      if (!matcher.test(rel) || rules?.ignored(rel, false)) return false;
-      matched.push(rel);
-      return true;
-    });
-  if (Number.isFinite(maxDepth)) builder = builder.withMaxDepth(maxDepth);
-  if (opts.signal) builder = builder.withAbortSignal(opts.signal);
-  try {
-    await builder.crawl(start).withPromise();
-  } catch {
-    return []; // the start folder is missing or unreadable: nothing to find there
-  }
-  const out: WalkedFile[] = [];
-  for await (const [rel, st] of readAhead(matched.slice(0, limit), 64, (rel) => statEntry(join(rootAbs, rel)))) {
-    if (opts.signal?.aborted) break;
-    if (st) out.push({ rel, abs: join(rootAbs, rel), ...st });
-  }
-  return out;
-}
-
-/** Size and time of a regular file (through a symlink too), or undefined. */
-async function statEntry(abs: string): Promise<Omit<WalkedFile, 'rel' | 'abs'> | undefined> {
-  try {
-    const lst = await fs.lstat(abs);
-    const link = lst.isSymbolicLink();
-    const st = link ? await fs.stat(abs) : lst;
-    return st.isFile() ? { mtimeMs: st.mtimeMs, size: st.size, ...(link ? { link } : {}) } : undefined;
-  } catch {
-    return undefined; // gone since the listing, or a dangling link
-  }
+  const { base } = p.includes('/') ? globBase(p) : { base: '' };
+  if (base.split('/').includes('..')) return undefined;
+  return { base, pattern: p };
 }
 
 /**
- * `fn` over `items` with up to `window` calls in flight, yielded in the items' order: file
- * systems answer many small requests at once far faster than one after another.
+ * Files under `root` matching `pattern` (relative to `root`, or absolute), as the gate's walk finds
+ * them: each with its real location. Skips `.git` and `node_modules` unless the pattern names them,
+ * and what .gitignore files ignore; enters no symlinked folder below where the pattern's literal
+ * part leads; stops when aborted, after `limit` files, or at the walk's bounds. Order is the
+ * walk's; sort it.
  */
-export async function* readAhead<T, R>(items: readonly T[], window: number, fn: (item: T) => Promise<R>): AsyncGenerator<[T, R]> {
-  const pending: Array<Promise<R>> = [];
-  let next = 0;
-  for (let k = 0; k < items.length; k++) {
-    while (next < items.length && next < k + window) pending.push(fn(items[next++]!));
-    yield [items[k]!, await pending.shift()!];
-  }
+export async function walkGlobResult(root: string, pattern: string, opts: WalkOptions = {}): Promise<WalkResult> {
+  const rootAbs = resolve(root);
+  const named = patternBase(rootAbs, pattern);
+  if (!named) return { files: [], realStart: undefined, gitignoreCapped: [] };
+  const p = named.pattern;
+  const matcher = opts.anchored ? anchoredGlob(p) : globToRegExp(p);
+  const glob = p.includes('/') ? globBase(p).glob : p;
+  const maxDepth = glob.includes('**') || (!p.includes('/') && !opts.anchored) ? undefined : glob.split('/').length - 1;
+  return walkFiles({
+    root: rootAbs,
+    base: named.base,
+    include: (rel) => matcher.test(rel),
+    skipNames: new Set(SKIPPED_DIRS.filter((d) => !namesSegment(p, d))),
+    ...(opts.gitignore === false ? { gitignore: false } : {}),
+    ...(maxDepth !== undefined ? { maxDepth } : {}),
+    limit: opts.limit ?? 100_000,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
+}
+
+/** The files of walkGlobResult alone. */
+export async function walkGlob(root: string, pattern: string, opts: WalkOptions = {}): Promise<WalkedFile[]> {
+  return (await walkGlobResult(root, pattern, opts)).files;
 }
 
 /**
- * Which files a search may show. The permission check approved the search's root; a file found
- * under it may still be a symlink leading out of it, or match a Read deny rule.
+ * Which files a search may show. The permission check approved the folder the search starts in;
+ * a file found there may still really lie elsewhere (a link), or match a Read deny rule.
  */
 export interface SearchScope {
   /**
-   * The filter for one search, taking each found file's real path and the search root's. What
-   * it needs (rules, settings) it reads here, once, not per file.
+   * The filter for one search, taking each found file's real path and the real path of the folder
+   * the search started in. What it needs (rules, settings) it reads here, once, not per file.
    */
   forSearch(): (real: string, realRoot: string) => boolean;
 }
 
-const underRoot = (real: string, realRoot: string) => {
-  const rel = relative(realRoot, real);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
-};
+/** Without a permission engine: only what really lies under the approved folder. */
+export const ROOT_ONLY: SearchScope = { forSearch: () => (real, realRoot) => within(realRoot, real) };
 
-/** Without a permission engine: only what really lies under the approved root. */
-export const ROOT_ONLY: SearchScope = { forSearch: () => underRoot };
-
-/**
- * The files of a walk that the scope lets through, and how many it held back. Only symlinks can
- * lead elsewhere (the walk follows no linked folder), so only they are resolved.
- */
-export async function scopeFilter<T extends { rel: string; abs: string; link?: boolean }>(files: T[], root: string, scope: SearchScope): Promise<{ kept: T[]; hidden: number }> {
-  let realRoot: string;
-  try {
-    realRoot = await fs.realpath(root);
-  } catch {
-    return { kept: [], hidden: files.length };
-  }
-  const kept: T[] = [];
+/** The files of a walk that the scope lets through (judged where they really are), and how many it held back. */
+export function scopeFilter<T extends { real: string }>(files: readonly T[], realStart: string | undefined, scope: SearchScope): { kept: T[]; hidden: number } {
+  if (!realStart) return { kept: [], hidden: files.length };
   const mayShow = scope.forSearch();
-  for (const f of files) {
-    let real = join(realRoot, f.rel);
-    if (f.link) {
-      try {
-        real = await fs.realpath(f.abs);
-      } catch {
-        continue;
-      }
-    }
-    if (mayShow(real, realRoot)) kept.push(f);
-  }
+  const kept = files.filter((f) => mayShow(f.real, realStart));
   return { kept, hidden: files.length - kept.length };
 }
 
@@ -220,4 +110,15 @@ export function searchRoot(root: string, pattern: string): { root: string; patte
   // What is left is anchored at the new root: `../a.txt` is that one file, not every a.txt below.
   if (glob === p || !base) return { root: resolve(root, posix.dirname(p)), pattern: posix.basename(p) || '**', anchored: true };
   return { root: resolve(root, base), pattern: glob || '**', anchored: true };
+}
+
+/**
+ * The folders a search touches, for the permission check: its root, and the folder its pattern's
+ * literal part leads to when that is deeper (`notes/**` searches `notes`, which may be a link
+ * leading out of the workspace).
+ */
+export function searchedFolders(root: string, pattern: string | undefined): string[] {
+  if (!pattern) return [root];
+  const named = patternBase(root, pattern);
+  return named?.base ? [root, resolve(root, named.base)] : [root];
 }

@@ -1,7 +1,7 @@
-import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
 import type { AttachmentSource } from '../chat/attachments';
 import { resolveOpenable } from '../chat/openablePath';
+import { readRegularFile } from '../fs/read';
 
 /** The most files the `@` picker lists (the webview filters them as you type). */
 const MAX_LISTED = 5000;
@@ -21,9 +21,9 @@ export function createAttachmentSource(): AttachmentSource {
     async readFile(path) {
       const target = await resolveOpenable(roots(), path);
       if (!target.ok) return { ok: false, reason: target.reason };
-      const st = await fs.stat(target.file);
-      if (st.size > MAX_FILE_BYTES) return { ok: false, reason: `${path} is larger than ${MAX_FILE_BYTES / 1024} KB` };
-      const bytes = await fs.readFile(target.file);
+      const read = await readRegularFile(target.file, MAX_FILE_BYTES);
+      if (!read.ok) return { ok: false, reason: read.reason === 'too-large' ? `${path} is larger than ${MAX_FILE_BYTES / 1024} KB` : `${path} cannot be read` };
+      const bytes = read.bytes;
       if (bytes.subarray(0, 8192).includes(0)) return { ok: false, reason: `${path} is a binary file` };
       return { ok: true, text: bytes.toString('utf8') };
     },

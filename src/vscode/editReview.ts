@@ -1,6 +1,7 @@
-import { basename, isAbsolute, relative } from 'node:path';
+import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { proposeChange } from '../agent/tools/proposal';
+import { relativeWithin } from '../fs/paths';
 import { updateMessage } from '../state/actions';
 import type { AppState } from '../state/appState';
 import { subscribeSelector, type Store } from '../shared/store';
@@ -73,8 +74,7 @@ export class EditReview implements vscode.Disposable {
     // The request may have been answered while the file was read.
     if (!proposal?.ok || this.deps.store.getState().permission?.requestId !== p.requestId) return;
     const { abs, before, after } = proposal.change;
-    const rel = relative(this.deps.cwd, abs);
-    const shown = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : abs;
+    const shown = relativeWithin(this.deps.cwd, abs) || abs;
     const diff = summarizeChange(shown, before, after);
     this.deps.store.setState((s) => (s.permission?.requestId === p.requestId ? { ...s, permission: { ...s.permission, diff } } : s));
     if (p.toolUseId) updateMessage(this.deps.store, p.toolUseId, (m) => (m.kind === 'tool' ? { ...m, diff } : m));

@@ -120,16 +120,21 @@ describe('a request known to be over the blocking limit is never sent', () => {
     assert.equal(agent.messages.at(-1)?.role, 'user');
   });
 
-  it('when compaction fails (its summary request is itself over the window), the turn ends with the notice instead of sending', async () => {
+  it('when compaction fails, the turn ends with the notice instead of sending', async () => {
     const standin = await standinWithWindow(32_768);
     const cwd = tempDir('block');
     writeFileSync(join(cwd, 'big.txt'), filler(30_000).replace(/\. /g, '.\n'));
     const { agent, store } = createStandinAgent({ url: standin.url, cwd, settings: { ...SMALL, autoCompact: true } });
-    // No answer is scripted for the summary: the API refuses it before any model sees it.
-    standin.enqueue({ content: [{ type: 'tool_use', name: 'Read', input: { file_path: 'big.txt', limit: 100_000 } }] });
+    standin.enqueue(
+      { content: [{ type: 'tool_use', name: 'Read', input: { file_path: 'big.txt', limit: 100_000 } }] },
+      { when: 'about to be replaced', content: [], fault: { kind: 'http', status: 500, message: 'summary failed' }, repeat: true },
+    );
     await agent.submit('read big.txt');
     const summaries = standin.requests.filter((r) => /about to be replaced/.test(JSON.stringify(r.body)));
-    assert.deepEqual(summaries.map((r) => /prompt is too long/.test(r.validationError ?? '')), [true], 'the summary request holds the 30k result too, and is refused');
+    assert.ok(summaries.length >= 1, 'compaction was tried');
+    // The summary request is cut to fit before it goes (its large results shortened, oldest rounds
+    // dropped): it fails here for the scripted reason, never for its size.
+    assert.deepEqual(summaries.map((r) => r.validationError).filter(Boolean), [], 'a summary request over the window went out');
     const main = standin.requests.filter((r) => !summaries.includes(r));
     assert.equal(main.length, 1, 'a main request over the limit went out');
     const n = notices(store).at(-1);

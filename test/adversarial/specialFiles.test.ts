@@ -2,12 +2,14 @@
 // only refuses folders, so on a FIFO its readFile waits for a writer forever, in a thread of
 // libuv's pool that Stop cannot reach.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { closeSync, constants, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, constants, mkdirSync, openSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createToolRegistry, createTools } from '../../src/agent/tools';
 import { EDIT_MAX_BYTES } from '../../src/agent/tools/edit';
+import { MemoryDir } from '../../src/memory/memdir';
+import { SessionStore } from '../../src/sessions/sessionStore';
 import type { Tool } from '../../src/tools/types';
 import { startStandin, type Standin } from '../standin/server';
 import { createStandinAgent } from '../support/standinAgent';
@@ -113,5 +115,80 @@ describe('finding 12: Edit on a FIFO hangs, and Stop does not end it', () => {
     assert.deepEqual(standin.requests.filter((r) => r.validationError).map((r) => r.validationError), []);
     assert.equal(standin.requests.length - sentBefore, 2, 'the call, then the next prompt: nothing between them');
     assert.ok(store.getState().messages.some((m) => m.kind === 'assistant' && m.text === 'next'), 'the next prompt got its own answer');
+  });
+});
+
+// Finding 14 (hole 5 of the second pass, its special files): every reader, not only the tools',
+// opens what a repository or a damaged state folder put at its path. A .gitignore linked to
+// /dev/zero was read to 4.7 GB before the host aborted; a FIFO .gitignore blocked the open in the
+// main thread, where SIGTERM and SIGINT handlers no longer run.
+describe('finding 14: special files anywhere a file is read', () => {
+  const fifo = (p: string) => {
+    execFileSync('mkfifo', [p]);
+    fifos.push(p);
+    return p;
+  };
+  /** Answers within `ms`, or undefined: a guard against a hang, not a speed check. */
+  const within = <T,>(p: Promise<T>, ms = 10_000) => Promise.race([p, new Promise<undefined>((r) => setTimeout(() => r(undefined), ms).unref())]);
+  const search = async (cwd: string, name: string, input: unknown) => {
+    const tool = createTools().find((t) => t.name === name)!;
+    const parsed = tool.parse(input);
+    assert.ok(parsed.ok);
+    const r = await within(tool.call(parsed.value, { cwd, signal: new AbortController().signal }));
+    assert.ok(r, `${name} ${JSON.stringify(input)} did not answer`);
+    return r;
+  };
+
+  it('a .gitignore that is a FIFO, or a link to /dev/zero, at the top or deeper: Glob and Grep answer, and apply the rest', async () => {
+    for (const kind of ['fifo', 'zero'] as const) {
+      for (const where of ['', 'sub']) {
+        const cwd = tempDir(`gitignore-${kind}`);
+        mkdirSync(join(cwd, 'sub'));
+        writeFileSync(join(cwd, 'a.txt'), 'needle\n');
+        writeFileSync(join(cwd, 'sub', 'b.txt'), 'needle\n');
+        const special = join(cwd, where, '.gitignore');
+        if (kind === 'fifo') fifo(special);
+        else symlinkSync('/dev/zero', special);
+        const glob = await search(cwd, 'Glob', { pattern: '**/*.txt' });
+        assert.deepEqual(glob.content.split('\n').sort(), ['a.txt', 'sub/b.txt'], `${kind} in ${where || 'the top'}`);
+        const grep = await search(cwd, 'Grep', { pattern: 'needle' });
+        assert.deepEqual(grep.content.split('\n').sort(), ['a.txt', 'sub/b.txt']);
+      }
+    }
+  });
+
+  it('SIGTERM still reaches the host after a search met a FIFO .gitignore', async () => {
+    const cwd = tempDir('gitignore-term');
+    writeFileSync(join(cwd, 'a.txt'), 'x\n');
+    fifo(join(cwd, '.gitignore'));
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'specialFiles-child.mts'), cwd], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    try {
+      for (let i = 0; i < 300 && !out.includes('done'); i++) await new Promise((r) => setTimeout(r, 50));
+      child.kill('SIGTERM');
+      const code = await within(exited);
+      assert.equal(code, 0, `the host did not end on SIGTERM; it said: ${JSON.stringify(out)}`);
+      assert.match(out, /done "a\.txt"/);
+      assert.match(out, /terminated/);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it("Threadline's own state: a FIFO among memory files or in place of the session index is skipped, not waited on", async () => {
+    const memdir = join(tempDir('memfifo'), 'memory');
+    mkdirSync(memdir);
+    writeFileSync(join(memdir, 'prefs.md'), '---\nname: prefs\ndescription: tabs\ntype: user\n---\nTabs.\n');
+    fifo(join(memdir, 'trap.md'));
+    const listed = await within(new MemoryDir(memdir).list());
+    assert.ok(listed, 'listing the memory folder did not answer');
+    assert.deepEqual(listed.valid.map((m) => m.name), ['prefs']);
+    assert.deepEqual(listed.invalid.map((m) => m.file), ['trap.md']);
+    const sessions = tempDir('indexfifo');
+    fifo(join(sessions, 'index.json'));
+    const list = await within(new SessionStore(sessions).list());
+    assert.deepEqual(list, []);
   });
 });

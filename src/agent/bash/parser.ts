@@ -1,11 +1,20 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readRegularFile } from '../../fs/read';
+import { existsSync } from '../../fs/stat';
 import { Language, Parser, type Tree } from 'web-tree-sitter';
 
 /** The two wasm files: the tree-sitter runtime and the Bash grammar. Both ship in npm packages. */
 const RUNTIME_WASM = 'web-tree-sitter.wasm';
 const GRAMMAR_WASM = 'tree-sitter-bash.wasm';
+
+/** Both wasm files are a few megabytes; a file far past this is not one of them. */
+const WASM_MAX_BYTES = 64 * 1024 * 1024;
+
+async function readWasm(file: string): Promise<Uint8Array> {
+  const r = await readRegularFile(file, WASM_MAX_BYTES);
+  if (!r.ok) throw new Error(`cannot read ${file}: ${r.error?.message ?? r.reason}`);
+  return new Uint8Array(r.bytes);
+}
 
 /** Longer commands are not parsed (they ask): parse time grows with length, and no one reads them. */
 export const MAX_COMMAND_CHARS = 20_000;
@@ -73,8 +82,8 @@ export class BashParser {
   private async load(): Promise<Parser> {
     const where = this.locate();
     // The runtime is handed its bytes, so it never looks for a file or a URL of its own.
-    await initRuntime(new Uint8Array(await readFile(where.runtime)));
-    const language = await Language.load(new Uint8Array(await readFile(where.grammar)));
+    await initRuntime(await readWasm(where.runtime));
+    const language = await Language.load(await readWasm(where.grammar));
     const parser = new Parser();
     parser.setLanguage(language);
     return parser;

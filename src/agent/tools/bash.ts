@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
+import { inspect } from '../../fs/stat';
 import { childEnv } from '../../tools/childEnv';
-import { promises as fs } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 import { endProcessTree, ownerMarker, processGroupAlive, trackProcessGroup } from '../../base/processGroups';
@@ -231,11 +231,9 @@ export const bashTool: Tool<BashInput> = {
   paths: () => [],
   async call(i, { cwd, signal, onOutput }) {
     if (signal.aborted) return INTERRUPTED;
-    try {
-      if (!(await fs.stat(cwd)).isDirectory()) return { content: `The working folder ${cwd} is not a folder.`, isError: true };
-    } catch {
-      return { content: `The working folder ${cwd} does not exist.`, isError: true };
-    }
+    const where = (await inspect(cwd)).kind;
+    if (where === 'missing' || where === 'unreadable') return { content: `The working folder ${cwd} does not exist.`, isError: true };
+    if (where !== 'folder') return { content: `The working folder ${cwd} is not a folder.`, isError: true };
     const timeout = Math.min(Math.round(i.timeout ?? BASH_DEFAULT_TIMEOUT_MS), BASH_MAX_TIMEOUT_MS);
     return runShell(i.command, cwd, Math.max(1, timeout), signal, onOutput);
   },

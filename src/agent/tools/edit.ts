@@ -1,8 +1,9 @@
+import { readRegularFile } from '../../fs/read';
 import { resolveToolPath } from '../../tools/paths';
-import { readRegularFile } from '../../tools/regularFile';
 import type { Tool } from '../../tools/types';
 import { z } from 'zod';
 import { parseToolInput, pathField, toInputSchema } from '../../tools/schema';
+import { decodeText, describeText, encodeText, findAllBytes, hasNonAscii, spliceBytes, type TextForm } from './encoding';
 import { errorMessage, INTERRUPTED, writeAtomic } from './util';
 
 const editInput = z.object({
@@ -49,10 +50,11 @@ function snippet(text: string, from: number, to: number): string {
 
 export type EditPlan = { ok: true; next: string; first: number; count: number; newLength: number } | { ok: false; message: string };
 
-/**
- * The replacement an Edit makes in an existing file's text, or why it cannot: the one rule for
- * the tool itself and for whoever shows the change before it is made (the diff review).
- */
+const notFound = (abs: string) => `old_string was not found in ${abs}. It must match exactly, whitespace and indentation included; Read the file again and copy the text from it.`;
+const ambiguous = (abs: string, n: number) =>
+  `old_string occurs ${n} times in ${abs}, so the edit is ambiguous. Include more surrounding lines in old_string so it matches exactly one place, or set replace_all to true to change all ${n}.`;
+
+/** The replacement an Edit makes in a text (the UTF-16 path, and the rule the byte path follows). */
 export function planEdit(text: string, i: Pick<EditInput, 'old_string' | 'new_string' | 'replace_all'>, abs: string): EditPlan {
   let oldString = i.old_string;
   let newString = i.new_string;
@@ -63,18 +65,68 @@ export function planEdit(text: string, i: Pick<EditInput, 'old_string' | 'new_st
     newString = newString.replace(/\r?\n/g, '\r\n');
     at = findAll(text, oldString);
   }
-  if (at.length === 0) {
-    return { ok: false, message: `old_string was not found in ${abs}. It must match exactly, whitespace and indentation included; Read the file again and copy the text from it.` };
-  }
-  if (at.length > 1 && i.replace_all !== true) {
-    return {
-      ok: false,
-      message: `old_string occurs ${at.length} times in ${abs}, so the edit is ambiguous. Include more surrounding lines in old_string so it matches exactly one place, or set replace_all to true to change all ${at.length}.`,
-    };
-  }
+  if (at.length === 0) return { ok: false, message: notFound(abs) };
+  if (at.length > 1 && i.replace_all !== true) return { ok: false, message: ambiguous(abs, at.length) };
   const first = at[0]!;
   const next = i.replace_all ? text.split(oldString).join(newString) : text.slice(0, first) + newString + text.slice(first + oldString.length);
   return { ok: true, next, first, count: at.length, newLength: newString.length };
+}
+
+export type FileEditPlan =
+  | {
+      ok: true;
+      /** The file's new bytes: every byte outside the replaced ranges is the old file's. */
+      bytes: Buffer;
+      /** The new text as shown (a diff, the result's snippet). */
+      text: string;
+      /** Where the first replacement starts in `text`, and how long it is. */
+      first: number;
+      newLength: number;
+      count: number;
+    }
+  | { ok: false; message: string };
+
+/**
+ * The replacement an Edit makes in an existing file's bytes, or why it cannot: the one rule for
+ * the tool itself and for whoever shows the change before it is made (the diff review). A UTF-16
+ * file is edited as text and stored back in UTF-16 with its mark; anything else is edited as
+ * bytes, so a file in Latin-1 or with a byte order mark keeps every byte old_string does not cover.
+ */
+export function planFileEdit(bytes: Buffer, i: Pick<EditInput, 'old_string' | 'new_string' | 'replace_all'>, abs: string): FileEditPlan {
+  const form = describeText(bytes);
+  if (form.encoding !== 'utf8') {
+    const plan = planEdit(decodeText(bytes, form), i, abs);
+    return plan.ok ? { ok: true, bytes: encodeText(plan.next, form), text: plan.next, first: plan.first, newLength: plan.newLength, count: plan.count } : plan;
+  }
+  if (!form.valid && (hasNonAscii(i.old_string) || hasNonAscii(i.new_string))) {
+    return {
+      ok: false,
+      message:
+        `${abs} is not UTF-8 text (it has bytes that are not valid UTF-8, as Latin-1 or Windows-1252 files do), and old_string or new_string has non-ASCII characters: ` +
+        `they cannot be matched or written in the file's own encoding. Edit it with ASCII-only old_string and new_string (choose them around the other characters), or change it with a command that knows its encoding.`,
+    };
+  }
+  const start = form.bom ? 3 : 0;
+  let oldB = Buffer.from(i.old_string, 'utf8');
+  let newB = Buffer.from(i.new_string, 'utf8');
+  let at = findAllBytes(bytes, oldB, start);
+  // A file with Windows line endings, and a model that wrote '\n': match it the file's way.
+  if (at.length === 0 && bytes.includes('\r\n') && i.old_string.includes('\n') && !i.old_string.includes('\r')) {
+    oldB = Buffer.from(i.old_string.replace(/\n/g, '\r\n'), 'utf8');
+    newB = Buffer.from(i.new_string.replace(/\r?\n/g, '\r\n'), 'utf8');
+    at = findAllBytes(bytes, oldB, start);
+  }
+  if (at.length === 0) return { ok: false, message: notFound(abs) + (form.valid ? '' : ' (The file is not UTF-8: characters Read showed as \uFFFD cannot be matched; choose old_string around them.)') };
+  if (at.length > 1 && i.replace_all !== true) return { ok: false, message: ambiguous(abs, at.length) };
+  const used = i.replace_all ? at : at.slice(0, 1);
+  // In Shift-JIS, GBK or Big5 the second byte of a two-byte character may be an ASCII letter or
+  // sign: text found right after a byte that may lead such a character may be half of one.
+  if (!form.valid && used.some((k) => k > start && bytes[k - 1]! >= 0x81 && oldB[0]! >= 0x40 && oldB[0]! <= 0x7e)) {
+    return { ok: false, message: `old_string is found in ${abs} right after a byte that is not ASCII; in this file, which is not UTF-8, it may be the second half of a two-byte character (Shift-JIS, GBK, Big5). Start old_string at the beginning of its line, or change the file with a command that knows its encoding.` };
+  }
+  const next = spliceBytes(bytes, used, oldB.length, newB);
+  const shown = (b: Buffer) => decodeText(b, form as TextForm);
+  return { ok: true, bytes: next, text: shown(next), first: shown(next.subarray(0, used[0])).length, newLength: newB.toString('utf8').length, count: at.length };
 }
 
 export const editTool: Tool<EditInput> = {
@@ -117,22 +169,21 @@ export const editTool: Tool<EditInput> = {
       return { content: `Created ${abs}:\n${snippet(i.new_string, 0, i.new_string.length)}` };
     }
     if (signal.aborted) return INTERRUPTED;
-    const text = read.bytes.toString('utf8');
     if (i.old_string === '') {
-      if (text !== '') return { content: `${abs} already exists and is not empty; an empty old_string only creates files. Give the exact text to replace, or use Write to replace the whole file.`, isError: true };
+      if (read.bytes.length !== 0) return { content: `${abs} already exists and is not empty; an empty old_string only creates files. Give the exact text to replace, or use Write to replace the whole file.`, isError: true };
       await writeAtomic(abs, i.new_string);
       return { content: `Wrote into the empty file ${abs}:\n${snippet(i.new_string, 0, i.new_string.length)}` };
     }
-    const plan = planEdit(text, i, abs);
+    const plan = planFileEdit(read.bytes, i, abs);
     if (!plan.ok) return { content: plan.message, isError: true };
     if (signal.aborted) return INTERRUPTED;
-    const { next, first, count, newLength } = plan;
+    const { text, first, count, newLength } = plan;
     try {
-      await writeAtomic(abs, next);
+      await writeAtomic(abs, plan.bytes);
     } catch (err) {
       return { content: `Could not write ${abs}: ${errorMessage(err)}.`, isError: true };
     }
     const what = count > 1 ? `Replaced ${count} occurrences in ${abs}; the first is now:` : `Edited ${abs}:`;
-    return { content: `${what}\n${snippet(next, first, first + newLength)}` };
+    return { content: `${what}\n${snippet(text, first, first + newLength)}` };
   },
 };

@@ -1,11 +1,11 @@
-import { promises as fs } from 'node:fs';
+import { inspect } from '../../fs/stat';
 import { globToRegExp } from '../../tools/glob';
 import { resolveToolPath } from '../../tools/paths';
 import type { Tool } from '../../tools/types';
-import { ROOT_ONLY, scopeFilter, searchRoot, walkGlob, type SearchScope } from '../../tools/walk';
+import { ROOT_ONLY, scopeFilter, searchedFolders, searchRoot, walkGlobResult, type SearchScope } from '../../tools/walk';
 import { z } from 'zod';
 import { nonEmptyString, parseToolInput, pathField, toInputSchema } from '../../tools/schema';
-import { displayPath, errorMessage, INTERRUPTED } from './util';
+import { displayPath, errorMessage, INTERRUPTED, walkNotes } from './util';
 
 export { walkGlob, type WalkedFile } from '../../tools/walk';
 
@@ -46,24 +46,25 @@ export function createGlobTool(scope: SearchScope = ROOT_ONLY): Tool<GlobInput> 
     },
     isReadOnly: () => true,
     summarize: (i) => (i.path ? `${i.pattern} in ${i.path}` : i.pattern),
-    paths: (i, cwd) => [target(i, cwd).root],
+    paths: (i, cwd) => {
+      const t = target(i, cwd);
+      return searchedFolders(t.root, t.pattern);
+    },
     async call(i, { cwd, signal }) {
       const { root, pattern, anchored } = target(i, cwd);
-      try {
-        const st = await fs.stat(root);
-        if (!st.isDirectory()) return { content: `${root} is not a folder; give a folder as path.`, isError: true };
-      } catch (err) {
-        return { content: `Cannot search ${root}: ${errorMessage(err)}.`, isError: true };
-      }
-      const found = await walkGlob(root, pattern, { signal, anchored });
+      const info = await inspect(root);
+      if (info.kind === 'missing' || info.kind === 'unreadable') return { content: `Cannot search ${root}: ${errorMessage(info.error ?? Object.assign(new Error(''), { code: 'ENOENT' }))}.`, isError: true };
+      if (info.kind !== 'folder') return { content: `${root} is not a folder; give a folder as path.`, isError: true };
+      const found = await walkGlobResult(root, pattern, { signal, anchored });
       if (signal.aborted) return INTERRUPTED;
-      const { kept: files, hidden } = await scopeFilter(found, root, scope);
-      const note = hidden ? `(${hidden} match${hidden === 1 ? '' : 'es'} left out: outside the folders Threadline may read, or denied by a rule.)` : '';
-      if (files.length === 0) return { content: [`No files match ${i.pattern} in ${displayPath(cwd, root)}.`, ...(note ? [note] : [])].join('\n') };
+      // Judged where each file really is: a file reached through a linked folder is where the link leads.
+      const { kept: files, hidden } = scopeFilter(found.files, found.realStart, scope);
+      const notes = [...(hidden ? [`(${hidden} match${hidden === 1 ? '' : 'es'} left out: outside the folders Threadline may read, or denied by a rule.)`] : []), ...walkNotes(found)];
+      if (files.length === 0) return { content: [`No files match ${i.pattern} in ${displayPath(cwd, root)}.`, ...notes].join('\n') };
       files.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
       const lines = files.slice(0, MAX_RESULTS).map((f) => displayPath(cwd, f.abs));
       if (files.length > MAX_RESULTS) lines.push(`(${files.length - MAX_RESULTS} more matches not shown: only the ${MAX_RESULTS} newest are listed. Use a narrower pattern or path.)`);
-      if (note) lines.push(note);
+      lines.push(...notes);
       return { content: lines.join('\n') };
     },
   };

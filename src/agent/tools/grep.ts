@@ -1,14 +1,16 @@
-import { promises as fs } from 'node:fs';
 import { basename } from 'node:path';
 import { RE2JS } from 're2js';
+import { realPathOf } from '../../fs/paths';
+import { readRegularFile } from '../../fs/read';
+import { inspect } from '../../fs/stat';
+import type { WalkedFile, WalkResult } from '../../fs/walk';
 import { globToRegExp } from '../../tools/glob';
-import { readRegularFile } from '../../tools/regularFile';
 import { resolveToolPath } from '../../tools/paths';
 import type { Tool } from '../../tools/types';
-import { readAhead, ROOT_ONLY, scopeFilter, searchRoot, walkGlob, type SearchScope } from '../../tools/walk';
+import { readAhead, ROOT_ONLY, scopeFilter, searchedFolders, searchRoot, walkGlobResult, type SearchScope } from '../../tools/walk';
 import { z } from 'zod';
 import { nonEmptyString, parseToolInput, pathField, toInputSchema } from '../../tools/schema';
-import { displayPath, errorMessage, hasBinaryExtension, hasNulByte, INTERRUPTED } from './util';
+import { displayPath, errorMessage, hasBinaryExtension, hasNulByte, INTERRUPTED, walkNotes } from './util';
 
 export const GREP_MAX_FILE_BYTES = 1024 * 1024;
 export const GREP_DEFAULT_HEAD_LIMIT = 200;
@@ -73,7 +75,10 @@ export function createGrepTool(scope: SearchScope = ROOT_ONLY): Tool<GrepInput> 
     },
     isReadOnly: () => true,
     summarize: (i) => `/${i.pattern}/${i['-i'] ? 'i' : ''}${i.glob ? ` in ${i.glob}` : ''}${i.path ? ` under ${i.path}` : ''}`,
-    paths: (i, cwd) => [target(i, cwd).root],
+    paths: (i, cwd) => {
+      const t = target(i, cwd);
+      return searchedFolders(t.root, t.glob);
+    },
     async call(i, { cwd, signal }) {
       if (signal.aborted) return INTERRUPTED;
       const { root, glob, anchored } = target(i, cwd);
@@ -81,18 +86,19 @@ export function createGrepTool(scope: SearchScope = ROOT_ONLY): Tool<GrepInput> 
       const mode: OutputMode = i.output_mode ?? 'files_with_matches';
       const head = i.head_limit ?? GREP_DEFAULT_HEAD_LIMIT;
 
-      let candidates: Array<{ rel: string; abs: string; size: number; link?: boolean }>;
-      try {
-        const st = await fs.stat(root);
-        if (st.isDirectory()) candidates = await walkGlob(root, glob ?? '**/*', { signal, anchored });
-        else if (!st.isFile()) return { content: `${root} is not a regular file (a FIFO, socket or device); Grep searches regular files.`, isError: true };
-        else if (glob && !globToRegExp(glob).test(basename(root))) candidates = [];
-        else candidates = [{ rel: '', abs: root, size: st.size }];
-      } catch (err) {
-        return { content: `Cannot search ${root}: ${errorMessage(err)}.`, isError: true };
+      let found: Pick<WalkResult, 'files' | 'realStart' | 'stopped' | 'gitignoreCapped'>;
+      const info = await inspect(root);
+      if (info.kind === 'missing' || info.kind === 'unreadable') return { content: `Cannot search ${root}: ${errorMessage(info.error ?? Object.assign(new Error(''), { code: 'ENOENT' }))}.`, isError: true };
+      if (info.kind === 'folder') found = await walkGlobResult(root, glob ?? '**/*', { signal, anchored });
+      else if (info.kind !== 'file') return { content: `${root} is not a regular file (a FIFO, socket or device); Grep searches regular files.`, isError: true };
+      else {
+        const real = await realPathOf(root);
+        const one: WalkedFile[] = real && (!glob || globToRegExp(glob).test(basename(root))) ? [{ rel: '', abs: root, real, size: info.size, mtimeMs: info.mtimeMs }] : [];
+        found = { files: one, realStart: real, gitignoreCapped: [] };
       }
       if (signal.aborted) return INTERRUPTED;
-      const { kept, hidden } = await scopeFilter(candidates, root, scope);
+      // Judged where each file really is: a file reached through a linked folder is where the link leads.
+      const { kept, hidden } = scopeFilter(found.files, found.realStart, scope);
       const files = kept.map((f) => ({ ...f, shown: displayPath(cwd, f.abs) })).sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
 
       const results: string[] = [];
@@ -105,8 +111,9 @@ export function createGrepTool(scope: SearchScope = ROOT_ONLY): Tool<GrepInput> 
       // A pattern with no regex syntax is a plain string: files without it are skipped at once.
       const literal = !i['-i'] && !/[.^$*+?()[\]{}|\\]/.test(i.pattern) ? i.pattern : undefined;
       // Unreadable, gone, or swapped for a FIFO since the walk: skipped.
-      const read = async (f: { abs: string }) => {
-        const r = await readRegularFile(f.abs, GREP_MAX_FILE_BYTES);
+      // The file read is the one judged: its real location, not the path that led to it.
+      const read = async (f: { real: string }) => {
+        const r = await readRegularFile(f.real, GREP_MAX_FILE_BYTES);
         return r.ok ? r.bytes : undefined;
       };
       for await (const [f, buf] of readAhead(searched, 16, read)) {
@@ -143,6 +150,7 @@ export function createGrepTool(scope: SearchScope = ROOT_ONLY): Tool<GrepInput> 
       if (cut) notes.push(`(Stopped at ${head} results; there are more. Narrow the search with path, glob or a more specific pattern, or raise head_limit.)`);
       if (hidden) notes.push(`(${hidden} file${hidden === 1 ? '' : 's'} left out: outside the folders Threadline may read, or denied by a rule.)`);
       if (tooBig) notes.push(`(${tooBig} file${tooBig === 1 ? '' : 's'} over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB not searched.)`);
+      notes.push(...walkNotes(found));
       if (results.length === 0) return { content: [`No matches for /${i.pattern}/ in ${displayPath(cwd, root)}.`, ...notes].join('\n') };
       return { content: [...results, ...(notes.length ? ['', ...notes] : [])].join('\n') };
     },

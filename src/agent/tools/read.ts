@@ -1,10 +1,11 @@
-import { createReadStream, promises as fs } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { readLines, type Line } from '../../fs/lines';
+import { readCapped } from '../../fs/read';
+import { inspect } from '../../fs/stat';
 import { resolveToolPath } from '../../tools/paths';
-import { readRegularFile } from '../../tools/regularFile';
 import type { Tool } from '../../tools/types';
 import { z } from 'zod';
 import { parseToolInput, pathField, toInputSchema } from '../../tools/schema';
+import { decodeUtf16, utf16Bom } from './encoding';
 import { errorMessage, hasBinaryExtension, hasNulByte, INTERRUPTED, readHead } from './util';
 
 export const READ_MAX_BYTES = 256 * 1024;
@@ -18,37 +19,24 @@ const readInput = z.object({
 });
 type ReadInput = z.output<typeof readInput>;
 
-function numbered(n: number, line: string): string {
-  const text = line.length > READ_MAX_LINE ? `${line.slice(0, READ_MAX_LINE)}… [line cut at ${READ_MAX_LINE} of ${line.length} characters]` : line;
+function numbered(n: number, line: Line): string {
+  const text = line.cutFrom !== undefined ? `${line.text}… [line cut at ${READ_MAX_LINE} of ${line.cutFrom} characters]` : line.text;
   return `${String(n).padStart(6)}\t${text}`;
 }
 
-/**
- * Lines `first`..`first + count - 1` (1-based) of a file too big to load, read as a stream;
- * also says whether any line follows. Stops early when aborted.
- */
-async function streamLines(abs: string, first: number, count: number, signal: AbortSignal): Promise<{ lines: string[]; more: boolean; total?: number }> {
-  const stream = createReadStream(abs, { encoding: 'utf8' });
-  const rl = createInterface({ input: stream, crlfDelay: Infinity });
-  const lines: string[] = [];
-  let n = 0;
-  let more = false;
-  try {
-    for await (const line of rl) {
-      if (signal.aborted) break;
-      n++;
-      if (n < first) continue;
-      if (lines.length === count) {
-        more = true;
-        break;
-      }
-      lines.push(line);
-    }
-  } finally {
-    rl.close();
-    stream.destroy();
-  }
-  return { lines, more, total: more ? undefined : n };
+/** A UTF-16 file (it has a byte order mark) as lines: decoded whole, within the size Read returns in one go. */
+async function utf16Lines(abs: string, first: number, count: number): Promise<{ lines: Line[]; more: boolean; total: number } | string> {
+  const read = await readCapped(abs, { maxBytes: READ_MAX_BYTES * 2 });
+  if (!read.ok) return `it is no longer a regular file`;
+  if (read.capped) return `it is a UTF-16 file over ${READ_MAX_BYTES / 1024} KB of text, more than Read decodes`;
+  const all = decodeUtf16(read.bytes).split('\n');
+  if (all.at(-1) === '') all.pop();
+  const cut = (l: string): Line => {
+    const t = l.endsWith('\r') ? l.slice(0, -1) : l;
+    return t.length > READ_MAX_LINE ? { text: t.slice(0, READ_MAX_LINE), cutFrom: t.length } : { text: t };
+  };
+  const lines = all.slice(first - 1, first - 1 + count).map(cut);
+  return { lines, more: first - 1 + lines.length < all.length, total: all.length };
 }
 
 export const readTool: Tool<ReadInput> = {
@@ -74,54 +62,54 @@ export const readTool: Tool<ReadInput> = {
   async call(i, { cwd, signal }) {
     if (signal.aborted) return INTERRUPTED;
     const abs = resolveToolPath(cwd, i.file_path);
-    let size: number;
-    try {
-      const st = await fs.stat(abs);
-      if (st.isDirectory()) return { content: `${abs} is a folder, not a file. Use Glob (e.g. pattern "*" with path "${i.file_path}") to list what is in it.`, isError: true };
-      if (!st.isFile()) return { content: `${abs} is not a regular file.`, isError: true };
-      size = st.size;
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return { content: `File does not exist: ${abs}. Check the path, or find the file with Glob.`, isError: true };
-      return { content: `Cannot read ${abs}: ${errorMessage(err)}.`, isError: true };
-    }
+    const info = await inspect(abs);
+    if (info.kind === 'folder') return { content: `${abs} is a folder, not a file. Use Glob (e.g. pattern "*" with path "${i.file_path}") to list what is in it.`, isError: true };
+    if (info.kind === 'missing') return { content: `File does not exist: ${abs}. Check the path, or find the file with Glob.`, isError: true };
+    if (info.kind === 'unreadable') return { content: `Cannot read ${abs}: ${errorMessage(info.error)}.`, isError: true };
+    if (info.kind !== 'file') return { content: `${abs} is not a regular file.`, isError: true };
     if (hasBinaryExtension(abs)) return { content: `${abs} is a binary file (by its extension); Read only returns text.`, isError: true };
-    if (size === 0) return { content: `(${abs} exists but is empty.)` };
+    if (info.size === 0) return { content: `(${abs} exists but is empty.)` };
     const paging = i.offset !== undefined || i.limit !== undefined;
-    if (size > READ_MAX_BYTES && !paging) {
+    if (info.size > READ_MAX_BYTES && !paging) {
       return {
         content:
-          `${abs} is ${Math.ceil(size / 1024)} KB, over the ${READ_MAX_BYTES / 1024} KB that Read returns in one go. ` +
+          `${abs} is ${Math.ceil(info.size / 1024)} KB, over the ${READ_MAX_BYTES / 1024} KB that Read returns in one go. ` +
           `Read it in pages with offset and limit (for example offset 1, limit 1000, then offset 1001), or find the part you need with Grep first.`,
         isError: true,
       };
     }
     try {
-      if (hasNulByte(await readHead(abs))) return { content: `${abs} looks binary (it has NUL bytes); Read only returns text.`, isError: true };
+      const head = await readHead(abs);
       const first = i.offset ?? 1;
       const limit = i.limit ?? READ_DEFAULT_LIMIT;
-      let lines: string[];
+      let lines: Line[];
       let more: boolean;
       let total: number | undefined;
-      if (size <= READ_MAX_BYTES) {
-        // Checked again on the open file: the path may have become a FIFO since the stat.
-        const read = await readRegularFile(abs, READ_MAX_BYTES);
-        if (!read.ok) return { content: `Cannot read ${abs}: ${read.reason === 'too-large' ? 'it grew past the size Read returns in one go' : read.reason === 'unreadable' ? errorMessage(read.error) : 'it is no longer a regular file'}.`, isError: true };
-        let all = read.bytes.toString('utf8').split('\n');
-        if (all.at(-1) === '') all.pop();
-        all = all.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
-        total = all.length;
-        lines = all.slice(first - 1, first - 1 + limit);
-        more = first - 1 + lines.length < all.length;
+      let capped = false;
+      if (utf16Bom(head)) {
+        const r = await utf16Lines(abs, first, limit);
+        if (typeof r === 'string') return { content: `Cannot read ${abs}: ${r}.`, isError: true };
+        ({ lines, more, total } = r);
       } else {
-        ({ lines, more, total } = await streamLines(abs, first, limit, signal));
+        if (hasNulByte(head)) return { content: `${abs} looks binary (it has NUL bytes); Read only returns text.`, isError: true };
+        // Streamed, each line kept only up to its cap and the whole up to the result cap: a file of
+        // one enormous line, or a limit of a hundred million lines, gives a bounded answer.
+        const r = await readLines(abs, { first, count: limit, maxLineChars: READ_MAX_LINE, maxOutputBytes: READ_MAX_BYTES, countAll: info.size <= READ_MAX_BYTES, signal });
+        if (!r.ok) return { content: `Cannot read ${abs}: ${r.reason === 'unreadable' ? errorMessage(r.error) : 'it is no longer a regular file'}.`, isError: true };
+        ({ lines, more, total } = r);
+        capped = r.outputCapped;
       }
       if (signal.aborted) return INTERRUPTED;
       if (lines.length === 0) return { content: `${abs} has ${total ?? 'fewer'} lines; offset ${first} is past the end.`, isError: true };
-      if (first === 1 && lines[0]?.startsWith('\uFEFF')) lines[0] = lines[0].slice(1);
+      if (first === 1 && lines[0]?.text.startsWith('\uFEFF')) lines[0] = { ...lines[0], text: lines[0].text.slice(1) };
       const body = lines.map((l, k) => numbered(first + k, l)).join('\n');
       const last = first + lines.length - 1;
-      const note = more ? `\n\n(Showing lines ${first}–${last}${total !== undefined ? ` of ${total}` : ''}. Continue with offset ${last + 1}.)` : '';
+      const of = total !== undefined ? ` of ${total}` : '';
+      const note = capped
+        ? `\n\n(Showing lines ${first}–${last}${of}: the result stops at ${READ_MAX_BYTES / 1024} KB. Continue with offset ${last + 1}.)`
+        : more
+          ? `\n\n(Showing lines ${first}–${last}${of}. Continue with offset ${last + 1}.)`
+          : '';
       return { content: body + note };
     } catch (err) {
       return { content: `Cannot read ${abs}: ${errorMessage(err)}.`, isError: true };

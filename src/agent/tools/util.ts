@@ -1,6 +1,10 @@
-import { constants, promises as fs } from 'node:fs';
-import { extname, isAbsolute, relative, sep } from 'node:path';
-import { writeFileAtomic } from '../../base/atomicFile';
+import { extname } from 'node:path';
+import { relativeWithin } from '../../fs/paths';
+import { writeFileAtomic } from '../../fs/write';
+
+import type { WalkResult } from '../../fs/walk';
+
+export { readHead } from '../../fs/read';
 
 const BINARY_EXTENSIONS = new Set(
   (
@@ -22,33 +26,20 @@ export function hasNulByte(head: Uint8Array): boolean {
   return head.subarray(0, 8192).includes(0);
 }
 
-/** Reads up to the first `bytes` bytes of a file. */
-export async function readHead(abs: string, bytes = 8192): Promise<Buffer> {
-  // Non-blocking: a FIFO put where a file was must not hang the open.
-  const fh = await fs.open(abs, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  try {
-    const buf = Buffer.alloc(bytes);
-    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await fh.close();
-  }
-}
-
 /**
- * Replaces (or creates) a file atomically, so nobody ever sees half a file; the file keeps
- * its mode and owner, and a symlinked file stays a link (the one atomic writer, in base/).
+ * Replaces (or creates) a file atomically, so nobody ever sees half a file; the file keeps its
+ * mode and owner (a file in a private folder is 0600 whatever), and a symlinked file stays a link
+ * (the gate's one atomic writer).
  */
-export async function writeAtomic(abs: string, data: string): Promise<void> {
+export async function writeAtomic(abs: string, data: string | Uint8Array): Promise<void> {
   await writeFileAtomic(abs, data, { mode: 'keep' });
 }
 
 /** A path as the model should see it: relative to the workspace when inside, else absolute. */
 export function displayPath(cwd: string, abs: string): string {
-  const rel = relative(cwd, abs);
+  const rel = relativeWithin(cwd, abs);
   if (rel === '') return '.';
-  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return abs;
-  return rel.split(sep).join('/');
+  return rel ?? abs;
 }
 
 /** Lines in a text, the way an editor counts them (a final newline does not start a line). */
@@ -70,3 +61,11 @@ export function errorMessage(err: unknown): string {
 }
 
 export const INTERRUPTED = { content: 'Interrupted before it finished.', isError: true } as const;
+
+/** What a search's walk left out by its bounds, for the model to know the list is not whole. */
+export function walkNotes(w: Pick<WalkResult, 'stopped' | 'gitignoreCapped'>): string[] {
+  const notes: string[] = [];
+  if (w.stopped === 'time' || w.stopped === 'entries') notes.push(`(The search stopped early: it met too many files${w.stopped === 'time' ? ' for the time a search may take' : ''}. Narrow it with a path or a pattern with more literal folders.)`);
+  if (w.gitignoreCapped.length) notes.push(`(Some .gitignore files were read only in part, being unusually long: ${w.gitignoreCapped.map((d) => `${d || '.'}/.gitignore`).join(', ')}.)`);
+  return notes;
+}

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { gitPreImages } from '../../../src/checkpoints/git';
 import { statKey } from '../../../src/checkpoints/core';
-import { entryAt } from '../../../src/checkpoints/files';
+import { entryAt } from '../../../src/fs/entries';
 import { git, repo } from './workspace';
 
 async function wanted(root: string, rel: string) {

@@ -13,6 +13,7 @@ describe('compaction limits follow the window', () => {
       keepMaxTokens: 40_000,
       carryTokens: 16_000,
       summaryMaxTokens: 20_000,
+      requestMaxTokens: 150_450, // 85 % of the 177k blocking limit
       fileBudgetTokens: 50_000,
       fileMaxTokens: 5_000,
     });
@@ -26,6 +27,7 @@ describe('compaction limits follow the window', () => {
       keepMaxTokens: 6_840, // 25 %
       carryTokens: 2_736, // 10 %
       summaryMaxTokens: 5_407, // what the window leaves above the threshold
+      requestMaxTokens: 24_649, // 85 % of the blocking limit
       fileBudgetTokens: 8_208, // 30 %
       fileMaxTokens: 1_641, // 6 %
     });

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, utimesSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { removeIfStale } from '../../../src/base/atomicFile';
+import { removeIfStale } from '../../../src/fs/lock';
 
 const child = join(import.meta.dirname, 'lock-child.mts');
 const tmp = () => mkdtempSync(join(tmpdir(), 'tl-lock-'));

@@ -1,10 +1,12 @@
-// The tree scan behind Bash change detection: a listing that honours the caller's skips and a
-// bulk lstat. With files.ts, the only raw file-system access of checkpoints/.
+// The tree scan behind Bash change detection: a listing that honours the caller's skips, a bulk
+// lstat and folder watches. It reads no file's content and follows no link (a linked folder is
+// listed, not entered; a link is lstat'ed and its target read as text), bounded by a file count
+// and a deadline.
 import { watch } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { fdir } from 'fdir';
-import { kindOfMode, type Entry } from './files';
+import { kindOfMode, type Entry } from './entries';
 
 export interface TreeListing {
   /** Relative, '/'-separated; files and links (a linked folder is listed, not entered). */

@@ -1,7 +1,7 @@
 // Child process for the lock tests: takes the lock, logs when it enters and leaves, holds it
 // for a while in between. argv: lockPath logPath holdMs staleMs [die]
 import { appendFileSync } from 'node:fs';
-import { withFileLock } from '../../../src/base/atomicFile';
+import { withFileLock } from '../../../src/fs/lock';
 
 const [lockPath, logPath, holdText, staleText, mode] = process.argv.slice(2) as [string, string, string, string, string | undefined];
 const holdMs = Number(holdText);

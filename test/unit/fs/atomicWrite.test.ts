@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { editTool } from '../../../src/agent/tools/edit';
 import { writeTool } from '../../../src/agent/tools/write';
-import { writeFileAtomic } from '../../../src/base/atomicFile';
+import { writeFileAtomic } from '../../../src/fs/write';
 import type { Tool, ToolResult } from '../../../src/tools/types';
 
 const ws = () => realpathSync(mkdtempSync(join(tmpdir(), 'tl-atomic-')));

@@ -1,11 +1,15 @@
-// Every file-system call of checkpoints/ goes through this module, so that one place decides how
-// the workspace and the store's own folder are touched (and one place can be rerouted through a
-// file-system gate). Nothing here opens an existing path for writing: new content is always
-// written to a fresh name (O_EXCL) and renamed into place, so no write lands through a
-// symbolic link or on the other names of a hard link.
+// Entries taken exactly as they are, for code checkpoints: a link is read and restored as a link,
+// never followed; a file's bytes and mode are kept whole. Part of the gate because checkpoints
+// copy whatever a workspace holds (FIFOs, links out of it, huge files) and write into it: the same
+// rules (no blocking open, regular files only, a size cap) hold here. Nothing opens an existing
+// path for writing: new content is always written to a fresh name (O_EXCL) and renamed into
+// place, so no write lands through a symbolic link or on the other names of a hard link.
 import { randomBytes } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { isOwnProcessFile } from './ownProcess';
+import { ownProcessRefusal, readCapped } from './read';
+import { isPrivatePath, makeFolder } from './write';
 
 export type EntryKind = 'file' | 'symlink' | 'dir' | 'other';
 
@@ -83,8 +87,10 @@ export async function readEntry(path: string, maxBytes: number): Promise<ReadEnt
     throw err;
   }
   try {
-    const entry = entryOf(await handle.stat());
+    const st = await handle.stat();
+    const entry = entryOf(st);
     if (entry.kind !== 'file') return { kind: entry.kind === 'dir' ? 'dir' : 'other', entry };
+    if (isOwnProcessFile(path, st)) throw ownProcessRefusal();
     if (entry.size > maxBytes) return { kind: 'too-large', entry };
     const bytes = Buffer.alloc(entry.size);
     let at = 0;
@@ -119,6 +125,8 @@ export function besideName(path: string, tag: string): string {
  * with these permission bits, and (unless `sync` is false) flushes it to disk.
  */
 export async function writeNew(path: string, bytes: Uint8Array, mode = 0o600, sync = true): Promise<void> {
+  // Under a private folder (the checkpoint store) nothing is readable by other accounts.
+  if (isPrivatePath(path)) mode &= ~0o077;
   const handle = await fs.open(path, 'wx', mode & 0o777);
   try {
     await handle.writeFile(bytes);
@@ -152,7 +160,7 @@ export async function syncDir(dir: string): Promise<void> {
  * false it is still whole or absent after a crash of the process, but a power cut may lose it.
  */
 export async function writeDurable(path: string, data: string | Uint8Array, sync = true): Promise<void> {
-  await fs.mkdir(dirname(path), { recursive: true });
+  await makeFolder(dirname(path));
   const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     await writeNew(tmp, typeof data === 'string' ? Buffer.from(data) : data, 0o600, sync);
@@ -166,7 +174,7 @@ export async function writeDurable(path: string, data: string | Uint8Array, sync
 
 /** Appends text and flushes it before returning. */
 export async function appendDurable(path: string, text: string): Promise<void> {
-  await fs.mkdir(dirname(path), { recursive: true });
+  await makeFolder(dirname(path));
   const handle = await fs.open(path, 'a', 0o600);
   try {
     await handle.write(text);
@@ -176,23 +184,26 @@ export async function appendDurable(path: string, text: string): Promise<void> {
   }
 }
 
-/** A whole file as text, or undefined when it is not there. */
-export async function readText(path: string): Promise<string | undefined> {
-  try {
-    return await fs.readFile(path, 'utf8');
-  } catch (err) {
-    if (isMissing(err)) return undefined;
-    throw err;
+/** The store's own files are far below this; anything bigger was not written by it. */
+const STORE_FILE_MAX_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * A whole regular file of the store, or undefined when it is not there. Anything else in its place
+ * (a folder, a FIFO, a file past the cap) is an error, never a blocking open or an endless read.
+ */
+export async function readBytes(path: string): Promise<Buffer | undefined> {
+  const r = await readCapped(path, { maxBytes: STORE_FILE_MAX_BYTES });
+  if (!r.ok) {
+    if (r.reason === 'missing') return undefined;
+    throw r.error ?? new Error(`${path} is ${r.reason === 'folder' ? 'a folder' : 'not a regular file'}`);
   }
+  if (r.capped) throw new Error(`${path} is larger than ${STORE_FILE_MAX_BYTES} bytes`);
+  return r.bytes;
 }
 
-export async function readBytes(path: string): Promise<Buffer | undefined> {
-  try {
-    return await fs.readFile(path);
-  } catch (err) {
-    if (isMissing(err)) return undefined;
-    throw err;
-  }
+/** The same, as text. */
+export async function readText(path: string): Promise<string | undefined> {
+  return (await readBytes(path))?.toString('utf8');
 }
 
 /** rename(2): atomic replacement of `to`'s entry (a link at `to` is replaced, not followed). */
@@ -220,7 +231,8 @@ export async function makeDirs(dir: string): Promise<string[]> {
     missing.unshift(d);
     if (dirname(d) === d) break;
   }
-  for (const d of missing) await fs.mkdir(d).catch((err: NodeJS.ErrnoException) => (err.code === 'EEXIST' ? undefined : Promise.reject(err)));
+  // 0700 under a private folder (the checkpoint store); a workspace folder as the umask has it.
+  for (const d of missing) await fs.mkdir(d, isPrivatePath(d) ? 0o700 : undefined).catch((err: NodeJS.ErrnoException) => (err.code === 'EEXIST' ? undefined : Promise.reject(err)));
   return missing;
 }
 
@@ -243,14 +255,12 @@ export async function listDir(dir: string): Promise<string[]> {
   }
 }
 
-export async function removeTree(dir: string): Promise<void> {
-  await fs.rm(dir, { recursive: true, force: true });
-}
+export { removeTree } from './write';
 
 /** Moves a folder if it is there (a session's checkpoints going to or back from the trash). */
 export async function moveDirIfThere(from: string, to: string): Promise<void> {
   try {
-    await fs.mkdir(dirname(to), { recursive: true });
+    await makeFolder(dirname(to));
     await fs.rename(from, to);
   } catch (err) {
     if (!isMissing(err)) throw err;

@@ -1,48 +1,9 @@
+// Cross-process locks over files shared by editor windows and CLI runs.
 import * as nodeFs from 'node:fs';
 import { promises as fs } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { lock } from 'proper-lockfile';
-import writeFileAtomicLib from 'write-file-atomic';
-
-export interface AtomicWriteOptions {
-  /**
-   * 'private' (the default): mode 0600, for Threadline's own state (sessions, memory, notes).
-   * 'keep': an existing file keeps its mode and owner; a new one gets 0666 less the umask, as
-   * an editor would give it (the Write and Edit tools).
-   */
-  mode?: 'private' | 'keep';
-}
-
-/**
- * Replaces a file so that readers see the old content or the new, never a mix, and a kill at
- * any point leaves one of them whole (write-file-atomic: a temp file beside the real one,
- * fsync, rename). A symlink is written through, so the link stays a link; overlapping writes
- * to one file land in the order they were asked for.
- */
-/** The last write asked for each file, settled either way. */
-const pending = new Map<string, Promise<void>>();
-
-export function writeFileAtomic(path: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
-  // write-file-atomic orders writes by when they reach it; the folder is made first, and those
-  // answers can come back in any order, so the order is fixed here, at the call.
-  const key = resolve(path);
-  const next = (pending.get(key) ?? Promise.resolve()).then(() => writeNow(path, data, opts));
-  const settled = next.then(
-    () => undefined,
-    () => undefined,
-  );
-  pending.set(key, settled);
-  void settled.then(() => {
-    if (pending.get(key) === settled) pending.delete(key);
-  });
-  return next;
-}
-
-async function writeNow(path: string, data: string | Uint8Array, opts: AtomicWriteOptions): Promise<void> {
-  await fs.mkdir(dirname(path), { recursive: true });
-  const bytes = typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  await writeFileAtomicLib(path, bytes, { fsync: true, ...(opts.mode === 'keep' ? {} : { mode: 0o600 }) });
-}
+import { makeFolder } from './write';
 
 export interface LockOptions {
   /** A lock not refreshed for this long is presumed left by a crashed writer (at least 2 s). */
@@ -103,7 +64,7 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, op
   const stale = Math.max(2000, opts.staleMs ?? 10_000);
   // Waiting must outlast a crashed holder's lock going stale.
   const timeoutMs = opts.timeoutMs ?? stale + 10_000;
-  await fs.mkdir(dirname(lockPath), { recursive: true });
+  await makeFolder(dirname(lockPath));
   await removeLegacyLock(lockPath);
   staleLimits.set(lockPath, stale);
   let lost: Error | undefined;

@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
+// The agent's own process, and every process above it (the shell or editor that started it, and
+// theirs), hold the API key in their environment, memory and open files. Nothing reads their /proc
+// entries: no read through the gate opens them whatever path leads there (/proc/self, /proc/<pid>,
+// a link in the workspace), checked on the open handle; and the permission engine refuses every
+// tool, Bash included, that names one. One list of those processes, decided here.
+import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { posix } from 'node:path';
-
-// The agent's own process, and every process above it (the shell or editor that started it,
-// and theirs), hold the API key in their environment, memory and open files. No tool may read
-// their /proc entries: not Read, Grep or Glob, not a Bash command, whatever rule allows it.
 
 let cached: ReadonlySet<number> | undefined;
 
@@ -48,4 +49,35 @@ export function isOwnProcessPath(path: string, self: 'agent' | 'command', tree: 
 /** The refusal, the same for every tool. */
 export function ownProcessRefusal(path: string): string {
   return `${path} is the agent's own process (or one that started it) in /proc, which holds its API key: no tool may read it.`;
+}
+
+let procDev: number | undefined | null = null;
+
+/** The device of the proc file system, or undefined where there is none. */
+function procDevice(): number | undefined {
+  if (procDev === null) {
+    try {
+      procDev = process.platform === 'linux' ? statSync('/proc').dev : undefined;
+    } catch {
+      procDev = undefined;
+    }
+  }
+  return procDev;
+}
+
+/**
+ * Whether an opened file (`st` from its handle) is one of the agent's own process files. Only a
+ * file on the proc file system costs more than a comparison of device numbers.
+ */
+export function isOwnProcessFile(path: string, st: Stats): boolean {
+  const dev = procDevice();
+  if (dev === undefined || st.dev !== dev) return false;
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    // A proc file we cannot place: not read.
+    return true;
+  }
+  return isOwnProcessPath(real, 'agent');
 }

@@ -1,0 +1,73 @@
+// The file-system gate is only a gate if nothing walks around it: both halves of `npm run lint`
+// (eslint and dependency-cruiser) must fail on a module outside src/fs/ that touches the file
+// system itself, and pass the gate's own modules.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { describe, it } from 'node:test';
+import { ESLint } from 'eslint';
+
+const root = resolve(__dirname, '../../..');
+const cli = join(root, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
+const config = join(root, '.dependency-cruiser.cjs');
+
+const STRAY_READ = "import { readFileSync } from 'node:fs';\nexport const secret = (p: string): string => readFileSync(p, 'utf8');\n";
+
+function depcruise(files: Record<string, string>) {
+  const dir = mkdtempSync(join(tmpdir(), 'tl-fsgate-'));
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'Preserve', moduleResolution: 'bundler', strict: true } }));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  mkdirSync(join(dir, 'webview-ui'), { recursive: true });
+  const r = spawnSync(process.execPath, [cli, 'src', 'webview-ui', '--config', config], { cwd: dir, encoding: 'utf8' });
+  return { status: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+let eslint: ESLint | undefined;
+/** The project's eslint configuration, on a source file at `path` of the repository. */
+async function lint(path: string, text: string): Promise<string[]> {
+  eslint ??= new ESLint({ cwd: root, overrideConfigFile: join(root, 'eslint.config.mjs') });
+  const [result] = await eslint.lintText(text, { filePath: join(root, path) });
+  return result!.messages.map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+describe('lint confines file access to the gate (src/fs/)', () => {
+  it('dependency-cruiser fails a stray node:fs read outside src/fs, naming the rule, and passes the gate itself', () => {
+    const r = depcruise({ 'src/tools/stray.ts': STRAY_READ, 'src/fs/read.ts': STRAY_READ });
+    assert.notEqual(r.status, 0, r.out);
+    assert.match(r.out, /file-system-only-through-the-gate: src\/tools\/stray\.ts → (node:)?fs\b/);
+    assert.doesNotMatch(r.out, /src\/fs\/read\.ts →/);
+  });
+
+  it('dependency-cruiser also sees require, a dynamic import, fs/promises and the raw writers', () => {
+    const r = depcruise({
+      'src/memory/a.ts': "const fs = require('fs');\nexport const a = fs;\n",
+      'src/sessions/b.ts': "export const b = () => import('node:fs/promises');\n",
+      'src/cli/c.ts': "import writeFileAtomic from 'write-file-atomic';\nexport const c = writeFileAtomic;\n",
+      'src/agent/d.ts': "import { fdir } from 'fdir';\nexport const d = fdir;\n",
+    });
+    assert.notEqual(r.status, 0);
+    for (const from of ['src/memory/a.ts', 'src/sessions/b.ts', 'src/cli/c.ts', 'src/agent/d.ts']) assert.match(r.out, new RegExp(`file-system-only-through-the-gate: ${from.replace(/[./]/g, '\\$&')}`), r.out);
+  });
+
+  it('eslint fails a stray node:fs read in any layer outside src/fs, and passes it inside', async () => {
+    for (const path of ['src/tools/stray.ts', 'src/context/stray.ts', 'src/vscode/stray.ts', 'src/extension.ts', 'src/base/frontmatter.ts']) {
+      const messages = await lint(path, STRAY_READ);
+      assert.ok(messages.some((m) => m.startsWith('no-restricted-imports:') && /file-system gate/.test(m)), `${path}: ${messages.join('; ')}`);
+    }
+    for (const spec of ['fs', 'fs/promises', 'node:fs/promises', 'write-file-atomic', 'proper-lockfile', 'fdir']) {
+      const messages = await lint('src/memory/stray.ts', `import * as x from '${spec}';\nexport const y = x;\n`);
+      assert.ok(messages.some((m) => m.startsWith('no-restricted-imports:')), `${spec}: ${messages.join('; ')}`);
+    }
+    assert.deepEqual(await lint('src/fs/stray.ts', STRAY_READ), []);
+  });
+
+  it('the other import rules still hold where the gate rule was added (vscode, gray-matter)', async () => {
+    assert.ok((await lint('src/fs/stray.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n")).some((m) => m.startsWith('no-restricted-imports:')));
+    assert.ok((await lint('src/vscode/stray.ts', "import matter from 'gray-matter';\nexport const m = matter;\n")).some((m) => m.startsWith('no-restricted-imports:')));
+  });
+});
