@@ -1,3 +1,6 @@
+// Why this file is long: the recorder is one write queue. Append, replace, record and sync all
+// feed the same ordered writes and the same recovery after a failed one (write the whole session
+// again), so splitting them would spread that ordering over files that must change together.
 import type { MessageParam } from '../api/types';
 import { sequential } from '../base/sequential';
 import type { ViewMessage } from '../shared/viewState';

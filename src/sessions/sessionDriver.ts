@@ -1,3 +1,7 @@
+// Why this file is long: it is the one place a session is driven from, for both faces. Opening
+// (new, resume, import, fork) and switching must be read together, since the order of recorder,
+// agent and history is what keeps a message from being written twice or lost; the rest is the
+// short list of what a face may ask of the open session, each a few lines.
 import { Emitter } from '../base/event';
 import { newId } from '../base/ids';
 import type { IDisposable } from '../base/lifecycle';
