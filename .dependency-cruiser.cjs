@@ -3,7 +3,7 @@
 const LAYERS = [
   ['base', 'shared', 'ports', 'api'],
   ['state', 'conversation', 'tools'],
-  ['context', 'compact', 'memory', 'sessions'],
+  ['context', 'compact', 'memory', 'sessions', 'mcp'],
   ['agent'],
   ['chat', 'cli', 'vscode'],
 ];

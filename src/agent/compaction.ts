@@ -1,3 +1,4 @@
+import type { NameSet } from '../tools/registry';
 import { resolve } from 'node:path';
 import type { MessagesClient } from '../api/messagesClient';
 import type { MessageParam, MessagesRequest } from '../api/types';
@@ -15,7 +16,7 @@ export interface CompactionSetup {
   settings(): AppSettings;
   client(): Promise<MessagesClient | undefined>;
   cwd: string;
-  compactable: ReadonlySet<string>;
+  compactable: NameSet;
   /** Files read recently, newest first, to re-attach after a summary. */
   recentReads(): readonly string[];
   countTokens(history: readonly MessageParam[]): Promise<number>;

@@ -13,6 +13,8 @@ export interface PermissionEngine {
   ready?(): Promise<void>;
   /** Remembers "Allow for this session" for calls like this one. */
   grantForSession(call: { tool: Tool; input: unknown }): void;
+  /** "Allow this server": every tool of the call's MCP server, remembered in the user's settings. */
+  grantServer?(call: { tool: Tool; input: unknown }): void;
   /** Binds a background agent's own check by the same rules (see Permissions.boundedCheck). */
   boundedCheck?(roots: readonly string[], own: (tool: Tool, input: unknown) => PermissionOutcome): (tool: Tool, input: unknown) => PermissionOutcome;
 }
@@ -44,7 +46,16 @@ export class PermissionBroker {
       this.store.setState((s) => ({
         ...s,
         status: 'awaiting-permission',
-        permission: { requestId, toolName: call.tool.name, summary: safeSummary(call.tool, call.input), detail: `${verdict.reason}\n\n${safeJson(call.input)}`, input: safeJson(call.input), toolUseId: call.id },
+        permission: {
+          requestId,
+          toolName: call.tool.name,
+          summary: safeSummary(call.tool, call.input),
+          detail: `${verdict.reason}\n\n${safeJson(call.input)}`,
+          input: safeJson(call.input),
+          toolUseId: call.id,
+          // An MCP call shows its server and tool, and offers "Allow this server".
+          ...(call.tool.traits.mcp ? { mcp: { server: call.tool.traits.mcp.server, tool: call.tool.traits.mcp.tool } } : {}),
+        },
       }));
     });
     if (decision === 'deny') return { allowed: false, reason: 'The user denied this tool call.' };
@@ -56,6 +67,7 @@ export class PermissionBroker {
     if (!p) return;
     this.pending.delete(requestId);
     if (decision === 'allow-session') this.engine.grantForSession(p.call);
+    if (decision === 'allow-server') this.engine.grantServer?.(p.call);
     this.store.setState((s) => ({ ...s, permission: null, status: 'running-tools' }));
     p.resolve(decision);
   }

@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import { dirname, resolve, sep } from 'node:path';
 import { sharedBashChecker, type BashChecker } from './bash/checker';
 import type { PermissionEngine, PermissionVerdict } from './permissionBroker';
+import { mcpAllowHint, mcpAskReason, mcpRuleCovers, serverRule } from './mcpRules';
 import { parsePathPattern, pathPatternMatches, ruleForPath, under, type PathContext } from './pathRules';
 import { describeSources, type DescribedRule, type RuleSource } from './ruleSources';
 import { realLocation, toolPaths } from '../tools/paths';
@@ -40,6 +41,8 @@ export interface PermissionOptions {
   home?: string;
   /** Judges Bash commands on their parse tree; one shared parser unless a test gives its own. */
   bash?: BashChecker;
+  /** Writes an allow rule to the user's own settings ("Allow this server"); without it the grant lasts the session. */
+  saveUserRule?(rule: string): Promise<void>;
 }
 
 export interface ParsedRule {
@@ -57,7 +60,8 @@ export interface ParsedRule {
 
 export class RuleSyntaxError extends Error {}
 
-const RULE = /^([A-Za-z_][\w-]*)(?:\((.*)\))?$/s;
+// `mcp__server__*` is the one name with a wildcard (every tool of an MCP server).
+const RULE = /^([A-Za-z_][\w-]*(?:__\*)?)(?:\((.*)\))?$/s;
 
 /** `Tool` or `Tool(pattern)`, as Claude Code writes them, so users' rules carry over. */
 export function parseRule(source: string): ParsedRule {
@@ -79,6 +83,8 @@ export const PROTECTED_DIRS: readonly string[] = ['.git', '.vscode', '.claude', 
  * Glob). A deny or ask rule reaches further: a Write deny also holds for Edit.
  */
 export function ruleCovers(ruleTool: string, call: Tool, mode: RuleMode = 'allow'): boolean {
+  const mcp = mcpRuleCovers(ruleTool, call);
+  if (mcp !== undefined) return mcp;
   if (ruleTool === call.name) return true;
   if (call.traits.writesFiles && (ruleTool === 'Edit' || (mode !== 'allow' && EDIT_RULES.has(ruleTool)))) return true;
   return ruleTool === 'Read' && Boolean(call.traits.readsFiles);
@@ -148,6 +154,7 @@ type AskWhy =
   | { kind: 'addedFolder'; path: string }
   | { kind: 'protected'; path: string; dir: string }
   | { kind: 'askRule'; rule: ParsedRule }
+  | { kind: 'mcp' }
   | { kind: 'default'; path?: string };
 
 type Verdict = PermissionVerdict & { why?: AskWhy };
@@ -265,7 +272,8 @@ export class Permissions implements PermissionEngine, SearchScope {
   private rawDecide({ tool, input }: { tool: Tool; input: unknown }, c: Collected): Verdict {
     const { cwd } = this.opts;
     const ctx = this.ctx();
-    const readOnly = safeReadOnly(tool, input);
+    // An MCP server's read-only hint is its own claim: its tools are decided by rules alone.
+    const readOnly = !tool.traits.mcp && safeReadOnly(tool, input);
     if (!readOnly && !this.opts.trusted()) {
       return { behavior: 'deny', reason: `${tool.name} is not available in Restricted Mode: trust this folder to let Threadline edit files or run commands.` };
     }
@@ -279,6 +287,10 @@ export class Permissions implements PermissionEngine, SearchScope {
     const asked = match(c.ask, 'ask');
     if (asked) return { behavior: 'ask', reason: `The rule ${asked.source}${from(asked)} asks first.`, why: { kind: 'askRule', rule: asked } };
     if (!readOnly && c.mode?.mode === 'plan') return { behavior: 'deny', reason: `${tool.name} does not run in plan mode (defaultMode in ${c.mode.source}).` };
+    if (tool.traits.mcp) {
+      const allowed = match([...c.allow, ...this.grants], 'allow');
+      return allowed ? { behavior: 'allow', reason: `Allowed by ${allowed.source}${from(allowed)}.` } : { behavior: 'ask', reason: mcpAskReason(tool), why: { kind: 'mcp' } };
+    }
     if (tool.traits.runsCommands) {
       const unsure = this.bash.matchedBy([...c.deny, ...c.ask].filter((r) => r.tool === tool.name), bashCommand(input));
       if (unsure) return { behavior: 'ask', reason: `The rule ${unsure.rule.source}${from(unsure.rule)} may apply: ${unsure.why ?? 'it cannot be checked'}.`, why: { kind: 'default' } };
@@ -349,6 +361,8 @@ export class Permissions implements PermissionEngine, SearchScope {
         return `${tool.name} of ${why.path} is refused: Threadline always asks before writing inside ${why.dir} (whatever the rules say), and ${because}.`;
       case 'askRule':
         return `${v.reason} Ask rules beat allow rules, and ${because}; remove the rule there to let it run.`;
+      case 'mcp':
+        return `${v.reason} It needs permission, and ${because}; ${mcpAllowHint(tool, rule)}.`;
       default: {
         if (tool.traits.runsCommands) {
           const command = bashCommand(input).trim();
@@ -379,6 +393,17 @@ export class Permissions implements PermissionEngine, SearchScope {
       return;
     }
     for (const t of outside) this.grants.push({ tool: tool.name, pattern: t.real, exact: true, source: `${tool.name}(${t.real}) for this session` });
+  }
+
+  /**
+   * "Allow this server": every tool of the call's MCP server runs without asking, from now on in
+   * this session and, through the host, in the user's own settings.
+   */
+  grantServer({ tool }: { tool: Tool; input: unknown }): void {
+    const rule = serverRule(tool);
+    if (!rule) return;
+    this.grants.push({ tool: rule, pattern: undefined, source: `${rule} (allowed for this server)` });
+    void this.opts.saveUserRule?.(rule).catch((err: unknown) => this.warnOnce(`could not save ${rule} to your settings: ${err instanceof Error ? err.message : String(err)}`));
   }
 
   /** Whether a read of this real path would run without asking (workspace, added folders, rules). */

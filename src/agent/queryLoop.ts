@@ -243,7 +243,8 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
           const r = deps.reviseResult && !ran.interrupted ? { ...ran, ...deps.reviseResult({ id: p.id, tool: p.tool!, input: p.parsed.ok ? p.parsed.value : undefined }, ran, history) } : ran;
           const durationMs = Date.now() - started;
           if (signal.aborted && r.interrupted) return;
-          results.set(p.id, { type: 'tool_result', tool_use_id: p.id, content: r.content || '(no output)', ...(r.isError ? { is_error: true } : {}) });
+          // Blocks (an image from an MCP server) go to the model as they are; the text describes them for people.
+          results.set(p.id, { type: 'tool_result', tool_use_id: p.id, content: r.blocks?.length ? r.blocks : r.content || '(no output)', ...(r.isError ? { is_error: true } : {}) });
           ev.onToolStatus?.(p.id, r.isError ? 'error' : 'done', { result: r.content, durationMs });
         }),
       );

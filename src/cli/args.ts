@@ -17,6 +17,17 @@ export interface PromptArgs {
   outputFormat: OutputFormat;
   /** Continue the most recent session in this folder, or the one with this id. */
   resume: { latest: true } | { id: string } | undefined;
+  mcp: McpArgs;
+}
+
+/** Where MCP servers come from on this run, and whether the folder may grant its own. */
+export interface McpArgs {
+  /** --mcp-config: files or inline JSON, in the order given. */
+  configs: string[];
+  /** --strict-mcp-config: only the servers of --mcp-config. */
+  strict: boolean;
+  /** --trust: this folder's own servers (.mcp.json…) may start, as in a folder the trust store lists. */
+  trust: boolean;
 }
 
 /** A prompt run as parsed: no prompt yet when `-p` stood alone (it comes from stdin). */
@@ -26,7 +37,8 @@ export type CliArgs =
   | ParsedPromptArgs
   | { command: 'help' }
   | { command: 'version' }
-  | { command: 'context'; cwd: string; json: boolean; model: string | undefined; contextWindow: number | undefined; addDirs: string[] }
+  | { command: 'context'; cwd: string; json: boolean; model: string | undefined; contextWindow: number | undefined; addDirs: string[]; mcp: McpArgs }
+  | { command: 'mcp'; cwd: string; json: boolean; action: 'list' | 'approve' | 'deny' | 'reset'; name?: string; mcp: McpArgs }
   | { command: 'sessions'; cwd: string; json: boolean; all: boolean }
   | { command: 'memory'; cwd: string; json: boolean; action: 'list' | 'show' | 'rm'; name?: string };
 
@@ -45,6 +57,7 @@ const MULTI_VALUE = new Map([
   ['--allowed-tools', '--allowed-tools'],
   ['--allowedTools', '--allowed-tools'],
   ['--add-dir', '--add-dir'],
+  ['--mcp-config', '--mcp-config'],
 ]);
 // Flags whose value is the next argument, so a value is never mistaken for a flag's list.
 const TAKES_VALUE = new Set(['-p', '--print', '--cwd', '--model', '--context-window', '--max-turns', '--output-format', '-r', '--resume']);
@@ -77,8 +90,9 @@ function gatherLists(argv: readonly string[]): Gathered {
     const canonical = MULTI_VALUE.get(a);
     if (canonical) {
       const values: string[] = [];
+      // An inline --mcp-config is a JSON object, which may start with anything but "-".
       while (i + 1 < argv.length && !argv[i + 1]!.startsWith('-')) values.push(argv[++i]!);
-      if (!values.length) throw new UsageError(canonical === '--add-dir' ? `${a} needs a folder` : `${a} needs at least one tool rule, e.g. ${a} Read "Bash(npm test:*)"`);
+      if (!values.length) throw new UsageError(canonical === '--add-dir' ? `${a} needs a folder` : canonical === '--mcp-config' ? `${a} needs a file (or a JSON object)` : `${a} needs at least one tool rule, e.g. ${a} Read "Bash(npm test:*)"`);
       // One spelling from here on, so the values keep the order they were written in.
       out.push(...values.map((v) => `${canonical}=${v}`));
       taken.push({ flag: a, values });
@@ -93,7 +107,7 @@ function gatherLists(argv: readonly string[]): Gathered {
   return { argv: out, taken, printAlone };
 }
 
-const KNOWN_FLAGS = new Set([...TAKES_VALUE, ...MULTI_VALUE.keys(), '--json', '--all', '-c', '--continue', '-h', '--help', '-v', '--version']);
+const KNOWN_FLAGS = new Set([...TAKES_VALUE, ...MULTI_VALUE.keys(), '--json', '--all', '-c', '--continue', '-h', '--help', '-v', '--version', '--strict-mcp-config', '--trust']);
 
 /** A flag of ours, in either spelling (`--model=x` too): after a lone -p it is not the prompt. */
 function isKnownFlag(arg: string): boolean {
@@ -102,7 +116,7 @@ function isKnownFlag(arg: string): boolean {
 
 // Tool names are capitalised (Read, Bash, WebFetch) or MCP's `mcp__server__tool`; a lowercase
 // word in a tool list is far more likely a piece of a prompt.
-const TOOL_RULE = /^(?:[A-Z][A-Za-z0-9_]*|mcp__[A-Za-z0-9_-]+)(?:\(.*\))?$/s;
+const TOOL_RULE = /^(?:[A-Z][A-Za-z0-9_]*|mcp__[A-Za-z0-9_-]+(?:__\*)?)(?:\(.*\))?$/s;
 
 function checkRules(rules: string[], taken: Gathered['taken']): void {
   for (const r of rules) {
@@ -130,6 +144,10 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
         'max-turns': { type: 'string' },
         'allowed-tools': { type: 'string', multiple: true },
         'add-dir': { type: 'string', multiple: true },
+        'mcp-config': { type: 'string', multiple: true },
+        'strict-mcp-config': { type: 'boolean' },
+        // Until the trust store's own flag lands, this is the one way to trust a folder for one run.
+        trust: { type: 'boolean' },
         'output-format': { type: 'string' },
         json: { type: 'boolean' },
         all: { type: 'boolean' },
@@ -152,10 +170,13 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
     throw new UsageError(`--context-window is in tokens and must be at least ${MIN_CONTEXT_WINDOW}, got ${contextWindow}${contextWindow < 1000 ? ` (for ${contextWindow}k, give ${contextWindow * 1000})` : ''}`);
   }
   const [first, ...rest] = parsed.positionals;
+  const mcp: McpArgs = { configs: v['mcp-config'] ?? [], strict: Boolean(v['strict-mcp-config']), trust: Boolean(v.trust) };
+  if (mcp.strict && !mcp.configs.length) throw new UsageError('--strict-mcp-config uses only the servers of --mcp-config, and none was given');
   if (first === 'context') {
     if (rest.length) throw new UsageError(`unexpected arguments after context: ${rest.join(' ')}`);
-    return { command: 'context', cwd: dir, json: Boolean(v.json), model, contextWindow, addDirs: v['add-dir'] ?? [] };
+    return { command: 'context', cwd: dir, json: Boolean(v.json), model, contextWindow, addDirs: v['add-dir'] ?? [], mcp };
   }
+  if (first === 'mcp') return mcpCommand(rest, dir, Boolean(v.json), mcp);
   if (first === 'memory') {
     const [action = 'list', name, ...extra] = rest;
     if (action !== 'list' && action !== 'show' && action !== 'rm') throw new UsageError(`memory takes list, show NAME or rm NAME, got ${JSON.stringify(action)}`);
@@ -197,7 +218,16 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
     addDirs: v['add-dir'] ?? [],
     outputFormat: format,
     resume,
+    mcp,
   };
+}
+
+function mcpCommand(rest: string[], cwd: string, json: boolean, mcp: McpArgs): CliArgs {
+  const [action = 'list', name, ...extra] = rest;
+  if (action !== 'list' && action !== 'approve' && action !== 'deny' && action !== 'reset') throw new UsageError(`mcp takes list, approve NAME, deny NAME or reset [NAME], got ${JSON.stringify(action)}`);
+  if ((action === 'approve' || action === 'deny') && !name) throw new UsageError(`mcp ${action} needs a server name (see threadline mcp list)`);
+  if (extra.length || (action === 'list' && name)) throw new UsageError('too many arguments for mcp');
+  return { command: 'mcp', cwd, json, action, ...(name ? { name } : {}), mcp };
 }
 
 /** Splits "Read,Bash(npm test:*) Edit" on commas and spaces outside parentheses. */

@@ -1,3 +1,6 @@
+// Why this file is long: HELP is the CLI's contract (every flag and command, as README shows
+// them) and is kept whole here beside the dispatch it documents; the commands themselves live in
+// their own files.
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Permissions } from '../agent/permissions';
@@ -24,6 +27,8 @@ import { runPrompt } from './runPrompt';
 import { cliModelCatalog } from './models';
 import { DEFAULT_MODEL } from '../api/models';
 import { sessionsCommand } from './sessionsCommand';
+import { formatServers, mcpCommand } from './mcpCommand';
+import { cliMcpServices, mcpFlagErrors, mcpResultsSource, settledMcp, startCliMcp, usage } from './mcpSetup';
 
 declare const __THREADLINE_VERSION__: string | undefined;
 
@@ -39,6 +44,10 @@ Usage:
                                      --all adds this folder's Claude Code sessions, marked
   threadline memory [list|show NAME|rm NAME] [--json]
                                      what Threadline remembers for this repository
+  threadline mcp [list|approve NAME|deny NAME|reset [NAME]] [--json]
+                                     MCP servers: each one's state, tools and tokens (list
+                                     starts them and waits); answer a project server's request
+                                     to start; forget those answers
   threadline --version               print the version
   threadline --help                  print this help
 
@@ -62,6 +71,12 @@ Options:
   -r, --resume ID                    continue the session with this id: a Threadline session, or a
                                      Claude Code one of this folder, imported as a new Threadline
                                      session (see \`threadline sessions --all\`)
+  --mcp-config FILE...               MCP servers from these files or JSON objects ({"mcpServers":
+                                     {...}}), besides .mcp.json, .vscode/mcp.json, ~/.claude.json
+  --strict-mcp-config                only the servers of --mcp-config
+  --trust                            this folder's own MCP servers (.mcp.json, .vscode/mcp.json,
+                                     your ~/.claude.json entry for it) may start; project ones
+                                     still need \`threadline mcp approve NAME\` once
   --output-format text|json|stream-json
                                      text: the final answer; json: one result object;
                                      stream-json: one JSON event per line, ending in the result
@@ -73,6 +88,8 @@ Environment:
   THREADLINE_MEMORY_DIR              a memory folder of your own (absolute path)
   THREADLINE_AUTO_MEMORY=0           do not extract or use memories
   CLAUDE_CONFIG_DIR                  where Claude Code keeps its sessions (default: ~/.claude)
+  MAX_MCP_OUTPUT_TOKENS              cap on one MCP tool result (default 25000); more goes to a file
+  MCP_TIMEOUT, MCP_TOOL_TIMEOUT      an MCP server's start and one call, in ms (30000, 600000)
 
 Exit codes: 0 success, 1 the run failed or was stopped by Ctrl+C (one-line reason on stderr),
 2 bad usage, 143 stopped by SIGTERM, 129 by SIGHUP. A stop saves the session and ends every
@@ -115,7 +132,8 @@ function headlessContext(cwd: string, io: CliIo): ContextService {
 function warnUnknownTools(rules: readonly string[], tools: ToolRegistry, io: CliIo): void {
   const names = new Set(tools.tools.map((t) => t.name));
   for (const name of new Set(rules.map((r) => r.replace(/\(.*$/s, '')))) {
-    if (!names.has(name)) io.err(`threadline: --allowed-tools ${name}: no tool here asks under that name, so the rule does nothing (tools: ${[...names].join(', ')})\n`);
+    // MCP tools join when their servers are ready, after this check.
+    if (!names.has(name) && !name.startsWith('mcp__')) io.err(`threadline: --allowed-tools ${name}: no tool here asks under that name, so the rule does nothing (tools: ${[...names].join(', ')})\n`);
   }
 }
 
@@ -123,7 +141,7 @@ function warnUnknownTools(rules: readonly string[], tools: ToolRegistry, io: Cli
  * The permission engine of a CLI run: --allowed-tools, --add-dir and Claude Code's settings files
  * (this is the user's own folder, so its project settings apply, as they do for the reference).
  */
-function cliPermissions(cwd: string, allowed: string[], addDirs: string[], env: NodeJS.ProcessEnv, io: CliIo): Permissions {
+function cliPermissions(cwd: string, allowed: string[], addDirs: string[], env: NodeJS.ProcessEnv, io: CliIo, extra: RuleSource[] = []): Permissions {
   let claude: RuleSource[] | undefined;
   const warn = (message: string) => io.err(`threadline: ignoring a permission rule: ${message}\n`);
   return new Permissions(
@@ -133,7 +151,7 @@ function cliPermissions(cwd: string, allowed: string[], addDirs: string[], env: 
       rulesLabel: '--allowed-tools',
       trusted: () => true,
       headless: true,
-      sources: () => [...(claude ??= readClaudeSettings({ cwd, env, warn, ...(env.HOME ? { home: env.HOME } : {}) })), ...(addDirs.length ? [{ label: '--add-dir', additionalDirectories: addDirs }] : [])],
+      sources: () => [...(claude ??= readClaudeSettings({ cwd, env, warn, ...(env.HOME ? { home: env.HOME } : {}) })), ...(addDirs.length ? [{ label: '--add-dir', additionalDirectories: addDirs }] : []), ...extra],
       protectedPaths: [cliStateDir(env)],
     },
     warn,
@@ -194,6 +212,10 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       const cwd = resolve(args.cwd);
       const dirs = checkDirs(args.addDirs, io);
       if (!dirs) return 2;
+      const flagErrors = await mcpFlagErrors(cwd, args.mcp);
+      if (flagErrors.length) return usage(flagErrors, io);
+      // The servers start and are waited for (each within its connect timeout): their definitions are part of the picture.
+      const mcp = await settledMcp(cliMcpServices(cwd, args.mcp, env, VERSION), io);
       const permissions = cliPermissions(cwd, [], dirs, env, io);
       const settings = { ...(args.model ? { model: args.model } : {}), ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}) };
       const runtime = new RuntimeState(cwd);
@@ -208,7 +230,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
         runtime,
         log: silentLogger,
         cwd,
-        tools: createToolRegistry({ searchScope: permissions }),
+        tools: createToolRegistry({ searchScope: permissions }).withSource(mcp.tools),
         permissions,
         apiKey: async () => undefined,
         baseUrl: () => '',
@@ -220,12 +242,15 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       const state = store.getState();
       const rules = permissions.describeRules();
       const modelId = agent.model().id;
-      if (args.json) io.out(`${JSON.stringify({ model: state.model, modelId, tokens: state.tokens, categories: preview.categories, total: preview.total, instructionFiles: preview.instructionFiles, permissions: rules }, null, 2)}\n`);
-      else io.out(`${renderContextReport(modelId === state.model ? state : { ...state, model: `${modelId} (${state.model})` }, preview)}\n\n${formatRules(rules.rules, rules.directories)}\n`);
+      const servers = await mcp.close();
+      if (args.json) io.out(`${JSON.stringify({ model: state.model, modelId, tokens: state.tokens, categories: preview.categories, total: preview.total, instructionFiles: preview.instructionFiles, permissions: rules, mcp: servers }, null, 2)}\n`);
+      else io.out(`${renderContextReport(modelId === state.model ? state : { ...state, model: `${modelId} (${state.model})` }, preview)}\n\n${formatRules(rules.rules, rules.directories)}\n\n## MCP servers\n\n${formatServers(servers)}`);
       return 0;
     }
     case 'sessions':
       return sessionsCommand(args, env, io);
+    case 'mcp':
+      return mcpCommand(args, env, io, VERSION);
     case 'memory': {
       const dir = await cliMemoryDir(resolve(args.cwd), env);
       if (!dir.ok) {
@@ -275,9 +300,13 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
         return 2;
       }
       if (input.warning) io.err(`threadline: ${input.warning}\n`);
-      const permissions = cliPermissions(cwd, args.allowedTools, dirs, env, io);
+      const flagErrors = await mcpFlagErrors(cwd, args.mcp);
+      if (flagErrors.length) return usage(flagErrors, io);
+      const mcp = cliMcpServices(cwd, args.mcp, env, VERSION);
+      const permissions = cliPermissions(cwd, args.allowedTools, dirs, env, io, [mcpResultsSource(mcp)]);
       const tools = createToolRegistry({ searchScope: permissions });
       warnUnknownTools(args.allowedTools, tools, io);
+      await startCliMcp(mcp, io);
       return runPrompt(
         { ...args, cwd, prompt: input.prompt },
         { apiKey: env.ANTHROPIC_API_KEY || undefined, baseUrl: env.ANTHROPIC_BASE_URL || undefined },
@@ -288,11 +317,12 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
           context: headlessContext(cwd, io),
           sessions: new SessionStore(cliSessionsDir(cwd, env)),
           models: cliModelCatalog(env, env.ANTHROPIC_API_KEY || undefined),
+          mcp,
           ...(await cliMemorySetup(cwd, env, io)),
         },
         io,
         opts.signal,
-      );
+      ).finally(() => mcp.shutdown());
     }
   }
 }

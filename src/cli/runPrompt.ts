@@ -20,6 +20,7 @@ import { createStore } from '../shared/store';
 import type { PromptArgs } from './args';
 import type { CliIo } from './io';
 import { findResumeTarget } from './resumeTarget';
+import type { McpServices } from '../mcp/services';
 
 export interface PromptEnv {
   apiKey: string | undefined;
@@ -40,6 +41,8 @@ export interface PromptDeps {
   memory?: MemorySetup;
   /** Resolves --model (aliases, ids the API knows); without it, the built-in table. */
   models?: ModelSource;
+  /** The run's MCP servers (started, not waited for); their tools join as each is ready. */
+  mcp?: McpServices;
 }
 
 interface Denial {
@@ -125,17 +128,20 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
     if (target.kind === 'threadline') runtime.startSession(target.loaded.meta.id);
   }
   const sessionsDir = deps.sessions?.dir;
+  const mcpTools = deps.mcp?.toolset(() => runtime.sessionId);
+  const tools = mcpTools ? deps.tools.withSource(mcpTools) : deps.tools;
 
   const agent = createAgent({
     store,
     runtime,
     log: silentLogger,
     cwd: args.cwd,
-    tools: deps.tools,
+    tools,
     permissions: {
       decide: (call) => deps.permissions.decide(call),
       ready: () => deps.permissions.ready?.() ?? Promise.resolve(),
       grantForSession: (call) => deps.permissions.grantForSession(call),
+      ...(deps.permissions.grantServer ? { grantServer: (call) => deps.permissions.grantServer!(call) } : {}),
       ...(deps.permissions.boundedCheck ? { boundedCheck: (roots, own) => deps.permissions.boundedCheck!(roots, own) } : {}),
     },
     apiKey: async () => env.apiKey,
@@ -197,7 +203,8 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
   // Each change of the history is written as it happens: the prompt, each answer, each set of tool results.
   const following = agent.conversation.onDidChange((c) => void save((r) => r.record(c)));
   if (stream) {
-    emit({ type: 'system', subtype: 'init', session_id: runtime.sessionId, cwd: args.cwd, model: agent.model().id, tools: deps.tools.tools.map((t) => t.name) });
+    const mcpServers = deps.mcp?.status().map((s) => ({ name: s.name, status: s.state })) ?? [];
+    emit({ type: 'system', subtype: 'init', session_id: runtime.sessionId, cwd: args.cwd, model: agent.model().id, tools: tools.tools.map((t) => t.name), mcp_servers: mcpServers });
   }
   const onAbort = () => agent.stop();
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -238,6 +245,7 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
   await agent.drain().catch(() => undefined);
   repairs?.dispose();
   following.dispose();
+  mcpTools?.dispose();
   if (!r) return fail('the agent did not run');
   if (r.outcome === 'error') return fail(r.error?.message.split('\n')[0] ?? 'request failed');
   if (r.outcome === 'max_turns') return fail(`stopped after ${r.turns} model turns (--max-turns ${args.maxTurns}) before the task was done; continue it with -c, or raise --max-turns`);

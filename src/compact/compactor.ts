@@ -1,3 +1,4 @@
+import type { NameSet } from '../tools/registry';
 import type { ContentBlockParam, MessageParam } from '../api/types';
 import { appendUserContent } from '../conversation/history';
 import { estimateTokens } from '../conversation/tokens';
@@ -17,7 +18,7 @@ export interface CompactorDeps {
   settings(): { autoCompact: boolean; microCompact: boolean };
   thresholds(): Thresholds;
   /** Tools whose old results micro-compaction may clear (from the tool registry). */
-  compactable: ReadonlySet<string>;
+  compactable: NameSet;
   /** Session memory first (no LLM call) when it is usable; undefined falls back to a summary. */
   fromSessionMemory?(history: readonly MessageParam[], limits: CompactLimits): Promise<CompactionResult | undefined>;
   summarize(history: readonly MessageParam[], focus: string | undefined, limits: CompactLimits): Promise<CompactionResult>;

@@ -81,7 +81,7 @@ const isEmpty = (v: unknown): v is Record<string, never> => isRecord(v) && Objec
 const ACTIONS: readonly ActionCommand[] = ['setApiKey', 'retry', 'continue', 'compact', 'newSession', 'openSettings', 'openMemory', 'selectModel', 'showContextMarkdown'];
 /** A model id or alias as the API spells them (`claude-opus-5-5`, `sonnet`, `claude-sonnet-4-6[1m]`). */
 const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,199}(\[1m\])?$/;
-const DECISIONS: readonly PermissionDecision[] = ['allow-once', 'allow-session', 'deny'];
+const DECISIONS: readonly PermissionDecision[] = ['allow-once', 'allow-session', 'allow-server', 'deny'];
 const isShortId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length < 200;
 const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 

@@ -94,7 +94,8 @@ export type ViewMessage =
 
 export type ViewMessageKind = ViewMessage['kind'];
 
-export type PermissionDecision = 'allow-once' | 'allow-session' | 'deny';
+/** `allow-server`: every tool of the call's MCP server, written to the user's settings. */
+export type PermissionDecision = 'allow-once' | 'allow-session' | 'allow-server' | 'deny';
 
 export interface PermissionPromptView {
   requestId: string;
@@ -109,6 +110,8 @@ export interface PermissionPromptView {
   toolUseId?: string;
   /** For a Write or Edit, the change it asks to make. */
   diff?: DiffSummary;
+  /** For a tool of an MCP server: the server and the tool's own name ("Allow this server" is offered). */
+  mcp?: { server: string; tool: string };
 }
 
 /** A request being retried: one transient line, replaced by the answer or by one final error. */

@@ -1,0 +1,77 @@
+// The MCP services of one CLI run: servers from --mcp-config and the files users have, the
+// trust adapter, approvals in the user's state folder, results under the folder's sessions.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { readMcpConfig } from '../mcp/config/sources';
+import { maxResultTokensFromEnv, McpServices, timeoutsFromEnv } from '../mcp/services';
+import { FileApprovalStore } from '../mcp/trust';
+import { cliSessionsDir, cliStateDir } from '../sessions/paths';
+import { childEnv } from '../tools/childEnv';
+import type { McpToolset } from '../mcp/toolset';
+import type { McpServerView } from '../shared/mcpView';
+import type { McpArgs } from './args';
+import { CLI_TRUST_HINT, cliFolderTrust } from './folderTrust';
+import type { CliIo } from './io';
+
+export function cliMcpServices(cwd: string, mcp: McpArgs, env: NodeJS.ProcessEnv, version: string): McpServices {
+  const home = env.HOME || homedir();
+  return new McpServices({
+    cwd,
+    home,
+    env: childEnv({}, env),
+    clientVersion: version,
+    readConfig: () => readMcpConfig({ cwd, home, env, flagConfigs: mcp.configs, strict: mcp.strict }),
+    trust: cliFolderTrust({ trustFlag: mcp.trust, env }),
+    approvals: new FileApprovalStore(join(cliStateDir(env), 'mcp-approvals.json')),
+    approveHint: (name) => `threadline mcp approve ${name}`,
+    trustHint: CLI_TRUST_HINT,
+    resultsRoot: join(cliSessionsDir(cwd, env), 'tool-results'),
+    maxResultTokens: () => maxResultTokensFromEnv(env) ?? 25_000,
+    ...timeoutsFromEnv(env),
+  });
+}
+
+/** Problems with the files --mcp-config names: the run stops on them (exit 2) before any server starts. */
+export async function mcpFlagErrors(cwd: string, mcp: McpArgs): Promise<string[]> {
+  if (!mcp.configs.length) return [];
+  return (await readMcpConfig({ cwd, home: '', env: {}, flagConfigs: mcp.configs, strict: true })).flagErrors;
+}
+
+/** Starts the run's servers (not waiting for them) and says on stderr what will not start, and why. */
+export async function startCliMcp(services: McpServices, io: CliIo): Promise<void> {
+  await services.manager.start();
+  for (const p of services.manager.problems()) io.err(`threadline: MCP config ${p.source}: ${p.message}\n`);
+  for (const s of services.manager.status()) {
+    if (s.state === 'awaiting-approval' || s.state === 'disabled') io.err(`threadline: MCP server "${s.name}" is not started: ${s.detail}\n`);
+  }
+}
+
+/** Results written aside live outside the workspace: Read may open them without asking. */
+export function mcpResultsSource(services: McpServices): { label: string; additionalDirectories: string[] } {
+  return { label: 'MCP results written aside', additionalDirectories: [services.resultsRoot] };
+}
+
+/** Bad --mcp-config files are a usage error: the run says which and stops before sending anything. */
+export function usage(errors: readonly string[], io: CliIo): number {
+  for (const e of errors) io.err(`threadline: ${e} (see --help)\n`);
+  return 2;
+}
+
+/**
+ * For reports (`threadline context`): the servers started and waited for (each within its
+ * connect timeout), a session's view of their tools, and `close()`, which ends them and returns
+ * their status as it was.
+ */
+export async function settledMcp(services: McpServices, io: CliIo): Promise<{ tools: McpToolset; close(): Promise<McpServerView[]> }> {
+  await startCliMcp(services, io);
+  await services.manager.settled(services.manager.connectTimeoutMs + 1000);
+  const tools = services.toolset(() => 'context');
+  return {
+    tools,
+    close: async () => {
+      const status = services.status(tools);
+      await services.shutdown();
+      return status;
+    },
+  };
+}

@@ -1,0 +1,80 @@
+// The connection layer's contract: what the rest of Threadline knows of a live MCP server. Its
+// one implementation (sdk/) is the only code that imports the MCP SDK, and it is loaded on first
+// use, so a session without servers never loads the SDK at all.
+import type { ResolvedSpec } from './config/types';
+
+export interface McpToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface McpToolInfo {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: McpToolAnnotations;
+}
+
+export type McpContent =
+  | { type: 'text'; text: string }
+  | { type: 'image'; data: string; mimeType: string }
+  | { type: 'audio'; data: string; mimeType: string }
+  | { type: 'resource'; resource: { uri: string; mimeType?: string; text?: string; blob?: string } }
+  | { type: 'resource_link'; uri: string; name?: string; description?: string; mimeType?: string };
+
+export interface McpCallResult {
+  content: McpContent[];
+  structuredContent?: unknown;
+  isError?: boolean;
+}
+
+export interface McpConnection {
+  readonly serverInfo: { name?: string; version?: string };
+  /** The process of a stdio server (for the status view), when there is one. */
+  readonly pid?: number;
+  listTools(): Promise<McpToolInfo[]>;
+  callTool(name: string, args: Record<string, unknown>, opts: { signal: AbortSignal; timeoutMs: number }): Promise<McpCallResult>;
+  /** Ends the connection and, for stdio, the server's whole process group. */
+  close(): Promise<void>;
+}
+
+/** Why a connection could not be made or was lost, as one sentence the status view and the model can show. */
+export type McpFailureKind = 'unauthorized' | 'timeout' | 'spawn' | 'exited' | 'http' | 'protocol';
+
+export class McpConnectError extends Error {
+  constructor(
+    readonly kind: McpFailureKind,
+    message: string,
+    readonly status?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export interface ConnectOptions {
+  /** The server's name, for messages. */
+  name: string;
+  spec: ResolvedSpec;
+  /** Where a stdio server runs when its config names no folder: the workspace. */
+  cwd: string;
+  /** The environment a stdio server starts from (the host's, less the agent's own secrets). */
+  baseEnv: NodeJS.ProcessEnv;
+  clientVersion: string;
+  /** The whole handshake (spawn or HTTP, initialize, the first tool list) must finish in this. */
+  timeoutMs: number;
+  /** A stdio server's stderr as it comes (the status view keeps its tail). */
+  onStderr(text: string): void;
+  /** The server said its tool list changed. */
+  onToolsChanged(): void;
+  /** The connection ended without close() (the process exited, the stream broke). */
+  onClosed(reason: string): void;
+  /** Handed to the HTTP transport: a token source or an OAuth client (the conformance adapter uses this). */
+  authProvider?: unknown;
+}
+
+export type Connect = (opts: ConnectOptions) => Promise<McpConnection>;

@@ -1,0 +1,145 @@
+// MCP in the headless CLI, against the stand-in and the tests' real MCP servers (stdio).
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { runCli } from '../../../src/cli/cli';
+import { mcpConfigFile, pidsWith, stdioServer } from '../../support/mcpServers';
+import { useStandin } from '../../support/useStandin';
+
+const standin = useStandin();
+
+async function cli(argv: string[], cwd: string, extraEnv: Record<string, string> = {}) {
+  let out = '';
+  let err = '';
+  const stateDir = extraEnv.THREADLINE_STATE_DIR ?? mkdtempSync(join(tmpdir(), 'tl-state-'));
+  const code = await runCli(argv, {
+    io: { out: (t) => (out += t), err: (t) => (err += t) },
+    env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: standin.url, THREADLINE_STATE_DIR: stateDir, THREADLINE_AUTO_MEMORY: '0', HOME: mkdtempSync(join(tmpdir(), 'tl-home-')), PATH: process.env.PATH ?? '', ...extraEnv },
+    cwd,
+  });
+  return { code, out, err };
+}
+
+type Body = { tools: Array<{ name: string }>; messages: Array<{ role: string; content: unknown }> };
+const body = (i: number) => standin.requests[i]!.body as Body;
+const lastResult = (b: Body) => {
+  const m = b.messages.at(-1)!;
+  return (m.content as Array<{ type: string; content?: unknown; is_error?: boolean }>).find((x) => x.type === 'tool_result')!;
+};
+
+describe('MCP servers in the CLI', () => {
+  it('a server from --mcp-config answers the model, allowed by a server rule; its result is in the next request; its process ends with the run', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tl-mcp-'));
+    const marker = `srv-${randomUUID()}`;
+    const cfg = mcpConfigFile({ notes: stdioServer('--name', marker) });
+    standin.enqueue({ content: [{ type: 'tool_use', name: 'mcp__notes__echo', input: { text: 'hello' } }] }, { content: [{ type: 'text', text: 'It echoed.' }] });
+    const r = await cli(['-p', 'echo hello', '--mcp-config', cfg, '--allowed-tools', 'mcp__notes', '--output-format', 'json'], cwd);
+    assert.equal(r.code, 0, r.err);
+    const res = lastResult(body(1));
+    assert.notEqual(res.is_error, true);
+    assert.equal(res.content, 'echo: hello');
+    assert.deepEqual(await pidsWith(marker), [], 'no server process outlives the run');
+    for (const rq of standin.requests) assert.equal(rq.validationError, null);
+  });
+
+  it('without a rule the call is denied, naming the rules that would allow it', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tl-mcp-'));
+    const cfg = mcpConfigFile({ notes: stdioServer() });
+    standin.enqueue({ content: [{ type: 'tool_use', name: 'mcp__notes__echo', input: { text: 'x' } }] }, { content: [{ type: 'text', text: 'denied' }] });
+    const r = await cli(['-p', 'echo', '--mcp-config', cfg, '--output-format', 'json'], cwd);
+    const j = JSON.parse(r.out) as { permission_denials: Array<{ tool_name: string; reason: string }> };
+    assert.equal(j.permission_denials[0]!.tool_name, 'mcp__notes__echo');
+    assert.match(j.permission_denials[0]!.reason, /--allowed-tools 'mcp__notes__echo'.*--allowed-tools 'mcp__notes'/);
+  });
+
+  it('mcp__server__* and mcp__server__tool rules allow too; another server\'s rule does not', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tl-mcp-'));
+    const cfg = mcpConfigFile({ notes: stdioServer(), other: stdioServer() });
+    for (const [rule, ok] of [['mcp__notes__*', true], ['mcp__notes__echo', true], ['mcp__other', false], ['mcp__notes__add', false]] as const) {
+      standin.reset();
+      standin.enqueue({ content: [{ type: 'tool_use', name: 'mcp__notes__echo', input: { text: 'x' } }] }, { content: [{ type: 'text', text: 'ok' }] });
+      await cli(['-p', 'echo', '--mcp-config', cfg, '--allowed-tools', rule], cwd);
+      assert.equal(lastResult(body(1)).is_error === true, !ok, `${rule} allows: ${ok}`);
+    }
+  });
+
+  it('a result over the cap goes to a file: the history gets its head and the path, and Read opens the file without asking', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tl-mcp-'));
+    const cfg = mcpConfigFile({ big: stdioServer('--huge-bytes', '200000') });
+    standin.enqueue({ content: [{ type: 'tool_use', name: 'mcp__big__huge', input: {} }] });
+    standin.enqueue({
+      content: [],
+      contentFrom: (req) => {
+        const text = String(lastResult(req as unknown as Body).content);
+        const path = /written to (\S+\.txt)\./.exec(text)?.[1] ?? 'missing';
+        return [{ type: 'tool_use', name: 'Read', input: { file_path: path, offset: 3000, limit: 2 } }];
+      },
+    });
+    standin.enqueue({ content: [{ type: 'text', text: 'read it' }] });
+    const r = await cli(['-p', 'get it', '--mcp-config', cfg, '--allowed-tools', 'mcp__big', '--output-format', 'json'], cwd, { MAX_MCP_OUTPUT_TOKENS: '2000' });
+    assert.equal(r.code, 0, r.err);
+    const text = String(lastResult(body(1)).content);
+    assert.ok(text.length <= 2000 * 4, `the history grows by no more than the cap (${text.length} chars)`);
+    assert.match(text, /^line 0000000 x+/);
+    const path = /written to (\S+\.txt)\./.exec(text)![1]!;
+    assert.ok(readFileSync(path, 'utf8').length > 199_000, 'the file holds the whole result');
+    const read = lastResult(body(2));
+    assert.notEqual(read.is_error, true, String(read.content));
+    assert.match(String(read.content), /line 0002999/);
+    assert.deepEqual((JSON.parse(r.out) as { permission_denials: unknown[] }).permission_denials, []);
+  });
+
+  it("a long tool name is shortened to a stable name under 64 characters, and the request is valid", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tl-mcp-'));
+    const cfg = mcpConfigFile({ 'long-server-name': stdioServer('--long-names') });
+    // The first request goes out without waiting for the server; a call to it waits for it, so the
+    // request after that call carries the server's tools.
+    standin.enqueue({ content: [{ type: 'tool_use', name: 'mcp__long-server-name__echo', input: { text: 'x' } }] }, { content: [{ type: 'text', text: 'ok' }] });
+    const r = await cli(['-p', 'list', '--mcp-config', cfg, '--allowed-tools', 'mcp__long-server-name'], cwd);
+    assert.equal(lastResult(body(1)).content, 'echo: x');
+    assert.equal(r.code, 0, r.err);
+    const names = body(1).tools.map((t) => t.name);
+    const long = names.find((n) => n.startsWith('mcp__long-server-name__a_tool_with'));
+    assert.ok(long, names.join(', '));
+    assert.ok(long.length <= 64);
+    assert.match(long, /_[0-9a-f]{8}$/);
+    for (const rq of standin.requests) assert.equal(rq.validationError, null);
+  });
+
+  it('project servers: not started in an untrusted folder; with --trust they wait for `mcp approve`; denied ones stay off; reset asks again', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tl-mcp-'));
+    const stateDir = mkdtempSync(join(tmpdir(), 'tl-state-'));
+    writeFileSync(join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { proj: stdioServer() } }));
+    const env = { THREADLINE_STATE_DIR: stateDir };
+    const list = async (...flags: string[]) => (JSON.parse((await cli(['mcp', 'list', '--json', ...flags], cwd, env)).out) as { servers: Array<{ name: string; state: string; detail: string }> }).servers[0]!;
+    assert.equal((await list()).state, 'disabled');
+    assert.match((await list()).detail, /not trusted/);
+    assert.equal((await list('--trust')).state, 'awaiting-approval');
+    assert.equal((await cli(['mcp', 'approve', 'proj'], cwd, env)).code, 0);
+    assert.equal((await list('--trust')).state, 'running');
+    assert.equal((await list()).state, 'disabled', 'an approval does not stand in for trust');
+    await cli(['mcp', 'deny', 'proj'], cwd, env);
+    assert.match((await list('--trust')).detail, /denied/);
+    await cli(['mcp', 'reset'], cwd, env);
+    assert.equal((await list('--trust')).state, 'awaiting-approval');
+    // A changed definition asks again.
+    await cli(['mcp', 'approve', 'proj'], cwd, env);
+    writeFileSync(join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { proj: stdioServer('--name', 'changed') } }));
+    assert.equal((await list('--trust')).state, 'awaiting-approval');
+  });
+
+  it('--strict-mcp-config ignores the project files; a missing --mcp-config file is a usage error', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tl-mcp-'));
+    writeFileSync(join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { proj: stdioServer() } }));
+    const cfg = mcpConfigFile({ flagged: stdioServer() });
+    const r = await cli(['mcp', 'list', '--json', '--mcp-config', cfg, '--strict-mcp-config'], cwd);
+    assert.deepEqual((JSON.parse(r.out) as { servers: Array<{ name: string }> }).servers.map((s) => s.name), ['flagged']);
+    const bad = await cli(['-p', 'x', '--mcp-config', join(cwd, 'nope.json')], cwd);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /--mcp-config .*nope\.json: no such file/);
+    assert.equal(existsSync(join(cwd, 'nope.json')), false);
+  });
+});
