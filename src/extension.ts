@@ -34,6 +34,7 @@ import { createAttachmentSource } from './vscode/attachmentSource';
 import { EditReview } from './vscode/editReview';
 import { readMaxTurns, readMemorySettings, readReviewEdits, readSettings } from './vscode/settings';
 import { createContextStatusItem } from './vscode/statusBar';
+import { createMcpWiring } from './vscode/mcpWiring';
 import { watchKeyAndSettings } from './vscode/watchers';
 
 let manager: SessionManager | undefined;
@@ -50,7 +51,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const contextService = new ContextService({ cwd, trusted: () => vscode.workspace.isTrusted, approveExternal: approveExternalInclude(context.globalState) });
   // Sessions are keyed on the folder path in global storage: code-server's workspace id changes with the port.
   const sessions = new SessionStore(sessionsDirFor(context.globalStorageUri.fsPath, cwd));
-  const archives = new ArchiveDocuments(sessions.dir);
+  const [archives, mcp] = [new ArchiveDocuments(sessions.dir), createMcpWiring({ context, cwd, store, log, sessionsDir: sessions.dir })] as const;
   const memory = await memorySetup({ cwd, globalStorageDir: context.globalStorageUri.fsPath, sessionsDir: sessions.dir, store, log });
   const models = createModelCatalog({ globalStorageDir: context.globalStorageUri.fsPath, apiKeys, store, log });
   const warnBadRule = (message: string) => void vscode.window.showWarningMessage(`Threadline: a permission rule in settings is ignored: ${message}`);
@@ -70,7 +71,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     createAgent: ({ onLoopComplete }) =>
       createAgent({
         store, runtime, log, cwd, context: contextService, maxTurns: readMaxTurns, onLoopComplete, models,
-        ...(wiring = permissionsAndTools({ cwd, globalStorageDir: context.globalStorageUri.fsPath, warn: warnBadRule })),
+        ...(wiring = permissionsAndTools({ cwd, globalStorageDir: context.globalStorageUri.fsPath, warn: warnBadRule, mcp, sessionId: () => runtime.sessionId })),
         apiKey: () => apiKeys.get(),
         baseUrl: () => store.getState().settings.apiBaseUrl,
         archive: (history) => archives.write(runtime.sessionId, history),
@@ -94,7 +95,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     openArchive: (path, session) => archives.open(path, session),
     history: historyActions(sessionManager, sessions, store),
     contextReport: () => buildContextReport(store.getState(), sessionManager.agent.previewContext(), wiring?.permissions.describeRules().rules), reply: (m) => sync.send(m),
-    sessionUi,
+    sessionUi, mcp: mcp.actions,
     ...modelUi,
   });
   const sync = new ViewSync(store, handlers, log);

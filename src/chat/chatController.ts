@@ -38,6 +38,14 @@ export interface ChatControllerDeps {
   reply?(message: HostToWebviewMessage): void;
   /** Each session's draft and scroll position, kept for after a reload. */
   sessionUi?: SessionUiKeeper;
+  /** The window's MCP servers: the panel approves, denies or restarts one by name. */
+  mcp?: McpActions;
+}
+
+export interface McpActions {
+  approve(name: string): Promise<void>;
+  deny(name: string): Promise<void>;
+  restart(name: string): Promise<void>;
 }
 
 export interface SessionUiKeeper {
@@ -182,5 +190,8 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
     'scroll/save': async (p) => {
       await deps.sessionUi?.handlers['scroll/save'](p);
     },
+    'mcp/approve': async ({ name }) => deps.mcp?.approve(name),
+    'mcp/deny': async ({ name }) => deps.mcp?.deny(name),
+    'mcp/restart': async ({ name }) => deps.mcp?.restart(name),
   };
 }

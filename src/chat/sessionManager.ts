@@ -85,6 +85,8 @@ export class SessionManager implements IDisposable {
       ...fresh,
       apiKeySet: s.apiKeySet,
       workspaceTrusted: s.workspaceTrusted,
+      // The window's MCP servers outlive a session.
+      mcpServers: s.mcpServers,
       messages: start.view,
       ...(start.title ? { sessionTitle: start.title.slice(0, 60) } : {}),
     }));

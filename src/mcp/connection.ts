@@ -54,6 +54,14 @@ export class McpConnectError extends Error {
   ) {
     super(message, options);
   }
+
+  /**
+   * By shape, not by class: the connection layer is a bundle of its own (dist/mcp.js) with its
+   * own copy of this class, so `instanceof` is false for its errors in the host's bundle.
+   */
+  static is(err: unknown): err is McpConnectError {
+    return err instanceof Error && typeof (err as { kind?: unknown }).kind === 'string';
+  }
 }
 
 export interface ConnectOptions {

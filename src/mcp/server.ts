@@ -123,7 +123,7 @@ export class McpServer {
       this.set('running', conn.serverInfo.name ? `${conn.serverInfo.name}${conn.serverInfo.version ? ` ${conn.serverInfo.version}` : ''}` : '');
     } catch (err) {
       if (generation !== this.generation) return;
-      const e = err instanceof McpConnectError ? err : new McpConnectError('protocol', `MCP server "${this.name}": ${err instanceof Error ? err.message : String(err)}`);
+      const e = McpConnectError.is(err) ? err : new McpConnectError('protocol', `MCP server "${this.name}": ${err instanceof Error ? err.message : String(err)}`);
       await this.connection?.close().catch(() => undefined);
       this.connection = undefined;
       // Missing credentials or a missing command do not fix themselves: no retry for those.

@@ -47,9 +47,10 @@ export class McpServices implements IDisposable {
   }
 
   /** The MCP tools of one chat session; `sessionId` names its folder of results written aside. */
-  toolset(sessionId: () => string): McpToolset {
+  toolset(sessionId: () => string, onDeferred?: () => void): McpToolset {
     const set = new McpToolset({
       manager: this.manager,
+      ...(onDeferred ? { onDeferred } : {}),
       limits: () => ({
         maxTokens: this.opts.maxResultTokens?.() ?? DEFAULT_MAX_RESULT_TOKENS,
         writeAside: (text) => writeResultFile(join(this.opts.resultsRoot, sessionId()), newId('mcp'), text),

@@ -23,6 +23,8 @@ export interface McpToolsetOptions {
   /** Where this session writes results too large for the conversation, and the cap. */
   limits(): ResultLimits;
   deferShare?: number;
+  /** The session switched to deferred loading (the status view shows it). */
+  onDeferred?(): void;
 }
 
 interface Entry {
@@ -140,6 +142,7 @@ export class McpToolset implements ToolSource, IDisposable {
         this.deferredMode = true;
         // The switch rewrites the cached prefix once; what was never used goes with it.
         this.offered = this.offered.filter((n) => this.loaded.has(n));
+        this.opts.onDeferred?.();
       }
     }
     const joining = this.deferredMode ? [...this.loaded] : [...current.keys()];

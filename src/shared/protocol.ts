@@ -50,6 +50,10 @@ export interface WebviewToHostMap {
   'draft/save': { sessionId: string; text: string; at: number };
   /** Where the reader is in a session's list: the message at the top, or the bottom. */
   'scroll/save': { sessionId: string; topId: string; atBottom: boolean; at: number };
+  /** A project's MCP server may start (remembered for its definition), or stays off; Retry starts a failed one again. */
+  'mcp/approve': { name: string };
+  'mcp/deny': { name: string };
+  'mcp/restart': { name: string };
 }
 
 export interface HostToWebviewMap {
@@ -126,6 +130,9 @@ const validators: { [K in keyof WebviewToHostMap]: Validator<WebviewToHostMap[K]
     isRecord(p) && isShortId(p.sessionId) && typeof p.text === 'string' && p.text.length <= MAX_DRAFT_CHARS && isTime(p.at),
   'scroll/save': (p): p is WebviewToHostMap['scroll/save'] =>
     isRecord(p) && isShortId(p.sessionId) && isShortId(p.topId) && typeof p.atBottom === 'boolean' && isTime(p.at),
+  'mcp/approve': (p): p is { name: string } => isRecord(p) && isShortId(p.name),
+  'mcp/deny': (p): p is { name: string } => isRecord(p) && isShortId(p.name),
+  'mcp/restart': (p): p is { name: string } => isRecord(p) && isShortId(p.name),
 };
 
 export type ParseResult<T> = { ok: true; message: T } | { ok: false; error: string };

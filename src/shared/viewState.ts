@@ -1,5 +1,6 @@
 // What the chat panel draws. Host and webview both import this file, so it may depend on
 // nothing but the language itself.
+import type { McpServerView } from './mcpView';
 
 export type TokenLevel = 'ok' | 'warning' | 'error' | 'blocking';
 
@@ -166,4 +167,6 @@ export interface ViewState {
   fileChoices: readonly string[] | null;
   /** The latest other sessions, for the empty state's one-click resume (loaded when it shows). */
   recent: readonly HistoryItem[];
+  /** The MCP servers of this window: state, tools, tokens; a project server waiting for approval. */
+  mcpServers: readonly McpServerView[];
 }

@@ -49,6 +49,7 @@ export const VIEW_KEYS = {
   attachments: true,
   fileChoices: true,
   recent: true,
+  mcpServers: true,
 } as const satisfies Record<keyof ViewState, true>;
 
 const viewKeys = Object.keys(VIEW_KEYS) as (keyof ViewState)[];
@@ -83,6 +84,7 @@ export function getDefaultAppState(init: { sessionId: string; settings?: Partial
     attachments: [],
     fileChoices: null,
     recent: [],
+    mcpServers: [],
     settings,
     lastUsage: null,
   };

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { Permissions } from '../agent/permissions';
 import { formatRules, readClaudeSettings, type RuleSource } from '../agent/ruleSources';
 import { createToolRegistry } from '../agent/tools';
-import type { ToolRegistry } from '../tools/registry';
+import type { ToolRegistry, ToolSource } from '../tools/registry';
 import { readAdditionalDirectories, readPermissionSettings } from './settings';
 
 export interface PermissionWiring {
@@ -11,6 +11,10 @@ export interface PermissionWiring {
   /** The extension's global storage: the user's VS Code settings folder holds it. */
   globalStorageDir: string;
   warn(message: string): void;
+  /** The window's MCP servers: this session's tools from them, reads of results written aside, "Allow this server". */
+  mcp?: { toolsetFor(sessionId: () => string): ToolSource; resultsRoot: string; saveUserRule(rule: string): Promise<void> };
+  /** The session the tools are for (its results written aside are kept under its id). */
+  sessionId?(): string;
 }
 
 /**
@@ -29,13 +33,16 @@ export function permissionsAndTools(w: PermissionWiring): { permissions: Permiss
       sources: () => [
         ...(claude ??= readClaudeSettings({ cwd: w.cwd, warn: w.warn })),
         { label: 'threadline.additionalDirectories', additionalDirectories: readAdditionalDirectories() },
+        ...(w.mcp ? [{ label: 'MCP results written aside', additionalDirectories: [w.mcp.resultsRoot] }] : []),
       ],
       // <user data>/User holds settings.json, keybindings and every extension's storage.
       protectedPaths: [dirname(dirname(w.globalStorageDir))],
+      ...(w.mcp ? { saveUserRule: w.mcp.saveUserRule } : {}),
     },
     w.warn,
   );
-  return { permissions, tools: createToolRegistry({ searchScope: permissions }) };
+  const tools = createToolRegistry({ searchScope: permissions });
+  return { permissions, tools: w.mcp ? tools.withSource(w.mcp.toolsetFor(w.sessionId ?? (() => 'session'))) : tools };
 }
 
 /** The rules in force, for Show Context. */

@@ -18,7 +18,7 @@ function statusOf(err: unknown): number | undefined {
 }
 
 function describe(name: string, err: unknown): McpConnectError {
-  if (err instanceof McpConnectError) return err;
+  if (McpConnectError.is(err)) return err;
   const status = statusOf(err);
   const text = err instanceof Error ? err.message : String(err);
   if (status === 401) return new McpConnectError('unauthorized', `MCP server "${name}" answered 401 Unauthorized: it needs credentials (an "Authorization" header in its "headers", e.g. "Bearer \${TOKEN}")`, 401, { cause: err });
@@ -93,7 +93,7 @@ async function open(opts: ConnectOptions, transport: Transport & { pid?: number 
     await client.close().catch(() => undefined);
     await transport.close().catch(() => undefined);
     // A server that died while starting says more by how it ended than by "connection closed".
-    if (exit && !(err instanceof McpConnectError)) throw new McpConnectError('exited', `MCP server "${opts.name}" ended before it finished starting: ${exitText(transport)}`, undefined, { cause: err });
+    if (exit && !(McpConnectError.is(err))) throw new McpConnectError('exited', `MCP server "${opts.name}" ended before it finished starting: ${exitText(transport)}`, undefined, { cause: err });
     throw describe(opts.name, err);
   }
   const info = client.getServerVersion();
@@ -132,7 +132,7 @@ function headersInit(headers: Record<string, string> | undefined): RequestInit |
 
 /** A server that does not speak streamable HTTP answers its POST with 404 or 405: then SSE is tried. */
 const speaksOnlySse = (err: unknown) => {
-  const s = err instanceof McpConnectError ? err.status : statusOf(err);
+  const s = McpConnectError.is(err) ? err.status : statusOf(err);
   return s === 404 || s === 405;
 };
 

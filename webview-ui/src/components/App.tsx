@@ -8,6 +8,7 @@ import { Composer } from './Composer';
 import { ContextView } from './ContextView';
 import { EmptyState } from './EmptyState';
 import { HistoryView } from './History';
+import { McpButton, McpPanel } from './McpServers';
 import { MessageList } from './MessageList';
 import { ModelButton } from './ModelButton';
 import { PermissionPrompt } from './PermissionPrompt';
@@ -61,6 +62,7 @@ export function App() {
         </span>
         <ModelButton />
         <TokenMeter open={contextOpen} />
+        <McpButton />
         <button className="icon" data-testid="history-button" title="Session history" onClick={() => post({ type: historyOpen ? 'history/hide' : 'history/show', payload: {} })}>
           <span className="codicon codicon-history" />
         </button>
@@ -70,6 +72,7 @@ export function App() {
           <span className="codicon codicon-workspace-untrusted" /> Restricted Mode: Threadline can read and answer, but it does not load project instruction files, edit files or run commands until you trust this folder.
         </div>
       )}
+      <McpPanel />
       {contextOpen ? <ContextView /> : historyOpen ? <HistoryView /> : empty ? <EmptyState /> : <MessageList />}
       <RetryLine />
       <PermissionPrompt />
