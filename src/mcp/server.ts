@@ -139,13 +139,15 @@ export class McpServer {
       return;
     }
     this.attempt++;
-    this.set('failed', `${message}; trying again in ${Math.round(delay / 1000)} s`);
+    clearTimeout(this.retryTimer);
+    this.set('failed', `${message}; trying again in ${Math.max(1, Math.round(delay / 1000))} s`);
     this.retryTimer = setTimeout(() => void this.start(), delay);
     this.retryTimer.unref?.();
   }
 
   private lost(generation: number, reason: string): void {
-    if (generation !== this.generation || this.stopped) return;
+    // Before the handshake finished, the failed start reports it (once), not this.
+    if (generation !== this.generation || this.stopped || !this.connection) return;
     this.connection = undefined;
     this.fail(`MCP server "${this.name}" stopped: ${reason}${this.logHint()}`, true);
   }

@@ -37,7 +37,8 @@ export function parseServerEntry(name: string, raw: unknown): ParsedEntry {
   if (!r.success) {
     const issue = r.error.issues[0]!;
     const where = issue.path.length ? `"${issue.path.join('.')}"` : 'the entry';
-    return { ok: false, error: `server "${name}": ${where} ${issue.code === 'invalid_type' ? `must be ${issue.expected === 'record' ? 'an object of strings' : `a ${issue.expected}`}` : issue.message}` };
+    const kind = issue.code === 'invalid_type' ? (issue.expected === 'record' ? 'object of strings' : issue.expected) : undefined;
+    return { ok: false, error: `server "${name}": ${where} ${kind ? `must be ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}` : issue.message}` };
   }
   const e = r.data;
   const warnings: string[] = [];

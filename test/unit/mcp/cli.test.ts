@@ -142,4 +142,28 @@ describe('MCP servers in the CLI', () => {
     assert.match(bad.err, /--mcp-config .*nope\.json: no such file/);
     assert.equal(existsSync(join(cwd, 'nope.json')), false);
   });
+
+  it('an image result goes to the model as an image block beside its text, in a request the API accepts', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tl-mcp-'));
+    const cfg = mcpConfigFile({ pics: stdioServer() });
+    standin.enqueue({ content: [{ type: 'tool_use', name: 'mcp__pics__image', input: {} }] }, { content: [{ type: 'text', text: 'a pixel' }] });
+    const r = await cli(['-p', 'show', '--mcp-config', cfg, '--allowed-tools', 'mcp__pics'], cwd);
+    assert.equal(r.code, 0, r.err);
+    const res = lastResult(body(1)) as { content: Array<{ type: string; text?: string; source?: { media_type: string } }> };
+    assert.deepEqual(res.content.map((b) => b.type), ['text', 'image']);
+    assert.match(res.content[0]!.text!, /a red pixel\n\n\[resource file:\/\/\/tmp\/notes\.txt \(text\/plain\)\]\nresource text/);
+    assert.equal(res.content[1]!.source!.media_type, 'image/png');
+    assert.equal(standin.requests[1]!.validationError, null);
+  });
+
+  it('a server that fails to start says why on stderr and in the call it answers; the run goes on', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tl-mcp-'));
+    const cfg = mcpConfigFile({ broken: stdioServer('--exit-at-start', '4') });
+    standin.enqueue({ content: [{ type: 'tool_use', name: 'mcp__broken__echo', input: { text: 'x' } }] }, { content: [{ type: 'text', text: 'it is down' }] });
+    const r = await cli(['-p', 'try', '--mcp-config', cfg, '--allowed-tools', 'mcp__broken'], cwd, { MCP_TIMEOUT: '3000' });
+    assert.equal(r.code, 0, r.err);
+    const res = lastResult(body(1));
+    assert.equal(res.is_error, true);
+    assert.match(String(res.content), /MCP server "broken" ended before it finished starting: the process exited with code 4/);
+  });
 });
