@@ -215,7 +215,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       const flagErrors = await mcpFlagErrors(cwd, args.mcp);
       if (flagErrors.length) return usage(flagErrors, io);
       // The servers start and are waited for (each within its connect timeout): their definitions are part of the picture.
-      const mcp = await settledMcp(cliMcpServices(cwd, args.mcp, env, VERSION), io);
+      const mcp = await settledMcp(cliMcpServices(cwd, args.mcp, env, VERSION, io), io);
       const permissions = cliPermissions(cwd, [], dirs, env, io);
       const settings = { ...(args.model ? { model: args.model } : {}), ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}) };
       const runtime = new RuntimeState(cwd);
@@ -302,7 +302,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       if (input.warning) io.err(`threadline: ${input.warning}\n`);
       const flagErrors = await mcpFlagErrors(cwd, args.mcp);
       if (flagErrors.length) return usage(flagErrors, io);
-      const mcp = cliMcpServices(cwd, args.mcp, env, VERSION);
+      const mcp = cliMcpServices(cwd, args.mcp, env, VERSION, io);
       const permissions = cliPermissions(cwd, args.allowedTools, dirs, env, io, [mcpResultsSource(mcp)]);
       const tools = createToolRegistry({ searchScope: permissions });
       warnUnknownTools(args.allowedTools, tools, io);

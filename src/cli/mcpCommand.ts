@@ -43,7 +43,7 @@ export async function mcpCommand(args: McpCliArgs, env: NodeJS.ProcessEnv, io: C
     for (const e of flagErrors) io.err(`threadline: ${e}\n`);
     return 2;
   }
-  const services = cliMcpServices(cwd, args.mcp, env, version);
+  const services = cliMcpServices(cwd, args.mcp, env, version, io);
   try {
     return await run(args, services, io);
   } finally {

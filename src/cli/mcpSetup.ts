@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { readMcpConfig } from '../mcp/config/sources';
 import { maxResultTokensFromEnv, McpServices, timeoutsFromEnv } from '../mcp/services';
+import { FileOAuthStore } from '../mcp/oauthStore';
 import { FileApprovalStore } from '../mcp/trust';
 import { cliSessionsDir, cliStateDir } from '../sessions/paths';
 import { childEnv } from '../tools/childEnv';
@@ -13,8 +14,9 @@ import type { McpArgs } from './args';
 import { CLI_TRUST_HINT, cliFolderTrust } from './folderTrust';
 import type { CliIo } from './io';
 
-export function cliMcpServices(cwd: string, mcp: McpArgs, env: NodeJS.ProcessEnv, version: string): McpServices {
+export function cliMcpServices(cwd: string, mcp: McpArgs, env: NodeJS.ProcessEnv, version: string, io?: CliIo): McpServices {
   const home = env.HOME || homedir();
+  const oauth = new FileOAuthStore(join(cliStateDir(env), 'mcp-oauth.json'), cwd);
   return new McpServices({
     cwd,
     home,
@@ -26,6 +28,8 @@ export function cliMcpServices(cwd: string, mcp: McpArgs, env: NodeJS.ProcessEnv
     approveHint: (name) => `threadline mcp approve ${name}`,
     trustHint: CLI_TRUST_HINT,
     resultsRoot: join(cliSessionsDir(cwd, env), 'tool-results'),
+    // A terminal has no browser to open: the sign-in page is printed, and the server waits for it.
+    oauth: { load: (s) => oauth.load(s), save: (s, st) => oauth.save(s, st), open: (url, server) => io?.err(`threadline: MCP server "${server}" asks you to sign in; open ${url.href}\n`) },
     maxResultTokens: () => maxResultTokensFromEnv(env) ?? 25_000,
     ...timeoutsFromEnv(env),
   });

@@ -81,8 +81,26 @@ export interface ConnectOptions {
   onToolsChanged(): void;
   /** The connection ended without close() (the process exited, the stream broke). */
   onClosed(reason: string): void;
-  /** Handed to the HTTP transport: a token source or an OAuth client (the conformance adapter uses this). */
-  authProvider?: unknown;
+  /** Sign-in for remote servers that ask for OAuth; without it a 401 fails the server with a clear message. */
+  oauth?: McpOAuthHost;
+  /** A step of the start worth showing (waiting for the user to sign in). */
+  onProgress?(text: string): void;
+}
+
+/** What OAuth saves for one server: its client registration, tokens, the PKCE verifier, the loopback port. */
+export interface McpOAuthState {
+  client?: unknown;
+  tokens?: unknown;
+  verifier?: string;
+  port?: number;
+}
+
+/** The host's part of signing in: keeping the state secret, and showing the user the sign-in page. */
+export interface McpOAuthHost {
+  load(server: string): Promise<McpOAuthState | undefined>;
+  save(server: string, state: McpOAuthState): Promise<void>;
+  /** Opens (or prints, or follows) the authorization page; the answer comes back to Threadline's loopback address. */
+  open(url: URL, server: string): void | Promise<void>;
 }
 
 export type Connect = (opts: ConnectOptions) => Promise<McpConnection>;

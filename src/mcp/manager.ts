@@ -9,7 +9,7 @@ import { estimateTokens } from '../conversation/tokens';
 import { expandSpec } from './config/expand';
 import type { McpConfigResult, McpInputSpec } from './config/sources';
 import { needsApproval, needsTrust, type McpConfigProblem, type McpServerConfig } from './config/types';
-import type { Connect } from './connection';
+import type { Connect, McpOAuthHost } from './connection';
 import { loadConnect } from './sdkLoader';
 import { McpServer, type Blocked } from './server';
 import type { ApprovalDecision, ApprovalStore, FolderTrust } from './trust';
@@ -40,7 +40,8 @@ export interface McpManagerOptions {
   retryDelaysMs?: readonly number[];
   /** Tests give their own; the default loads the SDK's bundle on first use. */
   connect?(): Promise<Connect>;
-  authProvider?(config: McpServerConfig): unknown;
+  /** Signing in to remote servers that ask for OAuth (browser in VS Code; printed URL in the CLI). */
+  oauth?: McpOAuthHost;
   log?: Logger;
 }
 
@@ -124,7 +125,7 @@ export class McpManager implements IDisposable {
       clientVersion: o.clientVersion,
       connectTimeoutMs: o.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       ...(o.retryDelaysMs ? { retryDelaysMs: o.retryDelaysMs } : {}),
-      ...(o.authProvider ? { authProvider: o.authProvider } : {}),
+      ...(o.oauth ? { oauth: o.oauth } : {}),
     };
   }
 

@@ -6,7 +6,7 @@ import type { McpServerView } from '../shared/mcpView';
 import { estimateTokens } from '../conversation/tokens';
 import { describeSpec } from './config/parse';
 import type { McpServerConfig, ResolvedSpec } from './config/types';
-import { McpConnectError, type Connect, type McpCallResult, type McpConnection, type McpToolInfo } from './connection';
+import { McpConnectError, type Connect, type McpCallResult, type McpConnection, type McpOAuthHost, type McpToolInfo } from './connection';
 
 /** Lines of a server's stderr kept for the status view and error messages. */
 const LOG_TAIL_CHARS = 4000;
@@ -22,7 +22,7 @@ export interface ServerDeps {
   clientVersion: string;
   connectTimeoutMs: number;
   retryDelaysMs?: readonly number[];
-  authProvider?(config: McpServerConfig): unknown;
+  oauth?: McpOAuthHost;
 }
 
 export type Blocked = { state: 'disabled' | 'awaiting-approval'; detail: string };
@@ -110,7 +110,8 @@ export class McpServer {
         onStderr: (t) => this.appendLog(t),
         onToolsChanged: () => void this.refreshTools(generation),
         onClosed: (reason) => this.lost(generation, reason),
-        ...(this.deps.authProvider ? { authProvider: this.deps.authProvider(this.config) } : {}),
+        onProgress: (text) => this.set('starting', text),
+        ...(this.deps.oauth ? { oauth: this.deps.oauth } : {}),
       });
       if (generation !== this.generation || this.stopped) {
         await conn.close();

@@ -10,6 +10,7 @@ import { killProcessGroups } from '../base/processGroups';
 import type { McpActions } from '../chat/chatController';
 import { readMcpConfig, type McpInputSpec } from '../mcp/config/sources';
 import { maxResultTokensFromEnv, McpServices, timeoutsFromEnv } from '../mcp/services';
+import type { McpOAuthHost, McpOAuthState } from '../mcp/connection';
 import type { McpToolset } from '../mcp/toolset';
 import { FileApprovalStore } from '../mcp/trust';
 import type { Logger } from '../ports/logger';
@@ -49,6 +50,23 @@ function inputAsker(context: vscode.ExtensionContext, cwd: string) {
   };
 }
 
+/** Signing in to a remote server: its page opens in the browser; what it saves goes to SecretStorage. */
+function oauthHost(context: vscode.ExtensionContext, cwd: string): McpOAuthHost {
+  const folder = createHash('sha256').update(cwd).digest('hex').slice(0, 16);
+  const key = (server: string) => `threadline.mcp.oauth.${folder}.${server}`;
+  return {
+    load: async (server) => {
+      const v = await context.secrets.get(key(server));
+      return v ? (JSON.parse(v) as McpOAuthState) : undefined;
+    },
+    save: async (server, state) => context.secrets.store(key(server), JSON.stringify(state)),
+    open: async (url, server) => {
+      void vscode.window.showInformationMessage(`Threadline: MCP server "${server}" asks you to sign in; its page opened in your browser.`);
+      await vscode.env.openExternal(vscode.Uri.parse(url.href, true));
+    },
+  };
+}
+
 export function createMcpWiring(d: McpWiringDeps): VscodeMcp {
   const resultsRoot = join(d.sessionsDir, 'tool-results');
   const services = new McpServices({
@@ -61,6 +79,7 @@ export function createMcpWiring(d: McpWiringDeps): VscodeMcp {
     trust: { isTrusted: () => vscode.workspace.isTrusted },
     approvals: new FileApprovalStore(join(d.context.globalStorageUri.fsPath, 'mcp-approvals.json')),
     input: inputAsker(d.context, d.cwd),
+    oauth: oauthHost(d.context, d.cwd),
     approveHint: () => 'approve it in the Threadline panel',
     trustHint: 'trust the folder to allow it',
     resultsRoot,

@@ -74,6 +74,7 @@ export async function expandSpec(spec: McpServerSpec, ctx: ExpandContext): Promi
     const headers = await map(spec.headers);
     if (headers) out.headers = headers;
     if (spec.disabled) out.disabled = true;
+    if (spec.oauth) out.oauth = { ...spec.oauth, ...(spec.oauth.clientId ? { clientId: await str(spec.oauth.clientId) } : {}), ...(spec.oauth.clientSecret ? { clientSecret: await str(spec.oauth.clientSecret) } : {}) };
     if (missing.size) return { ok: false, error: `it uses ${[...missing].map((v) => `\${${v}}`).join(', ')}, which ${missing.size === 1 ? 'is' : 'are'} not set (set ${missing.size === 1 ? 'it' : 'them'}, or write \${VAR:-default})` };
     return { ok: true, spec: out };
   } catch (err) {

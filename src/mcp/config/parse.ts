@@ -17,6 +17,7 @@ const entry = z
     url: z.string().optional(),
     headers: stringMap.optional(),
     disabled: z.boolean().optional(),
+    oauth: z.object({ clientId: z.string().optional(), clientSecret: z.string().optional(), callbackPort: z.number().int().min(1).max(65535).optional() }).optional(),
   })
   // Other keys (VS Code's `dev`, `envFile`, Cline's `autoApprove`…) are not ours to refuse.
   .loose();
@@ -56,7 +57,7 @@ export function parseServerEntry(name: string, raw: unknown): ParsedEntry {
   const spec: McpServerSpec =
     transport === 'stdio'
       ? { transport, command: e.command!, ...(e.args ? { args: e.args } : {}), ...(e.env ? { env: e.env } : {}), ...(e.cwd ? { cwd: e.cwd } : {}) }
-      : { transport, url: e.url!, ...(e.headers ? { headers: e.headers } : {}) };
+      : { transport, url: e.url!, ...(e.headers ? { headers: e.headers } : {}), ...(e.oauth ? { oauth: e.oauth } : {}) };
   if (e.disabled) spec.disabled = true;
   return { ok: true, spec, hash: specHash(spec), warnings };
 }

@@ -22,6 +22,8 @@ export interface McpServerSpec {
   headers?: Record<string, string>;
   /** `"disabled": true` (Cline, Roo): listed, never started. */
   disabled?: boolean;
+  /** A remote server's OAuth client registered beforehand (Claude Code's `oauth`), instead of registering one. */
+  oauth?: { clientId?: string; clientSecret?: string; callbackPort?: number };
 }
 
 export interface McpServerConfig {

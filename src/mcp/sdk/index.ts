@@ -6,6 +6,7 @@
 import { Client, SdkHttpError, SSEClientTransport, SseError, StreamableHTTPClientTransport, UnauthorizedError, type CallToolResult, type Transport } from '@modelcontextprotocol/client';
 import { childEnv } from '../../tools/childEnv';
 import { McpConnectError, type Connect, type ConnectOptions, type McpCallResult, type McpConnection, type McpContent, type McpToolInfo } from '../connection';
+import { LoopbackOAuthProvider } from './oauth';
 import { GroupStdioTransport } from './stdioTransport';
 
 /** The HTTP status an SDK error carries, when it carries one. */
@@ -73,7 +74,21 @@ function toContent(c: CallToolResult['content'][number]): McpContent {
   }
 }
 
-async function open(opts: ConnectOptions, transport: Transport & { pid?: number }): Promise<McpConnection> {
+type AnyTransport = Transport & { pid?: number; finishAuth?(params: URLSearchParams): Promise<void> };
+
+/**
+ * After the SDK sent the user to the sign-in page (it then fails the request as unauthorized):
+ * waits for the callback and redeems the code. False when no sign-in was started.
+ */
+async function signedIn(opts: ConnectOptions, transport: AnyTransport, provider: LoopbackOAuthProvider | undefined, err: unknown): Promise<boolean> {
+  const callback = provider && McpConnectError.is(err) && err.kind === 'unauthorized' ? provider.takeCallback() : undefined;
+  if (!callback || !transport.finishAuth) return false;
+  opts.onProgress?.(`waiting for you to sign in to ${opts.name} (its sign-in page was opened)`);
+  await transport.finishAuth(await callback);
+  return true;
+}
+
+async function open(opts: ConnectOptions, transport: AnyTransport, provider?: LoopbackOAuthProvider): Promise<McpConnection> {
   const client = new Client(
     { name: 'threadline', version: opts.clientVersion },
     // The tool list is read again when the server says it changed (debounced by the SDK).
@@ -96,12 +111,26 @@ async function open(opts: ConnectOptions, transport: Transport & { pid?: number 
     if (exit && !(McpConnectError.is(err))) throw new McpConnectError('exited', `MCP server "${opts.name}" ended before it finished starting: ${exitText(transport)}`, undefined, { cause: err });
     throw describe(opts.name, err);
   }
+  // A request the server wants signed in for (a server that asks only after the handshake, or a
+  // tool that needs a wider scope: step-up): sign in, then ask once more.
+  const signInAndRetry = async <T>(request: () => Promise<T>): Promise<T> => {
+    try {
+      try {
+        return await request();
+      } catch (err) {
+        if (!(await signedIn(opts, transport, provider, describe(opts.name, err)))) throw err;
+        return await request();
+      }
+    } catch (err) {
+      throw describe(opts.name, err);
+    }
+  };
   const info = client.getServerVersion();
   return {
     serverInfo: { ...(info?.name ? { name: info.name } : {}), ...(info?.version ? { version: info.version } : {}) },
     ...(transport.pid ? { pid: transport.pid } : {}),
     async listTools(): Promise<McpToolInfo[]> {
-      const r = await client.listTools();
+      const r = await signInAndRetry(() => client.listTools());
       return r.tools.map((t) => ({
         name: t.name,
         ...(t.title ? { title: t.title } : {}),
@@ -111,12 +140,8 @@ async function open(opts: ConnectOptions, transport: Transport & { pid?: number 
       }));
     },
     async callTool(name, args, o): Promise<McpCallResult> {
-      try {
-        const r = (await client.callTool({ name, arguments: args }, { signal: o.signal, timeout: o.timeoutMs, resetTimeoutOnProgress: true })) as CallToolResult;
-        return { content: (r.content ?? []).map(toContent), ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent } : {}), ...(r.isError ? { isError: true } : {}) };
-      } catch (err) {
-        throw describe(opts.name, err);
-      }
+      const r = (await signInAndRetry(() => client.callTool({ name, arguments: args }, { signal: o.signal, timeout: o.timeoutMs, resetTimeoutOnProgress: true }))) as CallToolResult;
+      return { content: (r.content ?? []).map(toContent), ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent } : {}), ...(r.isError ? { isError: true } : {}) };
     },
     async close() {
       closing = true;
@@ -155,13 +180,27 @@ export const connect: Connect = async (opts) => {
     throw new McpConnectError('http', `MCP server "${opts.name}": "${spec.url}" is not a URL`);
   }
   const requestInit = headersInit(spec.headers);
-  const auth = opts.authProvider as ConstructorParameters<typeof StreamableHTTPClientTransport>[1] extends infer O ? (O extends { authProvider?: infer A } ? A : never) : never;
-  const sse = () => new SSEClientTransport(url, { ...(requestInit ? { requestInit } : {}), ...(auth ? { authProvider: auth } : {}) } as ConstructorParameters<typeof SSEClientTransport>[1]);
-  if (spec.transport === 'sse') return open(opts, sse());
+  const provider = opts.oauth ? await LoopbackOAuthProvider.create(opts.name, opts.oauth, spec.oauth) : undefined;
+  const options = { ...(requestInit ? { requestInit } : {}), ...(provider ? { authProvider: provider } : {}) };
+  const make = (kind: 'http' | 'sse'): AnyTransport => (kind === 'sse' ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options));
+  const attempt = async (kind: 'http' | 'sse') => {
+    const transport = make(kind);
+    try {
+      return await open(opts, transport, provider);
+    } catch (err) {
+      if (!(await signedIn(opts, transport, provider, err))) throw err;
+      return open(opts, make(kind), provider);
+    }
+  };
   try {
-    return await open(opts, new StreamableHTTPClientTransport(url, { ...(requestInit ? { requestInit } : {}), ...(auth ? { authProvider: auth } : {}) }));
-  } catch (err) {
-    if (!speaksOnlySse(err)) throw err;
-    return open(opts, sse());
+    if (spec.transport === 'sse') return await attempt('sse');
+    try {
+      return await attempt('http');
+    } catch (err) {
+      if (!speaksOnlySse(err)) throw err;
+      return await attempt('sse');
+    }
+  } finally {
+    provider?.close();
   }
 };

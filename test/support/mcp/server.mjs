@@ -32,23 +32,6 @@ const slowStart = Number(value('--slow-start', '0'));
 const exitAtStart = value('--exit-at-start', undefined);
 const listChangedAfter = Number(value('--list-changed-after', '0'));
 
-if (exitAtStart !== undefined) {
-  process.stderr.write(`${name}: cannot open the database (fake failure for the tests)\n`);
-  process.exit(Number(exitAtStart));
-}
-if (flag('--never-answer')) {
-  process.stderr.write(`${name}: started, will never answer\n`);
-  setInterval(() => undefined, 1 << 30);
-} else {
-  if (slowStart) await new Promise((r) => setTimeout(r, slowStart));
-  if (flag('--http')) await serveHttp();
-  else {
-    const server = build();
-    await server.connect(new StdioServerTransport());
-    process.stderr.write(`${name}: ready on stdio\n`);
-  }
-}
-
 /** A 1x1 PNG, so image results can be checked without a file. */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
@@ -93,8 +76,18 @@ function build() {
     server.registerTool(
       `${verb}_${noun}${i >= 200 ? `_${i}` : ''}`,
       {
-        description: `${verb[0].toUpperCase()}${verb.slice(1)}s a ${noun} in the ${name} service. Takes the ${noun} id and optional filters; returns the ${noun} as JSON with its fields, owner, timestamps and links.`,
-        inputSchema: z.object({ id: z.string().describe(`The ${noun} id`), filter: z.string().optional().describe('An optional filter expression'), limit: z.number().int().optional().describe('Most results to return') }),
+        // About as long as real servers' definitions (GitHub's, Jira's): some 250 tokens each.
+        description:
+          `${verb[0].toUpperCase()}${verb.slice(1)}s a ${noun} in the ${name} service. Takes the ${noun} id and optional filters; returns the ${noun} as JSON with its fields, owner, timestamps and links. ` +
+          `Use this when the user asks to ${verb} one ${noun} or several; for many ${noun}s prefer a filter over repeated calls. Results are paginated: pass the cursor from the previous page to continue. ` +
+          `Errors: NOT_FOUND when the ${noun} does not exist, FORBIDDEN when the token lacks the scope.`,
+        inputSchema: z.object({
+          id: z.string().describe(`The ${noun} id, as shown in the ${name} web interface`),
+          filter: z.string().optional().describe('An optional filter expression, e.g. "state:open owner:me"'),
+          limit: z.number().int().optional().describe('Most results to return (1-100, default 30)'),
+          cursor: z.string().optional().describe('The cursor of the page to return, from the previous result'),
+          fields: z.array(z.string()).optional().describe('Only these fields in the result'),
+        }),
       },
       async ({ id }) => ({ content: [{ type: 'text', text: `${verb} ${noun} ${id} on ${name}` }] }),
     );
@@ -134,4 +127,22 @@ async function serveHttp() {
   });
   await new Promise((r) => http.listen(Number(value('--http', '0')), '127.0.0.1', r));
   process.stdout.write(`http://127.0.0.1:${http.address().port}/mcp\n`);
+}
+
+// Last: the constants and functions above must exist before the server is built.
+if (exitAtStart !== undefined) {
+  process.stderr.write(`${name}: cannot open the database (fake failure for the tests)\n`);
+  process.exit(Number(exitAtStart));
+}
+if (flag('--never-answer')) {
+  process.stderr.write(`${name}: started, will never answer\n`);
+  setInterval(() => undefined, 1 << 30);
+} else {
+  if (slowStart) await new Promise((r) => setTimeout(r, slowStart));
+  if (flag('--http')) await serveHttp();
+  else {
+    const server = build();
+    await server.connect(new StdioServerTransport());
+    process.stderr.write(`${name}: ready on stdio\n`);
+  }
 }

@@ -56,7 +56,7 @@ describe('ToolSearch', () => {
 
   it('loads what it finds or what select: names, and lists the names by server in its description', async () => {
     const loaded: string[] = [];
-    const tool = toolSearchTool({ docs: () => docs, load: (n) => (loaded.push(...n), n) });
+    const tool = toolSearchTool({ docs: () => docs, load: (n) => (loaded.push(...n), [...n]) });
     assert.match(tool.description, /github: create_issue, list_pull_requests\njira: createTicket\ndb: query/);
     assert.equal(listing(docs).split('\n').length, 3);
     const r = await tool.call({ query: 'select:mcp__db__query,mcp__nope__x' }, { cwd: '/', signal: new AbortController().signal });
