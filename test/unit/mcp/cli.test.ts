@@ -166,4 +166,19 @@ describe('MCP servers in the CLI', () => {
     assert.equal(res.is_error, true);
     assert.match(String(res.content), /MCP server "broken" ended before it finished starting: the process exited with code 4/);
   });
+
+  it('threadline context waits for the servers and shows each one\'s tool definitions in tokens', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tl-mcp-'));
+    const cfg = mcpConfigFile({ notes: stdioServer('--name', 'notes'), big: stdioServer('--name', 'big', '--tools', '60') });
+    const r = await cli(['context', '--json', '--mcp-config', cfg, '--context-window', '200000'], cwd);
+    assert.equal(r.code, 0, r.err);
+    const j = JSON.parse(r.out) as { categories: Array<{ name: string; tokens: number }>; mcp: Array<{ name: string; state: string; tokens: number; tools: number; deferred?: boolean }> };
+    const notes = j.mcp.find((s) => s.name === 'notes')!;
+    assert.equal(notes.state, 'running');
+    assert.ok(notes.tokens > 0 && notes.tools === 7);
+    assert.ok(j.categories.some((c) => c.name === 'MCP tools: notes' && c.tokens > 0), JSON.stringify(j.categories));
+    const text = await cli(['context', '--mcp-config', cfg, '--context-window', '20000'], cwd);
+    assert.match(text.out, /## MCP servers/);
+    assert.match(text.out, /MCP tool search/, 'past a tenth of a small window the definitions are deferred');
+  });
 });
