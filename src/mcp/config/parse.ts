@@ -70,7 +70,9 @@ export function specHash(spec: McpServerSpec): string {
 
 /** What a server runs, as the approval prompt and the status view show it (unexpanded: no secret in it). */
 export function describeSpec(spec: McpServerSpec): string {
-  if (spec.transport !== 'stdio') return `${spec.transport} ${spec.url ?? ''}`;
+  if (spec.transport !== 'stdio') return `${spec.transport} ${spec.url ?? ''}${spec.headers ? ` (headers: ${Object.keys(spec.headers).join(', ')})` : ''}`;
   const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-  return [spec.command ?? '', ...(spec.args ?? [])].map(quote).join(' ');
+  // What it runs with counts as much as the command (NODE_OPTIONS can load any file): the names show, the values may be secrets.
+  const env = spec.env && Object.keys(spec.env).length ? ` (env: ${Object.keys(spec.env).join(', ')})` : '';
+  return `${[spec.command ?? '', ...(spec.args ?? [])].map(quote).join(' ')}${env}${spec.cwd ? ` (in ${spec.cwd})` : ''}`;
 }

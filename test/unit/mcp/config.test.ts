@@ -49,7 +49,7 @@ describe('MCP server entries', () => {
     assert.ok(a.ok && b.ok && c.ok);
     assert.equal(a.hash, b.hash);
     assert.notEqual(a.hash, c.hash);
-    assert.equal(describeSpec(a.spec), 'x');
+    assert.equal(describeSpec(a.spec), 'x (env: A, B)', 'the approval shows the variables it runs with, not their values');
     assert.equal(describeSpec({ transport: 'stdio', command: 'node', args: ['my server.js', '--x=1'] }), "node 'my server.js' --x=1");
   });
 });
