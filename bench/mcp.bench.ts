@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MessageParam } from '../src/api/types';
 import { createToolRegistry } from '../src/agent/tools';
+import { firstRequestGate } from '../src/cli/mcpSetup';
 import { estimateTokens } from '../src/conversation/tokens';
 import { McpServices } from '../src/mcp/services';
 import { TOOL_SEARCH } from '../src/mcp/search';
@@ -53,12 +54,13 @@ export async function benchMcp(opts: { quick?: boolean } = {}): Promise<Record<s
       const mcp = withMcp ? services(cwd, tenServers()) : undefined;
       const toolset = mcp?.toolset(() => 'bench');
       const tools = toolset ? createToolRegistry().withSource(toolset) : createToolRegistry();
-      const { agent } = createStandinAgent({ url: standin.url, cwd, extra: { tools } });
+      // As the CLI does: the servers are started with the session and spawn once the first answer begins.
+      const gate = firstRequestGate();
+      const { agent } = createStandinAgent({ url: standin.url, cwd, extra: { tools, loopEvents: { onTextDelta: () => gate.open(), onTurnComplete: () => gate.open() } } });
       standin.reset();
       standin.enqueue({ content: [{ type: 'text', text: 'ok' }] });
       const t0 = performance.now();
-      // As a face does at session start: the servers start, nothing waits for them.
-      if (mcp) void mcp.manager.start();
+      if (mcp) void mcp.manager.start({ after: gate.after });
       let at = 0;
       const sent = new Promise<void>((resolve) => {
         const poll = () => (standin.requests.length ? ((at = performance.now() - t0), resolve()) : setImmediate(poll));

@@ -28,7 +28,7 @@ import { cliModelCatalog } from './models';
 import { DEFAULT_MODEL } from '../api/models';
 import { sessionsCommand } from './sessionsCommand';
 import { formatServers, mcpCommand } from './mcpCommand';
-import { cliMcpServices, mcpFlagErrors, mcpResultsSource, settledMcp, startCliMcp, usage } from './mcpSetup';
+import { cliMcpServices, firstRequestGate, mcpFlagErrors, mcpResultsSource, settledMcp, startCliMcp, usage } from './mcpSetup';
 
 declare const __THREADLINE_VERSION__: string | undefined;
 
@@ -306,7 +306,8 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       const permissions = cliPermissions(cwd, args.allowedTools, dirs, env, io, [mcpResultsSource(mcp)]);
       const tools = createToolRegistry({ searchScope: permissions });
       warnUnknownTools(args.allowedTools, tools, io);
-      await startCliMcp(mcp, io);
+      const gate = firstRequestGate();
+      await startCliMcp(mcp, io, gate.after);
       return runPrompt(
         { ...args, cwd, prompt: input.prompt },
         { apiKey: env.ANTHROPIC_API_KEY || undefined, baseUrl: env.ANTHROPIC_BASE_URL || undefined },
@@ -318,6 +319,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
           sessions: new SessionStore(cliSessionsDir(cwd, env)),
           models: cliModelCatalog(env, env.ANTHROPIC_API_KEY || undefined),
           mcp,
+          onAnswerStart: gate.open,
           ...(await cliMemorySetup(cwd, env, io)),
         },
         io,

@@ -42,12 +42,25 @@ export async function mcpFlagErrors(cwd: string, mcp: McpArgs): Promise<string[]
 }
 
 /** Starts the run's servers (not waiting for them) and says on stderr what will not start, and why. */
-export async function startCliMcp(services: McpServices, io: CliIo): Promise<void> {
-  await services.manager.start();
+export async function startCliMcp(services: McpServices, io: CliIo, after?: Promise<unknown>): Promise<void> {
+  await services.manager.start(after ? { after } : {});
   for (const p of services.manager.problems()) io.err(`threadline: MCP config ${p.source}: ${p.message}\n`);
   for (const s of services.manager.status()) {
     if (s.state === 'awaiting-approval' || s.state === 'disabled') io.err(`threadline: MCP server "${s.name}" is not started: ${s.detail}\n`);
   }
+}
+
+/**
+ * Opens when the answer to the run's first request begins (so the request is out), or after two
+ * seconds whatever happens: the servers spawn while the model thinks, instead of taking CPU
+ * from the request's own start. A call to a server before then waits for it, as for any server
+ * still starting.
+ */
+export function firstRequestGate(): { after: Promise<void>; open(): void } {
+  let open!: () => void;
+  const after = new Promise<void>((resolve) => (open = resolve));
+  setTimeout(open, 2000).unref();
+  return { after, open: () => open() };
 }
 
 /** Results written aside live outside the workspace: Read may open them without asking. */

@@ -43,6 +43,8 @@ export interface PromptDeps {
   models?: ModelSource;
   /** The run's MCP servers (started, not waited for); their tools join as each is ready. */
   mcp?: McpServices;
+  /** An answer began arriving, so its request is out (the MCP servers spawn after the first). */
+  onAnswerStart?(): void;
 }
 
 interface Denial {
@@ -158,7 +160,10 @@ export async function runPrompt(args: PromptArgs, env: PromptEnv, deps: PromptDe
     ...(deps.dynamicSections ? { dynamicSections: deps.dynamicSections } : {}),
     ...(deps.models ? { models: deps.models } : {}),
     loopEvents: {
+      onTextDelta: () => deps.onAnswerStart?.(),
+      onThinkingDelta: () => deps.onAnswerStart?.(),
       onTurnComplete: (turn) => {
+        deps.onAnswerStart?.();
         if (stream) emit({ type: 'assistant', session_id: runtime.sessionId, message: { role: 'assistant', model: turn.model, content: blocksToJson(turn.blocks), stop_reason: turn.stopReason, usage: apiUsage(turn.usage) } });
       },
       onToolCall: ({ id, name }) => toolNames.set(id, name),

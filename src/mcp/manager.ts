@@ -55,6 +55,7 @@ export class McpManager implements IDisposable {
   private loading: Promise<void> | undefined;
   /** Reloads run one at a time: two at once would each start the same new server. */
   private queue: Promise<void> = Promise.resolve();
+  private spawnGate: Promise<unknown> = Promise.resolve();
   private disposed = false;
 
   constructor(private readonly opts: McpManagerOptions) {}
@@ -67,8 +68,13 @@ export class McpManager implements IDisposable {
     return this.opts.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   }
 
-  /** Reads the config and starts what may start; resolves once every server is under way, not when they are ready. */
-  start(): Promise<void> {
+  /**
+   * Reads the config and starts what may start; resolves once the config is read, not when the
+   * servers are ready. With `after`, the processes are spawned only once it resolves: a CLI run
+   * passes its first request going out, so ten servers starting take no CPU from building it.
+   */
+  start(opts: { after?: Promise<unknown> } = {}): Promise<void> {
+    if (opts.after) this.spawnGate = opts.after;
     return (this.loading ??= this.reload());
   }
 
@@ -89,24 +95,24 @@ export class McpManager implements IDisposable {
       const c = next.get(name);
       if (!c || c.hash !== server.config.hash || c.scope !== server.config.scope || c.invalid !== server.config.invalid) await this.remove(name);
     }
-    const starts: Array<Promise<void>> = [];
+    const starts: Array<() => Promise<void>> = [];
     for (const c of config.servers) {
       const kept = this.byName.get(c.name);
       if (kept) {
         // Trust or an approval may have changed since: a held server may start now, a running one may have to stop.
         const blocked = await this.blockedBy(c);
         if (blocked && kept.server.state !== blocked.state) await kept.server.stop(blocked);
-        else if (!blocked && (kept.server.state === 'disabled' || kept.server.state === 'awaiting-approval')) starts.push(kept.server.restart());
+        else if (!blocked && (kept.server.state === 'disabled' || kept.server.state === 'awaiting-approval')) starts.push(() => kept.server.restart());
         continue;
       }
       const blocked = await this.blockedBy(c);
       const server = new McpServer(c, this.serverDeps(), blocked);
       this.byName.set(c.name, { server, sub: server.onDidChange(() => this.changed.fire()) });
-      if (!blocked) starts.push(server.start());
+      if (!blocked) starts.push(() => server.start());
     }
     this.changed.fire();
     // Not awaited by callers of start(): the first request must not wait for any server.
-    void Promise.all(starts);
+    void this.spawnGate.then(() => Promise.all(starts.map((s) => s())));
   }
 
   private serverDeps() {

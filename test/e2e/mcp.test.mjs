@@ -74,6 +74,13 @@ describe('MCP servers in real VS Code', { timeout: 420_000 }, () => {
     const trust = wb.page.locator('.workspace-trust-editor').getByRole('button', { name: /^Trust/ }).first();
     await trust.waitFor({ timeout: 60_000 });
     await trust.click();
+    // The trust editor opens as a modal over the workbench: close it as a person does, with its ✕.
+    const modal = wb.page.locator('.monaco-modal-editor-block');
+    if (await modal.count()) {
+      await wb.page.keyboard.press('Escape');
+      if (await modal.count()) await modal.locator('.codicon-close, [aria-label^="Close"]').first().click();
+      await modal.waitFor({ state: 'detached', timeout: 30_000 });
+    }
     await wb.showThreadline();
     const frame = wb.chatFrame();
     const approval = frame.locator('[data-testid="mcp-approval"][data-name="notes"]');

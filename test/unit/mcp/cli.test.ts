@@ -1,7 +1,7 @@
 // MCP in the headless CLI, against the stand-in and the tests' real MCP servers (stdio).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -181,4 +181,39 @@ describe('MCP servers in the CLI', () => {
     assert.match(text.out, /## MCP servers/);
     assert.match(text.out, /MCP tool search/, 'past a tenth of a small window the definitions are deferred');
   });
+
+  it('the first request goes out before any server process is spawned; the servers start while the answer comes', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tl-mcp-'));
+    const marker = `gate-${randomUUID()}`;
+    const cfg = mcpConfigFile({ a: stdioServer('--name', marker), b: stdioServer('--name', marker) });
+    let atFirstRequest = -1;
+    standin.enqueue(
+      {
+        content: [],
+        contentFrom: () => {
+          atFirstRequest = procsWith(marker);
+          return [{ type: 'tool_use', name: 'mcp__a__echo', input: { text: 'x' } }];
+        },
+      },
+      { content: [{ type: 'text', text: 'ok' }] },
+    );
+    const r = await cli(['-p', 'go', '--mcp-config', cfg, '--allowed-tools', 'mcp__a'], cwd);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(atFirstRequest, 0, 'no server process existed when the first request arrived');
+    assert.equal(lastResult(body(1)).content, 'echo: x', 'the call waited for the server');
+  });
 });
+
+/** Processes whose command line holds `marker`, read at once (the stand-in's reply builder is synchronous). */
+function procsWith(marker: string): number {
+  let n = 0;
+  for (const e of readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      if (readFileSync(`/proc/${e}/cmdline`, 'utf8').includes(marker)) n++;
+    } catch {
+      // gone
+    }
+  }
+  return n;
+}
