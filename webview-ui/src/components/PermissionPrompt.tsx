@@ -56,7 +56,7 @@ export function PermissionPrompt() {
         </>
       ) : (
         <>
-          <div className="permission-summary">{fields.command ?? p.summary}</div>
+          {!p.mcp && <div className="permission-summary">{fields.command ?? p.summary}</div>}
           <button className="link" aria-expanded={open} onClick={() => setOpen(!open)}>
             {open ? 'Hide details' : 'Show details'}
           </button>
