@@ -78,6 +78,7 @@ export async function benchMcp(opts: { quick?: boolean } = {}): Promise<Record<s
       without.push(await firstRequest(false));
       withMcp.push(await firstRequest(true));
     }
+    if (process.env.TL_BENCH_VERBOSE) console.log({ without, withMcp });
     out.firstRequestNoMcpMs = +median(without).toFixed(1);
     out.firstRequest10ServersMs = +median(withMcp).toFixed(1);
     out.firstRequestAddedMs = +Math.max(0, median(withMcp) - median(without)).toFixed(1);

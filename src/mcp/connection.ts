@@ -85,6 +85,8 @@ export interface ConnectOptions {
   oauth?: McpOAuthHost;
   /** A step of the start worth showing (waiting for the user to sign in). */
   onProgress?(text: string): void;
+  /** The start is no longer wanted (the session ended): the process it spawned ends at once. */
+  signal?: AbortSignal;
 }
 
 /** What OAuth saves for one server: its client registration, tokens, the PKCE verifier, the loopback port. */

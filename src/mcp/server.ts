@@ -39,6 +39,9 @@ export class McpServer {
   private waiters: Array<() => void> = [];
   private generation = 0;
   private stopped = false;
+  /** Ends a start in progress (its process too) when the server is stopped meanwhile. */
+  private starting: AbortController | undefined;
+  private inflight: Promise<McpConnection> | undefined;
 
   constructor(
     readonly config: McpServerConfig,
@@ -93,6 +96,8 @@ export class McpServer {
     clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
     const generation = ++this.generation;
+    this.starting?.abort();
+    const starting = (this.starting = new AbortController());
     this.set('starting', this.attempt ? `reconnecting (attempt ${this.attempt + 1})` : '');
     const resolved = await this.deps.resolve(this.config);
     if (generation !== this.generation) return;
@@ -100,7 +105,9 @@ export class McpServer {
     let conn: McpConnection;
     try {
       const connect = await this.deps.connect();
-      conn = await connect({
+      if (starting.signal.aborted) return;
+      const attempt = connect({
+        signal: starting.signal,
         name: this.name,
         spec: resolved.spec,
         cwd: this.deps.cwd,
@@ -113,6 +120,8 @@ export class McpServer {
         onProgress: (text) => this.set('starting', text),
         ...(this.deps.oauth ? { oauth: this.deps.oauth } : {}),
       });
+      this.inflight = attempt;
+      conn = await attempt;
       if (generation !== this.generation || this.stopped) {
         await conn.close();
         return;
@@ -210,6 +219,10 @@ export class McpServer {
   /** Ends the connection and its processes; the server starts again only through start(). */
   async stop(state: Blocked | { state: 'stopped'; detail: string } = { state: 'stopped', detail: '' }): Promise<void> {
     this.generation++;
+    this.starting?.abort();
+    // A start under way ends its process on the abort; wait for that, so nothing outlives stop().
+    const late = await this.inflight?.catch(() => undefined);
+    if (late && late !== this.connection) await late.close().catch(() => undefined);
     clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
     const conn = this.connection;

@@ -95,6 +95,8 @@ async function open(opts: ConnectOptions, transport: AnyTransport, provider?: Lo
     { capabilities: {}, listChanged: { tools: { autoRefresh: false, onChanged: () => opts.onToolsChanged() } } },
   );
   let closing = false;
+  const abandon = () => void transport.close().catch(() => undefined);
+  opts.signal?.addEventListener('abort', abandon, { once: true });
   client.onclose = () => {
     if (!closing) opts.onClosed(exitText(transport));
   };
@@ -125,6 +127,7 @@ async function open(opts: ConnectOptions, transport: AnyTransport, provider?: Lo
       throw describe(opts.name, err);
     }
   };
+  opts.signal?.removeEventListener('abort', abandon);
   const info = client.getServerVersion();
   return {
     serverInfo: { ...(info?.name ? { name: info.name } : {}), ...(info?.version ? { version: info.version } : {}) },

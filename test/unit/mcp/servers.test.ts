@@ -151,4 +151,17 @@ describe('MCP servers through their lives', () => {
     await m.shutdown();
     assert.deepEqual(await pidsWith(marker), []);
   });
+
+  it('a server stopped while it is still starting ends at once, not when its start would have finished', async () => {
+    const marker = `starting-${randomUUID()}`;
+    const m = manager({ slow: stdioServer('--name', marker, '--slow-start', '5000') });
+    await m.start();
+    const deadline = Date.now() + 5000;
+    while (!(await pidsWith(marker)).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.ok((await pidsWith(marker)).length, 'the process was spawned');
+    const t0 = Date.now();
+    await m.shutdown();
+    assert.deepEqual(await pidsWith(marker), []);
+    assert.ok(Date.now() - t0 < 3000, `shutdown took ${Date.now() - t0} ms`);
+  });
 });
