@@ -88,6 +88,8 @@ export class McpManager implements IDisposable {
   private async reloadNow(): Promise<void> {
     if (this.disposed) return;
     const config = await this.opts.readConfig();
+    // The session may have ended while the files were read: then nothing starts.
+    if (this.disposed) return;
     this.problemList = config.problems;
     this.inputs = config.inputs;
     const next = new Map(config.servers.map((c) => [c.name, c]));
@@ -209,6 +211,8 @@ export class McpManager implements IDisposable {
   /** Ends every server and its processes. */
   async shutdown(): Promise<void> {
     this.disposed = true;
+    // A reload under way finishes first (it starts nothing now), so no server is made after the sweep.
+    await this.queue;
     const all = [...this.byName.keys()];
     await Promise.all(all.map((n) => this.remove(n)));
   }

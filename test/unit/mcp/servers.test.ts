@@ -164,4 +164,16 @@ describe('MCP servers through their lives', () => {
     assert.deepEqual(await pidsWith(marker), []);
     assert.ok(Date.now() - t0 < 3000, `shutdown took ${Date.now() - t0} ms`);
   });
+
+  it('a session that ends while the config is still being read starts no server afterwards', async () => {
+    const marker = `late-${randomUUID()}`;
+    const servers = { a: stdioServer('--name', marker) };
+    const m = manager(servers, { readConfig: async () => (await new Promise((r) => setTimeout(r, 300)), config(servers)) });
+    void m.start();
+    await new Promise((r) => setTimeout(r, 50));
+    await m.shutdown();
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.deepEqual(await pidsWith(marker), []);
+    assert.deepEqual(m.servers(), []);
+  });
 });
