@@ -3,7 +3,7 @@
 const LAYERS = [
   ['base', 'shared', 'ports', 'api'],
   ['state', 'conversation', 'tools'],
-  ['context', 'compact', 'memory', 'sessions', 'mcp'],
+  ['context', 'compact', 'memory', 'sessions', 'permissions', 'checkpoints', 'mcp'],
   ['agent'],
   ['chat', 'cli', 'vscode'],
 ];

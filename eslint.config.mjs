@@ -46,6 +46,15 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { paths: [GRAY_MATTER], patterns: [{ group: ['vscode', 'node:*', 'fs', 'path', 'os', 'child_process'], message: 'shared/ runs in the webview too.' }] }],
     },
   },
+  // The places that put the program together read top to bottom: a closure that uses a name made
+  // further down is late binding (the agent's parts once reached each other through `self.agent!`,
+  // the extension's handlers through names declared below them).
+  {
+    files: ['src/extension.ts', 'src/agent/createAgent.ts', 'src/cli/runPrompt.ts', 'src/sessions/sessionDriver.ts'],
+    rules: {
+      '@typescript-eslint/no-use-before-define': ['error', { functions: false, classes: true, variables: true, typedefs: false, enums: true, ignoreTypeReferences: true }],
+    },
+  },
   {
     files: ['scripts/**/*.mjs', 'test/**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', Buffer: 'readonly', fetch: 'readonly', AbortSignal: 'readonly', AbortController: 'readonly' } },

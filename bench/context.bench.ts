@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { ContextService } from '../src/context/contextService';
 import { createStandinAgent } from '../test/support/standinAgent';
 import { startStandin } from '../test/standin/server';
+import { testHost } from '../test/support/host';
 
 /** A repository of 50,000 files in nested folders, with instruction files along one path. */
 function bigRepo(): { root: string; cwd: string } {
@@ -35,14 +36,14 @@ function bigRepo(): { root: string; cwd: string } {
 export async function benchContext(): Promise<Record<string, number>> {
   const { cwd } = bigRepo();
   const home = mkdtempSync(join(tmpdir(), 'tl-bench-home-'));
-  const probe = new ContextService({ cwd, home, trusted: () => true });
+  const probe = new ContextService({ cwd, home, host: testHost() });
   const ti = performance.now();
   await probe.reminders();
   const instructionsCold = performance.now() - ti;
   const tg = performance.now();
   await probe.systemSections();
   const gitCold = performance.now() - tg;
-  const svc = new ContextService({ cwd, home, trusted: () => true });
+  const svc = new ContextService({ cwd, home, host: testHost() });
   const t0 = performance.now();
   await Promise.all([svc.reminders(), svc.systemSections()]);
   const cold = performance.now() - t0;
@@ -53,7 +54,7 @@ export async function benchContext(): Promise<Record<string, number>> {
   // A new session in a running editor: modules loaded, nothing memoised.
   const sessionCold: number[] = [];
   for (let i = 0; i < 5; i++) {
-    const fresh = new ContextService({ cwd, home, trusted: () => true });
+    const fresh = new ContextService({ cwd, home, host: testHost() });
     const t = performance.now();
     await Promise.all([fresh.reminders(), fresh.systemSections()]);
     sessionCold.push(performance.now() - t);
@@ -68,7 +69,7 @@ export async function benchContext(): Promise<Record<string, number>> {
       url: standin.url,
       cwd,
       extra: {
-        context: new ContextService({ cwd, home, trusted: () => true }),
+        context: new ContextService({ cwd, home, host: testHost() }),
         loopEvents: {
           onTurnComplete: (turn) => {
             const u = turn.usage;

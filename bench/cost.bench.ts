@@ -3,10 +3,12 @@
 // stand-in's prompt-cache simulation, beside a no-strategy baseline measured in the same run,
 // the brute-force floor for the three-latest-reads rule and the reference CLI's stored figures.
 // `npm run bench -- cost` runs the full sessions (a few minutes), `npm run bench -- --quick cost`
-// the CI subset; bench/targets.ts holds the targets and fails a figure more than 2x past one.
+// the CI subset; bench/targets.ts holds the targets. Reference figures that are missing or were
+// measured on other session scripts or another stand-in (bench/cost/fingerprint.ts) fail the suite.
 import { backgroundKinds } from './cost/accounting';
 import { measure } from './cost/measure';
-import { agentTable, describe, flatten, loadReference, REFERENCE_AGENT, sessionKey, type SessionOutcome } from './cost/report';
+import { currentFingerprint } from './cost/fingerprint';
+import { agentTable, describe, flatten, loadReference, REFERENCE_AGENT, referenceProblem, sessionKey, type SessionOutcome } from './cost/report';
 import { buildSession, type SessionName, type Variant } from './cost/session';
 import { threadlineBaseline, threadlineCli } from './cost/threadline';
 
@@ -14,6 +16,12 @@ const SESSIONS: readonly SessionName[] = ['newFiles', 'workingSet', 'chat'];
 
 async function runVariant(variant: Variant): Promise<Record<string, number>> {
   const reference = loadReference();
+  const now = currentFingerprint();
+  // Without figures of the reference measured on today's bench the targets cannot be judged:
+  // that fails the suite before the sessions are played.
+  const problem = referenceProblem(reference, variant, SESSIONS, now);
+  if (problem || !reference) throw new Error(problem);
+  const refAgent = reference.agents[REFERENCE_AGENT]!;
   const figures: Record<string, number> = {};
   const titles = {} as Record<SessionName, string>;
   console.log(`\nBilled tokens = uncached + 1.25 × cache written + 0.1 × cache read + 5 × output, in Sonnet input-token equivalents (a cheaper model's request counts at its price).`);
@@ -30,16 +38,14 @@ async function runVariant(variant: Variant): Promise<Record<string, number>> {
   for (const { name, session, run, base } of runs) {
     titles[name] = session.title;
     for (const note of [...run.notes, ...base.notes]) console.log(`  note: ${note}`);
-    const ref = reference?.agents[REFERENCE_AGENT]?.sessions[sessionKey(variant, name)];
-    const outcome: SessionOutcome = { variant, name, threadline: run.figures, baseline: base.figures, kinds: backgroundKinds(run.ledger.requests), ...(ref ? { reference: ref } : {}) };
+    const ref = refAgent.sessions[sessionKey(variant, name)]!;
+    const outcome: SessionOutcome = { variant, name, threadline: run.figures, baseline: base.figures, kinds: backgroundKinds(run.ledger.requests), reference: ref };
     console.log(`\n${describe(outcome, session.title)}`);
     Object.assign(figures, flatten(outcome));
     figures[`${name}.baselineCompleted`] = base.figures.completed;
   }
-  if (reference) {
-    console.log(`\nStored figures (${reference.measuredAt}, ${reference.model}, ${reference.window / 1000}k window), ratio of billed tokens to ${reference.agents[REFERENCE_AGENT]?.label ?? 'the reference'}:`);
-    console.log(agentTable(reference, variant, SESSIONS, titles));
-  }
+  console.log(`\nStored figures (${reference.measuredAt}, ${reference.model}, ${reference.window / 1000}k window), ratio of billed tokens to ${refAgent.label} ${refAgent.version}:`);
+  console.log(agentTable(reference, variant, SESSIONS, titles, now));
   return figures;
 }
 

@@ -2,6 +2,7 @@ import { benchActivate } from './activate.bench';
 import { benchAgent } from './agent.bench';
 import { benchBashPermissions } from './bashPermissions.bench';
 import { benchBundles } from './bundle.bench';
+import { benchCheckpoints } from './checkpoints.bench';
 import { benchClaudeImport } from './claudeImport.bench';
 import { benchCompaction } from './compaction.bench';
 import { benchContext } from './context.bench';
@@ -46,6 +47,8 @@ export const SUITES: Suite[] = [
   { name: 'webview', quick: false, run: ({ root }) => benchWebview(root) },
   // Builds a 50,000-file tree (a minute or more on a busy machine): not in the quick subset.
   { name: 'search', quick: false, run: () => benchSearch() },
+  // Also a 50,000-file tree, committed to git: not in the quick subset.
+  { name: 'checkpoints', quick: false, run: () => benchCheckpoints() },
   // Issue 15's sessions against the stand-in's cache (the full ones take a few minutes).
   // In the CI subset since forks read the main cache (the quick sessions take about half a minute).
   { name: 'cost', quick: true, run: ({ quick }) => benchCost({ quick }) },

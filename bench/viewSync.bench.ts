@@ -6,6 +6,7 @@ import { ViewSync } from '../src/state/viewSync';
 import { createChatHandlers } from '../src/chat/chatController';
 import { silentLogger } from '../src/ports/logger';
 import type { ViewMessage } from '../src/shared/viewState';
+import { chatDeps } from '../test/support/chatDeps';
 
 export async function benchViewSync(): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
@@ -16,7 +17,7 @@ export async function benchViewSync(): Promise<Record<string, number>> {
         : { kind: 'assistant', id: `a${i}`, text: 'I read the file and changed the assertion. '.repeat(20), streaming: false, createdAt: i },
     );
     const store = createStore<AppState>({ ...getDefaultAppState({ sessionId: 'bench' }), messages });
-    const handlers = createChatHandlers({ store, log: silentLogger, hasApiKey: async () => true, runCommand: () => undefined });
+    const handlers = createChatHandlers(chatDeps(store));
     const sync = new ViewSync(store, handlers, silentLogger);
     let bytes = 0;
     let posts = 0;

@@ -70,7 +70,7 @@ async function waitForHttp(url, child, logTail, timeoutMs = 120_000) {
 
 /**
  * Installs the vsix into a fresh extensions dir and starts code-server on `workspace`.
- * Returns { url, port, dirs, stop, env } — `stop` kills the whole process group. `workspaceTrust`
+ * Returns { url, port, pid, dirs, stop, env } — `stop` kills the whole process group. `workspaceTrust`
  * keeps VS Code's Workspace Trust on (the folder opens in Restricted Mode until trusted).
  */
 export async function startCodeServer({ workspace, settings = {}, env = {}, vsix = VSIX, dirs: given, port: fixedPort, isolate = true, vscodeOptions = [], workspaceTrust = false } = {}) {
@@ -148,6 +148,6 @@ export async function startCodeServer({ workspace, settings = {}, env = {}, vsix
     await stop();
     throw e;
   }
-  return { url, port, dirs, stop, log: () => log, tools };
+  return { url, port, pid: child.pid, dirs, stop, log: () => log, tools };
 }
 

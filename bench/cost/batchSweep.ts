@@ -10,10 +10,11 @@ import { createStandinAgent } from '../../test/support/standinAgent';
 import { measure, MODEL, type Play } from './measure';
 import { buildSession, type SessionName, type Variant } from './session';
 import type { MicroCompactConfig } from '../../src/compact/microCompact';
+import { testHost } from '../../test/support/host';
 
 function play(config: Partial<MicroCompactConfig> | undefined): Play {
   return async (ctx) => {
-    const context = new ContextService({ cwd: ctx.cwd, home: ctx.home, managedRoot: join(ctx.home, 'managed'), trusted: () => true, approveExternal: async () => false });
+    const context = new ContextService({ cwd: ctx.cwd, home: ctx.home, managedRoot: join(ctx.home, 'managed'), host: testHost() });
     const { agent } = createStandinAgent({
       url: ctx.url,
       cwd: ctx.cwd,

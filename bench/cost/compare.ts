@@ -10,6 +10,7 @@ import { cline } from './agents/cline';
 import { continueCli } from './agents/continueCli';
 import { kilo } from './agents/kilo';
 import { backgroundKinds } from './accounting';
+import { currentFingerprint, staleness } from './fingerprint';
 import { CannotPlay, measure, MODEL, WINDOW, type Play } from './measure';
 import { agentTable, loadReference, REFERENCE_AGENT, REFERENCE_FILE, sessionKey, stored, type AgentFigures, type ReferenceFile } from './report';
 import { buildSession, type SessionName, type Variant } from './session';
@@ -113,6 +114,7 @@ async function main(): Promise<void> {
     howMeasured: '',
     agents: {},
   };
+  const now = currentFingerprint();
   for (const agent of AGENTS.filter((a) => args.agents.includes(a.id))) {
     let bin = args.bins.get(agent.id);
     if (!bin && agent.pkg && args.install) bin = install(args.install, agent);
@@ -121,7 +123,9 @@ async function main(): Promise<void> {
       continue;
     }
     const version = versionOf(agent, bin);
-    const entry: AgentFigures = file.agents[agent.id]?.version === version ? file.agents[agent.id]! : { label: agent.label, version, sessions: {} };
+    // Figures of another version, or measured on other scripts or another stand-in, are not kept beside new ones.
+    const earlier = file.agents[agent.id];
+    const entry: AgentFigures = earlier?.version === version && !staleness(earlier.inputs, now) ? earlier : { label: agent.label, version, inputs: now, sessions: {} };
     file.agents[agent.id] = entry;
     for (const variant of args.variants) {
       for (const name of args.only) {
@@ -158,7 +162,7 @@ async function main(): Promise<void> {
   const titles = {} as Record<SessionName, string>;
   for (const variant of args.variants) {
     for (const n of SESSIONS) titles[n] = buildSession(n, variant).title;
-    console.log(`\n${variant} sessions, billed tokens as a ratio to ${file.agents[REFERENCE_AGENT]?.label ?? 'the reference'}:\n${agentTable(file, variant, SESSIONS, titles)}`);
+    console.log(`\n${variant} sessions, billed tokens as a ratio to ${file.agents[REFERENCE_AGENT]?.label ?? 'the reference'}:\n${agentTable(file, variant, SESSIONS, titles, now)}`);
   }
   if (args.write) {
     writeFileSync(REFERENCE_FILE, `${JSON.stringify(file, null, 2)}\n`);

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TARGETS } from '../targets';
 import type { BackgroundKind } from './accounting';
+import { staleness, type Fingerprint } from './fingerprint';
 import type { RunFigures } from './measure';
 import type { SessionName, Variant } from './session';
 
@@ -19,6 +20,8 @@ export type StoredFigures = Pick<
 export interface AgentFigures {
   label: string;
   version: string;
+  /** The session scripts and the stand-in the figures were measured with (fingerprint.ts). */
+  inputs?: Fingerprint;
   sessions: Record<string, StoredFigures>;
   /** Sessions the agent's CLI cannot play here, with the reason. */
   unplayable?: Record<string, string>;
@@ -34,7 +37,8 @@ export interface ReferenceFile {
 }
 
 export const REFERENCE_AGENT = 'claude-code';
-export const REFERENCE_FILE = join(__dirname, '..', 'reference-costs.json');
+/** The stored figures; THREADLINE_BENCH_REFERENCE names another file (the bench's own tests use it). */
+export const REFERENCE_FILE = process.env.THREADLINE_BENCH_REFERENCE ?? join(__dirname, '..', 'reference-costs.json');
 
 export const sessionKey = (variant: Variant, name: SessionName) => `${variant}.${name}`;
 
@@ -44,6 +48,22 @@ export function loadReference(path = REFERENCE_FILE): ReferenceFile | undefined 
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Why the reference's stored figures cannot be compared with a run of these sessions today
+ * (no file, no figure for a session, or measured on other scripts or another stand-in), with
+ * how to measure them again; undefined when they can.
+ */
+export function referenceProblem(file: ReferenceFile | undefined, variant: Variant, names: readonly SessionName[], now: Fingerprint, path = REFERENCE_FILE): string | undefined {
+  const refresh = `measure them again with \`npm run build && node scripts/compareCost.mjs --install DIR --agents ${REFERENCE_AGENT} --write\``;
+  if (!file) return `no reference figures: ${path} is missing or not JSON; ${refresh}`;
+  const ref = file.agents[REFERENCE_AGENT];
+  if (!ref) return `${path} holds no figures of the reference (${REFERENCE_AGENT}); ${refresh}`;
+  const absent = names.filter((n) => !ref.sessions[sessionKey(variant, n)]);
+  if (absent.length) return `${path} holds no ${ref.label} ${ref.version} figures for ${absent.map((n) => sessionKey(variant, n)).join(', ')}; ${refresh}`;
+  const stale = staleness(ref.inputs, now);
+  return stale ? `the stored ${ref.label} ${ref.version} figures in ${path} are stale: ${stale}; ${refresh}` : undefined;
 }
 
 export function stored(f: RunFigures, notes: string[] = []): StoredFigures {
@@ -134,10 +154,12 @@ export function flatten(o: SessionOutcome): Record<string, number> {
 }
 
 /** The issue's table: each agent's billed tokens as a ratio to the reference, per session. */
-export function agentTable(file: ReferenceFile, variant: Variant, names: readonly SessionName[], titles: Record<SessionName, string>): string {
+export function agentTable(file: ReferenceFile, variant: Variant, names: readonly SessionName[], titles: Record<SessionName, string>, now?: Fingerprint): string {
   const ref = file.agents[REFERENCE_AGENT];
   const others = Object.entries(file.agents).filter(([id]) => id !== REFERENCE_AGENT);
-  const head = `| session | ${ref ? `${ref.label} ${ref.version} (billed)` : 'reference'} | ${others.map(([, a]) => `${a.label} ${a.version}`).join(' | ')} |`;
+  // A peer measured on other scripts or another stand-in is shown, marked: its ratio is not today's.
+  const stale = (a: AgentFigures) => (now && staleness(a.inputs, now) ? ' (stale)' : '');
+  const head = `| session | ${ref ? `${ref.label} ${ref.version} (billed)` : 'reference'} | ${others.map(([, a]) => `${a.label} ${a.version}${stale(a)}`).join(' | ')} |`;
   const rows = names.map((n) => {
     const key = sessionKey(variant, n);
     const base = ref?.sessions[key];

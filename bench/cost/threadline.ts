@@ -8,6 +8,7 @@ import { ContextService } from '../../src/context/contextService';
 import { createStandinAgent } from '../../test/support/standinAgent';
 import { MODEL, type Play, type PlayContext } from './measure';
 import { cleanEnv, runProcess } from './process';
+import { testHost } from '../../test/support/host';
 
 const root = join(__dirname, '..', '..');
 export const CLI_PATH = join(root, 'dist', 'cli.js');
@@ -30,7 +31,7 @@ export const threadlineCli: Play = async (ctx) => {
 
 /** The same turns through one in-process agent with no strategy: no micro-compaction, no forks. */
 export const threadlineBaseline: Play = async (ctx: PlayContext) => {
-  const context = new ContextService({ cwd: ctx.cwd, home: ctx.home, managedRoot: join(ctx.home, 'managed'), trusted: () => true, approveExternal: async () => false });
+  const context = new ContextService({ cwd: ctx.cwd, home: ctx.home, managedRoot: join(ctx.home, 'managed'), host: testHost() });
   const { agent } = createStandinAgent({
     url: ctx.url,
     cwd: ctx.cwd,

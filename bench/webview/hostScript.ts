@@ -6,6 +6,7 @@ import { appendMessage, updateMessage } from '../../src/state/actions';
 import { getDefaultAppState, type AppState } from '../../src/state/appState';
 import { createStore } from '../../src/shared/store';
 import { ViewSync } from '../../src/state/viewSync';
+import { chatDeps } from '../../test/support/chatDeps';
 
 /** What the host posts for one benchmark run: the snapshot that answers `view/ready`, then one patch per delta. */
 export interface HostScript {
@@ -22,7 +23,7 @@ export interface HostScript {
  */
 export async function recordHostScript(history: ViewMessage[], deltas: readonly string[]): Promise<HostScript> {
   const store = createStore<AppState>({ ...getDefaultAppState({ sessionId: 'bench' }), apiKeySet: true, sessionTitle: 'Benchmark session', messages: history });
-  const handlers = createChatHandlers({ store, log: silentLogger, hasApiKey: async () => true, runCommand: () => undefined });
+  const handlers = createChatHandlers(chatDeps(store));
   const sync = new ViewSync(store, handlers, silentLogger);
   const posted: HostToWebviewMessage[] = [];
   sync.attach({ postMessage: (m) => posted.push(m) });
@@ -52,7 +53,7 @@ export async function recordHostScript(history: ViewMessage[], deltas: readonly 
 /** The snapshot of a session as it would be resumed: nothing streaming, the history only. */
 export async function recordSnapshot(history: ViewMessage[]): Promise<HostToWebviewMessage> {
   const store = createStore<AppState>({ ...getDefaultAppState({ sessionId: 'bench' }), apiKeySet: true, sessionTitle: 'Benchmark session', messages: history });
-  const sync = new ViewSync(store, createChatHandlers({ store, log: silentLogger, hasApiKey: async () => true, runCommand: () => undefined }), silentLogger);
+  const sync = new ViewSync(store, createChatHandlers(chatDeps(store)), silentLogger);
   const posted: HostToWebviewMessage[] = [];
   sync.attach({ postMessage: (m) => posted.push(m) });
   await sync.receive({ type: 'view/ready', payload: {} });

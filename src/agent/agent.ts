@@ -3,74 +3,93 @@ import type { MessageParam, MessagesRequest } from '../api/types';
 import { newId } from '../base/ids';
 import { DisposableStore, type IDisposable } from '../base/lifecycle';
 import type { ContextPreview } from '../context/breakdown';
-import { Conversation } from '../conversation/conversation';
+import { historyBeforePrompt, promptRef } from '../compact/undo';
+import type { PartialDirection } from '../compact/partial';
+import type { Conversation } from '../conversation/conversation';
 import { appendUserContent } from '../conversation/history';
-import { thresholdsFor, tokenView } from '../conversation/thresholds';
-import { RecentFiles } from '../conversation/recentFiles';
-import { TokenMeter } from '../conversation/tokenMeter';
+import { tokenView } from '../conversation/thresholds';
+import type { RecentFiles } from '../conversation/recentFiles';
+import type { TokenMeter } from '../conversation/tokenMeter';
 import { estimateTokens } from '../conversation/tokens';
+import type { MemoryDir } from '../memory/memdir';
 import type { PermissionDecision, ViewMessage } from '../shared/viewState';
 import { addNotice } from '../state/actions';
 import { modelViewOf, sameModelView } from '../state/modelView';
-import type { ChatRunner } from './chatRunner';
-import { PermissionBroker, type PermissionEngine } from './permissionBroker';
-import { CompactionControl } from './compactionControl';
-import { noteModelWarning } from './modelNotice';
+import type { AgentDeps } from './agentDeps';
+import { PermissionBroker } from './permissionBroker';
+import { CompactionControl, type PartialPreview } from './compactionControl';
+import type { SessionHistoryExtras } from '../sessions/sessionAgent';
+import { modelCheck } from './modelNotice';
 import { reportOutcome } from './outcomeNotices';
-import { placeholderMessage, RequestFactory, type RequestFactoryDeps } from './requestFactory';
+import { placeholderMessage } from './requestFactory';
 import type { LoopResult } from './queryLoop';
-import { TurnRunner, type TurnRunnerDeps } from './turnRunner';
-import type { MemoryDir } from '../memory/memdir';
+import { TurnRunner } from './turnRunner';
 
 export const CONTINUE_PROMPT = 'Continue from where you left off.';
 
-export interface AgentDeps extends Omit<TurnRunnerDeps, 'conversation' | 'meter' | 'broker' | 'buildRequest' | 'onToolCall'>, Omit<RequestFactoryDeps, 'settings' | 'meter' | 'tools'> {
-  permissions: PermissionEngine;
-  /** Waits for background work (memory extraction, session notes). */
-  drain?(): Promise<void>;
-  /** The memory folder, when auto memory is on. */
-  memdir?: MemoryDir;
-  /** Called after each complete loop; sessions and memory hook in here. */
-  onLoopComplete?(result: LoopResult, request: MessagesRequest | undefined): void;
-}
-
 /**
- * One session with the model, as the chat and the CLI drive it: a Conversation (history, undo,
- * rewind marks), a TokenMeter (one figure for the next request), a PermissionBroker (what waits
+ * One session with the model, as the chat and the CLI drive it: a Conversation (history,
+ * compaction records, prompt references), a TokenMeter (one figure for the next request), a PermissionBroker (what waits
  * on the user) and a TurnRunner (the loop streamed into the store), put together.
  */
-export class Agent implements ChatRunner, IDisposable {
-  readonly conversation = new Conversation();
-  readonly meter = new TokenMeter();
+export class Agent implements IDisposable {
+  readonly conversation: Conversation;
+  readonly meter: TokenMeter;
+  /** Files the agent read, to put back after a compaction. */
+  readonly recentReads: RecentFiles;
   private readonly broker: PermissionBroker;
   private readonly runner: TurnRunner;
-  private readonly requests: RequestFactory;
   private readonly compaction: CompactionControl;
   private readonly disposables = new DisposableStore();
   private controller: AbortController | undefined;
   private lastOutcome: LoopResult['outcome'] | undefined;
+  /** Refuses a model the API does not know, warns once of a deprecated one (before each prompt). */
+  private readonly modelCheck: () => Promise<boolean>;
   /** A message is waiting for an API key; the shell offers Retry once one is set. */
   awaitingKey = false;
-  /** Files the agent read, to put back after a compaction. */
-  readonly recentReads = new RecentFiles();
 
   constructor(private readonly deps: AgentDeps) {
-    this.broker = new PermissionBroker(deps.permissions, deps.store);
-    this.requests = new RequestFactory({ ...deps, settings: () => deps.store.getState().settings, meter: this.meter });
+    const { store, conversation, meter, compactor } = deps;
+    this.conversation = conversation;
+    this.meter = meter;
+    this.recentReads = deps.recentReads;
+    this.broker = new PermissionBroker(deps.permissions, store);
+    this.modelCheck = modelCheck(store, deps.models);
     this.runner = new TurnRunner({
-      ...deps,
-      conversation: this.conversation,
-      meter: this.meter,
+      store,
+      runtime: deps.runtime,
+      log: deps.log,
+      cwd: deps.cwd,
+      tools: deps.tools,
+      conversation,
+      meter,
       broker: this.broker,
-      buildRequest: (h, opts) => this.requests.build(h, opts),
+      buildRequest: (h, opts) => deps.requests.build(h, opts),
+      maxTurns: deps.maxTurns,
+      thresholds: deps.thresholds,
+      ...(compactor ? { compactor } : {}),
+      ...(deps.afterTools ? { afterTools: deps.afterTools } : {}),
+      ...(deps.reviseResult ? { reviseResult: deps.reviseResult } : {}),
+      ...(deps.loopEvents ? { loopEvents: deps.loopEvents } : {}),
       onToolCall: (name, input) => this.noteToolCall(name, input),
     });
-    this.disposables.add(this.conversation);
-    this.disposables.add(this.conversation.onDidChange((e) => this.meter.invalidateFrom(e.from)));
-    this.compaction = new CompactionControl({ ...deps, conversation: this.conversation, meter: this.meter, recentReads: this.recentReads, busy: () => this.busy, publishTokens: () => this.publishTokens() });
-    if (deps.compactor) {
-      this.disposables.add(deps.compactor.onDidCompact((e) => this.compaction.compacted(e)));
-      this.disposables.add(deps.compactor.onNotice(({ level, text }) => addNotice(deps.store, level, text)));
+    this.disposables.add(conversation);
+    this.disposables.add(conversation.onDidChange((e) => meter.invalidateFrom(e.from)));
+    this.compaction = new CompactionControl({
+      store,
+      ...(compactor ? { compactor } : {}),
+      ...(deps.partial ? { partial: deps.partial } : {}),
+      ...(deps.afterPartial ? { afterPartial: deps.afterPartial } : {}),
+      conversation,
+      meter,
+      recentReads: this.recentReads,
+      busy: () => this.busy,
+      publishTokens: () => this.publishTokens(),
+    });
+    this.disposables.add(conversation.onDidChange((e) => this.compaction.historyChanged(e)));
+    if (compactor) {
+      this.disposables.add(compactor.onDidCompact((e) => this.compaction.compacted(e)));
+      this.disposables.add(compactor.onNotice(({ level, text }) => addNotice(store, level, text)));
     }
   }
 
@@ -87,12 +106,12 @@ export class Agent implements ChatRunner, IDisposable {
   }
 
   get memdir(): MemoryDir | undefined {
-    return this.deps.memdir;
+    return this.deps.memory?.memdir;
   }
 
   /** Resolves when background memory work has finished (before exit). */
   async drain(): Promise<void> {
-    await this.deps.drain?.();
+    await this.deps.memory?.drain();
   }
 
   /** Tokens the next request will hold (system + tools + messages), as well as we know before sending it. */
@@ -104,28 +123,27 @@ export class Agent implements ChatRunner, IDisposable {
   publishTokens(): void {
     const used = this.usedTokens();
     const view = modelViewOf(this.model(), this.deps.store.getState().settings.thinking);
-    this.deps.store.setState((s) => ({ ...s, tokens: tokenView(used, thresholdsFor(s.settings, this.deps.models)), modelView: sameModelView(s.modelView, view) ? s.modelView : view }));
+    const thresholds = this.deps.thresholds();
+    this.deps.store.setState((s) => ({ ...s, tokens: tokenView(used, thresholds), modelView: sameModelView(s.modelView, view) ? s.modelView : view }));
   }
 
   /** The model the settings name, as the catalog knows it now (an alias resolved to its id). */
   model(): ModelInfo {
-    return this.requests.model();
+    return this.deps.model();
   }
 
   /**
-   * Replaces the history (resume, fork, rewind, import); token use is estimated from the whole
-   * request until the next response. `lastAssistantAt` (from a transcript) lets a resumed
-   * session know its cache has gone cold.
+   * Opens the session with this history (new, resume, fork, import), with the compaction records
+   * and prompt references it had; token use is estimated from the whole request until the next
+   * response. `lastAssistantAt` (from a transcript) lets a resumed session know its cache has gone cold.
    */
-  setHistory(history: MessageParam[], opts: { lastAssistantAt?: number } = {}): void {
-    this.conversation.set(history, 'load');
-    if (!history.length) this.conversation.clearMarks();
-    this.conversation.retireUndo();
+  setHistory(history: MessageParam[], opts: SessionHistoryExtras & { lastAssistantAt?: number } = {}): void {
+    this.conversation.load(history, { ...(opts.compactions ? { records: opts.compactions } : {}), ...(opts.prompts ? { prompts: opts.prompts } : {}) });
     this.meter.reset();
     if (opts.lastAssistantAt !== undefined) this.runner.lastAssistantAt = opts.lastAssistantAt;
     this.publishTokens();
     // The figure includes the system prompt and tools once the first request has been built.
-    void this.requests
+    void this.deps.requests
       .build(history.length ? history : [placeholderMessage()])
       .then(() => this.publishTokens())
       .catch(() => undefined);
@@ -138,17 +156,17 @@ export class Agent implements ChatRunner, IDisposable {
 
   /** The main loop's request for a history: forks and the summary extend it to read its cache. */
   mainRequest(history: readonly MessageParam[]): Promise<MessagesRequest> {
-    return this.requests.build(history);
+    return this.deps.requests.build(history);
   }
 
   /** The API's own count of the request this history would make (count_tokens). */
   exactTokens(history: readonly MessageParam[]): Promise<number> {
-    return this.requests.exactTokens(history);
+    return this.deps.requests.exactTokens(history);
   }
 
   /** What the next request would hold, by category (Show Context, `threadline context`). */
   previewContext(): Promise<ContextPreview> {
-    return this.requests.preview(this.messages);
+    return this.deps.requests.preview(this.messages);
   }
 
   /** What a manual compaction would do now, in one sentence (shown before the user confirms). */
@@ -161,60 +179,90 @@ export class Agent implements ChatRunner, IDisposable {
     return this.compaction.compactNow(focus);
   }
 
-  /** Restores the transcript archived by the newest compaction, if nothing happened since. */
+  /** Undoes any compaction whose summary is still in the conversation; what came after stays. */
   undoCompaction(id: string): boolean {
     return this.compaction.undo(id);
   }
 
-  /** Rewind: the conversation as it was before this user message; nothing on disk changes. */
+  /** "Summarize from here" / "up to here" from a user message: the preview; nothing changes yet. */
+  previewPartialCompaction(messageId: string, direction: PartialDirection, focus?: string): Promise<PartialPreview> {
+    return this.compaction.previewPartial(messageId, direction, focus);
+  }
+
+  /** Applies a previewed partial compaction (false: it was dismissed or replaced, or a turn runs). */
+  applyPartialCompaction(previewId: string): boolean {
+    return this.compaction.applyPartial(previewId);
+  }
+
+  cancelPartialCompaction(previewId?: string): void {
+    this.compaction.cancelPartial(previewId);
+  }
+
+  /** The history just before a user message, compactions that hide it undone; the panel's index of it. */
+  private before(viewId: string): { history: MessageParam[]; index: number } | undefined {
+    const ref = this.conversation.prompt(viewId);
+    const index = this.deps.store.getState().messages.findIndex((m) => m.id === viewId);
+    if (!ref || index < 0) return undefined;
+    const r = historyBeforePrompt(this.conversation.history, this.conversation.compactions, ref);
+    return r && { history: r.history, index };
+  }
+
+  /** Rewind: the conversation as it was before this user message, across compactions; nothing on disk changes. */
   rewindTo(viewId: string): boolean {
-    const before = this.conversation.marked(viewId);
-    if (!before || this.controller) return false;
-    const { store } = this.deps;
-    const index = store.getState().messages.findIndex((m) => m.id === viewId);
-    if (index < 0) return false;
-    // Marks of the messages that go stay valid no longer.
-    this.conversation.keepMarks(new Set(store.getState().messages.slice(0, index).map((m) => m.id)));
-    this.setHistory(before);
-    store.setState((s) => ({ ...s, messages: s.messages.slice(0, index), canContinue: false }));
+    if (this.controller) return false;
+    const point = this.before(viewId);
+    if (!point) return false;
+    this.conversation.set(point.history, 'rewind');
+    this.meter.reset();
+    this.deps.store.setState((s) => ({ ...s, messages: s.messages.slice(0, point.index), canContinue: false }));
+    this.publishTokens();
     return true;
   }
 
-  /** What a fork from this message starts with: the API history and the panel's messages. */
-  forkPoint(viewId: string): { history: MessageParam[]; messages: ViewMessage[] } | undefined {
-    const before = this.conversation.marked(viewId);
-    const index = this.deps.store.getState().messages.findIndex((m) => m.id === viewId);
-    if (!before || index < 0) return undefined;
-    return { history: before, messages: this.deps.store.getState().messages.slice(0, index) };
+  /** What a fork from this message starts with: the API history, the panel's messages, and what lets them go back. */
+  forkPoint(viewId: string): ({ history: MessageParam[]; messages: ViewMessage[] } & SessionHistoryExtras) | undefined {
+    const point = this.before(viewId);
+    if (!point) return undefined;
+    const messages = this.deps.store.getState().messages.slice(0, point.index);
+    const refs = this.conversation.promptRefs();
+    const prompts = Object.fromEntries(messages.flatMap((m) => (m.kind === 'user' && refs[m.id] ? [[m.id, refs[m.id]!]] : [])));
+    return { history: point.history, messages, compactions: this.conversation.compactions.slice(), prompts };
   }
 
-  async submit(text: string): Promise<void> {
+  /**
+   * Sends a prompt and runs the loop it starts; resolves with how that loop ended, or undefined
+   * when nothing was sent (the conversation is too full, no key is set, the model is refused).
+   * `id` is the prompt's panel message: Rewind and Fork name it.
+   */
+  async submit(text: string, id: string = newId('user')): Promise<LoopResult | undefined> {
     const { store, compactor } = this.deps;
     if (compactor && !store.getState().settings.autoCompact && compactor.isBlocked(this.usedTokens() + estimateTokens(text))) {
       addNotice(store, 'error', 'The conversation is too close to the context limit for a new message. Compact it first (your message was not sent).', { label: 'Compact', command: 'compact' });
-      return;
+      return undefined;
     }
-    const id = newId('user');
     // Only a message that starts a new user turn can be rewound to cleanly.
     const clean = this.messages.at(-1)?.role !== 'user';
-    if (clean) this.conversation.mark(id);
+    // Taken before the message joins the history: how Rewind, Fork and a partial compaction find it again.
+    const ref = promptRef(this.messages, this.conversation.compactions, text);
     store.setState((s) => ({ ...s, messages: [...s.messages, { kind: 'user', id, text, createdAt: Date.now(), ...(clean ? { rewindable: true } : {}) }] }));
-    this.conversation.set(appendUserContent(this.messages, [{ type: 'text', text }]), 'user');
-    await this.run();
+    this.conversation.set(appendUserContent(this.messages, [{ type: 'text', text }]), 'user', { prompts: { [id]: ref } });
+    return this.run();
   }
 
-  async retry(): Promise<void> {
-    if (this.messages.at(-1)?.role !== 'user') return;
-    await this.run();
+  async retry(): Promise<LoopResult | undefined> {
+    if (this.messages.at(-1)?.role !== 'user') return undefined;
+    return this.run();
   }
 
-  async continue(): Promise<void> {
+  async continue(): Promise<LoopResult | undefined> {
     this.conversation.set(appendUserContent(this.messages, [{ type: 'text', text: CONTINUE_PROMPT }]), 'user');
-    await this.run();
+    return this.run();
   }
 
+  /** Stop: the running turn, a compaction, and whatever waits for a permission answer. */
   stop(): void {
     this.controller?.abort();
+    this.compaction.stop();
     this.broker.denyAll();
   }
 
@@ -222,65 +270,36 @@ export class Agent implements ChatRunner, IDisposable {
     this.broker.respond(requestId, decision);
   }
 
-  private async run(retriedTooLong = false): Promise<void> {
-    const { store, compactor } = this.deps;
-    if (this.controller) return;
-    const client = await this.deps.createClient();
+  private async run(): Promise<LoopResult | undefined> {
+    const { store } = this.deps;
+    if (this.controller) return undefined;
+    const client = await this.deps.client();
     if (!client) {
       addNotice(store, 'warning', 'Set an Anthropic API key to get answers. Your message is kept; press Retry after setting it.', { label: 'Set API Key', command: 'setApiKey' });
       this.awaitingKey = true;
-      return;
+      return undefined;
     }
     this.awaitingKey = false;
     const controller = new AbortController();
     this.controller = controller;
-    if (!(await this.checkModel())) {
-      this.controller = undefined;
-      return;
-    }
-    store.setState((s) => ({ ...s, status: 'streaming', canContinue: false }));
-    let outcome;
+    let result: LoopResult;
     try {
-      outcome = await this.runner.run(client, controller.signal);
+      if (!(await this.modelCheck())) return undefined;
+      store.setState((s) => ({ ...s, status: 'streaming', canContinue: false }));
+      result = await this.runner.run(client, controller.signal);
+      // "Prompt is too long" from the API: compact and try the turn once more, instead of failing it.
+      if (result.outcome === 'error' && result.error?.kind === 'prompt_too_long' && (await this.compaction.afterTooLong(controller.signal))) {
+        store.setState((s) => ({ ...s, status: 'streaming' }));
+        result = await this.runner.run(client, controller.signal);
+      }
     } finally {
       this.controller = undefined;
     }
-    const { result, lastRequest } = outcome;
     this.lastOutcome = result.outcome;
-    // "Prompt is too long" from the API: compact and try the turn once more, instead of failing it.
-    if (result.outcome === 'error' && result.error?.kind === 'prompt_too_long' && compactor && !retriedTooLong) {
-      store.setState((s) => ({ ...s, status: 'compacting' }));
-      try {
-        await compactor.compact(this.messages, 'prompt_too_long');
-        store.setState((s) => ({ ...s, status: 'idle' }));
-        await this.run(true);
-        return;
-      } catch {
-        // Reported by the compactor; fall through to the error notice.
-      }
-    }
     store.setState((s) => ({ ...s, status: 'idle', permission: null, canContinue: result.outcome === 'aborted' || result.outcome === 'max_turns' || result.outcome === 'blocked' }));
     reportOutcome(store, result, this.deps.maxTurns());
-    this.deps.onLoopComplete?.(result, lastRequest);
-  }
-
-  private readonly warned = new Set<string>();
-
-  /** Refuses a model the API does not know (the message is kept, as without a key); warns once about a deprecated one. */
-  private async checkModel(): Promise<boolean> {
-    const { store } = this.deps;
-    const s = store.getState().settings;
-    const r = await this.deps.models?.resolve?.(s.model, { contextWindow: s.contextWindow });
-    if (!r) return true;
-    if (!r.ok) {
-      addNotice(store, 'error', `${r.error} Your message is kept: choose another model, then press Retry.`, { label: 'Retry', command: 'retry' });
-      return false;
-    }
-    if (r.warning && !this.warned.has(r.warning)) {
-      this.warned.add(r.warning);
-      noteModelWarning(store, this.deps.models, r);
-    }
-    return true;
+    this.deps.memory?.afterLoop(result);
+    return result;
   }
 
   dispose(): void {

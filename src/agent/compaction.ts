@@ -1,11 +1,16 @@
 import type { NameSet } from '../tools/registry';
 import { resolve } from 'node:path';
 import type { MessagesClient } from '../api/messagesClient';
+import type { ModelInfo } from '../api/models';
 import type { MessageParam, MessagesRequest } from '../api/types';
 import { compactWithSummary, findAnchors, type RecentFile } from '../compact/compact';
+import { compactPartially } from '../compact/partial';
+import { compactLimits } from '../compact/limits';
+import type { CompactionResult } from '../compact/compact';
+import type { PartialDirection } from '../compact/partial';
+import type { CompactRequest } from '../compact/compactTool';
 import { Compactor, type CompactorDeps } from '../compact/compactor';
-import { thresholdsFor } from '../conversation/thresholds';
-import { tableModels, type ModelSource } from '../api/models';
+import type { Thresholds } from '../conversation/thresholds';
 import type { AppSettings } from '../state/appState';
 import { readRegularFile } from '../tools/regularFile';
 
@@ -14,16 +19,21 @@ const RECENT_FILE_MAX_BYTES = 1024 * 1024;
 
 export interface CompactionSetup {
   settings(): AppSettings;
+  /** The model in use: the summary is asked of it. */
+  model(): ModelInfo;
+  thresholds(): Thresholds;
   client(): Promise<MessagesClient | undefined>;
   cwd: string;
   compactable: NameSet;
+  /** Where the model's Compact tool leaves its request. */
+  modelRequest: CompactRequest;
   /** Files read recently, newest first, to re-attach after a summary. */
   recentReads(): readonly string[];
   countTokens(history: readonly MessageParam[]): Promise<number>;
   /** Estimated size of a request with this history (system and tools too). */
-  measure?(history: readonly MessageParam[]): number;
+  measure(history: readonly MessageParam[]): number;
   /** The main loop's request builder: the summary request extends it to read its cache. */
-  mainRequest?(history: readonly MessageParam[]): Promise<MessagesRequest>;
+  mainRequest(history: readonly MessageParam[]): Promise<MessagesRequest>;
   /** Keeps the full transcript before a compaction replaces it. */
   archive?(history: readonly MessageParam[]): Promise<string | void>;
   fromSessionMemory?: CompactorDeps['fromSessionMemory'];
@@ -32,8 +42,6 @@ export interface CompactionSetup {
   afterCompaction?(): void;
   /** After micro-compaction: the instruction files only (rules already sent stay in the history). */
   afterMicroCompaction?(): void;
-  /** The model catalog (window, and the id an alias stands for); without it, the built-in table. */
-  models?: ModelSource;
 }
 
 async function readRecent(cwd: string, paths: readonly string[]): Promise<RecentFile[]> {
@@ -51,25 +59,26 @@ async function readRecent(cwd: string, paths: readonly string[]): Promise<Recent
 export function createCompactor(setup: CompactionSetup): Compactor {
   const compactor = new Compactor({
     settings: () => setup.settings(),
-    thresholds: () => thresholdsFor(setup.settings(), setup.models),
+    thresholds: () => setup.thresholds(),
     compactable: setup.compactable,
+    modelRequest: setup.modelRequest,
     now: () => Date.now(),
     countTokens: (h) => setup.countTokens(h),
-    ...(setup.measure ? { measure: setup.measure } : {}),
+    measure: (h) => setup.measure(h),
     ...(setup.microConfig ? { microConfig: setup.microConfig } : {}),
     ...(setup.fromSessionMemory ? { fromSessionMemory: setup.fromSessionMemory } : {}),
-    summarize: async (history, focus, limits) => {
+    summarize: async (history, focus, limits, signal) => {
       const client = await setup.client();
       if (!client) throw new Error('no API key is set');
       return compactWithSummary({
         history,
         client,
-        model: (setup.models ?? tableModels).current(setup.settings().model, { contextWindow: setup.settings().contextWindow }).id,
-        signal: new AbortController().signal,
+        model: setup.model().id,
+        signal,
         recentFiles: await readRecent(setup.cwd, setup.recentReads()),
         limits,
         ...(focus ? { focus } : {}),
-        ...(setup.mainRequest ? { shared: setup.mainRequest } : {}),
+        shared: (h) => setup.mainRequest(h),
         ...(setup.archive ? { archive: setup.archive } : {}),
       });
     },
@@ -77,6 +86,34 @@ export function createCompactor(setup: CompactionSetup): Compactor {
   if (setup.afterCompaction) compactor.onDidCompact(() => setup.afterCompaction!());
   if (setup.afterMicroCompaction) compactor.onDidMicroCompact(() => setup.afterMicroCompaction!());
   return compactor;
+}
+
+/** Runs a partial compaction (a summary request); nothing is applied. */
+export type PartialCompaction = (opts: { history: readonly MessageParam[]; at: number; direction: PartialDirection; focus?: string; signal: AbortSignal }) => Promise<CompactionResult>;
+
+/**
+ * "Summarize from here" / "up to here" with the session's client and model, reading the main
+ * loop's cache, archiving the transcript first, measured as the main request is (so it refuses
+ * a result that would not shrink the request).
+ */
+export function createPartialCompaction(setup: CompactionSetup): PartialCompaction {
+  return async ({ history, at, direction, focus, signal }) => {
+    const client = await setup.client();
+    if (!client) throw new Error('no API key is set');
+    return compactPartially({
+      history,
+      at,
+      direction,
+      ...(focus ? { focus } : {}),
+      client,
+      model: setup.model().id,
+      signal,
+      limits: compactLimits(setup.thresholds()),
+      shared: (h) => setup.mainRequest(h),
+      measure: (h) => setup.measure(h),
+      ...(setup.archive ? { archive: setup.archive } : {}),
+    });
+  };
 }
 
 /** What a manual compaction would do now, in one sentence (shown before the user confirms). */
@@ -89,6 +126,6 @@ export function describeCompaction(history: readonly MessageParam[], usedTokens:
   return (
     `Summarises ${n} ${plural(n, 'message', 'messages')} (about ${Math.round(usedTokens / 1000)}k tokens) into the nine-section summary${kept}` +
     (files.length ? ` and re-attaches ${files.join(', ')}` : '') +
-    '. Undo stays available until the next message.'
+    '. Its divider offers Undo for as long as the summary is in the conversation.'
   );
 }

@@ -1,18 +1,22 @@
 import { release } from 'node:os';
 import { contextTokens } from '../api/cost';
 import { MessagesClient } from '../api/messagesClient';
-import { tableModels, type ModelSource } from '../api/models';
-import type { MessageParam, MessagesRequest } from '../api/types';
+import { currentModel, tableModels, type ModelSource } from '../api/models';
 import type { CompactorDeps } from '../compact/compactor';
-import { compactTool } from '../compact/compactTool';
-import { compactLimits, type CompactLimits } from '../compact/limits';
-import { thresholdsFor } from '../conversation/thresholds';
+import { CompactRequest, compactTool } from '../compact/compactTool';
+import { compactLimits } from '../compact/limits';
+import { Conversation } from '../conversation/conversation';
+import { RecentFiles } from '../conversation/recentFiles';
+import { thresholdsOf } from '../conversation/thresholds';
+import { TokenMeter } from '../conversation/tokenMeter';
 import type { ContextService } from '../context/contextService';
 import { formatInstructionFile } from '../context/instructions';
 import { reminderBlock } from '../context/reminders';
 import { buildSystemBlocks, environmentSection } from '../context/systemPrompt';
-import { createMemoryServices, type MemorySetup } from '../memory/memoryWiring';
+import { createMemoryPrompt, createMemoryWork, type MemorySetup } from '../memory/memoryWiring';
+import type { Host } from '../ports/host';
 import type { Logger } from '../ports/logger';
+import type { SessionContext } from '../sessions/sessionAgent';
 import type { Store } from '../shared/store';
 import type { AppState } from '../state/appState';
 import type { RuntimeState } from '../state/runtimeState';
@@ -20,41 +24,36 @@ import type { ToolRegistry } from '../tools/registry';
 import { toolPaths } from '../tools/paths';
 import type { Tool } from '../tools/types';
 import { Agent } from './agent';
-import { createCompactor } from './compaction';
+import { createCompactor, createPartialCompaction, type CompactionSetup } from './compaction';
 import { createForkRunner } from './forkRunner';
-import { RereadTracker } from './rereads';
 import type { PermissionEngine } from './permissionBroker';
-import type { LoopEvents, LoopResult } from './queryLoop';
+import type { LoopEvents } from './queryLoop';
+import { RequestFactory } from './requestFactory';
+import { RereadTracker } from './rereads';
+import { trackedTools } from './trackedTools';
 
+/** Everything an agent is built from; each input is named, so a new service is one more field. */
 export interface AgentSetup {
   store: Store<AppState>;
   runtime: RuntimeState;
   log: Logger;
   cwd: string;
+  /** The key and base URL of each request, and the turn limit. */
+  host: Pick<Host, 'apiKey' | 'baseUrl' | 'settings'>;
   tools: ToolRegistry;
   permissions: PermissionEngine;
-  apiKey(): Promise<string | undefined>;
-  /** Empty: the SDK default (which reads ANTHROPIC_BASE_URL). */
-  baseUrl(): string;
-  maxTurns(): number;
-  /** Dynamic system-prompt sections after the cache boundary (memory, instructions…). */
-  dynamicSections?(): Promise<string[]>;
-  isGitRepo?(): Promise<boolean>;
-  /** Git snapshot, instruction files and conditional rules; memoised per session. */
+  /** Git snapshot, instruction files and conditional rules; memoised per session. Without it: none. */
   context?: ContextService;
-  /** false: no compaction at all (forked helpers). */
-  compaction?: false;
-  /** Keeps the full transcript before a compaction replaces it. */
-  archive?(history: readonly MessageParam[]): Promise<string | void>;
-  fromSessionMemory?: CompactorDeps['fromSessionMemory'];
-  /** Overrides for micro-compaction's tuning (benchmarks compare strategies with it). */
-  microConfig?: CompactorDeps['microConfig'];
-  /** Auto memory and session memory; off when undefined. */
-  memory?: MemorySetup;
-  loopEvents?: LoopEvents;
-  onLoopComplete?(result: LoopResult, request: MessagesRequest | undefined): void;
   /** The model catalog (Models API, cache, table); without it, the built-in table. */
   models?: ModelSource;
+  /** Auto memory and session memory; off when undefined. */
+  memory?: MemorySetup;
+  /** The session the agent answers in (its archive, its recorder); without it nothing is kept. */
+  session?: SessionContext;
+  /** Extra observers of the loop (the CLI's stream-json output, benchmarks). */
+  loopEvents?: LoopEvents;
+  /** Overrides for micro-compaction's tuning (benchmarks compare strategies with it). */
+  microConfig?: CompactorDeps['microConfig'];
   /** false: a re-read of an unchanged file returns its text again (benchmarks' no-strategy baseline). */
   rereadPointers?: false;
 }
@@ -65,13 +64,13 @@ export function localIsoDate(d = new Date()): string {
 }
 
 /** One client per key and base URL: a settings change takes effect on the next request. */
-function clientFactory(setup: Pick<AgentSetup, 'apiKey' | 'baseUrl'>): () => Promise<MessagesClient | undefined> {
+function clientFactory(host: Pick<Host, 'apiKey' | 'baseUrl'>): () => Promise<MessagesClient | undefined> {
   let clientKey = '';
   let client: MessagesClient | undefined;
   return async () => {
-    const apiKey = await setup.apiKey();
+    const apiKey = await host.apiKey();
     if (!apiKey) return undefined;
-    const baseUrl = setup.baseUrl();
+    const baseUrl = host.baseUrl();
     const key = `${apiKey}\u0000${baseUrl}`;
     if (!client || key !== clientKey) {
       client = new MessagesClient({ apiKey, baseUrl });
@@ -86,103 +85,142 @@ function rereadReviser(cwd: string): RereadTracker['revise'] {
   return (call, result, history) => tracker.revise(call, result, history);
 }
 
-/** Builds the agent both faces use; the hosts differ only in the ports they pass. */
+/**
+ * Builds the agent both faces use; the hosts differ only in what they pass. Each part is built
+ * before the parts that use it and handed to them: the model source and the client, the
+ * conversation and its meter, the tools, the request factory, then forks, memory work and the
+ * compactor that extend its requests, and last the Agent that holds them.
+ */
 export function createAgent(setup: AgentSetup): Agent {
-  const settings = () => setup.store.getState().settings;
+  const { store, cwd, context, session } = setup;
+  const settings = () => store.getState().settings;
   const models = setup.models ?? tableModels;
-  // What requests name: the alias or id of the settings, resolved (`sonnet` → its newest model).
-  const modelId = () => models.current(settings().model, { contextWindow: settings().contextWindow }).id;
+  const model = () => currentModel(settings(), models);
+  const thresholds = () => thresholdsOf(model());
+  const client = clientFactory(setup.host);
+  const conversation = new Conversation();
+  const meter = new TokenMeter();
+  const recentReads = new RecentFiles();
+
+  // The model may ask for a compaction itself, through its Compact tool.
+  const modelRequest = new CompactRequest();
+  // The session's own tools keep code checkpoints; background agents (memory) use the plain ones.
+  const own = session?.checkpoints ? trackedTools(setup.tools, session.checkpoints) : setup.tools;
+  const tools = own.with([compactTool(modelRequest) as unknown as Tool]);
+
   // The environment section is computed once per agent (per session): it sits in the cached part
   // of the prompt, and a date that changed mid-session would break the cache.
   let environment: Promise<string> | undefined;
   const env = () =>
     (environment ??= (async () =>
       environmentSection({
-        cwd: setup.cwd,
-        isGitRepo: setup.context ? (await setup.context.git()) !== undefined : ((await setup.isGitRepo?.()) ?? false),
+        cwd,
+        isGitRepo: context ? (await context.git()) !== undefined : false,
         platform: process.platform,
         osVersion: `${process.platform} ${release()}`,
-        model: modelId(),
+        model: model().id,
         date: localIsoDate(),
       }))());
-  const getClient = clientFactory(setup);
-  // The compactor needs the agent's recent reads and exact counts; the agent needs the compactor;
-  // forks and the summary need the agent's request builder.
-  const self: { agent?: Agent } = {};
-  let agentTools: ToolRegistry = setup.tools;
-  const memory = setup.memory
-    ? createMemoryServices({
-        setup: setup.memory,
-        cwd: setup.cwd,
-        // Forks extend the main loop's own request, so they read the cache it wrote.
-        runFork: createForkRunner({ client: getClient, mainRequest: (h) => self.agent!.mainRequest(h), offered: () => agentTools, tools: setup.tools, cwd: setup.cwd, permissions: setup.permissions }),
-        keepMaxTokens: () => compactLimits(thresholdsFor(settings(), models)).keepMaxTokens,
-      })
-    : undefined;
-  const compactor =
-    setup.compaction === false
-      ? undefined
-      : createCompactor({
-          settings,
-          models,
-          client: getClient,
-          cwd: setup.cwd,
-          compactable: setup.tools.names('compactable'),
-          recentReads: () => self.agent?.recentReads.newestFirst() ?? [],
-          countTokens: (h) => self.agent!.exactTokens(h),
-          measure: (h) => self.agent!.meter.estimate(h),
-          mainRequest: (h) => self.agent!.mainRequest(h),
-          ...(setup.archive ? { archive: setup.archive } : {}),
-          ...(setup.microConfig ? { microConfig: setup.microConfig } : {}),
-          ...(setup.fromSessionMemory ? { fromSessionMemory: setup.fromSessionMemory } : memory ? { fromSessionMemory: (h: readonly MessageParam[], limits: CompactLimits) => memory.fromSessionMemory(h, limits) } : {}),
-          ...(setup.context ? { afterCompaction: () => setup.context!.clear(), afterMicroCompaction: () => setup.context!.rereadInstructions() } : {}),
-        });
-  const memorySection = async () => (memory ? await memory.section() : undefined);
-  const agent = new Agent({
-    ...(compactor ? { compactor } : {}),
-    models,
-    store: setup.store,
+  const memoryPrompt = setup.memory ? createMemoryPrompt(setup.memory) : undefined;
+  const requests = new RequestFactory({
+    settings,
+    model,
+    tools,
+    meter,
+    client,
+    systemBlocks: async () => {
+      const memory = await memoryPrompt?.section();
+      return buildSystemBlocks([await env(), ...((await context?.systemSections()) ?? []), ...(memory ? [memory] : [])]);
+    },
+    ...(context ? { reminders: () => context.reminders(), instructionReport: async () => (await context.instructions()).report } : {}),
+  });
+
+  const memory =
+    setup.memory && memoryPrompt
+      ? createMemoryWork({
+          setup: setup.memory,
+          memdir: memoryPrompt.memdir,
+          cwd,
+          // Forks extend the main loop's own request, so they read the cache it wrote.
+          runFork: createForkRunner({ client, mainRequest: (h) => requests.build(h), offered: tools, tools: setup.tools, cwd, permissions: setup.permissions }),
+          keepMaxTokens: () => compactLimits(thresholds()).keepMaxTokens,
+        })
+      : undefined;
+  const compaction: CompactionSetup = {
+    settings,
+    model,
+    thresholds,
+    client,
+    cwd,
+    compactable: setup.tools.names('compactable'),
+    modelRequest,
+    recentReads: () => recentReads.newestFirst(),
+    countTokens: (h) => requests.exactTokens(h),
+    measure: (h) => meter.estimate(h),
+    mainRequest: (h) => requests.build(h),
+    ...(session ? { archive: (h) => session.archive(h) } : {}),
+    ...(setup.microConfig ? { microConfig: setup.microConfig } : {}),
+    ...(memory ? { fromSessionMemory: (h, limits) => memory.fromSessionMemory(h, limits) } : {}),
+    ...(context ? { afterCompaction: () => context.clear(), afterMicroCompaction: () => context.rereadInstructions() } : {}),
+  };
+  const compactor = createCompactor(compaction);
+
+  const loopEvents: LoopEvents = {
+    ...setup.loopEvents,
+    onTurnComplete: (turn, request) => {
+      setup.loopEvents?.onTurnComplete?.(turn, request);
+      // Session notes are considered after every model turn that called tools, not only after a loop.
+      const calls = turn.blocks.filter((b) => b.type === 'tool_use').length;
+      if (calls) memory?.afterTurn(conversation.history, calls, contextTokens(turn.usage));
+    },
+    // The session's recorder has each change on disk before the loop goes on.
+    onHistory: async (history) => {
+      await setup.loopEvents?.onHistory?.(history);
+      await session?.saved();
+    },
+  };
+  return new Agent({
+    store,
     runtime: setup.runtime,
     log: setup.log,
-    cwd: setup.cwd,
-    // The model may ask for a compaction itself, through this tool.
-    tools: (agentTools = compactor ? setup.tools.with([compactTool(compactor) as unknown as Tool]) : setup.tools),
+    cwd,
+    tools,
     permissions: setup.permissions,
-    createClient: getClient,
-    systemBlocks: async () => {
-      const mem = await memorySection();
-      return buildSystemBlocks([await env(), ...((await setup.context?.systemSections()) ?? []), ...(mem ? [mem] : []), ...((await setup.dynamicSections?.()) ?? [])]);
-    },
-    ...(setup.context
+    conversation,
+    meter,
+    recentReads,
+    requests,
+    client,
+    model,
+    thresholds,
+    models,
+    maxTurns: () => setup.host.settings.maxTurns(),
+    compactor,
+    partial: createPartialCompaction(compaction),
+    ...(context ? { afterPartial: () => context.clear() } : {}),
+    ...(context
       ? {
-          reminders: () => setup.context!.reminders(),
-          instructionReport: async () => (await setup.context!.instructions()).report,
           afterTools: async (calls) => {
             // Rules with `paths:` are earned by reading or editing a matching file.
-            const touched = calls.filter((c) => c.tool.traits.returnsFileContent || c.tool.traits.writesFiles).flatMap((c) => toolPaths(c.tool, c.input, setup.cwd));
-            const rules = await setup.context!.rulesFor(touched);
+            const touched = calls.filter((c) => c.tool.traits.returnsFileContent || c.tool.traits.writesFiles).flatMap((c) => toolPaths(c.tool, c.input, cwd));
+            const rules = await context.rulesFor(touched);
             return rules.map((r) => reminderBlock({ type: 'rules', text: formatInstructionFile(r) }));
           },
         }
       : {}),
-    maxTurns: setup.maxTurns,
-    ...(setup.rereadPointers === false ? {} : { reviseResult: rereadReviser(setup.cwd) }),
-    loopEvents: {
-      ...setup.loopEvents,
-      onTurnComplete: (turn, request) => {
-        setup.loopEvents?.onTurnComplete?.(turn, request);
-        // Session notes are considered after every model turn (seed 000), not only after a loop.
-        const calls = turn.blocks.filter((b) => b.type === 'tool_use').length;
-        if (calls) memory?.afterTurn(agent.messages, calls, contextTokens(turn.usage));
-      },
-    },
-    onLoopComplete: (result, request) => {
-      setup.onLoopComplete?.(result, request);
-      // Memory work runs after the answer, in the background: it never delays the user's turn.
-      if (result.outcome === 'end_turn') memory?.afterLoop(agent.messages, agent.usedTokens());
-    },
-    ...(memory ? { drain: () => memory.drain(), memdir: memory.memdir } : {}),
+    ...(setup.rereadPointers === false ? {} : { reviseResult: rereadReviser(cwd) }),
+    loopEvents,
+    ...(memory && memoryPrompt
+      ? {
+          memory: {
+            // Memory work runs after the answer, in the background: it never delays the user's turn.
+            afterLoop: (result) => {
+              if (result.outcome === 'end_turn') memory.afterLoop(conversation.history, meter.used(conversation.history));
+            },
+            drain: () => memory.drain(),
+            memdir: memoryPrompt.memdir,
+          },
+        }
+      : {}),
   });
-  self.agent = agent;
-  return agent;
 }

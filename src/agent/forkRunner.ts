@@ -1,6 +1,6 @@
 import type { MessagesClient } from '../api/messagesClient';
 import { appendUserContent } from '../conversation/history';
-import type { ForkRunner } from '../memory/memoryWiring';
+import type { ForkRunner } from '../memory/turnEndWork';
 import type { ToolRegistry } from '../tools/registry';
 import { runForkedAgent } from './fork';
 import { forkRequestBuilder, type MainRequestBuilder } from './forkPrefix';
@@ -17,7 +17,7 @@ export function createForkRunner(opts: {
   /** The main loop's request builder. */
   mainRequest: MainRequestBuilder;
   /** The main loop's tools (what its requests offer). */
-  offered(): ToolRegistry;
+  offered: ToolRegistry;
   tools: ToolRegistry;
   cwd: string;
   permissions?: PermissionEngine;
@@ -32,7 +32,7 @@ export function createForkRunner(opts: {
       client,
       buildRequest: forkRequestBuilder(opts.mainRequest, req.source),
       tools: runnable.tools,
-      offered: opts.offered(),
+      offered: opts.offered,
       // Bound by the main agent's rules (its own folder, the workspace's reads, nothing untrusted);
       // an engine without boundedCheck (a test double) leaves the fork's own check alone.
       canUseTool: opts.permissions?.boundedCheck?.(req.roots ?? [], req.canUseTool) ?? req.canUseTool,

@@ -14,3 +14,25 @@ export function noteModelWarning(store: Store<AppState>, models: ModelSource | u
   addNotice(store, 'warning', text, successor ? { label: `Switch to ${successor.displayName}`, command: 'switchModel', model: successor.id } : undefined);
   return true;
 }
+
+/**
+ * Asked before each prompt: refuses a model the API does not know (the message is kept, as
+ * without a key) and warns once about a deprecated one.
+ */
+export function modelCheck(store: Store<AppState>, models: ModelSource): () => Promise<boolean> {
+  const warned = new Set<string>();
+  return async () => {
+    const s = store.getState().settings;
+    const r = await models.resolve?.(s.model, { contextWindow: s.contextWindow });
+    if (!r) return true;
+    if (!r.ok) {
+      addNotice(store, 'error', `${r.error} Your message is kept: choose another model, then press Retry.`, { label: 'Retry', command: 'retry' });
+      return false;
+    }
+    if (r.warning && !warned.has(r.warning)) {
+      warned.add(r.warning);
+      noteModelWarning(store, models, r);
+    }
+    return true;
+  };
+}

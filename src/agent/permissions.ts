@@ -1,18 +1,26 @@
-// Why this file is long: the permission engine's decision order (deny, then ask, protected
-// folders, allow, then the default) and the rule matching it relies on are audited together;
-// split, a reader checks one half against the other. Bash parsing, path rules and rule sources
-// are already their own files (bash/, pathRules.ts, ruleSources.ts).
-import { statSync } from 'node:fs';
+// Why this file is long: it is the permission engine's decision order (deny, then ask, protected
+// folders, allow, then the default) and the checks that reuse it (searches, background agents),
+// read and audited as one. What it relies on has its own files: rule parsing and matching (ruleMatch.ts), Bash
+// parsing (bash/), the files Bash commands name (bashPaths.ts), path rules (pathRules.ts), rule
+// sources (ruleSources.ts), the agent's own /proc entries (ownProcess.ts), headless refusals
+// (refusal.ts).
 import { homedir } from 'node:os';
-import { dirname, resolve, sep } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { sharedBashChecker, type BashChecker } from './bash/checker';
+import { outsideFinding, ownProcessFinding, type PathScope } from './bashPaths';
+import { isOwnProcessPath, ownProcessRefusal } from './ownProcess';
 import type { PermissionEngine, PermissionVerdict } from './permissionBroker';
-import { mcpAllowHint, mcpAskReason, mcpRuleCovers, serverRule } from './mcpRules';
-import { parsePathPattern, pathPatternMatches, ruleForPath, under, type PathContext } from './pathRules';
+import { mcpAskReason, serverRule } from './mcpRules';
+import { under, type PathContext } from './pathRules';
+import { refusal, type Verdict } from './refusal';
+import { bashCommand, isFileTool, parseRule, patternMatches, ruleMatches, touchedPaths, type ParsedRule, type RuleMode, type Touched } from './ruleMatch';
 import { describeSources, type DescribedRule, type RuleSource } from './ruleSources';
-import { realLocation, toolPaths } from '../tools/paths';
+import { applicablePart, projectMayAllow, withheldGrants, type WithheldGrant } from '../permissions/projectTrust';
+import { realLocation } from '../tools/paths';
 import type { PermissionOutcome, Tool } from '../tools/types';
 import type { SearchScope } from '../tools/walk';
+
+export { parseRule, ruleCovers, ruleMatches, RuleSyntaxError, type ParsedRule } from './ruleMatch';
 
 export interface PermissionRules {
   allow: readonly string[];
@@ -24,15 +32,20 @@ export interface PermissionOptions {
   cwd: string;
   /** Read on every decision, so a settings change applies to the next call. */
   rules(): PermissionRules;
-  /** Workspace Trust: an untrusted folder gets no tool that writes or executes. */
+  /** The user trusts the folder: its project files may grant (allow, acceptEdits), not only restrict. */
   trusted(): boolean;
+  /**
+   * VS Code's Restricted Mode: no tool that writes or executes, no background agent. Default:
+   * while not trusted. The CLI never restricts its tools this way; its flags are the user's own.
+   */
+  restrictedMode?(): boolean;
   /** No one to ask (the CLI): what would ask is denied, with the reason. */
   headless?: boolean;
   /** Where rules() come from, named in messages: "--allowed-tools", "threadline.permissions". */
   rulesLabel?: string;
   /**
-   * More sources: Claude Code's settings files, added folders. Read on every decision; a
-   * source marked `project` applies only while the folder is trusted.
+   * More sources: Claude Code's settings files, added folders. Read on every decision; from a
+   * source marked `project` only what restricts applies while the folder is not trusted.
    */
   sources?(): readonly RuleSource[];
   /** Threadline's own files (its sessions, its settings): a write there always asks. */
@@ -45,119 +58,8 @@ export interface PermissionOptions {
   saveUserRule?(rule: string): Promise<void>;
 }
 
-export interface ParsedRule {
-  tool: string;
-  /** undefined: every call of the tool. */
-  pattern: string | undefined;
-  source: string;
-  /** Session grants name one exact command or path, never a pattern. */
-  exact?: boolean;
-  /** Where the rule was written: a settings file, a flag. */
-  origin?: string;
-  /** What a `/path` pattern is relative to (default: the workspace). */
-  root?: string;
-}
-
-export class RuleSyntaxError extends Error {}
-
-// `mcp__server__*` is the one name with a wildcard (every tool of an MCP server).
-const RULE = /^([A-Za-z_][\w-]*(?:__\*)?)(?:\((.*)\))?$/s;
-
-/** `Tool` or `Tool(pattern)`, as Claude Code writes them, so users' rules carry over. */
-export function parseRule(source: string): ParsedRule {
-  const m = RULE.exec(source.trim());
-  if (!m) throw new RuleSyntaxError(`not a permission rule: ${JSON.stringify(source)} (expected Tool or Tool(pattern))`);
-  const pattern = m[2]?.trim();
-  return { tool: m[1]!, pattern: pattern === '' || pattern === '*' ? undefined : pattern, source };
-}
-
-/** Rule names of the built-in file tools: a rule names a tool, a call's tool is known by its traits. */
-const EDIT_RULES = new Set(['Edit', 'Write']);
-const isFileTool = (tool: Tool) => Boolean(tool.traits.readsFiles || tool.traits.writesFiles);
 /** Writes inside these folders always ask, as the reference does even in its bypass mode. */
 export const PROTECTED_DIRS: readonly string[] = ['.git', '.vscode', '.claude', '.idea'];
-
-/**
- * Whether a rule written for `ruleTool` speaks for a call of `callTool`. As in the reference, an
- * Edit rule covers every tool that edits files and a Read rule the tools that read them (Grep,
- * Glob). A deny or ask rule reaches further: a Write deny also holds for Edit.
- */
-export function ruleCovers(ruleTool: string, call: Tool, mode: RuleMode = 'allow'): boolean {
-  const mcp = mcpRuleCovers(ruleTool, call);
-  if (mcp !== undefined) return mcp;
-  if (ruleTool === call.name) return true;
-  if (call.traits.writesFiles && (ruleTool === 'Edit' || (mode !== 'allow' && EDIT_RULES.has(ruleTool)))) return true;
-  return ruleTool === 'Read' && Boolean(call.traits.readsFiles);
-}
-
-/** A path a call touches, as written (lexical) and where it really is (symlinks resolved). */
-interface Touched {
-  lexical: string;
-  real: string;
-}
-
-function touchedPaths(tool: Tool, input: unknown, cwd: string): Touched[] {
-  return toolPaths(tool, input, cwd).map((lexical) => ({ lexical, real: realLocation(lexical) }));
-}
-
-function bashCommand(input: unknown): string {
-  const command = (input as { command?: unknown } | null)?.command;
-  return typeof command === 'string' ? command : '';
-}
-
-/** A file rule's pattern against one absolute path (exact for a session grant). */
-function patternMatches(rule: ParsedRule, subject: string, mode: RuleMode, ctx: PathContext): boolean {
-  const p = rule.pattern!;
-  if (rule.exact) return subject === p;
-  return pathPatternMatches(parsePathPattern(p, ctx, rule.root), subject, mode !== 'allow');
-}
-
-type RuleMode = 'allow' | 'ask' | 'deny';
-
-function defaultContext(cwd: string): PathContext {
-  return { cwd: realLocation(resolve(cwd)), home: homedir() };
-}
-
-/**
- * Whether a rule matches a call. File rules are matched against the real path (symlinks
- * resolved): an allow rule must name where every touched file really is, while a deny or ask rule
- * catches the path as written too.
- */
-export function ruleMatches(
-  rule: ParsedRule,
-  tool: Tool,
-  input: unknown,
-  cwd: string,
-  mode: RuleMode = 'allow',
-  bash: BashChecker = sharedBashChecker(),
-  ctx?: PathContext,
-  touched?: Touched[],
-): boolean {
-  if (!ruleCovers(rule.tool, tool, mode)) return false;
-  if (rule.pattern === undefined) return true;
-  if (tool.traits.runsCommands) {
-    // Bash rules are judged on the parsed command (src/agent/bash/), never on its text.
-    if (mode === 'allow') return 'rules' in bash.allowedBy([rule], bashCommand(input));
-    return bash.matchedBy([rule], bashCommand(input))?.sure === true;
-  }
-  if (!isFileTool(tool)) return false;
-  const c = ctx ?? defaultContext(cwd);
-  const t = touched ?? touchedPaths(tool, input, cwd);
-  if (t.length === 0) return false;
-  if (mode === 'allow') return t.every((x) => patternMatches(rule, x.real, mode, c));
-  return t.some((x) => patternMatches(rule, x.real, mode, c) || patternMatches(rule, x.lexical, mode, c));
-}
-
-/** Why a call asks, so a headless run can name the exact rule or flag that would allow it. */
-type AskWhy =
-  | { kind: 'outside'; path: string; readOnly: boolean }
-  | { kind: 'addedFolder'; path: string }
-  | { kind: 'protected'; path: string; dir: string }
-  | { kind: 'askRule'; rule: ParsedRule }
-  | { kind: 'mcp' }
-  | { kind: 'default'; path?: string };
-
-type Verdict = PermissionVerdict & { why?: AskWhy };
 
 interface Collected {
   allow: ParsedRule[];
@@ -220,13 +122,17 @@ export class Permissions implements PermissionEngine, SearchScope {
     return this.opts.rulesLabel ?? (this.opts.headless ? '--allowed-tools' : 'Threadline settings');
   }
 
-  /** The sources that apply now: project files only while the folder is trusted. */
+  private restricted(): boolean {
+    return this.opts.restrictedMode ? this.opts.restrictedMode() : !this.opts.trusted();
+  }
+
+  /** The sources that apply now: of a project file in an untrusted folder, only what restricts. */
   private activeSources(): RuleSource[] {
     const own = this.opts.rules();
     const label = this.label();
     const extra = this.opts.sources?.() ?? [];
     const trusted = this.opts.trusted();
-    return [{ label, ...own }, ...extra.filter((s) => !s.project || trusted)];
+    return [{ label, ...own }, ...extra.map((s) => applicablePart(s, trusted))];
   }
 
   private collect(): Collected {
@@ -252,9 +158,7 @@ export class Permissions implements PermissionEngine, SearchScope {
    * elsewhere: trusting a folder should not hand it ~/.ssh. (The reference honours such rules.)
    */
   private keepProjectAllow(r: ParsedRule): boolean {
-    if (r.pattern === undefined || !FILE_RULES.has(r.tool)) return true;
-    const p = r.pattern.trim();
-    if (!p.startsWith('//') && !p.startsWith('~') && !p.split('/').includes('..')) return true;
+    if (projectMayAllow(r)) return true;
     this.warnOnce(`${r.source} in ${r.origin} is ignored: a project file may not allow paths outside the project`);
     return false;
   }
@@ -264,8 +168,9 @@ export class Permissions implements PermissionEngine, SearchScope {
     const collected = this.collect();
     const verdict = this.rawDecide(call, collected);
     if (verdict.behavior !== 'ask') return { behavior: verdict.behavior, reason: verdict.reason };
-    if (this.opts.headless) return { behavior: 'deny', reason: this.refusal(verdict, call, 'a headless run cannot ask') };
-    if (collected.mode?.mode === 'dontAsk') return { behavior: 'deny', reason: this.refusal(verdict, call, `defaultMode "dontAsk" in ${collected.mode.source} refuses what would ask`) };
+    const refuse = (because: string) => refusal(verdict, { tool: call.tool, command: bashCommand(call.input) }, because, { label: this.label(), headless: Boolean(this.opts.headless), paths: this.ctx() });
+    if (this.opts.headless) return { behavior: 'deny', reason: refuse('a headless run cannot ask') };
+    if (collected.mode?.mode === 'dontAsk') return { behavior: 'deny', reason: refuse(`defaultMode "dontAsk" in ${collected.mode.source} refuses what would ask`) };
     return { behavior: 'ask', reason: verdict.reason };
   }
 
@@ -274,7 +179,7 @@ export class Permissions implements PermissionEngine, SearchScope {
     const ctx = this.ctx();
     // An MCP server's read-only hint is its own claim: its tools are decided by rules alone.
     const readOnly = !tool.traits.mcp && safeReadOnly(tool, input);
-    if (!readOnly && !this.opts.trusted()) {
+    if (!readOnly && this.restricted()) {
       return { behavior: 'deny', reason: `${tool.name} is not available in Restricted Mode: trust this folder to let Threadline edit files or run commands.` };
     }
     const isFile = isFileTool(tool);
@@ -284,6 +189,11 @@ export class Permissions implements PermissionEngine, SearchScope {
     const from = (r: object) => ('origin' in r && typeof r.origin === 'string' ? ` (${r.origin})` : '');
     const denied = match(c.deny, 'deny');
     if (denied) return { behavior: 'deny', reason: `Denied by the rule ${denied.source}${from(denied)}.` };
+    const own = touched.find((t) => isOwnProcessPath(t.lexical, 'agent') || isOwnProcessPath(t.real, 'agent'));
+    if (own) return { behavior: 'deny', reason: ownProcessRefusal(own.lexical) };
+    const analysis = tool.traits.runsCommands ? this.bash.analyze(bashCommand(input)) : undefined;
+    const ownInCommand = analysis && !('unavailable' in analysis) ? ownProcessFinding(analysis, ctx.cwd) : undefined;
+    if (ownInCommand) return { behavior: ownInCommand.behavior, reason: ownInCommand.reason, why: { kind: 'default' } };
     const asked = match(c.ask, 'ask');
     if (asked) return { behavior: 'ask', reason: `The rule ${asked.source}${from(asked)} asks first.`, why: { kind: 'askRule', rule: asked } };
     if (!readOnly && c.mode?.mode === 'plan') return { behavior: 'deny', reason: `${tool.name} does not run in plan mode (defaultMode in ${c.mode.source}).` };
@@ -295,6 +205,9 @@ export class Permissions implements PermissionEngine, SearchScope {
       const unsure = this.bash.matchedBy([...c.deny, ...c.ask].filter((r) => r.tool === tool.name), bashCommand(input));
       if (unsure) return { behavior: 'ask', reason: `The rule ${unsure.rule.source}${from(unsure.rule)} may apply: ${unsure.why ?? 'it cannot be checked'}.`, why: { kind: 'default' } };
       const allowed = this.bash.allowedBy([...c.allow, ...this.grants].filter((r) => r.tool === tool.name), bashCommand(input));
+      // A rule naming a command lets it touch files inside the workspace (reads: and added folders) only.
+      const outside = 'rules' in allowed && analysis && !('unavailable' in analysis) ? outsideFinding(analysis, allowed.patterned, this.pathScope(c)) : undefined;
+      if (outside) return { behavior: 'ask', reason: outside.reason, why: { kind: 'bashFile', write: Boolean(outside.write), ...(outside.path ? { path: outside.path } : {}) } };
       if ('rules' in allowed) return { behavior: 'allow', reason: `Allowed by ${allowed.rules.map((r) => `${r.source}${from(r)}`).join(', ')}.` };
       return { behavior: 'ask', reason: allowed.reason, why: { kind: 'default' } };
     }
@@ -318,6 +231,13 @@ export class Permissions implements PermissionEngine, SearchScope {
     return { behavior: 'ask', reason: tool.traits.runsCommands ? 'Runs a shell command.' : 'Changes files.', why: { kind: 'default', ...(touched[0] ? { path: touched[0].real } : {}) } };
   }
 
+  /** Where a Bash command allowed by a rule naming it may read and write files. */
+  private pathScope(c: Collected): PathScope {
+    const ctx = this.ctx();
+    const cwd = resolve(this.opts.cwd);
+    return { cwd, home: ctx.home, env: process.env, readRoots: [cwd, ...c.dirs.map((d) => d.dir)], writeRoots: [cwd], protectedDir: (abs) => this.protectedDir({ lexical: abs, real: realLocation(abs) }) };
+  }
+
   /** The protected folder a write would land in, as a name for messages, or undefined. */
   private protectedDir(t: Touched): string | undefined {
     const ctx = this.ctx();
@@ -336,43 +256,6 @@ export class Permissions implements PermissionEngine, SearchScope {
       if (hit) return `${hit}/`;
     }
     return undefined;
-  }
-
-  /** The denial a call that would ask gets when no one can be asked, naming what would allow it. */
-  private refusal(v: Verdict, { tool, input }: { tool: Tool; input: unknown }, because: string): string {
-    const ctx = this.ctx();
-    const why = v.why;
-    const label = this.label();
-    // A flag is named as it is typed; a settings list by name.
-    const rule = (r: string) => {
-      const quoted = r.includes("'") ? JSON.stringify(r) : `'${r}'`;
-      return label.startsWith('--') ? `${label} ${quoted}` : `the rule ${r} in ${label}`;
-    };
-    switch (why?.kind) {
-      case 'outside': {
-        const r = rule(ruleForPath(why.readOnly ? 'Read' : tool.name, why.path, ctx));
-        if (!why.readOnly) return `${tool.name} of ${why.path} is outside the workspace, and ${because}; allow it with ${r}.`;
-        const dir = isFolder(why.path) ? why.path : dirname(why.path);
-        return `${tool.name} of ${why.path} is outside the workspace, and ${because}; allow it with ${this.opts.headless ? `--add-dir ${dir}` : `threadline.additionalDirectories (${dir})`} or ${r}.`;
-      }
-      case 'addedFolder':
-        return `${tool.name} of ${why.path} is a write in an added folder, and ${because}; allow it with ${rule(ruleForPath(tool.name, why.path, ctx))}.`;
-      case 'protected':
-        return `${tool.name} of ${why.path} is refused: Threadline always asks before writing inside ${why.dir} (whatever the rules say), and ${because}.`;
-      case 'askRule':
-        return `${v.reason} Ask rules beat allow rules, and ${because}; remove the rule there to let it run.`;
-      case 'mcp':
-        return `${v.reason} It needs permission, and ${because}; ${mcpAllowHint(tool, rule)}.`;
-      default: {
-        if (tool.traits.runsCommands) {
-          const command = bashCommand(input).trim();
-          const exact = command && !command.includes('\n') ? rule(`${tool.name}(${command})`) : rule(`${tool.name}(...)`);
-          return `${v.reason} It needs permission, and ${because}; allow it with ${exact}.`;
-        }
-        const exact = rule(why?.path ? ruleForPath(tool.name, why.path, ctx) : tool.name);
-        return `${v.reason} It needs permission, and ${because}; allow it with ${exact} (or ${tool.name} for every file in the workspace).`;
-      }
-    }
   }
 
   /**
@@ -408,19 +291,35 @@ export class Permissions implements PermissionEngine, SearchScope {
 
   /** Whether a read of this real path would run without asking (workspace, added folders, rules). */
   readable(real: string): boolean {
-    const c = this.collect();
+    return this.readableIn(this.collect(), real);
+  }
+
+  private readableIn(c: Collected, real: string): boolean {
     const ctx = this.ctx();
+    if (isOwnProcessPath(real, 'agent')) return false;
     if (c.deny.some((r) => READ_RULES.has(r.tool) && (r.pattern === undefined || patternMatches(r, real, 'deny', ctx)))) return false;
     if (under(ctx.cwd, real) !== undefined || c.dirs.some((d) => under(d.dir, real) !== undefined)) return true;
     return [...c.allow, ...this.grants].some((r) => READ_RULES.has(r.tool) && r.pattern !== undefined && patternMatches(r, real, 'allow', ctx));
   }
 
-  /** SearchScope: a file Grep or Glob found may be shown unless a read rule denies it or it leads out of every allowed place. */
-  mayShow(real: string, realRoot: string): boolean {
+  /**
+   * SearchScope: a file Grep or Glob found may be shown unless a read rule denies it or it leads
+   * out of every allowed place. The rule sources are read once for the whole search (a search
+   * finds thousands of files; reading them per file cost more than the walk).
+   */
+  forSearch(): (real: string, realRoot: string) => boolean {
     const c = this.collect();
     const ctx = this.ctx();
-    if (c.deny.some((r) => READ_RULES.has(r.tool) && r.pattern !== undefined && patternMatches(r, real, 'deny', ctx))) return false;
-    return under(realRoot, real) !== undefined || this.readable(real);
+    return (real, realRoot) => {
+      if (isOwnProcessPath(real, 'agent')) return false;
+      if (c.deny.some((r) => READ_RULES.has(r.tool) && r.pattern !== undefined && patternMatches(r, real, 'deny', ctx))) return false;
+      return under(realRoot, real) !== undefined || this.readableIn(c, real);
+    };
+  }
+
+  /** One found file, judged on the rules as they are now. */
+  mayShow(real: string, realRoot: string): boolean {
+    return this.forSearch()(real, realRoot);
   }
 
   /**
@@ -430,7 +329,7 @@ export class Permissions implements PermissionEngine, SearchScope {
    */
   boundedCheck(roots: readonly string[], own: (tool: Tool, input: unknown) => PermissionOutcome): (tool: Tool, input: unknown) => PermissionOutcome {
     return (tool, input) => {
-      if (!this.opts.trusted()) return { allowed: false, reason: 'Background agents do nothing in Restricted Mode.' };
+      if (this.restricted()) return { allowed: false, reason: 'Background agents do nothing in Restricted Mode.' };
       const mine = own(tool, input);
       if (!mine.allowed) return mine;
       if (!isFileTool(tool)) return { allowed: false, reason: `${tool.name} is not available to background agents.` };
@@ -451,26 +350,18 @@ export class Permissions implements PermissionEngine, SearchScope {
     };
   }
 
-  /** Every rule in force (and those withheld in Restricted Mode), with the file or flag it came from. */
-  describeRules(): { rules: DescribedRule[]; directories: Array<{ dir: string; source: string }>; defaultMode?: { mode: string; source: string } } {
+  /** Every rule in force, and the grants withheld because the folder is not trusted, with the file or flag each came from. */
+  describeRules(): { rules: DescribedRule[]; directories: Array<{ dir: string; source: string }>; defaultMode?: { mode: string; source: string }; withheld: WithheldGrant[] } {
     const own = this.opts.rules();
     const sources: RuleSource[] = [{ label: this.label(), ...own }, ...(this.opts.sources?.() ?? [])];
     const c = this.collect();
-    return { rules: describeSources(sources, this.opts.trusted()), directories: c.dirs, ...(c.mode ? { defaultMode: c.mode } : {}) };
+    const trusted = this.opts.trusted();
+    return { rules: describeSources(sources, trusted), directories: c.dirs, ...(c.mode ? { defaultMode: c.mode } : {}), withheld: withheldGrants(sources, trusted) };
   }
 }
 
 /** Rules that speak for reading a file, whatever tool found it (a search's results). */
 const READ_RULES = new Set(['Read', 'Grep', 'Glob']);
-const FILE_RULES = new Set([...READ_RULES, ...EDIT_RULES]);
-
-function isFolder(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 function safeReadOnly(tool: Tool, input: unknown): boolean {
   try {

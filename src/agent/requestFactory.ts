@@ -1,4 +1,4 @@
-import { tableModels, type ModelInfo, type ModelSource } from '../api/models';
+import type { ModelInfo } from '../api/models';
 import { thinkingParam } from '../api/thinking';
 import type { MessagesClient } from '../api/messagesClient';
 import type { MessageParam, MessagesRequest, SystemBlock } from '../api/types';
@@ -14,14 +14,14 @@ import type { ToolRegistry } from '../tools/registry';
 
 export interface RequestFactoryDeps {
   settings(): AppSettings;
+  /** The model in use (`currentModel`). */
+  model(): ModelInfo;
   tools: ToolRegistry;
   meter: TokenMeter;
-  createClient(): Promise<MessagesClient | undefined>;
+  client(): Promise<MessagesClient | undefined>;
   systemBlocks(): Promise<SystemBlock[]>;
   reminders?(): Promise<Reminder[]>;
   instructionReport?(): Promise<InstructionReport[]>;
-  /** The model catalog (Models API, cache, table); without it, the built-in table. */
-  models?: ModelSource;
 }
 
 export interface BuildOptions {
@@ -37,12 +37,6 @@ export interface BuildOptions {
 export class RequestFactory {
   constructor(private readonly deps: RequestFactoryDeps) {}
 
-  /** The model the settings name (`sonnet` → its newest model), as the catalog knows it now. */
-  model(): ModelInfo {
-    const settings = this.deps.settings();
-    return (this.deps.models ?? tableModels).current(settings.model, { contextWindow: settings.contextWindow });
-  }
-
   /**
    * The next main request. max_tokens is what fits beside this history in the window (the API
    * refuses input + max_tokens over it), unless `opts.maxTokens` names a smaller figure (the
@@ -50,7 +44,7 @@ export class RequestFactory {
    */
   async build(history: readonly MessageParam[], opts: BuildOptions = {}): Promise<MessagesRequest> {
     const settings = this.deps.settings();
-    const model = this.model();
+    const model = this.deps.model();
     const system = await this.deps.systemBlocks();
     // Tools from MCP servers join as their servers become ready; deferral depends on the window.
     const tools = this.deps.tools.definitions(history, { contextWindow: model.contextWindow });
@@ -76,7 +70,7 @@ export class RequestFactory {
 
   /** The API's own count of the request this history would make (count_tokens). */
   async exactTokens(history: readonly MessageParam[]): Promise<number> {
-    const client = await this.deps.createClient();
+    const client = await this.deps.client();
     if (!client) throw new Error('no API key is set');
     const r = await this.build(history);
     return client.countTokens({ model: r.model, system: r.system, tools: r.tools, messages: r.messages });

@@ -3,28 +3,16 @@
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { printable } from '../base/printable';
+import { applicablePart, type RuleBehavior, type RuleSource, type WithheldGrant } from '../permissions/projectTrust';
 
-export type RuleBehavior = 'allow' | 'ask' | 'deny';
-
-export interface RuleSource {
-  /** Shown with every rule and denial: "~/.claude/settings.json", "--allowed-tools". */
-  label: string;
-  /** What a `/path` pattern is relative to (default: the workspace). */
-  root?: string;
-  allow?: readonly string[];
-  ask?: readonly string[];
-  deny?: readonly string[];
-  additionalDirectories?: readonly string[];
-  defaultMode?: string;
-  /** A file the workspace itself provides: applied only when the folder is trusted. */
-  project?: boolean;
-}
+export type { RuleBehavior, RuleSource } from '../permissions/projectTrust';
 
 export interface DescribedRule {
   behavior: RuleBehavior;
   rule: string;
   source: string;
-  /** false: the source is a project file and the folder is not trusted. */
+  /** false: a grant from a project file, and the folder is not trusted. */
   active: boolean;
 }
 
@@ -120,16 +108,23 @@ export function readClaudeSettings(opts: ClaudeSettingsOptions): RuleSource[] {
 export function describeSources(sources: readonly RuleSource[], trusted: boolean): DescribedRule[] {
   const out: DescribedRule[] = [];
   for (const behavior of ['deny', 'ask', 'allow'] as const) {
-    for (const s of sources) for (const rule of s[behavior] ?? []) out.push({ behavior, rule, source: s.label, active: !s.project || trusted });
+    for (const s of sources) {
+      const applied = applicablePart(s, trusted)[behavior] ?? [];
+      for (const rule of s[behavior] ?? []) out.push({ behavior, rule, source: s.label, active: applied.includes(rule) });
+    }
   }
   return out;
 }
 
-/** The rule list as lines for `threadline context` and Show Context. */
-export function formatRules(rules: readonly DescribedRule[], dirs: readonly { dir: string; source: string }[] = []): string {
-  if (!rules.length && !dirs.length) return 'Permission rules: none (reads inside the workspace run; edits, commands and anything outside ask).';
+const NOT_TRUSTED = ' (not applied: the folder is not trusted)';
+
+/** The rule list as lines for `threadline context` and Show Context; rules come from files, so they are made printable. */
+export function formatRules(rules: readonly DescribedRule[], dirs: readonly { dir: string; source: string }[] = [], withheld: readonly WithheldGrant[] = []): string {
+  const modes = withheld.filter((w) => w.grant.startsWith('defaultMode '));
+  if (!rules.length && !dirs.length && !modes.length) return 'Permission rules: none (reads inside the workspace run; edits, commands and anything outside ask).';
   const lines = ['Permission rules (deny beats ask beats allow):'];
-  for (const r of rules) lines.push(`  ${r.behavior.padEnd(5)} ${r.rule}  — ${r.source}${r.active ? '' : ' (not applied: the folder is not trusted)'}`);
-  for (const d of dirs) lines.push(`  folder ${d.dir}  — ${d.source}`);
+  for (const r of rules) lines.push(printable(`  ${r.behavior.padEnd(5)} ${r.rule}  — ${r.source}${r.active ? '' : NOT_TRUSTED}`));
+  for (const d of dirs) lines.push(printable(`  folder ${d.dir}  — ${d.source}`));
+  for (const m of modes) lines.push(printable(`  ${m.grant}  — ${m.source}${NOT_TRUSTED}`));
   return lines.join('\n');
 }

@@ -1,12 +1,12 @@
 import { ApiError } from '../api/errors';
 import { costUsd } from '../api/cost';
-import type { ModelSource } from '../api/models';
 import type { MessageParam, MessagesRequest } from '../api/types';
 import type { MessagesClient } from '../api/messagesClient';
 import { newId } from '../base/ids';
+import type { CacheHints } from '../compact/microCompact';
 import type { Compactor } from '../compact/compactor';
 import type { Conversation } from '../conversation/conversation';
-import { thresholdsFor, tokenView } from '../conversation/thresholds';
+import { tokenView, type Thresholds } from '../conversation/thresholds';
 import type { TokenMeter } from '../conversation/tokenMeter';
 import type { Logger } from '../ports/logger';
 import { formatTokens } from '../shared/format';
@@ -33,6 +33,8 @@ export interface TurnRunnerDeps {
   broker: PermissionBroker;
   buildRequest(history: readonly MessageParam[], opts?: BuildOptions): Promise<MessagesRequest>;
   maxTurns(): number;
+  /** The thresholds of the model in use, for the token figure and the blocking check. */
+  thresholds(): Thresholds;
   compactor?: Compactor;
   afterTools?: LoopDeps['afterTools'];
   /** Re-reads of unchanged files become pointers (see RereadTracker). */
@@ -40,15 +42,7 @@ export interface TurnRunnerDeps {
   /** Extra observers of the loop (the CLI's stream-json output). */
   loopEvents?: LoopEvents;
   /** A tool call the model made (the agent keeps the files it read). */
-  onToolCall?(name: string, input: unknown): void;
-  /** The model catalog, for the window the meter is measured against. */
-  models?: ModelSource;
-}
-
-export interface TurnOutcome {
-  result: LoopResult;
-  /** The last main request sent, for whoever wants to look at what went out. */
-  lastRequest: MessagesRequest | undefined;
+  onToolCall(name: string, input: unknown): void;
 }
 
 /**
@@ -62,9 +56,8 @@ export class TurnRunner {
 
   constructor(private readonly deps: TurnRunnerDeps) {}
 
-  async run(client: Pick<MessagesClient, 'stream'>, signal: AbortSignal): Promise<TurnOutcome> {
+  async run(client: Pick<MessagesClient, 'stream'>, signal: AbortSignal): Promise<LoopResult> {
     const { store, conversation, meter, compactor } = this.deps;
-    let lastRequest: MessagesRequest | undefined;
     const view = new StreamingView(store);
     const events: LoopEvents = {
       onRequestStart: () => store.setState((s) => (s.status === 'streaming' ? s : { ...s, status: 'streaming' })),
@@ -83,28 +76,26 @@ export class TurnRunner {
         store.setState((s) => ({ ...s, retry: { attempt, reason, at: Date.now() + delayMs } }));
       },
       onTurnComplete: (turn, request) => {
-        lastRequest = request;
         clearRetry(store);
         view.finish();
         this.deps.runtime.recordUsage(turn.model, turn.usage, costUsd(turn.model, turn.usage));
         const used = meter.anchor(turn.usage, request.messages.length);
         this.lastAssistantAt = Date.now();
-        // A new turn on top of a compaction makes its Undo lossy: retire it.
-        if (request.source === 'main') {
-          const retired = conversation.retireUndo();
-          if (retired) updateMessage(store, retired, (m) => (m.kind === 'compaction' ? { ...m, canUndo: false } : m));
-        }
-        store.setState((s) => ({ ...s, lastUsage: turn.usage, tokens: tokenView(used, thresholdsFor(s.settings, this.deps.models)) }));
+        const thresholds = this.deps.thresholds();
+        store.setState((s) => ({ ...s, lastUsage: turn.usage, tokens: tokenView(used, thresholds) }));
       },
       onToolCall: ({ id, name, input, summary }) => {
         view.finish();
-        this.deps.onToolCall?.(name, input);
+        this.deps.onToolCall(name, input);
         appendMessage(store, { kind: 'tool', id, name, summary, input: safeJson(input), status: 'pending', createdAt: Date.now() });
         store.setState((s) => ({ ...s, status: 'running-tools' }));
       },
       onToolStatus: (id, status, detail) => view.toolStatus(id, status, detail),
       onHistory: (history) => conversation.set(history, 'turn'),
     };
+    // The cache hints belong to the history the compactor just prepared: they go from
+    // prepareHistory to the request (or its smaller retry) built from it, until the next one.
+    let hints: CacheHints | undefined;
     let result: LoopResult;
     try {
       result = await runQueryLoop(
@@ -112,18 +103,16 @@ export class TurnRunner {
         {
           client,
           tools: this.deps.tools,
-          buildRequest: (history, opts) => {
-            const hints = compactor?.cacheHints;
-            return this.deps.buildRequest(history, { ...opts, ...(hints?.frontier ? { frontier: hints.frontier } : {}), ...(hints?.clearsNext ? { tailUncached: true } : {}) });
-          },
+          buildRequest: (history, opts) => this.deps.buildRequest(history, { ...opts, ...(hints?.frontier ? { frontier: hints.frontier } : {}), ...(hints?.clearsNext ? { tailUncached: true } : {}) }),
           ...(this.deps.afterTools ? { afterTools: this.deps.afterTools } : {}),
           ...(this.deps.reviseResult ? { reviseResult: this.deps.reviseResult } : {}),
           ...(compactor
             ? {
                 prepareHistory: async (h: MessageParam[]) => {
-                  const next = await compactor.beforeRequest(h, { usedTokens: meter.used(h), lastAssistantAt: this.lastAssistantAt });
-                  if (next !== h) conversation.set(next, 'micro-compaction');
-                  return next;
+                  const prepared = await compactor.beforeRequest(h, { usedTokens: meter.used(h), lastAssistantAt: this.lastAssistantAt, signal });
+                  hints = prepared.hints;
+                  if (prepared.history !== h) conversation.set(prepared.history, 'micro-compaction');
+                  return prepared.history;
                 },
               }
             : {}),
@@ -145,8 +134,7 @@ export class TurnRunner {
       clearRetry(store);
     }
     conversation.set(result.history, 'turn');
-    conversation.shareMarks();
-    return { result, lastRequest };
+    return result;
   }
 
   /**
@@ -157,7 +145,7 @@ export class TurnRunner {
   private overLimit(history: readonly MessageParam[]): string | undefined {
     const { store, meter, compactor } = this.deps;
     const settings = store.getState().settings;
-    const t = thresholdsFor(settings, this.deps.models);
+    const t = this.deps.thresholds();
     const used = meter.used(history);
     if (used < t.blockingAt) return undefined;
     const why = !compactor

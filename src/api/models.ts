@@ -165,3 +165,12 @@ export function resolveModel(id: string, overrides: ModelOverrides = {}): ModelI
 
 /** The built-in table as a model source (no Models API). */
 export const tableModels: ModelSource = { current: resolveModel };
+
+/**
+ * The model the settings name now (`sonnet` resolved to its newest model, the user's window
+ * override applied), as the catalog knows it. Requests, thresholds, the summary and the system
+ * prompt all ask this one function, so they never disagree about the model in use.
+ */
+export function currentModel(settings: { model: string; contextWindow: number }, models: ModelSource = tableModels): ModelInfo {
+  return models.current(settings.model, { contextWindow: settings.contextWindow });
+}

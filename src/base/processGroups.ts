@@ -1,14 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { toDisposable, type IDisposable } from './lifecycle';
 
 // Process groups this process started (each Bash command leads its own group), so that a CLI
 // that is told to stop, or exits, can end every process they started, background jobs too.
-const groups = new Set<number>();
+// A group led by a supervisor (subreaper.ts) is ended through it: the supervisor also reaches
+// the processes that left the group (setsid, double fork), which a signal to the group misses.
+const groups = new Map<number, { supervised: boolean }>();
+
+/**
+ * Every command's environment carries this variable, set to a value unique to this process: on
+ * Linux, a process that escaped both its group and the supervisor (or ran where there is none)
+ * is still found by it in /proc, unless it cleared its environment.
+ */
+export const OWNER_VARIABLE = 'THREADLINE_OWNER';
+const ownerTag = `${process.pid}.${randomUUID()}`;
+
+/** The marker as an environment entry. */
+export function ownerMarker(): { name: string; value: string } {
+  return { name: OWNER_VARIABLE, value: ownerTag };
+}
 
 /** Remembers a process group (its leader's pid) until the returned disposable is disposed. */
-export function trackProcessGroup(pgid: number): IDisposable {
+export function trackProcessGroup(pgid: number, opts: { supervised?: boolean } = {}): IDisposable {
   // Forget groups that are gone, so a pid reused later by someone else is never signalled.
-  for (const g of groups) if (!processGroupAlive(g)) groups.delete(g);
-  groups.add(pgid);
+  for (const g of groups.keys()) if (!processGroupAlive(g)) groups.delete(g);
+  groups.set(pgid, { supervised: opts.supervised ?? false });
   return toDisposable(() => groups.delete(pgid));
 }
 
@@ -22,17 +39,59 @@ export function processGroupAlive(pgid: number): boolean {
   }
 }
 
-/** Sends a signal to every tracked group (synchronous, so it also works in an 'exit' handler). */
-export function killProcessGroups(signal: NodeJS.Signals = 'SIGKILL'): number {
+function signal(pid: number, sig: NodeJS.Signals): boolean {
+  try {
+    process.kill(pid, sig);
+    return true;
+  } catch {
+    return false; // already gone
+  }
+}
+
+/**
+ * Ends one command and everything it started: a supervisor is asked (SIGTERM) and kills its whole
+ * tree; an unsupervised group is killed.
+ */
+export function endProcessTree(pgid: number, supervised: boolean): void {
+  if (supervised) signal(pgid, 'SIGTERM');
+  else signal(-pgid, 'SIGKILL');
+}
+
+/**
+ * Ends every tracked command and every process carrying this process's owner marker
+ * (synchronous, so it also works in an 'exit' handler). Returns how many groups were signalled.
+ */
+export function killProcessGroups(sig: NodeJS.Signals = 'SIGKILL'): number {
   let n = 0;
-  for (const pgid of groups) {
+  for (const [pgid, { supervised }] of groups) {
+    // A supervisor killed outright would hand the processes that left its group to init.
+    if (supervised ? signal(pgid, 'SIGTERM') : signal(-pgid, sig)) n++;
+    if (sig === 'SIGKILL') groups.delete(pgid);
+  }
+  if (sig === 'SIGKILL') killMarked();
+  return n;
+}
+
+/** SIGKILLs every process whose environment holds this process's owner marker (Linux only). */
+export function killMarked(): number {
+  if (process.platform !== 'linux') return 0;
+  const needle = Buffer.from(`\0${OWNER_VARIABLE}=${ownerTag}\0`);
+  let n = 0;
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
     try {
-      process.kill(-pgid, signal);
-      n++;
+      // A leading NUL lets the first variable match like the others.
+      const env = Buffer.concat([Buffer.from([0]), readFileSync(`/proc/${name}/environ`)]);
+      if (env.includes(needle) && signal(Number(name), 'SIGKILL')) n++;
     } catch {
-      // already gone
+      // gone, or another user's
     }
-    if (signal === 'SIGKILL') groups.delete(pgid);
   }
   return n;
 }

@@ -54,10 +54,10 @@ export async function withAttachments(text: string, attachments: readonly Attach
 }
 
 /** The composer's side of attachments: the `@` picker, chips added and removed. */
-export function attachmentHandlers(store: Store<AppState>, source: AttachmentSource | undefined, warn: (message: string) => void) {
+export function attachmentHandlers(store: Store<AppState>, source: AttachmentSource, warn: (message: string) => void) {
   return {
     'attach/pickFile': async () => {
-      const files = source ? await source.listFiles() : [];
+      const files = await source.listFiles();
       store.setState((s) => ({ ...s, fileChoices: files }));
     },
     'attach/cancel': () => store.setState((s) => (s.fileChoices === null ? s : { ...s, fileChoices: null })),

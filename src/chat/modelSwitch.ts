@@ -37,7 +37,7 @@ export interface ModelSwitchDeps {
   /** Manual compaction; true when it ran. */
   compact(): Promise<boolean>;
   /** Writes the choice where the host keeps settings (VS Code's `threadline.model`, `threadline.thinking`). */
-  persist?(key: 'model' | 'thinking', value: string): Promise<void>;
+  persist(key: 'model' | 'thinking', value: string): Promise<void>;
 }
 
 export function describeCompactFirst(plan: Extract<SwitchPlan, { kind: 'compactFirst' }>): string {
@@ -113,7 +113,7 @@ export class ModelSwitcher {
 
   private async persist(key: 'model' | 'thinking', value: string): Promise<void> {
     try {
-      await this.deps.persist?.(key, value);
+      await this.deps.persist(key, value);
     } catch (err) {
       addNotice(this.deps.store, 'warning', `The ${key} setting could not be saved (${err instanceof Error ? err.message : String(err)}); the change holds for this window only.`);
     }

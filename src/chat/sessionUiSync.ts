@@ -114,7 +114,7 @@ export class SessionUiSync extends Disposable {
       // Once per window: a disk that refuses one save usually refuses the next hundred.
       if (!this.warned) {
         this.warned = true;
-        this.deps.warn(`Threadline could not keep ${what} for after a reload: ${message}`);
+        this.deps.warn(`could not keep ${what} for after a reload: ${message}`);
       }
     }
   }

@@ -18,16 +18,16 @@ export interface PromptArgs {
   /** Continue the most recent session in this folder, or the one with this id. */
   resume: { latest: true } | { id: string } | undefined;
   mcp: McpArgs;
+  /** --trust: the folder is trusted for this run (nothing is remembered). */
+  trust: boolean;
 }
 
-/** Where MCP servers come from on this run, and whether the folder may grant its own. */
+/** Where MCP servers come from on this run, besides the files users already have. */
 export interface McpArgs {
   /** --mcp-config: files or inline JSON, in the order given. */
   configs: string[];
   /** --strict-mcp-config: only the servers of --mcp-config. */
   strict: boolean;
-  /** --trust: this folder's own servers (.mcp.json…) may start, as in a folder the trust store lists. */
-  trust: boolean;
 }
 
 /** A prompt run as parsed: no prompt yet when `-p` stood alone (it comes from stdin). */
@@ -37,10 +37,57 @@ export type CliArgs =
   | ParsedPromptArgs
   | { command: 'help' }
   | { command: 'version' }
-  | { command: 'context'; cwd: string; json: boolean; model: string | undefined; contextWindow: number | undefined; addDirs: string[]; mcp: McpArgs }
-  | { command: 'mcp'; cwd: string; json: boolean; action: 'list' | 'approve' | 'deny' | 'reset'; name?: string; mcp: McpArgs }
+  | { command: 'context'; cwd: string; json: boolean; model: string | undefined; contextWindow: number | undefined; addDirs: string[]; mcp: McpArgs; trust: boolean }
+  | { command: 'mcp'; cwd: string; json: boolean; action: 'list' | 'approve' | 'deny' | 'reset'; name?: string; mcp: McpArgs; trust: boolean }
+  | { command: 'trust'; action: 'trust' | 'list' | 'revoke'; dir: string; json: boolean }
   | { command: 'sessions'; cwd: string; json: boolean; all: boolean }
-  | { command: 'memory'; cwd: string; json: boolean; action: 'list' | 'show' | 'rm'; name?: string };
+  | { command: 'memory'; cwd: string; json: boolean; action: 'list' | 'show' | 'rm'; name?: string }
+  | RewindArgs
+  | DiffArgs
+  | CompactArgs;
+
+/** Which saved session an undo command works on: this folder's latest, or the one `-r ID` names. */
+export type SessionPick = { latest: true } | { id: string };
+
+export type RewindMode = 'code' | 'conversation' | 'both';
+
+/** `threadline rewind [ID --code|--conversation|--both [--dry-run] [--force]] [--json]` */
+export interface RewindArgs {
+  command: 'rewind';
+  cwd: string;
+  json: boolean;
+  session: SessionPick;
+  /** A message id (or a restore's checkpoint id), or a unique start of one; none: list them. */
+  target: string | undefined;
+  mode: RewindMode | undefined;
+  dryRun: boolean;
+  force: boolean;
+  trust: boolean;
+}
+
+/** `threadline diff [--json]`: every file the session changed, against its first snapshot. */
+export interface DiffArgs {
+  command: 'diff';
+  cwd: string;
+  json: boolean;
+  session: SessionPick;
+  trust: boolean;
+}
+
+export type CompactAction = { kind: 'all'; focus?: string } | { kind: 'partial'; direction: 'from' | 'upTo'; target: string; focus?: string } | { kind: 'undo'; target: string } | { kind: 'list' };
+
+/** `threadline compact [--from ID | --up-to ID] [--focus TEXT] [--dry-run]`, `--list`, `--undo ID`. */
+export interface CompactArgs {
+  command: 'compact';
+  cwd: string;
+  json: boolean;
+  session: SessionPick;
+  action: CompactAction;
+  dryRun: boolean;
+  model: string | undefined;
+  contextWindow: number | undefined;
+  trust: boolean;
+}
 
 export class UsageError extends Error {}
 
@@ -60,7 +107,7 @@ const MULTI_VALUE = new Map([
   ['--mcp-config', '--mcp-config'],
 ]);
 // Flags whose value is the next argument, so a value is never mistaken for a flag's list.
-const TAKES_VALUE = new Set(['-p', '--print', '--cwd', '--model', '--context-window', '--max-turns', '--output-format', '-r', '--resume']);
+const TAKES_VALUE = new Set(['-p', '--print', '--cwd', '--model', '--context-window', '--max-turns', '--output-format', '-r', '--resume', '--from', '--up-to', '--focus', '--undo']);
 
 interface Gathered {
   argv: string[];
@@ -107,7 +154,7 @@ function gatherLists(argv: readonly string[]): Gathered {
   return { argv: out, taken, printAlone };
 }
 
-const KNOWN_FLAGS = new Set([...TAKES_VALUE, ...MULTI_VALUE.keys(), '--json', '--all', '-c', '--continue', '-h', '--help', '-v', '--version', '--strict-mcp-config', '--trust']);
+const KNOWN_FLAGS = new Set([...TAKES_VALUE, ...MULTI_VALUE.keys(), '--json', '--all', '--trust', '--list', '--revoke', '-c', '--continue', '-h', '--help', '-v', '--version', '--strict-mcp-config', '--code', '--conversation', '--both', '--dry-run', '--force']);
 
 /** A flag of ours, in either spelling (`--model=x` too): after a lone -p it is not the prompt. */
 function isKnownFlag(arg: string): boolean {
@@ -146,13 +193,23 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
         'add-dir': { type: 'string', multiple: true },
         'mcp-config': { type: 'string', multiple: true },
         'strict-mcp-config': { type: 'boolean' },
-        // Until the trust store's own flag lands, this is the one way to trust a folder for one run.
-        trust: { type: 'boolean' },
         'output-format': { type: 'string' },
         json: { type: 'boolean' },
         all: { type: 'boolean' },
+        trust: { type: 'boolean' },
+        list: { type: 'boolean' },
+        revoke: { type: 'boolean' },
         continue: { type: 'boolean', short: 'c' },
         resume: { type: 'string', short: 'r' },
+        code: { type: 'boolean' },
+        conversation: { type: 'boolean' },
+        both: { type: 'boolean' },
+        'dry-run': { type: 'boolean' },
+        force: { type: 'boolean' },
+        from: { type: 'string' },
+        'up-to': { type: 'string' },
+        focus: { type: 'string' },
+        undo: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -170,13 +227,19 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
     throw new UsageError(`--context-window is in tokens and must be at least ${MIN_CONTEXT_WINDOW}, got ${contextWindow}${contextWindow < 1000 ? ` (for ${contextWindow}k, give ${contextWindow * 1000})` : ''}`);
   }
   const [first, ...rest] = parsed.positionals;
-  const mcp: McpArgs = { configs: v['mcp-config'] ?? [], strict: Boolean(v['strict-mcp-config']), trust: Boolean(v.trust) };
+  const mcp: McpArgs = { configs: v['mcp-config'] ?? [], strict: Boolean(v['strict-mcp-config']) };
   if (mcp.strict && !mcp.configs.length) throw new UsageError('--strict-mcp-config uses only the servers of --mcp-config, and none was given');
   if (first === 'context') {
     if (rest.length) throw new UsageError(`unexpected arguments after context: ${rest.join(' ')}`);
-    return { command: 'context', cwd: dir, json: Boolean(v.json), model, contextWindow, addDirs: v['add-dir'] ?? [], mcp };
+    return { command: 'context', cwd: dir, json: Boolean(v.json), model, contextWindow, addDirs: v['add-dir'] ?? [], mcp, trust: Boolean(v.trust) };
   }
-  if (first === 'mcp') return mcpCommand(rest, dir, Boolean(v.json), mcp);
+  if (first === 'trust') {
+    if (v.list && v.revoke) throw new UsageError('use either --list or --revoke, not both');
+    if (rest.length > 1) throw new UsageError(`trust takes one folder, got ${rest.length}: ${rest.join(' ')}`);
+    if (v.list && rest.length) throw new UsageError('trust --list takes no folder');
+    return { command: 'trust', action: v.list ? 'list' : v.revoke ? 'revoke' : 'trust', dir: rest[0] ?? dir, json: Boolean(v.json) };
+  }
+  if (first === 'mcp') return mcpCommand(rest, dir, Boolean(v.json), mcp, Boolean(v.trust));
   if (first === 'memory') {
     const [action = 'list', name, ...extra] = rest;
     if (action !== 'list' && action !== 'show' && action !== 'rm') throw new UsageError(`memory takes list, show NAME or rm NAME, got ${JSON.stringify(action)}`);
@@ -189,6 +252,9 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
     return { command: 'sessions', cwd: dir, json: Boolean(v.json), all: Boolean(v.all) };
   }
   if (v.continue && v.resume !== undefined) throw new UsageError('use either --continue or --resume, not both');
+  if (first === 'rewind' || first === 'diff' || first === 'compact') return undoArgs(first, rest, v, dir, model, contextWindow);
+  const undoFlag = (['code', 'conversation', 'both', 'dry-run', 'force', 'from', 'up-to', 'focus', 'undo'] as const).find((f) => v[f] !== undefined);
+  if (undoFlag) throw new UsageError(`--${undoFlag} belongs to threadline rewind or threadline compact`);
   const resume = v.continue ? ({ latest: true } as const) : v.resume !== undefined ? { id: v.resume } : undefined;
   const allowedTools = (v['allowed-tools'] ?? []).flatMap((s) => splitToolList(s)).filter(Boolean);
   checkRules(allowedTools, gathered.taken);
@@ -219,15 +285,64 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
     outputFormat: format,
     resume,
     mcp,
+    trust: Boolean(v.trust),
   };
 }
 
-function mcpCommand(rest: string[], cwd: string, json: boolean, mcp: McpArgs): CliArgs {
+function mcpCommand(rest: string[], cwd: string, json: boolean, mcp: McpArgs, trust: boolean): CliArgs {
   const [action = 'list', name, ...extra] = rest;
   if (action !== 'list' && action !== 'approve' && action !== 'deny' && action !== 'reset') throw new UsageError(`mcp takes list, approve NAME, deny NAME or reset [NAME], got ${JSON.stringify(action)}`);
   if ((action === 'approve' || action === 'deny') && !name) throw new UsageError(`mcp ${action} needs a server name (see threadline mcp list)`);
   if (extra.length || (action === 'list' && name)) throw new UsageError('too many arguments for mcp');
-  return { command: 'mcp', cwd, json, action, ...(name ? { name } : {}), mcp };
+  return { command: 'mcp', cwd, json, action, ...(name ? { name } : {}), mcp, trust };
+}
+
+type Values = { [key: string]: string | boolean | string[] | undefined };
+
+/** `rewind`, `diff` and `compact`: the session is the latest of the folder unless `-r ID` names one. */
+function undoArgs(cmd: 'rewind' | 'diff' | 'compact', rest: string[], v: Values, cwd: string, model: string | undefined, contextWindow: number | undefined): RewindArgs | DiffArgs | CompactArgs {
+  const session: SessionPick = typeof v.resume === 'string' ? { id: v.resume } : { latest: true };
+  const json = Boolean(v.json);
+  const trust = Boolean(v.trust);
+  const misplaced = (flags: readonly string[]) => {
+    const f = flags.find((x) => v[x] !== undefined);
+    if (f) throw new UsageError(`--${f} does not go with threadline ${cmd}`);
+  };
+  if (cmd === 'diff') {
+    if (rest.length) throw new UsageError(`unexpected arguments after diff: ${rest.join(' ')}`);
+    misplaced(['code', 'conversation', 'both', 'dry-run', 'force', 'from', 'up-to', 'focus', 'undo']);
+    return { command: 'diff', cwd, json, session, trust };
+  }
+  if (cmd === 'rewind') {
+    misplaced(['from', 'up-to', 'focus', 'undo']);
+    if (rest.length > 1) throw new UsageError(`rewind takes one message id, got ${rest.length}: ${rest.join(' ')}`);
+    const modes = (['code', 'conversation', 'both'] as const).filter((m) => v[m]);
+    if (modes.length > 1) throw new UsageError(`use one of --code, --conversation or --both, not ${modes.map((m) => `--${m}`).join(' and ')}`);
+    const target = rest[0];
+    if (!target && (modes.length || v['dry-run'] || v.force)) throw new UsageError('rewind needs the id of a message to go back to (threadline rewind lists them)');
+    if (target && !modes.length) throw new UsageError(`say what to restore: threadline rewind ${target} --code, --conversation or --both`);
+    if (v.force && modes[0] === 'conversation') throw new UsageError('--force is for restoring code over files changed since; --conversation changes no file');
+    return { command: 'rewind', cwd, json, session, target, mode: modes[0], dryRun: Boolean(v['dry-run']), force: Boolean(v.force), trust };
+  }
+  misplaced(['code', 'conversation', 'both', 'force']);
+  if (rest.length) throw new UsageError(`unexpected arguments after compact: ${rest.join(' ')} (a message id goes with --from or --up-to)`);
+  const picked = (['from', 'up-to', 'undo', 'list'] as const).filter((f) => v[f] !== undefined && v[f] !== false);
+  if (picked.length > 1) throw new UsageError(`use one of --from, --up-to, --undo or --list, not ${picked.map((f) => `--${f}`).join(' and ')}`);
+  const focus = typeof v.focus === 'string' && v.focus.trim() ? v.focus.trim() : undefined;
+  const id = (f: string) => {
+    const x = v[f];
+    if (typeof x !== 'string' || !x.trim()) throw new UsageError(`--${f} needs a message id (threadline rewind lists them)`);
+    return x.trim();
+  };
+  let action: CompactAction;
+  if (v.from !== undefined) action = { kind: 'partial', direction: 'from', target: id('from'), ...(focus ? { focus } : {}) };
+  else if (v['up-to'] !== undefined) action = { kind: 'partial', direction: 'upTo', target: id('up-to'), ...(focus ? { focus } : {}) };
+  else if (v.undo !== undefined) action = { kind: 'undo', target: id('undo') };
+  else if (v.list) action = { kind: 'list' };
+  else action = { kind: 'all', ...(focus ? { focus } : {}) };
+  if (focus && (action.kind === 'undo' || action.kind === 'list')) throw new UsageError('--focus goes with --from, --up-to or a whole compaction');
+  if (v['dry-run'] && action.kind !== 'partial') throw new UsageError('--dry-run goes with --from or --up-to (it shows the summary without applying it)');
+  return { command: 'compact', cwd, json, session, action, dryRun: Boolean(v['dry-run']), model, contextWindow, trust };
 }
 
 /** Splits "Read,Bash(npm test:*) Edit" on commas and spaces outside parentheses. */

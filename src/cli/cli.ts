@@ -1,10 +1,8 @@
-// Why this file is long: HELP is the CLI's contract (every flag and command, as README shows
-// them) and is kept whole here beside the dispatch it documents; the commands themselves live in
-// their own files.
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Permissions } from '../agent/permissions';
 import { formatRules, readClaudeSettings, type RuleSource } from '../agent/ruleSources';
+import { withheldGrants } from '../permissions/projectTrust';
 import { createToolRegistry } from '../agent/tools';
 import { ContextService } from '../context/contextService';
 import { renderContextReport } from '../context/contextReport';
@@ -13,91 +11,33 @@ import { silentLogger } from '../ports/logger';
 import { getDefaultAppState, type AppState } from '../state/appState';
 import { RuntimeState } from '../state/runtimeState';
 import { createStore } from '../shared/store';
+import { printable } from '../base/printable';
 import { cliSessionsDir, cliStateDir } from '../sessions/paths';
 import type { ToolRegistry } from '../tools/registry';
 import { SessionStore } from '../sessions/sessionStore';
-import { canonicalRepoRoot } from '../context/git';
+import { memoryKeyFolder } from '../context/gitRepo';
 import { MemoryDir } from '../memory/memdir';
 import type { MemorySetup } from '../memory/memoryWiring';
 import { resolveMemoryDir } from '../memory/paths';
 import { parseCliArgs, UsageError } from './args';
-import { stdio, type CliIo } from './io';
+import { stdio, terminalSafeIo, type CliIo } from './io';
 import { promptWithStdin, readStdin, type StdinSource } from './stdin';
 import { runPrompt } from './runPrompt';
 import { cliModelCatalog } from './models';
 import { DEFAULT_MODEL } from '../api/models';
 import { sessionsCommand } from './sessionsCommand';
 import { formatServers, mcpCommand } from './mcpCommand';
-import { cliMcpServices, firstRequestGate, mcpFlagErrors, mcpResultsSource, settledMcp, startCliMcp, usage } from './mcpSetup';
+import { cliMcpServices, firstRequestGate, mcpResultsSource, mcpTrustGrants, readCliMcpConfig, settledMcp, startCliMcp, usage } from './mcpSetup';
+import { compactCommand, diffCommand, rewindCommand } from './undoCommands';
+import { decideTrust, describeTrust, trustCommand } from './trust';
+import { HELP, VERSION } from './help';
+import { cliHost } from './host';
+import type { Host } from '../ports/host';
 
-declare const __THREADLINE_VERSION__: string | undefined;
-
-export const VERSION = typeof __THREADLINE_VERSION__ === 'string' ? __THREADLINE_VERSION__ : '0.0.0-dev';
-
-export const HELP = `threadline ${VERSION} — a coding agent that keeps the thread through long sessions
-
-Usage:
-  threadline -p PROMPT [options]     answer one prompt and exit
-  threadline context [--json]        show what a request would hold, and the window's thresholds
-  threadline sessions [--all] [--json]
-                                     list this folder's saved sessions, newest first;
-                                     --all adds this folder's Claude Code sessions, marked
-  threadline memory [list|show NAME|rm NAME] [--json]
-                                     what Threadline remembers for this repository
-  threadline mcp [list|approve NAME|deny NAME|reset [NAME]] [--json]
-                                     MCP servers: each one's state, tools and tokens (list
-                                     starts them and waits); answer a project server's request
-                                     to start; forget those answers
-  threadline --version               print the version
-  threadline --help                  print this help
-
-Options:
-  -p, --print PROMPT                 the prompt (or give it as the remaining arguments); input
-                                     piped on stdin is added after it, or is the prompt when -p
-                                     stands alone: git diff | threadline -p "write a commit message"
-  --cwd DIR                          the workspace folder (default: the current directory)
-  --model NAME                       sonnet, opus, haiku (the newest of that line) or a model id
-                                     (default: sonnet)
-  --context-window N                 context window in tokens (at least 8192), overriding the model's
-  --max-turns N                      most model turns for the answer (default: no limit)
-  --allowed-tools RULE...            tools that run without asking, e.g. Edit "Bash(npm test:*)":
-                                     several values, comma lists or the flag repeated; the list
-                                     runs to the next flag or --. Also spelled --allowedTools.
-                                     Read-only tools inside --cwd always run; anything else that
-                                     would ask is denied, and the denial is reported
-  --add-dir DIR...                   folders outside --cwd where reads run too (several values
-                                     or the flag repeated); writes there need an --allowed-tools rule
-  -c, --continue                     continue the most recent Threadline session in this folder
-  -r, --resume ID                    continue the session with this id: a Threadline session, or a
-                                     Claude Code one of this folder, imported as a new Threadline
-                                     session (see \`threadline sessions --all\`)
-  --mcp-config FILE...               MCP servers from these files or JSON objects ({"mcpServers":
-                                     {...}}), besides .mcp.json, .vscode/mcp.json, ~/.claude.json
-  --strict-mcp-config                only the servers of --mcp-config
-  --trust                            this folder's own MCP servers (.mcp.json, .vscode/mcp.json,
-                                     your ~/.claude.json entry for it) may start; project ones
-                                     still need \`threadline mcp approve NAME\` once
-  --output-format text|json|stream-json
-                                     text: the final answer; json: one result object;
-                                     stream-json: one JSON event per line, ending in the result
-
-Environment:
-  ANTHROPIC_API_KEY                  the API key (required for -p)
-  ANTHROPIC_BASE_URL                 a proxy or Anthropic-compatible server
-  THREADLINE_STATE_DIR               where sessions and memory are kept (default: ~/.local/state/threadline)
-  THREADLINE_MEMORY_DIR              a memory folder of your own (absolute path)
-  THREADLINE_AUTO_MEMORY=0           do not extract or use memories
-  CLAUDE_CONFIG_DIR                  where Claude Code keeps its sessions (default: ~/.claude)
-  MAX_MCP_OUTPUT_TOKENS              cap on one MCP tool result (default 25000); more goes to a file
-  MCP_TIMEOUT, MCP_TOOL_TIMEOUT      an MCP server's start and one call, in ms (30000, 600000)
-
-Exit codes: 0 success, 1 the run failed or was stopped by Ctrl+C (one-line reason on stderr),
-2 bad usage, 143 stopped by SIGTERM, 129 by SIGHUP. A stop saves the session and ends every
-process the Bash tool started; a second signal exits at once.
-`;
+export { HELP, VERSION } from './help';
 
 async function cliMemoryDir(cwd: string, env: NodeJS.ProcessEnv) {
-  const canonical = (await canonicalRepoRoot(cwd, 1500)) ?? cwd;
+  const canonical = await memoryKeyFolder(cwd);
   return resolveMemoryDir({ setting: env.THREADLINE_MEMORY_DIR, globalStorageDir: cliStateDir(env), canonicalRoot: canonical });
 }
 
@@ -117,15 +57,12 @@ async function cliMemorySetup(cwd: string, env: NodeJS.ProcessEnv, io: CliIo): P
   };
 }
 
-function headlessContext(cwd: string, io: CliIo): ContextService {
-  return new ContextService({
-    cwd,
-    trusted: () => true,
-    approveExternal: async (path, from) => {
-      io.err(`threadline: skipped ${path}, included by ${from}: it is outside the project and a headless run cannot ask (approve it once in VS Code)\n`);
-      return false;
-    },
-  });
+/**
+ * The CLI reads a folder's instruction files trusted or not (they grant nothing); git runs only
+ * in a trusted folder.
+ */
+function headlessContext(cwd: string, host: Host): ContextService {
+  return new ContextService({ cwd, host, projectInstructions: () => true });
 }
 
 /** A rule for a tool Threadline does not have grants nothing; say so rather than let it look granted. */
@@ -137,24 +74,31 @@ function warnUnknownTools(rules: readonly string[], tools: ToolRegistry, io: Cli
   }
 }
 
+const ruleWarning = (io: CliIo) => (message: string) => io.err(`threadline: ignoring a permission rule: ${printable(message)}\n`);
+
+/** Claude Code's settings files for this folder, read once for the run. */
+function claudeSources(cwd: string, env: NodeJS.ProcessEnv, io: CliIo): RuleSource[] {
+  return readClaudeSettings({ cwd, env, warn: ruleWarning(io), ...(env.HOME ? { home: env.HOME } : {}) });
+}
+
 /**
- * The permission engine of a CLI run: --allowed-tools, --add-dir and Claude Code's settings files
- * (this is the user's own folder, so its project settings apply, as they do for the reference).
+ * The permission engine of a CLI run: --allowed-tools, --add-dir and Claude Code's settings files.
+ * The folder's own files grant only when it is trusted; the tools themselves are never held back
+ * the way VS Code's Restricted Mode does (the flags are the user's own).
  */
-function cliPermissions(cwd: string, allowed: string[], addDirs: string[], env: NodeJS.ProcessEnv, io: CliIo, extra: RuleSource[] = []): Permissions {
-  let claude: RuleSource[] | undefined;
-  const warn = (message: string) => io.err(`threadline: ignoring a permission rule: ${message}\n`);
+function cliPermissions(cwd: string, allowed: string[], addDirs: string[], claude: RuleSource[], env: NodeJS.ProcessEnv, io: CliIo, host: Pick<Host, 'isTrusted'>, extra: RuleSource[] = []): Permissions {
   return new Permissions(
     {
       cwd,
       rules: () => ({ allow: allowed, ask: [], deny: [] }),
       rulesLabel: '--allowed-tools',
-      trusted: () => true,
+      trusted: () => host.isTrusted(),
+      restrictedMode: () => false,
       headless: true,
-      sources: () => [...(claude ??= readClaudeSettings({ cwd, env, warn, ...(env.HOME ? { home: env.HOME } : {}) })), ...(addDirs.length ? [{ label: '--add-dir', additionalDirectories: addDirs }] : []), ...extra],
+      sources: () => [...claude, ...(addDirs.length ? [{ label: '--add-dir', additionalDirectories: addDirs }] : []), ...extra],
       protectedPaths: [cliStateDir(env)],
     },
-    warn,
+    ruleWarning(io),
   );
 }
 
@@ -186,10 +130,13 @@ export interface CliOptions {
   signal?: AbortSignal;
   /** Piped input for a prompt run (the process's stdin from main.ts); none when not given. */
   stdin?: StdinSource;
+  /** Asks the person at the terminal a yes/no question; given only when stdin and stderr are terminals. */
+  confirm?(question: string): Promise<boolean>;
 }
 
 export async function runCli(argv: string[], opts: CliOptions = {}): Promise<number> {
-  const io = opts.io ?? stdio;
+  // Every print below goes through this one io, which neutralises terminal escapes.
+  const io = opts.io ? terminalSafeIo(opts.io) : stdio;
   const env = opts.env ?? process.env;
   let args;
   try {
@@ -208,15 +155,21 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
     case 'help':
       io.out(HELP);
       return 0;
+    case 'trust':
+      return trustCommand({ ...args, dir: resolve(args.dir) }, env, io);
     case 'context': {
       const cwd = resolve(args.cwd);
       const dirs = checkDirs(args.addDirs, io);
       if (!dirs) return 2;
-      const flagErrors = await mcpFlagErrors(cwd, args.mcp);
-      if (flagErrors.length) return usage(flagErrors, io);
+      const config = await readCliMcpConfig(cwd, args.mcp, env);
+      if (config.flagErrors.length) return usage(config.flagErrors, io);
+      const claude = claudeSources(cwd, env, io);
+      // A preview: never asks, and names what is not applied in its output rather than on stderr.
+      const trust = await decideTrust({ cwd, env, flag: args.trust, wouldGrant: [...withheldGrants(claude, false), ...(await mcpTrustGrants(cwd, config, env))], io, notice: false });
+      const host = cliHost({ env, io, trusted: trust.trusted, maxTurns: 1 });
       // The servers start and are waited for (each within its connect timeout): their definitions are part of the picture.
-      const mcp = await settledMcp(cliMcpServices(cwd, args.mcp, env, VERSION, io), io);
-      const permissions = cliPermissions(cwd, [], dirs, env, io);
+      const mcp = await settledMcp(cliMcpServices(cwd, args.mcp, env, VERSION, host, io, config), io);
+      const permissions = cliPermissions(cwd, [], dirs, claude, env, io, host);
       const settings = { ...(args.model ? { model: args.model } : {}), ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}) };
       const runtime = new RuntimeState(cwd);
       const store = createStore<AppState>(getDefaultAppState({ sessionId: runtime.sessionId, settings }));
@@ -230,12 +183,11 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
         runtime,
         log: silentLogger,
         cwd,
+        // A local preview sends nothing: no key.
+        host: { ...host, apiKey: async () => undefined },
         tools: createToolRegistry({ searchScope: permissions }).withSource(mcp.tools),
         permissions,
-        apiKey: async () => undefined,
-        baseUrl: () => '',
-        maxTurns: () => 1,
-        context: headlessContext(cwd, io),
+        context: headlessContext(cwd, host),
       });
       agent.publishTokens();
       const preview = await agent.previewContext();
@@ -243,14 +195,31 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       const rules = permissions.describeRules();
       const modelId = agent.model().id;
       const servers = await mcp.close();
-      if (args.json) io.out(`${JSON.stringify({ model: state.model, modelId, tokens: state.tokens, categories: preview.categories, total: preview.total, instructionFiles: preview.instructionFiles, permissions: rules, mcp: servers }, null, 2)}\n`);
-      else io.out(`${renderContextReport(modelId === state.model ? state : { ...state, model: `${modelId} (${state.model})` }, preview)}\n\n${formatRules(rules.rules, rules.directories)}\n\n## MCP servers\n\n${formatServers(servers)}`);
+      if (args.json) io.out(`${JSON.stringify({ model: state.model, modelId, tokens: state.tokens, categories: preview.categories, total: preview.total, instructionFiles: preview.instructionFiles, permissions: rules, trust, mcp: servers }, null, 2)}\n`);
+      else io.out(`${renderContextReport(modelId === state.model ? state : { ...state, model: `${modelId} (${state.model})` }, preview)}\n\n${describeTrust(trust)}\n${formatRules(rules.rules, rules.directories, rules.withheld)}\n\n## MCP servers\n\n${formatServers(servers)}`);
       return 0;
     }
     case 'sessions':
       return sessionsCommand(args, env, io);
     case 'mcp':
       return mcpCommand(args, env, io, VERSION);
+    case 'rewind':
+    case 'diff':
+    case 'compact': {
+      const cwd = resolve(args.cwd);
+      const claude = claudeSources(cwd, env, io);
+      // Only compact sends a request (with the folder's instructions); the others ask nothing.
+      const ask = args.command === 'compact' && opts.confirm && env.ANTHROPIC_API_KEY ? { confirm: opts.confirm } : {};
+      const trust = await decideTrust({ cwd, env, flag: args.trust, wouldGrant: withheldGrants(claude, false), io, notice: args.command === 'compact', ...ask });
+      const host = cliHost({ env, io, trusted: trust.trusted });
+      const permissions = cliPermissions(cwd, [], [], claude, env, io, host);
+      const ctx = {
+        io,
+        host,
+        deps: { tools: createToolRegistry({ searchScope: permissions }), permissions, context: headlessContext(cwd, host), sessions: new SessionStore(cliSessionsDir(cwd, env)), models: cliModelCatalog(env, env.ANTHROPIC_API_KEY || undefined) },
+      };
+      return args.command === 'rewind' ? rewindCommand(args, ctx) : args.command === 'diff' ? diffCommand(args, ctx) : compactCommand(args, ctx);
+    }
     case 'memory': {
       const dir = await cliMemoryDir(resolve(args.cwd), env);
       if (!dir.ok) {
@@ -300,22 +269,33 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
         return 2;
       }
       if (input.warning) io.err(`threadline: ${input.warning}\n`);
-      const flagErrors = await mcpFlagErrors(cwd, args.mcp);
-      if (flagErrors.length) return usage(flagErrors, io);
-      const mcp = cliMcpServices(cwd, args.mcp, env, VERSION, io);
-      const permissions = cliPermissions(cwd, args.allowedTools, dirs, env, io, [mcpResultsSource(mcp)]);
+      const config = await readCliMcpConfig(cwd, args.mcp, env);
+      if (config.flagErrors.length) return usage(config.flagErrors, io);
+      const claude = claudeSources(cwd, env, io);
+      // No question when the run cannot go ahead anyway (no key).
+      const confirm = opts.confirm && env.ANTHROPIC_API_KEY ? { confirm: opts.confirm } : {};
+      // The folder's own MCP servers are grants like its allow rules: the question and the notice name them.
+      const trust = await decideTrust({ cwd, env, flag: args.trust, wouldGrant: [...withheldGrants(claude, false), ...(await mcpTrustGrants(cwd, config, env))], io, notice: true, ...confirm });
+      // Stopped while the question was on screen: nothing has started yet.
+      if (opts.signal?.aborted) {
+        io.err('threadline: interrupted\n');
+        return 1;
+      }
+      const host = cliHost({ env, io, trusted: trust.trusted, ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}) });
+      const mcp = cliMcpServices(cwd, args.mcp, env, VERSION, host, io, config);
+      const permissions = cliPermissions(cwd, args.allowedTools, dirs, claude, env, io, host, [mcpResultsSource(mcp)]);
       const tools = createToolRegistry({ searchScope: permissions });
       warnUnknownTools(args.allowedTools, tools, io);
       const gate = firstRequestGate();
       await startCliMcp(mcp, io, gate.after);
       return runPrompt(
         { ...args, cwd, prompt: input.prompt },
-        { apiKey: env.ANTHROPIC_API_KEY || undefined, baseUrl: env.ANTHROPIC_BASE_URL || undefined },
+        host,
         {
           tools,
           claudeEnv: { HOME: env.HOME, CLAUDE_CONFIG_DIR: env.CLAUDE_CONFIG_DIR },
           permissions,
-          context: headlessContext(cwd, io),
+          context: headlessContext(cwd, host),
           sessions: new SessionStore(cliSessionsDir(cwd, env)),
           models: cliModelCatalog(env, env.ANTHROPIC_API_KEY || undefined),
           mcp,

@@ -1,13 +1,16 @@
 import { killProcessGroups } from '../base/processGroups';
+import { setUnexpectedErrorHandler } from '../base/unexpectedError';
 import { runCli } from './cli';
+import { askYesNo, interactiveTerminal, stdio } from './io';
 
 /** A stop that has not finished writing by then exits anyway. */
 const STOP_GRACE_MS = 5000;
 
 // SIGINT (Ctrl+C), SIGTERM and SIGHUP stop the agent the way Stop does: the run ends, what it
 // has is saved, the result still prints. A second signal exits at once. Either way, every
-// process group a Bash command started is ended when the CLI exits; SIGKILL cannot be caught,
-// which is why each message is saved as soon as it is complete.
+// process a Bash command started is ended when the CLI exits (on Linux also when it is killed:
+// see base/subreaper.ts); SIGKILL cannot be caught, which is why each message is saved as soon
+// as it is complete.
 const stop = new AbortController();
 let exitCode: number | undefined;
 const onSignal = (code: number) => {
@@ -20,15 +23,19 @@ process.on('SIGINT', () => onSignal(130));
 process.on('SIGTERM', () => onSignal(143));
 process.on('SIGHUP', () => onSignal(129));
 process.on('exit', () => killProcessGroups('SIGKILL'));
+// An error nobody awaited may carry text from the repository or the model: it goes out the same way.
+setUnexpectedErrorHandler((err) => stdio.err(`threadline: unexpected error: ${err instanceof Error ? err.message : String(err)}\n`));
 
-void runCli(process.argv.slice(2), { signal: stop.signal, stdin: process.stdin }).then(
+const confirm = (question: string) => askYesNo(question, stop.signal);
+const interactive = interactiveTerminal();
+void runCli(process.argv.slice(2), { signal: stop.signal, stdin: process.stdin, ...(interactive ? { confirm } : {}) }).then(
   (code) => {
     // The first Ctrl+C keeps its documented exit status (1, "interrupted"); SIGTERM and SIGHUP
     // report the signal as shells expect (143, 129).
     process.exitCode = exitCode !== undefined && exitCode !== 130 ? exitCode : code;
   },
   (err: unknown) => {
-    process.stderr.write(`threadline: ${err instanceof Error ? err.message : String(err)}\n`);
+    stdio.err(`threadline: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exitCode = 1;
   },
 );

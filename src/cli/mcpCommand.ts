@@ -6,7 +6,9 @@ import { formatTokens } from '../shared/format';
 import type { McpServerView } from '../shared/mcpView';
 import type { CliArgs } from './args';
 import type { CliIo } from './io';
-import { cliMcpServices, mcpFlagErrors } from './mcpSetup';
+import { cliMcpServices, readCliMcpConfig } from './mcpSetup';
+import { cliHost } from './host';
+import { decideTrust } from './trust';
 
 type McpCliArgs = Extract<CliArgs, { command: 'mcp' }>;
 
@@ -38,12 +40,14 @@ export function formatServers(servers: readonly McpServerView[]): string {
 
 export async function mcpCommand(args: McpCliArgs, env: NodeJS.ProcessEnv, io: CliIo, version: string): Promise<number> {
   const cwd = resolve(args.cwd);
-  const flagErrors = await mcpFlagErrors(cwd, args.mcp);
-  if (flagErrors.length) {
-    for (const e of flagErrors) io.err(`threadline: ${e}\n`);
+  const config = await readCliMcpConfig(cwd, args.mcp, env);
+  if (config.flagErrors.length) {
+    for (const e of config.flagErrors) io.err(`threadline: ${e}\n`);
     return 2;
   }
-  const services = cliMcpServices(cwd, args.mcp, env, version, io);
+  // Trusted as for any run (remembered, or --trust); the list itself says which servers trust holds back.
+  const trust = await decideTrust({ cwd, env, flag: args.trust, wouldGrant: [], io, notice: false });
+  const services = cliMcpServices(cwd, args.mcp, env, version, cliHost({ env, io, trusted: trust.trusted }), io, config);
   try {
     return await run(args, services, io);
   } finally {

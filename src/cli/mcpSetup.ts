@@ -1,30 +1,56 @@
 // The MCP services of one CLI run: servers from --mcp-config and the files users have, the
-// trust adapter, approvals in the user's state folder, results under the folder's sessions.
+// folder's trust (the run's host decides it, as for project settings), approvals in the user's
+// state folder, results under the folder's sessions.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { readMcpConfig } from '../mcp/config/sources';
+import { readMcpConfig, type McpConfigResult } from '../mcp/config/sources';
 import { maxResultTokensFromEnv, McpServices, timeoutsFromEnv } from '../mcp/services';
 import { FileOAuthStore } from '../mcp/oauthStore';
-import { FileApprovalStore } from '../mcp/trust';
+import { FileApprovalStore, serverGrants } from '../mcp/trust';
+import type { WithheldGrant } from '../permissions/projectTrust';
+import type { Host } from '../ports/host';
 import { cliSessionsDir, cliStateDir } from '../sessions/paths';
 import { childEnv } from '../tools/childEnv';
 import type { McpToolset } from '../mcp/toolset';
 import type { McpServerView } from '../shared/mcpView';
 import type { McpArgs } from './args';
-import { CLI_TRUST_HINT, cliFolderTrust } from './folderTrust';
 import type { CliIo } from './io';
 
-export function cliMcpServices(cwd: string, mcp: McpArgs, env: NodeJS.ProcessEnv, version: string, io?: CliIo): McpServices {
+/** How to trust a folder from the CLI, for the messages of servers held back. */
+const CLI_TRUST_HINT = 'threadline trust, or --trust for one run';
+
+const approvalsFor = (env: NodeJS.ProcessEnv) => new FileApprovalStore(join(cliStateDir(env), 'mcp-approvals.json'));
+
+/** Every server this run could use, read once: its flags' files and the files users already have. */
+export function readCliMcpConfig(cwd: string, mcp: McpArgs, env: NodeJS.ProcessEnv): Promise<McpConfigResult> {
+  return readMcpConfig({ cwd, home: env.HOME || homedir(), env, flagConfigs: mcp.configs, strict: mcp.strict });
+}
+
+/** The folder's own servers that trusting it would start: part of what the trust question and notice name. */
+export function mcpTrustGrants(cwd: string, config: McpConfigResult, env: NodeJS.ProcessEnv): Promise<WithheldGrant[]> {
+  return serverGrants(config.servers, approvalsFor(env), cwd);
+}
+
+/**
+ * The run's servers. `config` is the read the run already made (for its trust question): the
+ * first start uses it instead of reading the files again; later reloads read them afresh.
+ */
+export function cliMcpServices(cwd: string, mcp: McpArgs, env: NodeJS.ProcessEnv, version: string, host: Pick<Host, 'isTrusted'>, io?: CliIo, config?: McpConfigResult): McpServices {
   const home = env.HOME || homedir();
   const oauth = new FileOAuthStore(join(cliStateDir(env), 'mcp-oauth.json'), cwd);
+  let first = config;
   return new McpServices({
     cwd,
     home,
     env: childEnv({}, env),
     clientVersion: version,
-    readConfig: () => readMcpConfig({ cwd, home, env, flagConfigs: mcp.configs, strict: mcp.strict }),
-    trust: cliFolderTrust({ trustFlag: mcp.trust, env }),
-    approvals: new FileApprovalStore(join(cliStateDir(env), 'mcp-approvals.json')),
+    readConfig: () => {
+      const read = first;
+      first = undefined;
+      return read ? Promise.resolve(read) : readCliMcpConfig(cwd, mcp, env);
+    },
+    trust: host,
+    approvals: approvalsFor(env),
     approveHint: (name) => `threadline mcp approve ${name}`,
     trustHint: CLI_TRUST_HINT,
     resultsRoot: join(cliSessionsDir(cwd, env), 'tool-results'),
@@ -33,12 +59,6 @@ export function cliMcpServices(cwd: string, mcp: McpArgs, env: NodeJS.ProcessEnv
     maxResultTokens: () => maxResultTokensFromEnv(env) ?? 25_000,
     ...timeoutsFromEnv(env),
   });
-}
-
-/** Problems with the files --mcp-config names: the run stops on them (exit 2) before any server starts. */
-export async function mcpFlagErrors(cwd: string, mcp: McpArgs): Promise<string[]> {
-  if (!mcp.configs.length) return [];
-  return (await readMcpConfig({ cwd, home: '', env: {}, flagConfigs: mcp.configs, strict: true })).flagErrors;
 }
 
 /** Starts the run's servers (not waiting for them) and says on stderr what will not start, and why. */

@@ -17,10 +17,10 @@ export const POST_COMPACT_FILE_MAX = DEFAULT_COMPACT_LIMITS.fileMaxTokens;
 
 const SUMMARY_SYSTEM = 'You write faithful, structured summaries of coding sessions so that the work can continue from the summary alone.';
 
-/** The nine sections the seeds list; the wording is ours. */
-export function compactPrompt(focus?: string): string {
+/** The nine sections the seeds list; the wording is ours. `scope` says what is summarised, when not all of it. */
+export function compactPrompt(focus?: string, scope?: string): string {
   return [
-    'The conversation above is about to be replaced by a summary, because the context window is filling up. Write that summary now. Do not call any tools.',
+    scope ?? 'The conversation above is about to be replaced by a summary, because the context window is filling up. Write that summary now. Do not call any tools.',
     '',
     'First think in an <analysis> block: go through the conversation in order and note what the user asked, what was done, which files and code mattered, which errors came up and how they were fixed, and what is still open. This block is thrown away.',
     '',
@@ -195,6 +195,8 @@ export interface CompactOptions {
   archive?(history: readonly MessageParam[]): Promise<string | void>;
   /** The main loop's request builder: the summary request then extends the cached conversation. */
   shared?: SharedRequestBuilder;
+  /** The summary block's first paragraph, when the summary stands for part of the conversation only. */
+  intro?: string;
 }
 
 export function recentFilesBlock(files: readonly RecentFile[], limits: Pick<CompactLimits, 'fileBudgetTokens' | 'fileMaxTokens'> = DEFAULT_COMPACT_LIMITS): string | undefined {
@@ -216,9 +218,9 @@ export function recentFilesBlock(files: readonly RecentFile[], limits: Pick<Comp
  * The history that replaces the conversation: one user message, the API accepts it. `carried`
  * holds the messages the summary does not cover, word for word.
  */
-export function compactedHistory(summary: string, anchors: readonly Anchor[], recentFiles: readonly RecentFile[], source: 'llm' | 'session-memory', carried?: string, limits?: CompactLimits): MessageParam[] {
+export function compactedHistory(summary: string, anchors: readonly Anchor[], recentFiles: readonly RecentFile[], source: 'llm' | 'session-memory', carried?: string, limits?: CompactLimits, intro?: string): MessageParam[] {
   const parts = [
-    `${COMPACT_BOUNDARY} This session continues from an earlier conversation that ran out of context. ${source === 'llm' ? 'The summary below covers it' : 'The session notes below cover it'}; the most recent exchanges follow if any were kept.`,
+    intro ?? `${COMPACT_BOUNDARY} This session continues from an earlier conversation that ran out of context. ${source === 'llm' ? 'The summary below covers it' : 'The session notes below cover it'}; the most recent exchanges follow if any were kept.`,
     summary,
   ];
   if (carried) parts.push(carried);
@@ -279,10 +281,10 @@ export async function compactWithSummary(opts: CompactOptions): Promise<Compacti
       // messages and fixes word for word.
       const from = opts.history.length - rounds.flat().length;
       const carried = carryBlock(uncoveredTexts(opts.history, 0, from), CARRIED_HEADING, limits.carryTokens);
-      const history = compactedHistory(summary, anchors, opts.recentFiles ?? [], 'llm', carried, limits);
+      const history = compactedHistory(summary, anchors, opts.recentFiles ?? [], 'llm', carried, limits, opts.intro);
       const coverage: CompactionCoverage = { summaryCovers: [from, opts.history.length], keptFrom: opts.history.length };
       // The same without the files put back, for when the whole does not get under the threshold.
-      const slim = opts.recentFiles?.length ? compactedHistory(summary, anchors, [], 'llm', carried, limits) : undefined;
+      const slim = opts.recentFiles?.length ? compactedHistory(summary, anchors, [], 'llm', carried, limits, opts.intro) : undefined;
       return { history, summary, tokensBefore, tokensAfter: estimateTokens(history), anchors, droppedRounds: dropped, source: 'llm', coverage, ...(slim ? { withoutFiles: slim } : {}), ...(archive ? { archive } : {}) };
     } catch (err) {
       const tooLong = err instanceof ApiError && err.kind === 'prompt_too_long';

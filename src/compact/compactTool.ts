@@ -1,16 +1,35 @@
 import { z } from 'zod';
 import { parseToolInput, toInputSchema } from '../tools/schema';
 import type { Tool } from '../tools/types';
-import type { Compactor } from './compactor';
 
 const compactInput = z.object({ focus: z.string().optional().describe('What the summary should concentrate on') });
 type CompactInput = z.output<typeof compactInput>;
 
 /**
- * Lets the model ask for a compaction itself (after finishing a large sub-task, say). It only
- * sets a flag: the compaction runs before the next request, once this call has its result.
+ * The model's own request to compact, between its Compact tool (which asks) and the compactor
+ * (which takes it before the next request). Both are handed the same one, so neither needs the
+ * other to exist first.
  */
-export function compactTool(compactor: Compactor): Tool<CompactInput> {
+export class CompactRequest {
+  private focus: string | undefined | null = null;
+
+  ask(focus: string | undefined): void {
+    this.focus = focus;
+  }
+
+  /** The pending request's focus (undefined: none given), once; null when nothing is pending. */
+  take(): string | undefined | null {
+    const focus = this.focus;
+    this.focus = null;
+    return focus;
+  }
+}
+
+/**
+ * Lets the model ask for a compaction itself (after finishing a large sub-task, say). It only
+ * leaves the request: the compaction runs before the next request, once this call has its result.
+ */
+export function compactTool(request: CompactRequest): Tool<CompactInput> {
   return {
     name: 'Compact',
     description:
@@ -28,7 +47,7 @@ export function compactTool(compactor: Compactor): Tool<CompactInput> {
     summarize: (i) => (i.focus ? `focus: ${i.focus}` : 'the conversation'),
     paths: () => [],
     async call(i) {
-      compactor.requested = i.focus;
+      request.ask(i.focus);
       return { content: 'The conversation will be compacted before the next request; continue the task from the summary.' };
     },
   };

@@ -7,6 +7,7 @@ import { truncateWithCoverage, type CompactionResult } from './compact';
 import { cacheHints, microCompact, type CacheHints, type MicroCompactConfig, type MicroCompactDecision } from './microCompact';
 import type { Thresholds } from '../conversation/thresholds';
 import { compactLimits, type CompactLimits } from './limits';
+import type { CompactRequest } from './compactTool';
 
 export const MAX_CONSECUTIVE_FAILURES = 3;
 /** Compacting again this soon, still over the threshold, means compaction is not helping. */
@@ -21,13 +22,16 @@ export interface CompactorDeps {
   compactable: NameSet;
   /** Session memory first (no LLM call) when it is usable; undefined falls back to a summary. */
   fromSessionMemory?(history: readonly MessageParam[], limits: CompactLimits): Promise<CompactionResult | undefined>;
-  summarize(history: readonly MessageParam[], focus: string | undefined, limits: CompactLimits): Promise<CompactionResult>;
+  /** The nine-section summary by the model; `signal` is Stop's, so a summary nobody waits for ends. */
+  summarize(history: readonly MessageParam[], focus: string | undefined, limits: CompactLimits, signal: AbortSignal): Promise<CompactionResult>;
   now(): number;
   microConfig?: Partial<MicroCompactConfig>;
   /** Exact count of what a request with this history would hold (count_tokens). */
   countTokens?(history: readonly MessageParam[]): Promise<number>;
   /** Estimated size of a request with this history (system and tools too); messages only when not given. */
   measure?(history: readonly MessageParam[]): number;
+  /** Where the model's Compact tool leaves its request; without it the model cannot ask. */
+  modelRequest?: CompactRequest;
 }
 
 /** Within this share of the threshold, an estimate is not good enough to decide on. */
@@ -45,6 +49,18 @@ export interface RequestContext {
   /** Estimated tokens the next request will hold. */
   usedTokens: number;
   lastAssistantAt: number | undefined;
+  /** The turn's Stop: a compaction it starts ends with it. */
+  signal: AbortSignal;
+}
+
+/** What goes out next: the history to send (and keep), and how that request should place its cache marks. */
+export interface PreparedRequest {
+  history: MessageParam[];
+  /**
+   * Where the next clearing starts, and whether it is expected at the very next request (see
+   * cacheHints), for the request of exactly this history. Undefined with micro-compaction off.
+   */
+  hints: CacheHints | undefined;
 }
 
 /**
@@ -64,9 +80,6 @@ export class Compactor {
   readonly onDidCompact = this.compacted.event;
   readonly onDidMicroCompact = this.micro.event;
   readonly onNotice = this.notices.event;
-  /** Set by the model's compact tool: compact before the next request. */
-  requested: string | undefined | null = null;
-  private hints: CacheHints | undefined;
 
   constructor(private readonly deps: CompactorDeps) {}
 
@@ -88,25 +101,16 @@ export class Compactor {
   }
 
   /**
-   * For the request of the history beforeRequest last returned: where the next clearing starts,
-   * and whether it is expected at the very next request (see cacheHints). Undefined with
-   * micro-compaction off.
+   * Runs before each main request. Returns the history to send (and keep) with the cache hints
+   * for the request of that history; never throws: a failed compaction leaves the history as it was.
    */
-  get cacheHints(): CacheHints | undefined {
-    return this.hints;
-  }
-
-  /**
-   * Runs before each main request. Returns the history to send (and keep); never throws:
-   * a failed compaction leaves the history as it was.
-   */
-  async beforeRequest(history: readonly MessageParam[], ctx: RequestContext): Promise<MessageParam[]> {
-    this.hints = undefined;
+  async beforeRequest(history: readonly MessageParam[], ctx: RequestContext): Promise<PreparedRequest> {
     const next = await this.prepare(history, ctx);
-    if (this.deps.settings().microCompact && next.length > 0) {
-      this.hints = cacheHints({ history: next, lastAssistantAt: ctx.lastAssistantAt, now: this.deps.now(), usedTokens: ctx.usedTokens, warningAt: this.deps.thresholds().warningAt, compactable: this.deps.compactable, ...(this.deps.microConfig ? { config: this.deps.microConfig } : {}) });
-    }
-    return next;
+    const hints =
+      this.deps.settings().microCompact && next.length > 0
+        ? cacheHints({ history: next, lastAssistantAt: ctx.lastAssistantAt, now: this.deps.now(), usedTokens: ctx.usedTokens, warningAt: this.deps.thresholds().warningAt, compactable: this.deps.compactable, ...(this.deps.microConfig ? { config: this.deps.microConfig } : {}) })
+        : undefined;
+    return { history: next, hints };
   }
 
   private async prepare(history: readonly MessageParam[], ctx: RequestContext): Promise<MessageParam[]> {
@@ -122,11 +126,10 @@ export class Compactor {
         this.micro.fire(d);
       }
     }
-    if (this.requested !== null) {
-      const focus = this.requested;
-      this.requested = null;
+    const focus = this.deps.modelRequest?.take() ?? null;
+    if (focus !== null) {
       try {
-        return (await this.compact(current, 'tool', focus)).history;
+        return (await this.compact(current, 'tool', ctx.signal, focus)).history;
       } catch {
         return current;
       }
@@ -152,7 +155,7 @@ export class Compactor {
       return current;
     }
     try {
-      const r = await this.compact(current, 'auto');
+      const r = await this.compact(current, 'auto', ctx.signal);
       this.lastAutoAt = this.requests;
       return r.history;
     } catch {
@@ -189,8 +192,11 @@ export class Compactor {
     throw new Error(`it would leave about ${size} tokens, not below ${limit}; the conversation was left as it was`);
   }
 
-  /** Compacts now; rejects on failure (after counting it for the circuit breaker). */
-  async compact(history: readonly MessageParam[], trigger: CompactTrigger, focus?: string): Promise<CompactionResult> {
+  /**
+   * Compacts now; rejects on failure (after counting it for the circuit breaker). `signal` is
+   * Stop's: a stopped compaction leaves the history as it was and is not counted as a failure.
+   */
+  async compact(history: readonly MessageParam[], trigger: CompactTrigger, signal: AbortSignal, focus?: string): Promise<CompactionResult> {
     // Two triggers at once (a manual compact during an automatic one) share the one run.
     if (this.running) return this.running;
     const run = (async () => {
@@ -200,12 +206,17 @@ export class Compactor {
         const { head, prompt } = splitPendingPrompt(history);
         const limits = compactLimits(this.deps.thresholds());
         const fromMemory = !focus && this.deps.fromSessionMemory ? await this.deps.fromSessionMemory(head, limits) : undefined;
-        const compacted = fromMemory ?? (await this.deps.summarize(head, focus, limits));
+        const compacted = fromMemory ?? (await this.deps.summarize(head, focus, limits, signal));
+        signal.throwIfAborted();
         const result = this.smallEnough(head, prompt, compacted, limits);
         this.consecutiveFailures = 0;
         this.compacted.fire({ result, before: history.slice(), trigger, focus });
         return result;
       } catch (err) {
+        if (signal.aborted) {
+          this.notices.fire({ level: 'info', text: 'Compaction stopped; the conversation is as it was.' });
+          throw err;
+        }
         this.consecutiveFailures++;
         const why = err instanceof Error ? err.message : String(err);
         if (this.consecutiveFailures >= MAX_CONSECUTIVE_FAILURES) {

@@ -64,9 +64,12 @@ export function coveredCount(history: readonly MessageParam[], marker: CoverageM
  * The contract every compaction result states: which messages of the history it was given are
  * inside its summary or notes block (`summaryCovers`, a half-open range), and from which
  * message on the history is kept word for word (`keptFrom`; the length when nothing is kept).
- * User messages and error/fix anchors outside both are carried word for word in the head.
+ * A partial compaction "from here" also keeps the messages before `keptBefore` word for word,
+ * at the start (0 or unset: none). User messages and error/fix anchors outside all of these are
+ * carried word for word in the summary block.
  */
 export interface CompactionCoverage {
   summaryCovers: [number, number] | null;
   keptFrom: number;
+  keptBefore?: number;
 }

@@ -1,7 +1,10 @@
+import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { memoize } from 'lodash-es';
-import { formatGitSnapshot, repoRoot, takeGitSnapshot, type GitSnapshot } from './git';
-import { formatInstructions, loadInstructions, matchingRules, type InstructionFile, type InstructionSet, type LoadOptions } from './instructions';
+import { formatGitSnapshot, takeGitSnapshot, type GitSnapshot } from './git';
+import { formatInstructions, loadInstructions, matchingRules, type InstructionFile, type InstructionSet } from './instructions';
 import type { Reminder } from './reminders';
+import type { Host } from '../ports/host';
 
 export interface ContextServiceOptions {
   cwd: string;
@@ -10,8 +13,13 @@ export interface ContextServiceOptions {
   managedRoot?: string | null;
   /** Where the walk up from cwd ends (tests use a temp folder). Default: the filesystem root. */
   filesystemRoot?: string;
-  trusted(): boolean;
-  approveExternal?: LoadOptions['approveExternal'];
+  /** Trust decides what of the workspace is read and whether git runs; an include outside the project is asked about. */
+  host: Pick<Host, 'isTrusted' | 'approveExternal'>;
+  /**
+   * Whether the folder's own instruction files are read. Default: the host's trust, as VS Code's
+   * Restricted Mode withholds them; the CLI reads them in any folder, since they grant nothing.
+   */
+  projectInstructions?(): boolean;
   gitTimeoutMs?: number;
 }
 
@@ -33,29 +41,35 @@ export class ContextService {
   private approveOnce(path: string, from: string): Promise<boolean> {
     let answer = this.approvals.get(path);
     if (!answer) {
-      answer = (this.opts.approveExternal?.(path, from) ?? Promise.resolve(false)).catch(() => false);
+      answer = this.opts.host.approveExternal(path, from).catch(() => false);
       this.approvals.set(path, answer);
     }
     return answer;
   }
 
-  private readonly trustedGit = memoize(async (): Promise<GitSnapshot | undefined> => takeGitSnapshot(this.opts.cwd, { timeoutMs: this.opts.gitTimeoutMs ?? 3000 }));
+  /** One snapshot per trust state, so granting trust mid-session brings git's answers in. */
+  private readonly snapshot = memoize(
+    async (trusted: boolean): Promise<GitSnapshot | undefined> => takeGitSnapshot(this.opts.cwd, { trusted, timeoutMs: this.opts.gitTimeoutMs ?? 3000 }),
+    String,
+  );
 
   /**
-   * No git runs in Restricted Mode: a repository's own config can make git run programs (filters,
-   * hooks), which is what Restricted Mode promises not to do; VS Code's git extension stays off
-   * there too. Not memoised while untrusted, so granting trust brings the snapshot in.
+   * No git process runs in an untrusted folder: a repository's own config can make git run
+   * programs (filters, hooks), and VS Code's git extension stays off there too. The snapshot then
+   * holds the branch, read from HEAD's file, and says what it could not read.
    */
   async git(): Promise<GitSnapshot | undefined> {
-    return this.opts.trusted() ? this.trustedGit() : undefined;
+    return this.snapshot(this.opts.host.isTrusted());
   }
 
   readonly instructions = memoize(async (): Promise<InstructionSet> => {
-    const root = (this.opts.trusted() ? await repoRoot(this.opts.cwd) : undefined) ?? this.opts.cwd;
+    // The project is the folder that was opened, where it really is: never the repository's
+    // idea of its work tree (`core.worktree = /` would make every file "in the project").
+    const root = await realpath(this.opts.cwd).catch(() => resolve(this.opts.cwd));
     return loadInstructions({
       cwd: this.opts.cwd,
       projectRoot: root,
-      trusted: this.opts.trusted(),
+      trusted: this.opts.projectInstructions ? this.opts.projectInstructions() : this.opts.host.isTrusted(),
       ...(this.opts.home ? { home: this.opts.home } : {}),
       ...(this.opts.managedRoot !== undefined ? { managedRoot: this.opts.managedRoot } : {}),
       ...(this.opts.filesystemRoot ? { filesystemRoot: this.opts.filesystemRoot } : {}),
@@ -103,7 +117,7 @@ export class ContextService {
    * conditional rules are sent again (the history that held them is gone).
    */
   clear(): void {
-    this.trustedGit.cache.clear?.();
+    this.snapshot.cache.clear?.();
     this.rereadInstructions();
     this.sentRules = new Set();
   }

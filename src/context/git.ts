@@ -1,6 +1,14 @@
-import { simpleGit, type SimpleGit } from 'simple-git';
+import { branchFromFiles, findRepository, type RepoLocation } from './gitRepo';
+import { HardenedGit } from './gitProcess';
 
 export const MAX_STATUS_CHARS = 2000;
+export const MAX_COMMITS_CHARS = 2000;
+/** One line of any section: a commit subject or a file name can be megabytes long. */
+export const MAX_LINE_CHARS = 300;
+/** Branch names and the user name. */
+const MAX_NAME_CHARS = 200;
+/** What one git process may hand back at most; the sections are cut far shorter. */
+const MAX_OUTPUT_BYTES = 64 * 1024;
 const DEFAULT_TIMEOUT_MS = 3000;
 
 export interface GitSnapshot {
@@ -10,105 +18,121 @@ export interface GitSnapshot {
   status: string;
   statusTruncated: boolean;
   recentCommits: string;
+  /**
+   * Git did not run (the folder is not trusted): the branch was read from HEAD's file and
+   * nothing else was read.
+   */
+  filesOnly?: boolean;
 }
 
 export interface GitSnapshotOptions {
+  /**
+   * Whether git may run in this folder (the user trusts it). Without trust no git process
+   * starts: the repository's config could make it run programs.
+   */
+  trusted: boolean;
   /** A slow git (huge repo, network filesystem) must not hold the first turn hostage. */
   timeoutMs?: number;
 }
 
-/**
- * `core.fsmonitor` names a program that `git status` runs, and a repository that arrives as an
- * archive brings its own .git/config: the snapshot must not run it. (In Restricted Mode no git
- * runs at all: see ContextService.)
- */
-const SAFE_CONFIG = ['core.fsmonitor=false'];
-
-function git(cwd: string, timeoutMs: number): SimpleGit {
-  // `block` kills a git process that produces nothing for that long.
-  // simple-git refuses any fsmonitor setting unless told; ours only ever turns it off.
-  return simpleGit({ baseDir: cwd, maxConcurrentProcesses: 5, timeout: { block: timeoutMs }, config: SAFE_CONFIG, unsafe: { allowUnsafeFsMonitor: true } });
+/** Each line cut to MAX_LINE_CHARS, the whole to `max` characters (at a line's end where one fits). */
+export function capSection(text: string, max: number, maxLine = MAX_LINE_CHARS): { text: string; cut: boolean } {
+  let cut = false;
+  const lines = text.split('\n').map((l) => {
+    if (l.length <= maxLine) return l;
+    cut = true;
+    return `${l.slice(0, maxLine)}…`;
+  });
+  let out = lines.join('\n');
+  if (out.length > max) {
+    cut = true;
+    const at = out.lastIndexOf('\n', max);
+    out = out.slice(0, at > 0 ? at : max);
+  }
+  return { text: out, cut };
 }
 
-/** simple-git throws at construction for a folder that does not exist; that is "no repo". */
-function tryGit(cwd: string, timeoutMs: number): SimpleGit | undefined {
-  try {
-    return git(cwd, timeoutMs);
-  } catch {
-    return undefined;
-  }
-}
+const name = (s: string | undefined) => (s === undefined ? undefined : capSection(s.split('\n')[0]!, MAX_NAME_CHARS, MAX_NAME_CHARS).text);
 
-async function quiet(p: Promise<string>, keepLeading = false): Promise<string | undefined> {
-  try {
-    // `status --short` lines start with a meaningful space (" M file"): keep it.
-    const raw = await p;
-    const s = keepLeading ? raw.replace(/^\n+/, '').trimEnd() : raw.trim();
-    return s || undefined;
-  } catch {
-    return undefined;
-  }
+/** `noDrivers`: the command reads no file content, so no filter or diff driver can run (see HardenedGit). */
+async function quiet(git: HardenedGit, args: string[], opts: { keepLeading?: boolean; noDrivers?: boolean } = {}): Promise<{ text: string; cut: boolean } | undefined> {
+  const out = await git.run(args, MAX_OUTPUT_BYTES, opts.noDrivers ? { drivers: false } : {}).catch(() => undefined);
+  if (!out) return undefined;
+  // `status --short` lines start with a meaningful space (" M file"): keep it.
+  const s = opts.keepLeading ? out.stdout.replace(/^\n+/, '').trimEnd() : out.stdout.trim();
+  return s || out.cut ? { text: s, cut: out.cut } : undefined;
 }
 
 /** The remote's default branch if known, else main or master: one git process for all three. */
-async function mainBranchOf(g: SimpleGit): Promise<string | undefined> {
-  const refs = await quiet(g.raw(['for-each-ref', '--format=%(refname) %(symref)', 'refs/remotes/origin/HEAD', 'refs/heads/main', 'refs/heads/master']));
+async function mainBranchOf(git: HardenedGit): Promise<string | undefined> {
+  const refs = (await quiet(git, ['for-each-ref', '--format=%(refname) %(symref)', 'refs/remotes/origin/HEAD', 'refs/heads/main', 'refs/heads/master'], { noDrivers: true }))?.text;
   if (!refs) return undefined;
   const lines = refs.split('\n').map((l) => l.trim().split(' '));
-  const remote = lines.find(([name]) => name === 'refs/remotes/origin/HEAD')?.[1];
+  const remote = lines.find(([n]) => n === 'refs/remotes/origin/HEAD')?.[1];
   if (remote) return remote.replace(/^refs\/remotes\/origin\//, '');
-  if (lines.some(([name]) => name === 'refs/heads/main')) return 'main';
-  if (lines.some(([name]) => name === 'refs/heads/master')) return 'master';
+  if (lines.some(([n]) => n === 'refs/heads/main')) return 'main';
+  if (lines.some(([n]) => n === 'refs/heads/master')) return 'master';
   return undefined;
 }
 
-/** A detached HEAD is named by the commit it points at. */
-async function detachedName(g: SimpleGit): Promise<string | undefined> {
-  const sha = await quiet(g.raw(['rev-parse', '--short', 'HEAD']));
-  return sha ? `HEAD (detached at ${sha})` : undefined;
+/** An untrusted folder: what HEAD's file says, and nothing that needs git. */
+async function fromFiles(repo: RepoLocation): Promise<GitSnapshot> {
+  return { branch: name(await branchFromFiles(repo)), mainBranch: undefined, userName: undefined, status: '', statusTruncated: false, recentCommits: '', filesOnly: true };
+}
+
+async function fromGit(repo: RepoLocation, timeoutMs: number): Promise<GitSnapshot | undefined> {
+  const git = new HardenedGit(repo, timeoutMs);
+  // All at once, the repository check included. The branch comes from the symbolic ref, which
+  // exists before the first commit: asking `rev-parse HEAD` in a fresh `git init` fails.
+  const [inside, symbolic, mainBranch, status, log, userName] = await Promise.all([
+    quiet(git, ['rev-parse', '--is-inside-work-tree'], { noDrivers: true }),
+    quiet(git, ['symbolic-ref', '--short', '-q', 'HEAD'], { noDrivers: true }),
+    mainBranchOf(git),
+    // --no-optional-locks: a snapshot must never contend with the user's own git commands, and
+    // never writes the index (whose hook would run).
+    // Status hashes changed files through their filters: it waits until every driver is known.
+    quiet(git, ['--no-optional-locks', 'status', '--short', '--ignore-submodules=all'], { keepLeading: true }),
+    // A subject line only, cut by git itself (a 4 MB subject must not crowd out the other four);
+    // no signature check, no diff drivers, whatever the config says.
+    quiet(git, ['log', `--format=%h %<(${MAX_LINE_CHARS},trunc)%s`, '-n', '5', '--no-show-signature', '--no-ext-diff', '--no-textconv', '--no-color'], { noDrivers: true }),
+    quiet(git, ['config', '--get', 'user.name'], { noDrivers: true }),
+  ]);
+  if (inside?.text !== 'true') return undefined;
+  let branch = symbolic?.text;
+  if (!branch) {
+    const sha = (await quiet(git, ['rev-parse', '--short', 'HEAD'], { noDrivers: true }))?.text;
+    branch = sha ? `HEAD (detached at ${sha})` : undefined;
+  }
+  const s = capSection(status?.text ?? '', MAX_STATUS_CHARS);
+  // `%<(N,trunc)` pads short subjects with spaces.
+  const commits = capSection((log?.text ?? '').split('\n').map((l) => l.trimEnd()).join('\n'), MAX_COMMITS_CHARS);
+  return {
+    branch: name(branch),
+    mainBranch: name(mainBranch),
+    userName: name(userName?.text),
+    status: s.text,
+    statusTruncated: s.cut || Boolean(status?.cut),
+    recentCommits: commits.text,
+  };
 }
 
 /**
- * Branch, main branch, short status, the last five commits and the user name, fetched in
- * parallel. Undefined outside a repository, or when git does not answer in time.
+ * Branch, main branch, short status, the last five commits and the user name. In a trusted
+ * folder they come from git, run with every program the repository could name switched off; in
+ * an untrusted one, no git runs and only the branch is read, from HEAD's file. Undefined outside
+ * a repository, or when git does not answer in time. Every section is capped.
  */
-export async function takeGitSnapshot(cwd: string, opts: GitSnapshotOptions = {}): Promise<GitSnapshot | undefined> {
+export async function takeGitSnapshot(cwd: string, opts: GitSnapshotOptions): Promise<GitSnapshot | undefined> {
+  const repo = await findRepository(cwd);
+  if (!repo) return undefined;
+  if (!opts.trusted) return fromFiles(repo);
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const g = tryGit(cwd, timeoutMs);
-  if (!g) return undefined;
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), timeoutMs);
   });
-  const work = (async (): Promise<GitSnapshot | undefined> => {
-    // All at once, the repository check included: a folder that is not a repository just
-    // answers each of them with an error.
-    // The branch comes from the symbolic ref, which exists before the first commit: asking
-    // `rev-parse HEAD` in a fresh `git init` fails and made the folder look like no repository.
-    const [inside, symbolic, mainBranch, status, log, userName] = await Promise.all([
-      quiet(g.raw(['rev-parse', '--is-inside-work-tree'])),
-      quiet(g.raw(['symbolic-ref', '--short', '-q', 'HEAD'])),
-      mainBranchOf(g),
-      // --no-optional-locks: a snapshot must never contend with the user's own git commands.
-      quiet(g.raw(['--no-optional-locks', 'status', '--short']), true),
-      quiet(g.raw(['--no-optional-locks', 'log', '--oneline', '-n', '5'])),
-      quiet(g.raw(['config', 'user.name'])),
-    ]);
-    if (inside !== 'true') return undefined;
-    const branch = symbolic ?? (await detachedName(g));
-    const full = status ?? '';
-    const statusTruncated = full.length > MAX_STATUS_CHARS;
-    return {
-      branch,
-      mainBranch,
-      userName,
-      status: statusTruncated ? full.slice(0, MAX_STATUS_CHARS) : full,
-      statusTruncated,
-      recentCommits: log ?? '',
-    };
-  })();
   try {
-    return await Promise.race([work, deadline]);
+    return await Promise.race([fromGit(repo, timeoutMs), deadline]);
   } finally {
     clearTimeout(timer);
   }
@@ -121,31 +145,17 @@ export function formatGitSnapshot(s: GitSnapshot): string {
     '',
     `Current branch: ${s.branch ?? '(unknown)'}`,
     '',
-    `Main branch (usually the target for pull requests): ${s.mainBranch ?? '(unknown)'}`,
-    '',
   ];
+  if (s.filesOnly) {
+    lines.push('Not read: the main branch, the status, the recent commits and the user. The folder is not trusted, so no git command ran for this snapshot (the branch comes from .git/HEAD).');
+    return lines.join('\n');
+  }
+  lines.push(`Main branch (usually the target for pull requests): ${s.mainBranch ?? '(unknown)'}`, '');
   if (s.userName) lines.push(`Git user: ${s.userName}`, '');
   lines.push('Status:', s.status || '(clean)');
   if (s.statusTruncated) {
-    lines.push(`… (status cut at ${MAX_STATUS_CHARS} characters; run "git status" with the Bash tool for the full list)`);
+    lines.push(`… (status cut at ${MAX_STATUS_CHARS} characters, ${MAX_LINE_CHARS} a line; run "git status" with the Bash tool for the full list)`);
   }
   lines.push('', 'Recent commits:', s.recentCommits || '(none)');
   return lines.join('\n');
-}
-
-/** The work tree's top folder, or undefined outside a repository. */
-export async function repoRoot(cwd: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<string | undefined> {
-  const g = tryGit(cwd, timeoutMs);
-  return g ? quiet(g.raw(['rev-parse', '--show-toplevel'])) : undefined;
-}
-
-/**
- * The folder all worktrees of a repository share: the parent of the common git dir. Memory is
- * keyed on it so every worktree of one repository sees the same memories.
- */
-export async function canonicalRepoRoot(cwd: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<string | undefined> {
-  const g = tryGit(cwd, timeoutMs);
-  const common = g ? await quiet(g.raw(['rev-parse', '--path-format=absolute', '--git-common-dir'])) : undefined;
-  if (!common) return undefined;
-  return common.endsWith('/.git') || common.endsWith('\\.git') ? common.slice(0, -5) : common;
 }

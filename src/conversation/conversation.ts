@@ -1,6 +1,7 @@
 import type { MessageParam } from '../api/types';
 import { Emitter } from '../base/event';
 import type { IDisposable } from '../base/lifecycle';
+import type { CompactionRecord, PromptRef } from './undoRecords';
 
 export type HistoryChangeReason = 'turn' | 'user' | 'compaction' | 'micro-compaction' | 'undo' | 'rewind' | 'load';
 
@@ -14,6 +15,10 @@ export interface HistoryChange {
   messages: readonly MessageParam[];
   reason: HistoryChangeReason;
   history: readonly MessageParam[];
+  /** Compactions recorded with this change (the one that made it, or a loaded session's), to keep in the transcript. */
+  records?: readonly CompactionRecord[];
+  /** User messages this change names (the prompt it appends, or a loaded session's), by view id. */
+  prompts?: Readonly<Record<string, PromptRef>>;
 }
 
 /** The first index where `next` stops sharing message objects with `prev`. */
@@ -24,28 +29,24 @@ export function firstChange(prev: readonly MessageParam[], next: readonly Messag
   return i;
 }
 
-interface Mark {
-  base: readonly MessageParam[];
-  length: number;
+/** What a change may bring besides the messages: records and prompt references to keep. */
+export interface ChangeExtras {
+  records?: readonly CompactionRecord[];
+  prompts?: Readonly<Record<string, PromptRef>>;
 }
 
 /**
- * One session's API history, and the points it can go back to: the compaction that may be
- * undone, and where the history stood before each user message (Rewind and Fork). Messages are
- * never mutated, only replaced, so sharing arrays between marks is safe.
+ * One session's API history, with what lets it go back: a record of every compaction (each can
+ * be undone, wherever its summary is) and a reference to every user message (Rewind and Fork
+ * find it again, behind compactions too). Both are data the transcript keeps, so they work the
+ * same after a resume. Messages are never mutated, only replaced.
  */
 export class Conversation implements IDisposable {
   private current: readonly MessageParam[] = [];
   private readonly changed = new Emitter<HistoryChange>();
   readonly onDidChange = this.changed.event;
-  /** Pre-compaction history for Undo, by the divider's id; only the newest stays undoable. */
-  private undoPoint: { id: string; history: readonly MessageParam[] } | undefined;
-  /**
-   * Where the history stood just before each user message, by the message's view id: a prefix
-   * length of a history array. Marks share the newest array they are a prefix of (see
-   * `shareMarks`), so a long session keeps one array, not one per message.
-   */
-  private readonly marks = new Map<string, Mark>();
+  private records: CompactionRecord[] = [];
+  private prompts = new Map<string, PromptRef>();
 
   get history(): readonly MessageParam[] {
     return this.current;
@@ -55,75 +56,38 @@ export class Conversation implements IDisposable {
     return this.current.length;
   }
 
-  /** Replaces the history; listeners hear only what changed. */
-  set(next: readonly MessageParam[], reason: HistoryChangeReason): void {
+  /** Every compaction of this session, oldest first (undone ones too: their block is just not in the history). */
+  get compactions(): readonly CompactionRecord[] {
+    return this.records;
+  }
+
+  /** The reference of the user message with this view id, when it was sent in this session. */
+  prompt(viewId: string): PromptRef | undefined {
+    return this.prompts.get(viewId);
+  }
+
+  /** Every prompt reference, by view id (what a fork carries over). */
+  promptRefs(): Record<string, PromptRef> {
+    return Object.fromEntries(this.prompts);
+  }
+
+  /** Replaces the history; listeners hear only what changed, with the records and references it brings. */
+  set(next: readonly MessageParam[], reason: HistoryChangeReason, extras: ChangeExtras = {}): void {
+    for (const r of extras.records ?? []) if (!this.records.some((x) => x.id === r.id)) this.records.push(r);
+    for (const [id, ref] of Object.entries(extras.prompts ?? {})) this.prompts.set(id, ref);
     const prev = this.current;
     if (next === prev) return;
     const from = firstChange(prev, next);
     this.current = next;
     if (from === prev.length && from === next.length) return;
-    this.changed.fire({ from, messages: next.slice(from), reason, history: next });
+    this.changed.fire({ from, messages: next.slice(from), reason, history: next, ...(extras.records?.length ? { records: extras.records } : {}), ...(extras.prompts && Object.keys(extras.prompts).length ? { prompts: extras.prompts } : {}) });
   }
 
-  // --- Undo of the newest compaction ---
-
-  /** A compaction just replaced `before`; returns the id the divider carries. */
-  rememberUndo(id: string, before: readonly MessageParam[]): string | undefined {
-    const retired = this.undoPoint?.id;
-    this.undoPoint = { id, history: before };
-    return retired;
-  }
-
-  get undoId(): string | undefined {
-    return this.undoPoint?.id;
-  }
-
-  /** Forgets the undo point: a turn was answered on top of the compaction, and Undo would lose it. */
-  retireUndo(): string | undefined {
-    const id = this.undoPoint?.id;
-    this.undoPoint = undefined;
-    return id;
-  }
-
-  undo(id: string): boolean {
-    if (!this.undoPoint || this.undoPoint.id !== id) return false;
-    const before = this.undoPoint.history;
-    this.undoPoint = undefined;
-    this.set(before, 'undo');
-    return true;
-  }
-
-  // --- Rewind and Fork marks ---
-
-  /** Marks the history as it is now as the point before the user message `viewId`. */
-  mark(viewId: string): void {
-    this.marks.set(viewId, { base: this.current, length: this.current.length });
-  }
-
-  marked(viewId: string): MessageParam[] | undefined {
-    const m = this.marks.get(viewId);
-    return m && m.base.slice(0, m.length);
-  }
-
-  /** Keeps only the marks of these messages (the ones a rewind leaves in place). */
-  keepMarks(viewIds: ReadonlySet<string>): void {
-    for (const id of [...this.marks.keys()]) if (!viewIds.has(id)) this.marks.delete(id);
-  }
-
-  clearMarks(): void {
-    this.marks.clear();
-  }
-
-  /**
-   * Re-points marks to the current history where it extends their array: the message just before
-   * the mark is an assistant turn, which appending (and micro-compaction) never replaces.
-   */
-  shareMarks(): void {
-    const h = this.current;
-    for (const m of this.marks.values()) {
-      if (m.base === h || m.length > h.length) continue;
-      if (m.length === 0 || m.base[m.length - 1] === h[m.length - 1]) m.base = h;
-    }
+  /** A session opened with this history (new, resumed, forked): its records and references replace any before. */
+  load(history: readonly MessageParam[], extras: ChangeExtras = {}): void {
+    this.records = [];
+    this.prompts.clear();
+    this.set(history, 'load', extras);
   }
 
   dispose(): void {

@@ -1,4 +1,4 @@
-import { tableModels, type ModelSource } from '../api/models';
+import type { ModelInfo } from '../api/models';
 import type { TokenLevel, TokenView } from '../shared/viewState';
 
 // Buffers below the effective window (seed 000 §6, seed 004 §14.5.1), as the seeds give them
@@ -95,8 +95,7 @@ export function tokenView(used: number, t: Thresholds): TokenView {
   return { used, ...t, level: tokenLevel(used, t) };
 }
 
-/** The thresholds of the model the settings name (its window, or the user's override), as the catalog knows it. */
-export function thresholdsFor(settings: { model: string; contextWindow: number }, models: ModelSource = tableModels): Thresholds {
-  const model = models.current(settings.model, { contextWindow: settings.contextWindow });
+/** The thresholds of a model (its window, or the user's override already applied; see currentModel). */
+export function thresholdsOf(model: Pick<ModelInfo, 'contextWindow' | 'maxOutputTokens'>): Thresholds {
   return computeThresholds(model.contextWindow, model.maxOutputTokens);
 }

@@ -12,7 +12,8 @@ import { needsApproval, needsTrust, type McpConfigProblem, type McpServerConfig 
 import type { Connect, McpOAuthHost } from './connection';
 import { loadConnect } from './sdkLoader';
 import { McpServer, type Blocked } from './server';
-import type { ApprovalDecision, ApprovalStore, FolderTrust } from './trust';
+import type { ApprovalDecision, ApprovalStore } from './trust';
+import type { Host } from '../ports/host';
 
 /** Claude Code's default, and what the issue asks: a server gets 30 s to start. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
@@ -27,7 +28,8 @@ export interface McpManagerOptions {
   env: NodeJS.ProcessEnv;
   clientVersion: string;
   readConfig(): Promise<McpConfigResult>;
-  trust: FolderTrust;
+  /** Whether the folder may grant things itself, such as starting the servers it defines (the host's one answer). */
+  trust: Pick<Host, 'isTrusted'>;
   approvals: ApprovalStore;
   /** Asks for a VS Code `inputs` value (the extension keeps it in SecretStorage); absent in the CLI. */
   input?(id: string, spec: McpInputSpec | undefined): Promise<string | undefined>;
@@ -141,7 +143,7 @@ export class McpManager implements IDisposable {
   private async blockedBy(c: McpServerConfig): Promise<Blocked | undefined> {
     if (c.invalid) return { state: 'disabled', detail: `${c.invalid} (in ${c.source})` };
     if (c.spec.disabled) return { state: 'disabled', detail: `disabled in ${c.source}` };
-    if (needsTrust(c.scope) && !this.opts.trust.isTrusted(this.opts.cwd)) {
+    if (needsTrust(c.scope) && !this.opts.trust.isTrusted()) {
       return { state: 'disabled', detail: `not started: it comes from ${c.source} and this folder is not trusted (${this.opts.trustHint})` };
     }
     if (!needsApproval(c.scope)) return undefined;

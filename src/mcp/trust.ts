@@ -1,15 +1,13 @@
 // A server the workspace defines is a grant the workspace makes itself: it starts only in a
-// folder the user trusts, and only after the user approved that server once. The faces supply
-// what "trusted" means (VS Code's Workspace Trust; the CLI's trust store); approvals live in the
-// user's own state, never in the workspace.
+// folder the user trusts (the host's answer: VS Code's Workspace Trust, the CLI's trust store),
+// and only after the user approved that server once. Approvals live in the user's own state,
+// never in the workspace.
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { WithheldGrant } from '../permissions/projectTrust';
+import type { McpServerConfig } from './config/types';
+import { needsApproval, needsTrust } from './config/types';
 import { readTextFile, updateStateFile } from './files';
-
-/** Whether a folder's own files may grant things, such as starting the servers they define. */
-export interface FolderTrust {
-  isTrusted(folder: string): boolean;
-}
 
 export type ApprovalDecision = 'approved' | 'denied';
 
@@ -100,4 +98,19 @@ export class FileApprovalStore implements ApprovalStore {
     });
     return n;
   }
+}
+
+/**
+ * What trusting the folder would start: each server the folder itself defines (its files, or
+ * the user's local entry for it) that is usable and not denied, as the trust question and the
+ * untrusted run's notice name it ("from .mcp.json: MCP server db").
+ */
+export async function serverGrants(servers: readonly McpServerConfig[], approvals: ApprovalStore, folder: string): Promise<WithheldGrant[]> {
+  const out: WithheldGrant[] = [];
+  for (const c of servers) {
+    if (!needsTrust(c.scope) || c.invalid || c.spec.disabled) continue;
+    if (needsApproval(c.scope) && (await approvals.decision(folder, c.name, c.hash)) === 'denied') continue;
+    out.push({ source: c.source, grant: `MCP server ${c.name}` });
+  }
+  return out;
 }

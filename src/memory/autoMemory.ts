@@ -38,8 +38,6 @@ export const EXTRACTION_PROMPT = `Look back over the conversation above and deci
  */
 export const EXTRACT_EVERY_PROMPTS = 3;
 
-const NOTHING_TO_SAVE = /nothing (worth )?(to save|saving|to remember)/i;
-
 export interface AutoMemoryDeps {
   memdir: MemoryDir;
   cwd: string;
@@ -92,11 +90,6 @@ export class AutoMemoryService {
     return new Set((await this.deps.memdir.list()).valid.map(key));
   }
 
-  /** True when the fork's reply says there was nothing worth saving. */
-  saidNothing(forkMessages: readonly MessageParam[]): boolean {
-    return forkMessages.some((m) => m.role === 'assistant' && typeof m.content !== 'string' && m.content.some((b) => b.type === 'text' && NOTHING_TO_SAVE.test(b.text)));
-  }
-
   /** True when a call wrote inside the memory folder. */
   isMemoryWrite(name: string, input: unknown): boolean {
     const p = filePathOf(input);
@@ -104,8 +97,8 @@ export class AutoMemoryService {
   }
 
   /**
-   * After a run: `done` when the extraction did its part (wrote memories or said there was
-   * nothing); otherwise the same messages are read again by the next extraction.
+   * After a run: `done` when the fork answered (whatever it wrote or said, it has read these
+   * messages); otherwise, a request that failed, the next extraction reads them again.
    */
   async record(messages: readonly MessageParam[], before: Set<string>, done: boolean): Promise<void> {
     if (done) {

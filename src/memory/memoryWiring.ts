@@ -23,10 +23,15 @@ export interface MemorySetup {
 
 export type { ForkCall, ForkRequest, ForkRunner } from './turnEndWork';
 
-export interface MemoryServices {
+/** The memory folder and the system prompt's memory section: what a request needs, before any fork exists. */
+export interface MemoryPrompt {
   memdir: MemoryDir;
   /** The memory section of the system prompt, built once for the session. */
   section(): Promise<string | undefined>;
+}
+
+/** The background memory work of a session: session notes and memory extraction, on forks of the main loop. */
+export interface MemoryWork {
   /** After a model turn that called tools: `history` is what that turn's request was built from. */
   afterTurn(history: readonly MessageParam[], toolCalls: number, usedTokens: number): void;
   /** After a complete loop (its last turn called no tools): auto memory, and a natural break for the notes. */
@@ -35,23 +40,30 @@ export interface MemoryServices {
   drain(): Promise<void>;
 }
 
-export function createMemoryServices(opts: {
+export function createMemoryPrompt(setup: MemorySetup): MemoryPrompt {
+  const memdir = new MemoryDir(setup.dir);
+  let section: Promise<string | undefined> | undefined;
+  return {
+    memdir,
+    section: () => (section ??= (async () => (setup.enabled() ? buildMemorySection(setup.dir, await memdir.loadIndex().catch(() => undefined)) : undefined))()),
+  };
+}
+
+/**
+ * The work runs on forks of the main loop, so it is built after the main loop's requests are;
+ * the memory section those requests carry comes from `createMemoryPrompt`, built before them.
+ */
+export function createMemoryWork(opts: {
   setup: MemorySetup;
+  memdir: MemoryDir;
   cwd: string;
   runFork: ForkRunner;
   /** The verbatim tail a notes compaction keeps for the current window (how far the notes may lag). */
-  keepMaxTokens?(): number;
-}): MemoryServices {
-  const { setup, cwd } = opts;
-  const memdir = new MemoryDir(setup.dir);
-  let section: Promise<string | undefined> | undefined;
-  const getSection = () =>
-    (section ??= (async () => (setup.enabled() ? buildMemorySection(setup.dir, await memdir.loadIndex().catch(() => undefined)) : undefined))());
-
+  keepMaxTokens(): number;
+}): MemoryWork {
+  const { setup, cwd, memdir } = opts;
   const notesPath = setup.sessionNotesPath;
-  const session = notesPath
-    ? new SessionMemory({ path: notesPath, cwd, ...(opts.keepMaxTokens ? { keepMaxTokens: opts.keepMaxTokens } : {}), ...(setup.onError ? { onError: setup.onError } : {}) })
-    : undefined;
+  const session = notesPath ? new SessionMemory({ path: notesPath, cwd, keepMaxTokens: opts.keepMaxTokens, ...(setup.onError ? { onError: setup.onError } : {}) }) : undefined;
   const auto = new AutoMemoryService({
     memdir,
     cwd,
@@ -71,8 +83,6 @@ export function createMemoryServices(opts: {
   });
 
   return {
-    memdir,
-    section: getSection,
     afterTurn(history, toolCalls, usedTokens) {
       work.afterTurn(history, toolCalls, usedTokens);
     },

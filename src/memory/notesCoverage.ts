@@ -5,23 +5,31 @@ import type { CoverageMarker } from '../compact/coverage';
 
 /**
  * What the session notes cover, kept next to them (`<notes>.coverage.json`, out of the notes
- * agent's reach): the marker of the last successful update, or the last failure. Written
- * atomically, so a kill mid-write leaves the old record or the new one, never half.
+ * agent's reach): the marker of the last successful update, or the last failure; and, apart
+ * from both, the history the last answered update looked at (`seen`), which only schedules the
+ * next one (an update that answered without an edit covers nothing, but it saw that history).
+ * Written atomically, so a kill mid-write leaves the old record or the new one, never half.
  */
-export type NotesCoverageRecord = { v: 1; marker: CoverageMarker; updatedAt: number } | { v: 1; failed: string; at: number };
+export type NotesCoverageRecord = { v: 1; seen?: CoverageMarker } & ({ marker: CoverageMarker; updatedAt: number; failed?: never } | { failed: string; at: number; marker?: never } | { marker?: never; failed?: never });
 
 export function coveragePath(notesPath: string): string {
   return `${notesPath}.coverage.json`;
 }
 
+const asMarker = (m: Partial<CoverageMarker> | undefined): CoverageMarker | undefined => (m && Number.isInteger(m.count) && typeof m.hash === 'string' ? { count: m.count!, hash: m.hash } : undefined);
+
 export async function readNotesCoverage(notesPath: string): Promise<NotesCoverageRecord | undefined> {
   const text = await fs.readFile(coveragePath(notesPath), 'utf8').catch(() => undefined);
   if (!text) return undefined;
   try {
-    const r = JSON.parse(text) as Partial<{ v: number; marker: Partial<CoverageMarker>; updatedAt: number; failed: string; at: number }>;
+    const r = JSON.parse(text) as Partial<{ v: number; marker: Partial<CoverageMarker>; updatedAt: number; failed: string; at: number; seen: Partial<CoverageMarker> }>;
     if (r.v !== 1) return undefined;
-    if (typeof r.failed === 'string') return { v: 1, failed: r.failed, at: Number(r.at) || 0 };
-    if (r.marker && Number.isInteger(r.marker.count) && typeof r.marker.hash === 'string') return { v: 1, marker: { count: r.marker.count!, hash: r.marker.hash }, updatedAt: Number(r.updatedAt) || 0 };
+    const seen = asMarker(r.seen);
+    const extra = seen ? { seen } : {};
+    if (typeof r.failed === 'string') return { v: 1, failed: r.failed, at: Number(r.at) || 0, ...extra };
+    const marker = asMarker(r.marker);
+    if (marker) return { v: 1, marker, updatedAt: Number(r.updatedAt) || 0, ...extra };
+    return seen ? { v: 1, seen } : undefined;
   } catch {
     // A damaged record trusts nothing.
   }

@@ -55,9 +55,6 @@ export class NotesUpdateError extends Error {}
 /** How an update went: `missing` when the fork made no edit to the notes at all. */
 export type NotesResult = 'updated' | 'missing' | 'failed' | 'not-run';
 
-/** Misses in a row after which the notes wait for new growth instead of asking again. */
-const MAX_MISSES = 2;
-
 /**
  * Per-session running notes, refreshed in the background by a fork when enough has happened.
  * Compaction reads them instead of paying for a summary, but only as far as the last
@@ -69,7 +66,6 @@ export class SessionMemory {
   private toolCallsSince = 0;
   /** The history the last update attempt saw (in this process); the coverage record before that. */
   private seen: CoverageMarker | undefined;
-  private misses = 0;
   private lastUpdatedAt: number | undefined;
 
   constructor(private readonly deps: SessionMemoryDeps) {}
@@ -102,11 +98,6 @@ export class SessionMemory {
     return fs.readFile(this.deps.path, 'utf8');
   }
 
-  /** True when the fork's calls so far include a successful edit of the notes. */
-  edited(calls: ReadonlyArray<{ name: string; input: unknown; isError: boolean }>): boolean {
-    return calls.some((c) => c.name === 'Edit' && !c.isError && this.isNotes(c.input));
-  }
-
   /** True when the call is this session's notes file (Read or Edit of it). */
   isNotes(input: unknown): boolean {
     const p = (input as { file_path?: unknown } | null)?.file_path;
@@ -115,35 +106,31 @@ export class SessionMemory {
 
   /**
    * Reads what an update did and records it: coverage on success, an untrusted record on a
-   * failed edit (reported), nothing on a fork that made no edit (asked again at the next check,
-   * twice at most before it waits for new growth, so a model that ignores the ask costs little).
+   * failed edit (reported). An update that answered counts as having seen the history it was
+   * shown, whatever it did: one that made no edit (a model with nothing to add answers with
+   * text, or nothing) leaves the notes as they were, and the next update waits for new growth,
+   * in this run and in a continued one. Only a request that failed is asked again.
    */
   async record(messages: readonly MessageParam[], out: NotesForkOutcome | void): Promise<NotesResult> {
     this.toolCallsSince = 0;
-    if (!out) {
-      this.seen = markerFor(messages); // the fork did not run (no API key): nothing changed
-      return 'not-run';
-    }
+    const saw = markerFor(messages);
+    this.seen = saw;
+    if (!out) return 'not-run'; // the fork did not run (no API key): nothing changed
     const target = resolve(this.deps.path);
     const { succeeded, failed } = notesEditOutcome(out.messages, target, (p) => resolve(this.deps.cwd, p));
-    if (failed.length || out.outcome === 'error') {
-      this.seen = markerFor(messages);
+    const answered = out.outcome !== 'error';
+    if (failed.length || !answered) {
       const why = failed[0] ?? `the update request failed (${out.outcome})`;
-      await writeNotesCoverage(this.deps.path, { v: 1, failed: why, at: Date.now() });
+      await writeNotesCoverage(this.deps.path, { v: 1, failed: why, at: Date.now(), ...(answered ? { seen: saw } : {}) });
       this.deps.onError?.(new NotesUpdateError(`The session notes update failed (${why.slice(0, 200)}); the notes are not used for compaction until an update succeeds.`));
       return 'failed';
     }
     if (succeeded === 0) {
-      if (++this.misses >= MAX_MISSES) {
-        this.misses = 0;
-        this.seen = markerFor(messages);
-        this.deps.onError?.(new NotesUpdateError('The session notes agent made no edit twice in a row; the notes wait for more of the conversation before the next try.'));
-      }
+      const { seen: _earlier, ...kept } = (await readNotesCoverage(this.deps.path)) ?? { v: 1 as const };
+      await writeNotesCoverage(this.deps.path, { ...kept, seen: saw });
       return 'missing';
     }
-    this.misses = 0;
-    this.seen = markerFor(messages);
-    await writeNotesCoverage(this.deps.path, { v: 1, marker: this.seen, updatedAt: Date.now() });
+    await writeNotesCoverage(this.deps.path, { v: 1, marker: saw, updatedAt: Date.now() });
     this.lastUpdatedAt = Date.now();
     return 'updated';
   }
@@ -158,18 +145,24 @@ export class SessionMemory {
   /** How many leading messages of `history` the notes cover (0: none they can be trusted for). */
   async covered(history: readonly MessageParam[]): Promise<number> {
     const record = await readNotesCoverage(this.deps.path);
-    return record && 'marker' in record ? coveredCount(history, record.marker) : 0;
+    return record?.marker ? coveredCount(history, record.marker) : 0;
   }
 
   get updatedAt(): number | undefined {
     return this.lastUpdatedAt;
   }
 
-  /** Tokens of the messages no update has seen; undefined when none has (in this session's record either). */
+  /**
+   * Tokens of the messages no update has seen: past what this run's last update saw, else what
+   * the record says the last answered one saw or the notes cover. Undefined when no update has
+   * run in this session at all.
+   */
   private async unseenTokens(messages: readonly MessageParam[]): Promise<number | undefined> {
     let from = this.seen ? coveredCount(messages, this.seen) : 0;
-    if (from === 0) from = await this.covered(messages);
-    if (from === 0) return this.seen || (await readNotesCoverage(this.deps.path)) ? estimateTokens(messages) : undefined;
+    const record = from === 0 ? await readNotesCoverage(this.deps.path) : undefined;
+    if (record?.seen) from = coveredCount(messages, record.seen);
+    if (from === 0 && record?.marker) from = coveredCount(messages, record.marker);
+    if (from === 0) return this.seen || record ? estimateTokens(messages) : undefined;
     return estimateTokens(messages.slice(from));
   }
 

@@ -71,13 +71,13 @@ function endsOnNaturalBreak(messages: readonly MessageParam[]): boolean {
  * The background memory work of a session, one request at a time: session notes after a model
  * turn or a loop when their thresholds say so, memory extraction after a loop when it is worth
  * it. When both are due they go out as one request (one instruction, one reply read into both
- * results); a reply that does only one half gets its results back and one more turn, and what
- * is still missing after that is asked again at the next chance, never counted as done.
+ * results). A fork that answered has seen what it was shown, whatever it did with it: a half it
+ * left alone (no edit, no memory, an empty reply) is not asked again until there is more
+ * conversation, since asking again would pay to re-read the same history for the same answer.
+ * Its writes end it; a write that failed gets its error back and another turn.
  */
 export class TurnEndWork {
   private readonly scheduler: ExtractionScheduler<Job>;
-  /** The memory half of a combined request went unanswered: extraction is due at the next loop end. */
-  private extractionOwed = false;
 
   constructor(
     private readonly deps: {
@@ -113,7 +113,7 @@ export class TurnEndWork {
   private async run(job: Job): Promise<void> {
     const { session, auto } = this.deps;
     const notes = session ? await session.isDue(job) : false;
-    const extract = job.loopEnd && auto ? await auto.isDue(job.messages, notes || this.extractionOwed) : false;
+    const extract = job.loopEnd && auto ? await auto.isDue(job.messages, notes) : false;
     if (notes && extract) return this.both(job, session!, auto!);
     if (notes) return this.notesOnly(job, session!);
     if (extract) return this.extractionOnly(job, auto!);
@@ -136,7 +136,6 @@ export class TurnEndWork {
 
   private async extractionOnly(job: Job, auto: AutoMemoryService): Promise<void> {
     const before = await auto.snapshot();
-    this.extractionOwed = false;
     const out = await this.deps.runFork({
       messages: job.messages,
       prompt: `${EXTRACTION_PROMPT} ${EXTRACTION_ONE_REPLY}`,
@@ -155,8 +154,6 @@ export class TurnEndWork {
     const before = await auto.snapshot();
     const notesCheck = sessionNotesPermission(session.path, this.deps.cwd);
     const memoryCheck = memoryForkPermission(auto.dir, this.deps.cwd);
-    const calls: ForkCall[] = [];
-    let said = '';
     const out = await this.deps.runFork({
       messages: job.messages,
       prompt: combinedPrompt(session.path, text),
@@ -166,30 +163,9 @@ export class TurnEndWork {
       roots: [session.path, auto.dir],
       system: [COMBINED_HEADER, NOTES_ROLE, await this.deps.memoryIndex()],
       maxTurns: EXTRACTION_MAX_TURNS,
-      finishAfterTools: (round, reply) => {
-        calls.push(...round);
-        said += `\n${reply}`;
-        const ownWrites = round.every((c) => !c.isError && ((c.name === 'Edit' && session.isNotes(c.input)) || auto.isMemoryWrite(c.name, c.input)));
-        return ownWrites && session.edited(calls) && (calls.some((c) => !c.isError && auto.isMemoryWrite(c.name, c.input)) || auto.saidNothing([{ role: 'assistant', content: [{ type: 'text', text: said }] }]));
-      },
+      finishAfterTools: (round) => round.every((c) => !c.isError && ((c.name === 'Edit' && session.isNotes(c.input)) || auto.isMemoryWrite(c.name, c.input))),
     });
     await session.record(job.messages, out);
-    const forkHistory = out ? out.messages.slice(job.messages.length) : [];
-    const memoryDone = out !== undefined && out.outcome !== 'error' && (auto.saidNothing(forkHistory) || wroteMemory(forkHistory, auto));
-    this.extractionOwed = !memoryDone && out !== undefined;
-    await auto.record(job.messages, before, memoryDone);
+    await auto.record(job.messages, before, out !== undefined && out.outcome !== 'error');
   }
-}
-
-/** A successful write into the memory folder in the fork's own messages. */
-function wroteMemory(forkHistory: readonly MessageParam[], auto: AutoMemoryService): boolean {
-  const writes = new Set<string>();
-  for (const m of forkHistory) {
-    if (typeof m.content === 'string') continue;
-    for (const b of m.content) {
-      if (b.type === 'tool_use' && auto.isMemoryWrite(b.name, b.input)) writes.add(b.id);
-      if (b.type === 'tool_result' && writes.has(b.tool_use_id) && b.is_error !== true) return true;
-    }
-  }
-  return false;
 }

@@ -45,9 +45,25 @@ const eventSchema = z.discriminatedUnion('t', [
   z.looseObject({ t: z.literal('view'), v: viewSchema }),
   z.looseObject({ t: z.literal('title'), title: z.string() }),
   z.looseObject({ t: z.literal('usage'), tokens: z.number() }),
+  z.looseObject({
+    t: z.literal('compaction'),
+    r: z.looseObject({
+      id: z.string().min(1),
+      block: z.string().min(1),
+      replaced: z.array(messageSchema),
+      merged: z.boolean(),
+      fixed: z.array(z.looseObject({ k: z.number().int().min(0), was: messageSchema, now: messageSchema })),
+    }),
+  }),
+  z.looseObject({ t: z.literal('viewOrder'), ids: z.array(z.string().min(1)) }),
+  z.looseObject({
+    t: z.literal('prompt'),
+    id: z.string().min(1),
+    ref: z.looseObject({ len: z.number().int().min(0), hash: z.string().regex(/^[0-9a-f]{64}$/), nth: z.number().int().min(0) }),
+  }),
 ]);
 
-const KNOWN_EVENTS = new Set(['meta', 'msg', 'history', 'view', 'title', 'usage']);
+const KNOWN_EVENTS = new Set(['meta', 'msg', 'history', 'view', 'title', 'usage', 'compaction', 'prompt', 'viewOrder']);
 
 export type ParsedLine = { ok: true; event: SessionEvent } | { ok: false; reason: string };
 

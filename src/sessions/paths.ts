@@ -25,3 +25,8 @@ export function sessionsDirFor(base: string, cwd: string): string {
   const hash = createHash('sha256').update(abs).digest('hex').slice(0, 12);
   return join(base, 'sessions', `${name}-${hash}`);
 }
+
+/** A session's notes file (session memory), beside the transcripts. */
+export function sessionNotesPath(sessionsDir: string, sessionId: string): string {
+  return join(sessionsDir, 'notes', `${sessionId}.md`);
+}

@@ -1,6 +1,7 @@
 import type { MessageParam } from '../api/types';
 import { sequential } from '../base/sequential';
 import type { ViewMessage } from '../shared/viewState';
+import type { CompactionRecord, PromptRef } from '../conversation/undoRecords';
 import { titleFrom } from './markdown';
 import { SCHEMA_VERSION, type SessionEvent } from './transcript';
 import type { SessionStore, SessionSummary } from './sessionStore';
@@ -15,7 +16,7 @@ export interface RecorderInit {
   branch?: string;
   createdAt?: number;
   /** Resuming: what is already on disk. */
-  existing?: { history: readonly MessageParam[]; view: readonly ViewMessage[]; title?: string };
+  existing?: { history: readonly MessageParam[]; view: readonly ViewMessage[]; title?: string; compactions?: readonly CompactionRecord[]; prompts?: Readonly<Record<string, PromptRef>> };
   /** A new session that already has a title (an imported one keeps its own). */
   title?: string;
 }
@@ -47,6 +48,9 @@ export class SessionRecorder {
   private history: MessageParam[] = [];
   /** Each panel message as last written, by id. */
   private readonly views = new Map<string, ViewMessage>();
+  /** Compaction records and prompt references written so far (each once), for a rewrite after a failure. */
+  private readonly records = new Map<string, CompactionRecord>();
+  private readonly prompts = new Map<string, PromptRef>();
   private lastView: readonly ViewMessage[] = [];
   private messageCount = 0;
   private preview = '';
@@ -70,6 +74,8 @@ export class SessionRecorder {
       this.started = this.wroteHeader = true;
       this.history = init.existing.history.slice();
       for (const v of init.existing.view) this.views.set(v.id, v);
+      for (const r of init.existing.compactions ?? []) this.records.set(r.id, r);
+      for (const [id, ref] of Object.entries(init.existing.prompts ?? {})) this.prompts.set(id, ref);
       this.lastView = init.existing.view.slice();
       this.recount(init.existing.view);
       this.title = init.existing.title ?? titleFrom(init.existing.view);
@@ -108,13 +114,34 @@ export class SessionRecorder {
    * Messages the transcript already holds (a resumed history loaded back) are skipped, so the
    * work is proportional to the change.
    */
-  record(change: { from: number; messages: readonly MessageParam[]; history: readonly MessageParam[]; reason: string }): Promise<void> {
+  record(change: { from: number; messages: readonly MessageParam[]; history: readonly MessageParam[]; reason: string; records?: readonly CompactionRecord[]; prompts?: Readonly<Record<string, PromptRef>> }): Promise<void> {
+    this.undoData(change.records, change.prompts);
     let from = change.from;
     let i = 0;
     while (i < change.messages.length && from + i < this.history.length && change.messages[i] === this.history[from + i]) i++;
     from += i;
     if (from === this.history.length) return i < change.messages.length ? this.append(change.messages.slice(i)) : Promise.resolve();
     return this.replace(change.history, change.reason);
+  }
+
+  /**
+   * Compaction records and prompt references new to the transcript, queued before the messages
+   * they go with: a crash between them leaves a record without its history (harmless), never a
+   * compaction that cannot be undone.
+   */
+  private undoData(records: readonly CompactionRecord[] = [], prompts: Readonly<Record<string, PromptRef>> = {}): void {
+    const fresh = records.filter((r) => !this.records.has(r.id));
+    const refs = Object.entries(prompts).filter(([id, ref]) => this.prompts.get(id)?.hash !== ref.hash || this.prompts.get(id)?.nth !== ref.nth);
+    if (!fresh.length && !refs.length) return;
+    this.start();
+    for (const r of fresh) {
+      this.records.set(r.id, r);
+      this.queue.push({ t: 'compaction', r });
+    }
+    for (const [id, ref] of refs) {
+      this.prompts.set(id, ref);
+      this.queue.push({ t: 'prompt', id, ref });
+    }
   }
 
   /** Resolves once everything asked for so far is written (or has failed). */
@@ -125,6 +152,9 @@ export class SessionRecorder {
   /** A panel message that is new or changed. */
   view(v: ViewMessage): Promise<void> {
     this.noteView(v);
+    // The panel's list as this recorder knows it: a new message goes at its end.
+    const at = this.lastView.findIndex((m) => m.id === v.id);
+    this.lastView = at < 0 ? [...this.lastView, v] : this.lastView.map((m, i) => (i === at ? v : m));
     return this.queue.length ? this.drain() : Promise.resolve();
   }
 
@@ -163,6 +193,10 @@ export class SessionRecorder {
     if (!this.started && !view.some((m) => m.kind === 'user')) return Promise.resolve();
     if (view.length < this.lastView.length) this.recount(view);
     for (let i = 0; i < view.length; i++) if (view[i] !== this.lastView[i]) this.noteView(view[i]!);
+    // Not the old list with messages added after it (a rewind, a divider put in between): the
+    // order itself is written, so a reload shows what the panel shows.
+    const appended = view.length >= this.lastView.length && this.lastView.every((m, i) => m.id === view[i]!.id);
+    if (!appended && this.started) this.queue.push({ t: 'viewOrder', ids: view.map((m) => m.id) });
     // A copy: a caller may grow the same array in place.
     this.lastView = view.slice();
     this.setTokens(tokens);
@@ -250,8 +284,10 @@ export class SessionRecorder {
   private async snapshot(): Promise<SessionEvent[]> {
     this.queue = [];
     this.wroteHeader = await this.store.exists(this.init.id);
-    const events: SessionEvent[] = [{ t: 'history', h: this.history.slice(), reason: 'rewrite after a failed write' }];
+    const events: SessionEvent[] = [...[...this.records.values()].map((r): SessionEvent => ({ t: 'compaction', r })), ...[...this.prompts].map(([id, ref]): SessionEvent => ({ t: 'prompt', id, ref }))];
+    events.push({ t: 'history', h: this.history.slice(), reason: 'rewrite after a failed write' });
     for (const v of this.views.values()) events.push({ t: 'view', v });
+    events.push({ t: 'viewOrder', ids: this.lastView.map((m) => m.id) });
     if (this.title) events.push({ t: 'title', title: this.title });
     events.push({ t: 'usage', tokens: this.tokens });
     return events;

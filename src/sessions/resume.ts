@@ -1,6 +1,3 @@
-import type { MessageParam } from '../api/types';
-import type { AppState } from '../state/appState';
-import type { Store } from '../shared/store';
 import type { ViewMessage } from '../shared/viewState';
 import { SessionRecorder } from './recorder';
 import type { LoadedSession, SessionStore } from './sessionStore';
@@ -15,29 +12,24 @@ export function lastAssistantAt(view: readonly ViewMessage[]): number | undefine
 }
 
 /**
- * Puts a loaded session back: the agent's API history, the panel's messages, the title and
- * the token indicator; returns the recorder that continues the same transcript.
+ * A saved session's panel messages as a resumed session shows them. Rewind and Fork stay on for
+ * the messages the transcript can find again (it keeps a reference to each); a compaction's Undo
+ * is worked out from its record once the history is back (see CompactionControl.historyChanged).
+ * Sessions saved before those were kept get neither.
  */
-export function restoreSession(loaded: LoadedSession, store: Store<AppState>, agent: { setHistory(history: MessageParam[], opts?: { lastAssistantAt?: number }): void }, sessions: SessionStore): SessionRecorder {
-  store.setState((s) => ({
-    ...s,
-    sessionId: loaded.meta.id,
-    sessionTitle: loaded.title ?? s.sessionTitle,
-    // Undo, Rewind and Fork need the in-memory history of the live session that made them.
-    messages: loaded.view.map((m) => (m.kind === 'compaction' ? { ...m, canUndo: false } : m.kind === 'user' && m.rewindable ? { ...m, rewindable: false } : m)),
-    status: 'idle',
-    permission: null,
-    canContinue: false,
-  }));
-  const at = lastAssistantAt(loaded.view);
-  agent.setHistory(loaded.history, at !== undefined ? { lastAssistantAt: at } : {});
+export function restoredView(view: readonly ViewMessage[], prompts: Readonly<Record<string, unknown>> = {}): ViewMessage[] {
+  return view.map((m) => (m.kind === 'compaction' && m.canUndo ? { ...m, canUndo: false } : m.kind === 'user' && m.rewindable && !prompts[m.id] ? { ...m, rewindable: false } : m));
+}
+
+/** The recorder that continues a loaded session's transcript: same id, folder, model, branch and creation time. */
+export function resumedRecorder(loaded: LoadedSession, sessions: SessionStore): SessionRecorder {
   return new SessionRecorder(sessions, {
     id: loaded.meta.id,
     cwd: loaded.meta.cwd,
     model: loaded.meta.model,
     createdAt: loaded.meta.createdAt,
     ...(loaded.meta.branch ? { branch: loaded.meta.branch } : {}),
-    existing: { history: loaded.history, view: loaded.view, ...(loaded.title ? { title: loaded.title } : {}) },
+    existing: { history: loaded.history, view: loaded.view, compactions: loaded.compactions, prompts: loaded.prompts, ...(loaded.title ? { title: loaded.title } : {}) },
   });
 }
 

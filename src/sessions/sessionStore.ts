@@ -12,8 +12,15 @@ export { archiveToMarkdown, previewFrom, sessionToMarkdown, titleFrom } from './
 export { assertSessionId, loadSession, SCHEMA_VERSION, SessionError, type LoadedSession, type SessionEvent } from './transcript';
 
 const INDEX_FILE = 'index.json';
+/** How long a deleted session's code checkpoints are kept in the trash (for Undo of the delete). */
+const TRASHED_CHECKPOINTS_MS = 24 * 60 * 60 * 1000;
 
-/** A session without a draft or scroll anchor has no UI file to move. */
+/** Where a session's code checkpoints are kept (see checkpoints/): they live and go with the session. */
+export function sessionCheckpointsDir(sessionsDir: string, id: string): string {
+  return join(sessionsDir, 'checkpoints', assertSessionId(id));
+}
+
+/** A session without a draft or scroll anchor has no UI file to move (nor one without checkpoints a folder). */
 async function moveIfThere(from: string, to: string): Promise<void> {
   await fs.mkdir(dirname(to), { recursive: true });
   try {
@@ -185,20 +192,40 @@ export class SessionStore {
   }
 
   /**
-   * Moves a session to the trash folder, with its draft and scroll anchor (nothing is destroyed,
-   * so Undo can bring it back); `restore` undoes it.
+   * Moves a session to the trash folder, with its draft, scroll anchor and code checkpoints
+   * (nothing is destroyed, so Undo can bring it back); `restore` undoes it.
    */
   async delete(id: string): Promise<void> {
     const trash = join(this.dir, '.trash');
     await fs.mkdir(trash, { recursive: true });
     await fs.rename(this.file(id), join(trash, `${assertSessionId(id)}.jsonl`));
     await moveIfThere(sessionUiFile(this.dir, id), join(trash, `${id}.ui.json`));
+    const checkpoints = join(trash, `${id}.checkpoints`);
+    await moveIfThere(sessionCheckpointsDir(this.dir, id), checkpoints);
+    // Stamped when trashed, so the purge below can tell how long it has been there.
+    await fs.utimes(checkpoints, new Date(), new Date()).catch(() => undefined);
     await this.removeFromIndex(id);
+    await this.purgeTrashedCheckpoints();
+  }
+
+  /**
+   * The code checkpoints of sessions deleted more than a day ago go for good (they are most of a
+   * session's disk: copies of files). Undo of a delete is offered at once, so a day is plenty;
+   * the transcripts themselves stay in the trash.
+   */
+  private async purgeTrashedCheckpoints(now = Date.now()): Promise<void> {
+    const trash = join(this.dir, '.trash');
+    for (const name of await fs.readdir(trash).catch(() => [] as string[])) {
+      if (!name.endsWith('.checkpoints')) continue;
+      const st = await fs.stat(join(trash, name)).catch(() => undefined);
+      if (st && now - st.mtimeMs > TRASHED_CHECKPOINTS_MS) await fs.rm(join(trash, name), { recursive: true, force: true });
+    }
   }
 
   async restore(id: string): Promise<void> {
     await fs.rename(join(this.dir, '.trash', `${assertSessionId(id)}.jsonl`), this.file(id));
     await moveIfThere(join(this.dir, '.trash', `${id}.ui.json`), sessionUiFile(this.dir, id));
+    await moveIfThere(join(this.dir, '.trash', `${id}.checkpoints`), sessionCheckpointsDir(this.dir, id));
     const st = await fs.stat(this.file(id));
     await this.updateIndex(summarize(await this.load(id), st.mtimeMs));
   }

@@ -3,6 +3,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { MessageParam } from '../api/types';
 import type { ViewMessage } from '../shared/viewState';
+import type { CompactionRecord, PromptRef } from '../conversation/undoRecords';
 import { parseEvent } from './eventSchema';
 import { SCHEMA_VERSION, type SessionEvent } from './events';
 import { withoutBlankText } from '../conversation/blankText';
@@ -22,6 +23,10 @@ export interface LoadedSession {
   skipped: Array<{ line: number; reason: string }>;
   /** What was mended so the API takes the history again (a turn cut off by a crash). */
   repairs: string[];
+  /** Every compaction of the session, oldest first: each is undoable while its summary is in the history. */
+  compactions: CompactionRecord[];
+  /** How Rewind and Fork find each user message again, by its view id. */
+  prompts: Record<string, PromptRef>;
 }
 
 export class SessionError extends Error {}
@@ -52,8 +57,12 @@ export async function loadSession(file: string): Promise<LoadedSession> {
   let history: MessageParam[] = [];
   let view: ViewMessage[] = [];
   const viewAt = new Map<string, number>();
+  /** Every panel message written, by id, including those a later `viewOrder` leaves out. */
+  const seen = new Map<string, ViewMessage>();
   let title: string | undefined;
   let tokens = 0;
+  const compactions = new Map<string, CompactionRecord>();
+  const prompts: Record<string, PromptRef> = {};
   const skipped: LoadedSession['skipped'] = [];
   let n = 0;
   for await (const line of rl) {
@@ -85,6 +94,7 @@ export async function loadSession(file: string): Promise<LoadedSession> {
         history = ev.h;
         break;
       case 'view': {
+        seen.set(ev.v.id, ev.v);
         const i = viewAt.get(ev.v.id);
         if (i !== undefined) view[i] = ev.v;
         else {
@@ -93,11 +103,25 @@ export async function loadSession(file: string): Promise<LoadedSession> {
         }
         break;
       }
+      case 'viewOrder':
+        view = ev.ids.flatMap((id) => {
+          const v = seen.get(id);
+          return v ? [v] : [];
+        });
+        viewAt.clear();
+        view.forEach((v, i) => viewAt.set(v.id, i));
+        break;
       case 'title':
         title = ev.title;
         break;
       case 'usage':
         tokens = ev.tokens;
+        break;
+      case 'compaction':
+        if (!compactions.has(ev.r.id)) compactions.set(ev.r.id, ev.r);
+        break;
+      case 'prompt':
+        prompts[ev.id] = ev.ref;
         break;
     }
   }
@@ -106,7 +130,7 @@ export async function loadSession(file: string): Promise<LoadedSession> {
   // A crash between a tool call and its result must not leave a history the API refuses.
   const mended = repairToolPairing(withoutBlankText(history));
   if (view.length) view = view.map((m) => (m.kind === 'assistant' && m.streaming ? { ...m, streaming: false } : m));
-  return { meta, history: mended.history.slice(), view, title, tokens, skipped, repairs: mended.repairs };
+  return { meta, history: mended.history.slice(), view, title, tokens, skipped, repairs: mended.repairs, compactions: [...compactions.values()], prompts };
 }
 
 export interface TornLine {

@@ -1,6 +1,7 @@
 import type { ContextReport } from './contextView';
 import { MAX_DRAFT_CHARS, type SessionUi } from './sessionUi';
 import type { ViewPatchOp } from './viewPatch';
+import type { RestoreScope, SummarizeDirection } from './undoView';
 import type { ActionCommand, PermissionDecision, ViewState } from './viewState';
 
 // One protocol for both directions. Each map goes from message type (`domain/verb`) to
@@ -54,6 +55,23 @@ export interface WebviewToHostMap {
   'mcp/approve': { name: string };
   'mcp/deny': { name: string };
   'mcp/restart': { name: string };
+  /** Restore code (or code and conversation) to before a user message: preview first. */
+  'restore/preview': { id: string; scope: RestoreScope };
+  /** One file of the preview in the diff editor (its path as the preview named it). */
+  'restore/openDiff': { path: string };
+  /** Apply the previewed restore; each conflict (by path) restored or kept. */
+  'restore/apply': { choices: Record<string, 'restore' | 'keep'> };
+  /** Preview undoing the restore just applied. */
+  'restore/redo': Record<string, never>;
+  'restore/cancel': Record<string, never>;
+  /** Every file this session changed, against its first snapshot, in the changes view. */
+  'session/diff': Record<string, never>;
+  /** "Summarize from here / up to here" chosen on a user message: ask for a focus. */
+  'summarize/ask': { id: string; direction: SummarizeDirection };
+  /** Write the summary and preview it (nothing applied). */
+  'summarize/preview': { focus: string };
+  'summarize/apply': { previewId: string };
+  'summarize/cancel': Record<string, never>;
 }
 
 export interface HostToWebviewMap {
@@ -89,7 +107,29 @@ const DECISIONS: readonly PermissionDecision[] = ['allow-once', 'allow-session',
 const isShortId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length < 200;
 const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
+const SCOPES: readonly RestoreScope[] = ['code', 'both'];
+const DIRECTIONS: readonly SummarizeDirection[] = ['from', 'upTo'];
+/** Conflict choices: paths (as a preview named them) to restore or keep; a few thousand at most. */
+const isChoices = (v: unknown): v is Record<string, 'restore' | 'keep'> =>
+  isRecord(v) && Object.keys(v).length <= 10_000 && Object.entries(v).every(([k, c]) => k.length > 0 && k.length <= MAX_PATH_CHARS && (c === 'restore' || c === 'keep'));
+
+type UndoMessage = 'restore/preview' | 'restore/openDiff' | 'restore/apply' | 'restore/redo' | 'restore/cancel' | 'session/diff' | 'summarize/ask' | 'summarize/preview' | 'summarize/apply' | 'summarize/cancel';
+
+const undoValidators: { [K in UndoMessage]: Validator<WebviewToHostMap[K]> } = {
+  'restore/preview': (p): p is WebviewToHostMap['restore/preview'] => isRecord(p) && isShortId(p.id) && SCOPES.includes(p.scope as RestoreScope),
+  'restore/openDiff': (p): p is { path: string } => isRecord(p) && typeof p.path === 'string' && p.path.length > 0 && p.path.length <= MAX_PATH_CHARS && !p.path.includes('\0'),
+  'restore/apply': (p): p is WebviewToHostMap['restore/apply'] => isRecord(p) && isChoices(p.choices),
+  'restore/redo': isEmpty,
+  'restore/cancel': isEmpty,
+  'session/diff': isEmpty,
+  'summarize/ask': (p): p is WebviewToHostMap['summarize/ask'] => isRecord(p) && isShortId(p.id) && DIRECTIONS.includes(p.direction as SummarizeDirection),
+  'summarize/preview': (p): p is { focus: string } => isRecord(p) && typeof p.focus === 'string' && p.focus.length <= 10_000,
+  'summarize/apply': (p): p is { previewId: string } => isRecord(p) && isShortId(p.previewId),
+  'summarize/cancel': isEmpty,
+};
+
 const validators: { [K in keyof WebviewToHostMap]: Validator<WebviewToHostMap[K]> } = {
+  ...undoValidators,
   'view/ready': isEmpty,
   'view/resync': (p): p is { lastSeq: number } => isRecord(p) && Number.isInteger(p.lastSeq),
   'chat/send': (p): p is { text: string } =>
@@ -134,6 +174,7 @@ const validators: { [K in keyof WebviewToHostMap]: Validator<WebviewToHostMap[K]
   'mcp/deny': (p): p is { name: string } => isRecord(p) && isShortId(p.name),
   'mcp/restart': (p): p is { name: string } => isRecord(p) && isShortId(p.name),
 };
+
 
 export type ParseResult<T> = { ok: true; message: T } | { ok: false; error: string };
 

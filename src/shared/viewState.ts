@@ -2,6 +2,8 @@
 // nothing but the language itself.
 import type { McpServerView } from './mcpView';
 
+import type { RestoreView, SummarizeView } from './undoView';
+
 export type TokenLevel = 'ok' | 'warning' | 'error' | 'blocking';
 
 export interface TokenView {
@@ -169,4 +171,8 @@ export interface ViewState {
   recent: readonly HistoryItem[];
   /** The MCP servers of this window: state, tools, tokens; a project server waiting for approval. */
   mcpServers: readonly McpServerView[];
+  /** A code restore being previewed, or just applied; null otherwise. */
+  restore: RestoreView | null;
+  /** "Summarize from here / up to here" being asked for or previewed; null otherwise. */
+  summarize: SummarizeView | null;
 }

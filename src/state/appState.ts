@@ -1,6 +1,6 @@
-import { DEFAULT_MODEL, resolveModel } from '../api/models';
+import { currentModel, DEFAULT_MODEL } from '../api/models';
 import { DEFAULT_THINKING, type ThinkingSetting } from '../api/thinking';
-import { computeThresholds, tokenView } from '../conversation/thresholds';
+import { thresholdsOf, tokenView } from '../conversation/thresholds';
 import type { ViewState } from '../shared/viewState';
 import { modelViewOf } from './modelView';
 
@@ -50,6 +50,8 @@ export const VIEW_KEYS = {
   fileChoices: true,
   recent: true,
   mcpServers: true,
+  restore: true,
+  summarize: true,
 } as const satisfies Record<keyof ViewState, true>;
 
 const viewKeys = Object.keys(VIEW_KEYS) as (keyof ViewState)[];
@@ -66,7 +68,8 @@ export function getDefaultSettings(): AppSettings {
 
 export function getDefaultAppState(init: { sessionId: string; settings?: Partial<AppSettings> }): AppState {
   const settings = { ...getDefaultSettings(), ...init.settings };
-  const model = resolveModel(settings.model, { contextWindow: settings.contextWindow });
+  // Before any session has the catalog, the built-in table answers.
+  const model = currentModel(settings);
   return {
     sessionId: init.sessionId,
     sessionTitle: 'New session',
@@ -74,7 +77,7 @@ export function getDefaultAppState(init: { sessionId: string; settings?: Partial
     modelView: modelViewOf(model, settings.thinking),
     status: 'idle',
     messages: [],
-    tokens: tokenView(0, computeThresholds(model.contextWindow, model.maxOutputTokens)),
+    tokens: tokenView(0, thresholdsOf(model)),
     permission: null,
     apiKeySet: false,
     workspaceTrusted: true,
@@ -85,6 +88,8 @@ export function getDefaultAppState(init: { sessionId: string; settings?: Partial
     fileChoices: null,
     recent: [],
     mcpServers: [],
+    restore: null,
+    summarize: null,
     settings,
     lastUsage: null,
   };

@@ -26,7 +26,8 @@ export interface WalkOptions {
   anchored?: boolean;
 }
 
-const SKIPPED_DIRS = ['.git', 'node_modules'];
+/** Folders no walk enters unless asked to: git's own, and installed packages. */
+export const SKIPPED_DIRS = ['.git', 'node_modules'];
 
 const toSlash = (p: string) => (sep === '/' ? p : p.split(sep).join('/'));
 
@@ -36,14 +37,20 @@ function namesSegment(pattern: string, name: string): boolean {
   return new RegExp(`(?:^|[/{,])${escaped}(?:$|[/},])`).test(pattern);
 }
 
-/** .gitignore rules of each folder met, applied to the paths below it (as git does). */
-class GitignoreRules {
+/**
+ * .gitignore rules of each folder met, applied to the paths below it (as git does). Each file is
+ * read once: a walk that outlives an edit of a .gitignore keeps the rules it started with.
+ */
+export class GitignoreRules {
   private readonly byDir = new Map<string, Ignore>();
+  private readonly read = new Set<string>();
 
   constructor(private readonly root: string) {}
 
   /** Reads `dirRel`/.gitignore if there is one; cheap when there is not. */
   load(dirRel: string): void {
+    if (this.read.has(dirRel)) return;
+    this.read.add(dirRel);
     let text: string;
     try {
       text = readFileSync(join(this.root, dirRel, '.gitignore'), 'utf8');
@@ -157,17 +164,20 @@ export async function* readAhead<T, R>(items: readonly T[], window: number, fn: 
  * under it may still be a symlink leading out of it, or match a Read deny rule.
  */
 export interface SearchScope {
-  /** `real` is the file's real path, `realRoot` the search root's. */
-  mayShow(real: string, realRoot: string): boolean;
+  /**
+   * The filter for one search, taking each found file's real path and the search root's. What
+   * it needs (rules, settings) it reads here, once, not per file.
+   */
+  forSearch(): (real: string, realRoot: string) => boolean;
 }
 
-/** Without a permission engine: only what really lies under the approved root. */
-export const ROOT_ONLY: SearchScope = {
-  mayShow: (real, realRoot) => {
-    const rel = relative(realRoot, real);
-    return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
-  },
+const underRoot = (real: string, realRoot: string) => {
+  const rel = relative(realRoot, real);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 };
+
+/** Without a permission engine: only what really lies under the approved root. */
+export const ROOT_ONLY: SearchScope = { forSearch: () => underRoot };
 
 /**
  * The files of a walk that the scope lets through, and how many it held back. Only symlinks can
@@ -181,6 +191,7 @@ export async function scopeFilter<T extends { rel: string; abs: string; link?: b
     return { kept: [], hidden: files.length };
   }
   const kept: T[] = [];
+  const mayShow = scope.forSearch();
   for (const f of files) {
     let real = join(realRoot, f.rel);
     if (f.link) {
@@ -190,7 +201,7 @@ export async function scopeFilter<T extends { rel: string; abs: string; link?: b
         continue;
       }
     }
-    if (scope.mayShow(real, realRoot)) kept.push(f);
+    if (mayShow(real, realRoot)) kept.push(f);
   }
   return { kept, hidden: files.length - kept.length };
 }

@@ -1,39 +1,31 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { MessageParam } from '../api/types';
+import { ARCHIVE_FILE, archiveDir } from '../sessions/archive';
 import { archiveTabName } from '../sessions/archiveName';
 import { archiveToMarkdown } from '../sessions/sessionStore';
 
 const ARCHIVE_SCHEME = 'threadline-archive';
 
 /**
- * Transcripts archived before a compaction: written next to the session transcripts, shown
- * read-only as Markdown through a content provider. Only files of that folder can be opened.
+ * Transcripts archived before a compaction (the session driver writes them, see
+ * sessions/archive.ts), shown read-only as Markdown through a content provider. Only files of
+ * that folder can be opened.
  */
 export class ArchiveDocuments implements vscode.Disposable {
   private readonly registration: vscode.Disposable;
   private readonly dir: string;
 
   constructor(sessionsDir: string) {
-    this.dir = join(sessionsDir, 'archive');
+    this.dir = archiveDir(sessionsDir);
     this.registration = vscode.workspace.registerTextDocumentContentProvider(ARCHIVE_SCHEME, {
       // The file is named in the query; the path is only the tab's label.
       provideTextDocumentContent: async (uri) => {
         const name = new URLSearchParams(uri.query).get('file') ?? '';
-        if (!/^[A-Za-z0-9_-]+\.jsonl$/.test(name)) return 'Not an archive.';
+        if (!ARCHIVE_FILE.test(name)) return 'Not an archive.';
         const bytes = await vscode.workspace.fs.readFile(vscode.Uri.file(join(this.dir, name)));
         return archiveToMarkdown(Buffer.from(bytes).toString('utf8'));
       },
     });
-  }
-
-  /** The full transcript before a compaction replaces it, one JSON message per line. */
-  async write(sessionId: string, history: readonly MessageParam[]): Promise<string> {
-    const dir = vscode.Uri.file(this.dir);
-    await vscode.workspace.fs.createDirectory(dir);
-    const file = vscode.Uri.joinPath(dir, `${sessionId}-${Date.now()}.jsonl`);
-    await vscode.workspace.fs.writeFile(file, Buffer.from(history.map((m) => JSON.stringify(m)).join('\n') + '\n'));
-    return file.fsPath;
   }
 
   /** Opens an archive in a tab named after the session and when it was archived. */

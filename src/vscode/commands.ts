@@ -10,24 +10,21 @@ export interface CommandDeps {
   store: Store<AppState>;
   apiKeys: ApiKeyStore;
   newSession(): void;
-  compact?(focus: string | undefined): Promise<void>;
-  previewContext?(): Promise<ContextPreview>;
+  compact(focus: string | undefined): Promise<void>;
+  previewContext(): Promise<ContextPreview>;
   /** The permission rules in force and where each came from. */
-  permissionsReport?(): string;
-  resumeSession?(): Promise<void>;
-  compactPreview?(): string;
-  openMemory?(): Promise<void>;
-  showHistory?(): Promise<void>;
-  /** Opens the panel's Context view; without it Show Context opens the Markdown report. */
-  showContextView?(): Promise<void>;
+  permissionsReport(): string;
+  resumeSession(): Promise<void>;
+  compactPreview(): string;
+  openMemory(): Promise<void>;
+  showHistory(): Promise<void>;
+  /** Opens the panel's Context view (Show Context Markdown opens the report as a document). */
+  showContextView(): Promise<void>;
+  /** Every file the open session changed, against its first snapshot, in the changes view. */
+  showSessionChanges(): Promise<void>;
 }
 
 const CONTEXT_SCHEME = 'threadline-context';
-
-/** Not built yet: say so plainly instead of doing nothing. */
-function notYet(what: string): void {
-  void vscode.window.showInformationMessage(`Threadline: ${what} is not available in this version yet.`);
-}
 
 export function registerCommands(context: vscode.ExtensionContext, deps: CommandDeps): void {
   const contextDocs = new (class implements vscode.TextDocumentContentProvider {
@@ -36,11 +33,11 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     async provideTextDocumentContent(): Promise<string> {
       let preview: ContextPreview | undefined;
       try {
-        preview = await deps.previewContext?.();
+        preview = await deps.previewContext();
       } catch {
         // The report still shows the thresholds and usage without the breakdown.
       }
-      const rules = deps.permissionsReport?.();
+      const rules = deps.permissionsReport();
       return `${renderContextReport(deps.store.getState(), preview)}${rules ? `\n\n## Permissions\n\n\`\`\`\n${rules}\n\`\`\`\n` : ''}`;
     }
   })();
@@ -56,28 +53,25 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     if (await deps.apiKeys.promptAndStore()) void vscode.window.showInformationMessage('Threadline: API key saved.');
   });
   register('threadline.compact', async () => {
-    if (!deps.compact) return notYet('Compact Conversation');
     if (!deps.store.getState().messages.some((m) => m.kind === 'assistant')) {
       void vscode.window.showInformationMessage('Threadline: there is nothing to compact yet (Compact Conversation).');
       return;
     }
     const focus = await vscode.window.showInputBox({
       title: 'Threadline: Compact Conversation',
-      prompt: `${deps.compactPreview?.() ?? ''} Optional: what the summary should focus on.`.trim(),
+      prompt: `${deps.compactPreview()} Optional: what the summary should focus on.`.trim(),
       ignoreFocusOut: true,
     });
     if (focus === undefined) return;
     await deps.compact(focus.trim() || undefined);
   });
-  register('threadline.resumeSession', () => (deps.resumeSession ? deps.resumeSession() : notYet('Resume Session')));
-  register('threadline.showHistory', () => (deps.showHistory ? deps.showHistory() : notYet('Show History')));
-  register('threadline.openMemory', () => (deps.openMemory ? deps.openMemory() : notYet('Open Memory')));
+  register('threadline.resumeSession', () => deps.resumeSession());
+  register('threadline.showHistory', () => deps.showHistory());
+  register('threadline.openMemory', () => deps.openMemory());
+  register('threadline.showSessionChanges', () => deps.showSessionChanges());
   register('threadline.showContext', async () => {
-    if (deps.showContextView) {
-      await vscode.commands.executeCommand('threadline.chat.focus');
-      return deps.showContextView();
-    }
-    await vscode.commands.executeCommand('threadline.showContextMarkdown');
+    await vscode.commands.executeCommand('threadline.chat.focus');
+    return deps.showContextView();
   });
   register('threadline.showContextMarkdown', async () => {
     contextDocs.changed.fire(contextUri);

@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import type { HistoryActions } from '../chat/chatController';
-import type { SessionManager } from '../chat/sessionManager';
+import type { SessionDriver } from '../sessions/sessionDriver';
+import type { SessionAgent } from '../sessions/sessionAgent';
 import { sessionToMarkdown, type SessionStore } from '../sessions/sessionStore';
 import type { Store } from '../shared/store';
 import type { AppState } from '../state/appState';
 
 /** Opens the panel on its history list, filled once the sessions are read. */
-export async function showHistoryPanel(manager: SessionManager, store: Store<AppState>): Promise<void> {
+export async function showHistoryPanel(manager: Pick<SessionDriver<SessionAgent>, 'list'>, store: Store<AppState>): Promise<void> {
   store.setState((st) => ({ ...st, history: [] }));
   const items = await manager.list();
   store.setState((st) => ({ ...st, history: items }));
@@ -14,7 +15,7 @@ export async function showHistoryPanel(manager: SessionManager, store: Store<App
 }
 
 /** The panel's history list, with VS Code's own input box, toasts and editors for the actions. */
-export function historyActions(manager: SessionManager, sessions: SessionStore, store: Store<AppState>): HistoryActions {
+export function historyActions(manager: Pick<SessionDriver<SessionAgent>, 'list' | 'resume' | 'rename' | 'sessionId'>, sessions: SessionStore, store: Store<AppState>): HistoryActions {
   const refresh = async () => {
     if (store.getState().history === null) return;
     const items = await manager.list();

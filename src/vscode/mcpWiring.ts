@@ -1,5 +1,5 @@
 // MCP in the VS Code face: the window's servers (started after activation, never waited for),
-// Workspace Trust as the folder's trust, approvals in the extension's global storage, `inputs`
+// the host's trust (Workspace Trust) as the folder's trust, approvals in the extension's global storage, `inputs`
 // secrets in SecretStorage, "Allow this server" in the user's settings, and the status the
 // panel shows. Every server process ends with the window.
 import { createHash } from 'node:crypto';
@@ -13,6 +13,7 @@ import { maxResultTokensFromEnv, McpServices, timeoutsFromEnv } from '../mcp/ser
 import type { McpOAuthHost, McpOAuthState } from '../mcp/connection';
 import type { McpToolset } from '../mcp/toolset';
 import { FileApprovalStore } from '../mcp/trust';
+import type { Host } from '../ports/host';
 import type { Logger } from '../ports/logger';
 import type { Store } from '../shared/store';
 import type { AppState } from '../state/appState';
@@ -24,6 +25,8 @@ export interface McpWiringDeps {
   cwd: string;
   store: Store<AppState>;
   log: Logger;
+  /** Its Workspace Trust is the folder's trust, as for project settings. */
+  host: Pick<Host, 'isTrusted'>;
   /** This folder's session storage: results written aside go in `tool-results/` there. */
   sessionsDir: string;
 }
@@ -75,8 +78,7 @@ export function createMcpWiring(d: McpWiringDeps): VscodeMcp {
     env: childEnv({}),
     clientVersion: String((d.context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0'),
     readConfig: () => readMcpConfig({ cwd: d.cwd, home: homedir(), env: process.env, userSetting: readMcpUserServers(), userSettingLabel: 'threadline.mcpServers (user settings)' }),
-    // VS Code's Workspace Trust is the trust of the one folder the window has open.
-    trust: { isTrusted: () => vscode.workspace.isTrusted },
+    trust: d.host,
     approvals: new FileApprovalStore(join(d.context.globalStorageUri.fsPath, 'mcp-approvals.json')),
     input: inputAsker(d.context, d.cwd),
     oauth: oauthHost(d.context, d.cwd),

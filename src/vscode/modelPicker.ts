@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import type { FollowingCatalog } from '../api/followingCatalog';
 import type { Agent } from '../agent/agent';
+import type { ModelActions } from '../chat/chatController';
 import { modelChoices, type ModelChoice } from '../chat/modelChoices';
 import { runModelCommand } from '../chat/modelCommands';
 import { describeCompactFirst, ModelSwitcher, type CompactChoice, type SwitchPlan } from '../chat/modelSwitch';
+import type { HostSettings } from '../ports/host';
 import type { Store } from '../shared/store';
 import type { AppState } from '../state/appState';
 
@@ -44,21 +46,13 @@ async function confirmCompact(plan: Extract<SwitchPlan, { kind: 'compactFirst' }
   return answer === compact ? 'compact' : answer === anyway ? 'switch' : 'cancel';
 }
 
-/** Writes where the value is set now: the workspace's settings if it sets one, else the user's. */
-async function persist(key: 'model' | 'thinking', value: string): Promise<void> {
-  const config = vscode.workspace.getConfiguration('threadline');
-  const i = config.inspect(key);
-  const inWorkspace = i?.workspaceValue !== undefined || i?.workspaceFolderValue !== undefined;
-  await config.update(key, value, inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
-}
-
 /**
  * The model picker's VS Code face: the Select Model command, and what the panel needs (the
  * composer's `/model` and `/think`, a notice's one-click switch).
  */
-export function registerModelUi(context: vscode.ExtensionContext, deps: { store: Store<AppState>; catalog: FollowingCatalog; agent(): Agent; compact(): Promise<boolean> }) {
+export function registerModelUi(context: vscode.ExtensionContext, deps: { store: Store<AppState>; catalog: FollowingCatalog; agent(): Agent; compact(): Promise<boolean>; settings: Pick<HostSettings, 'save'> }): ModelActions {
   const { store, catalog } = deps;
-  const switcher = new ModelSwitcher({ store, models: catalog, agent: deps.agent, compact: deps.compact, confirmCompact, persist });
+  const switcher = new ModelSwitcher({ store, models: catalog, agent: deps.agent, compact: deps.compact, confirmCompact, persist: (key, value) => deps.settings.save(key, value) });
   const select = async () => {
     const choice = await pickModel(catalog, store);
     if (choice !== undefined) await switcher.switchTo(choice);

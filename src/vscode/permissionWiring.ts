@@ -1,16 +1,17 @@
 import { dirname } from 'node:path';
-import * as vscode from 'vscode';
 import { Permissions } from '../agent/permissions';
 import { formatRules, readClaudeSettings, type RuleSource } from '../agent/ruleSources';
 import { createToolRegistry } from '../agent/tools';
+import type { Host } from '../ports/host';
 import type { ToolRegistry, ToolSource } from '../tools/registry';
 import { readAdditionalDirectories, readPermissionSettings } from './settings';
 
-export interface PermissionWiring {
+export interface PermissionWiringOptions {
   cwd: string;
   /** The extension's global storage: the user's VS Code settings folder holds it. */
   globalStorageDir: string;
-  warn(message: string): void;
+  /** Trust decides whether the project's own settings files count; a bad rule is told. */
+  host: Pick<Host, 'isTrusted' | 'notify'>;
   /** The window's MCP servers: this session's tools from them, reads of results written aside, "Allow this server". */
   mcp?: { toolsetFor(sessionId: () => string): ToolSource; resultsRoot: string; saveUserRule(rule: string): Promise<void> };
   /** The session the tools are for (its results written aside are kept under its id). */
@@ -18,20 +19,49 @@ export interface PermissionWiring {
 }
 
 /**
- * One permission engine per session (its grants go with it), with Threadline's user settings,
- * Claude Code's settings files (read once per session; project files only while trusted) and
- * the tools whose searches it scopes.
+ * One permission engine per session (its grants go with it); the open session's engine answers
+ * Show Context's question about the rules in force.
  */
-export function permissionsAndTools(w: PermissionWiring): { permissions: Permissions; tools: ToolRegistry } {
+export class SessionPermissions {
+  private current: Permissions | undefined;
+
+  constructor(private readonly w: PermissionWiringOptions) {}
+
+  /** A new session's engine and the tools whose searches it scopes. */
+  forSession(): { permissions: Permissions; tools: ToolRegistry } {
+    const made = permissionsAndTools(this.w);
+    this.current = made.permissions;
+    return made;
+  }
+
+  /** The open session's rules (none before its first agent). */
+  describeRules(): ReturnType<Permissions['describeRules']> | undefined {
+    return this.current?.describeRules();
+  }
+
+  /** The rules in force, for Show Context. */
+  report(): string {
+    return this.current ? permissionsReport(this.current) : '';
+  }
+}
+
+/**
+ * A permission engine with Threadline's user settings, Claude Code's settings files (read once
+ * per session; the project's files restrict always and grant only while VS Code trusts the
+ * workspace, which is otherwise in Restricted Mode: nothing writes or executes) and the tools
+ * whose searches it scopes.
+ */
+function permissionsAndTools(w: PermissionWiringOptions): { permissions: Permissions; tools: ToolRegistry } {
   let claude: RuleSource[] | undefined;
+  const warn = (message: string) => w.host.notify('warning', `a permission rule in settings is ignored: ${message}`);
   const permissions = new Permissions(
     {
       cwd: w.cwd,
       rules: readPermissionSettings,
       rulesLabel: 'threadline.permissions (user settings)',
-      trusted: () => vscode.workspace.isTrusted,
+      trusted: () => w.host.isTrusted(),
       sources: () => [
-        ...(claude ??= readClaudeSettings({ cwd: w.cwd, warn: w.warn })),
+        ...(claude ??= readClaudeSettings({ cwd: w.cwd, warn })),
         { label: 'threadline.additionalDirectories', additionalDirectories: readAdditionalDirectories() },
         ...(w.mcp ? [{ label: 'MCP results written aside', additionalDirectories: [w.mcp.resultsRoot] }] : []),
       ],
@@ -39,15 +69,14 @@ export function permissionsAndTools(w: PermissionWiring): { permissions: Permiss
       protectedPaths: [dirname(dirname(w.globalStorageDir))],
       ...(w.mcp ? { saveUserRule: w.mcp.saveUserRule } : {}),
     },
-    w.warn,
+    warn,
   );
   const tools = createToolRegistry({ searchScope: permissions });
   return { permissions, tools: w.mcp ? tools.withSource(w.mcp.toolsetFor(w.sessionId ?? (() => 'session'))) : tools };
 }
 
-/** The rules in force, for Show Context. */
-export function permissionsReport(permissions: Permissions): string {
+function permissionsReport(permissions: Permissions): string {
   const d = permissions.describeRules();
   const mode = d.defaultMode ? `\nDefault mode: ${d.defaultMode.mode} (${d.defaultMode.source})` : '';
-  return `${formatRules(d.rules, d.directories)}${mode}`;
+  return `${formatRules(d.rules, d.directories, d.withheld)}${mode}`;
 }

@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
-import type { SessionManager } from '../chat/sessionManager';
+import type { SessionAgent } from '../sessions/sessionAgent';
+import type { SessionDriver } from '../sessions/sessionDriver';
 import { listClaudeSessions, loadClaudeSession } from '../sessions/claudeCode';
 import type { SessionStore } from '../sessions/sessionStore';
 import { pickSession } from './sessionPicker';
 
 /** "Resume Session": this folder's sessions and its Claude Code transcripts, in one picker. */
-export async function resumeFromPicker(manager: SessionManager, sessions: SessionStore, cwd: string): Promise<void> {
+export async function resumeFromPicker(manager: Pick<SessionDriver<SessionAgent>, 'settleIndex' | 'adoptTitle' | 'importConversation' | 'resume'>, sessions: SessionStore, cwd: string): Promise<void> {
   await manager.settleIndex();
   const picked = await pickSession(sessions, { onRenamed: (id, title) => manager.adoptTitle(id, title) }, await listClaudeSessions(cwd).catch(() => []));
   if (!picked) return;
@@ -18,7 +19,7 @@ export async function resumeFromPicker(manager: SessionManager, sessions: Sessio
       return;
     }
     // The notice says what was left out and whether the import must be compacted to fit.
-    manager.importConversation({ history: converted.history, view: converted.view, title: converted.title }, converted.notice);
+    manager.importConversation(converted);
     return;
   }
   try {

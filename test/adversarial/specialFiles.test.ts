@@ -94,7 +94,9 @@ describe('finding 12: Edit on a FIFO hangs, and Stop does not end it', () => {
       call: () => new Promise((r) => (release = () => r({ content: 'finally' }))),
     };
     const { agent, store } = createStandinAgent({ url: standin.url, cwd, extra: { tools: createToolRegistry().with([stuck as Tool]) } });
-    standin.enqueue({ content: [{ type: 'tool_use', name: 'Stuck', input: {} }] }, { content: [{ type: 'text', text: 'after stop' }] });
+    // Stop ends the turn: no request follows the stuck call, so no answer is scripted for one.
+    const sentBefore = standin.requests.length;
+    standin.enqueue({ content: [{ type: 'tool_use', name: 'Stuck', input: {} }] });
     const turn = agent.submit('go');
     const running = () => store.getState().messages.some((m) => m.kind === 'tool' && m.status === 'running');
     for (let i = 0; i < 200 && !running(); i++) await new Promise((r) => setTimeout(r, 25));
@@ -109,5 +111,7 @@ describe('finding 12: Edit on a FIFO hangs, and Stop does not end it', () => {
     standin.enqueue({ content: [{ type: 'text', text: 'next' }] });
     await agent.submit('and now?');
     assert.deepEqual(standin.requests.filter((r) => r.validationError).map((r) => r.validationError), []);
+    assert.equal(standin.requests.length - sentBefore, 2, 'the call, then the next prompt: nothing between them');
+    assert.ok(store.getState().messages.some((m) => m.kind === 'assistant' && m.text === 'next'), 'the next prompt got its own answer');
   });
 });

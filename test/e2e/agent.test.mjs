@@ -156,13 +156,16 @@ describe('the agent in real VS Code against the Messages API stand-in', { timeou
     await frame.locator('[data-testid="message"][data-kind="assistant"]', { hasText: 'Worked on retry.' }).waitFor();
   });
 
-  it('Rewind to here drops that exchange from the panel and from what the model sees', async () => {
+  it('Restore conversation drops that exchange from the panel and from what the model sees', async () => {
     await standin.enqueue([{ content: [{ type: 'text', text: 'Banana it is.' }] }]);
     await send('Say banana');
     const frame = wb.chatFrame();
     await frame.locator('[data-testid="message"][data-kind="assistant"]', { hasText: 'Banana it is.' }).waitFor();
     const msg = frame.locator('[data-testid="message"][data-kind="user"]', { hasText: 'Say banana' });
-    await msg.locator('[data-testid="message-rewind"]').click();
+    // Restore conversation, from the message's menu.
+    await msg.hover();
+    await msg.locator('[data-testid="message-menu"]').click();
+    await msg.locator('[data-testid="message-rewind"]', { hasText: 'Restore conversation' }).click();
     await frame.locator('[data-testid="message"][data-kind="notice"]', { hasText: 'Files on disk were not changed' }).waitFor();
     await eventually(() => frame.locator('[data-testid="message"]', { hasText: 'Say banana' }).count(), (n) => n === 0, { what: 'the rewound message to leave the panel' });
     await standin.enqueue([{ content: [{ type: 'text', text: 'Apple it is.' }] }]);

@@ -3,7 +3,7 @@
 // something the page shows; nothing sleeps.
 // Functions passed to evaluate() run in the page, where document is defined.
 /* global document */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_FLAGS } from '../../scripts/chromiumFlags.mjs';
@@ -188,4 +188,70 @@ export async function startEnvironment({ settings = {}, env = {} } = {}) {
     cleanup(workspace);
   };
   return e;
+}
+
+/** Every process below `root` (children, grandchildren…), read from /proc. */
+function descendants(root) {
+  const parent = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // The command name sits in parentheses and may hold spaces: the fields after it are fixed.
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parent.set(Number(name), ppid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out = [];
+  const walk = (pid) => {
+    for (const [child, ppid] of parent) {
+      if (ppid === pid) {
+        out.push(child);
+        walk(child);
+      }
+    }
+  };
+  walk(root);
+  return out;
+}
+
+const alive = (pid) => {
+  try {
+    // A zombie has exited: its state letter is Z.
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Kills the editor as a crash or a power cut does: SIGKILL to code-server and every process
+ * below it (the server, the extension host, its children) at once, so nothing gets to run a
+ * deactivate or flush a buffer. Resolves once all of them are gone.
+ */
+export async function crashCodeServer(server) {
+  const pids = [server.pid, ...descendants(server.pid)];
+  try {
+    process.kill(-server.pid, 'SIGKILL');
+  } catch {
+    // the group is gone already
+  }
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
+  await eventually(() => pids.filter(alive), (left) => left.length === 0, { timeout: 30_000, what: 'the killed editor processes to be gone' });
+  return pids.length;
+}
+
+/** The same editor again, on the same folder, profile and extensions, as a user restarts it. */
+export async function restartCodeServer(env) {
+  const { startCodeServer } = await import('../../scripts/codeServer.mjs');
+  env.server = await startCodeServer({ workspace: env.workspace, settings: env.settings, env: env.env, dirs: { ...env.server.dirs, install: false } });
+  return env.server;
 }

@@ -26,7 +26,7 @@ describe('a hostile workspace in real VS Code', { timeout: 600_000 }, () => {
   before(async () => {
     legit = await startStandinProcess();
     attacker = await startStandinProcess();
-    hostile = makeHostileWorkspace({ attackerUrl: attacker.url });
+    hostile = makeHostileWorkspace({ attackerUrl: attacker.url, projectDeny: ['Read(README.md)'] });
     ws = realpathSync(hostile.ws);
     settingsText = vscodeSettingsBefore();
   });
@@ -98,6 +98,8 @@ describe('a hostile workspace in real VS Code', { timeout: 600_000 }, () => {
           ],
         },
         { content: [{ type: 'tool_use', name: 'Read', input: { file_path: 'src/notes.txt' } }] },
+        // The project's own deny rule holds in Restricted Mode: no prompt, a denial.
+        { content: [{ type: 'tool_use', name: 'Read', input: { file_path: 'README.md' } }] },
         { content: [{ type: 'text', text: 'done-restricted' }] },
       ]);
       await send('hello from a restricted window');
@@ -106,13 +108,19 @@ describe('a hostile workspace in real VS Code', { timeout: 600_000 }, () => {
       await wb.screenshot('60-hostile-restricted');
       assert.deepEqual(await attacker.requests(), [], "the workspace's server received nothing");
       const reqs = await legit.requests();
-      assert.ok(reqs.length >= 3, `the user's server answered (${reqs.length} requests)`);
+      assert.ok(reqs.length >= 4, `the user's server answered (${reqs.length} requests)`);
       assert.ok(reqs.every((r) => r.apiKey === KEY));
       assert.equal(existsSync(join(ws, 'pwned-restricted')), false);
       assert.equal(vscodeSettingsBefore(), settingsText);
       const results = toolResults(reqs);
-      assert.ok(results.length >= 3 && results.every((r) => r.is_error === true), JSON.stringify(results));
+      assert.ok(results.length >= 4 && results.every((r) => r.is_error === true), JSON.stringify(results));
       assert.match(JSON.stringify(results), /Restricted Mode/);
+      assert.match(JSON.stringify(results), /Denied by the rule Read\(README\.md\) \(\.claude\/settings\.json\)/);
+      assert.doesNotMatch(JSON.stringify(results), /innocent project/, 'README.md was not read');
+      // No git ran: the snapshot holds the branch from .git/HEAD and says the rest was not read.
+      const system = JSON.stringify(reqs[0].body.system);
+      assert.match(system, /Current branch: main/);
+      assert.match(system, /no git command ran/);
       assert.doesNotMatch(JSON.stringify(reqs.map((r) => r.body)), /TOP-SECRET/, 'the file outside was not read');
     });
   });

@@ -60,7 +60,11 @@ async function main(): Promise<void> {
     stopping = true;
     standin.close().then(
       () => process.exit(0),
-      () => process.exit(1),
+      (err: unknown) => {
+        // Scripted turns no request matched: the script's test was wrong, say which turns.
+        process.stderr.write(`stand-in: ${err instanceof Error ? err.message : String(err)}\n`);
+        process.exit(1);
+      },
     );
   };
   process.on('SIGTERM', stop);

@@ -25,6 +25,8 @@ export interface RecordedRequest {
   apiKey: string | null;
   /** The scripted fault applied to this request, if any. */
   fault?: Fault;
+  /** The client closed the stream before it was complete (a Stop, a timeout): it was aborted. */
+  closedEarly?: boolean;
   /** The usage the stand-in reported for this request, for cost comparisons. */
   usage?: { input_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number; output_tokens: number };
   at: number;
@@ -41,12 +43,38 @@ export interface Standin {
   countTokensRequests: RecordedRequest[];
   /** Scripted turns not yet used. */
   pending(): number;
+  /**
+   * Throws UnmatchedScriptError when a scripted turn is still waiting for a request that never
+   * came (a `repeat` turn counts once a request matched it), and forgets those turns. A script
+   * that outlives its test either expected a request the code no longer makes, or was wrong.
+   */
+  assertScriptUsed(): void;
+  /**
+   * Forgets the scripted turns not used yet, on purpose, and returns how many there were: for a
+   * script cut short by design (a process killed half-way through it), where the leftovers are
+   * expected and not a wrong script.
+   */
+  discardScript(): number;
   /** Requests received on /v1/models and /v1/models/{id}. */
   modelsRequests: RecordedRequest[];
   /** The Models API catalog from now on; null: /v1/models answers 404 (a server without it). */
   setModels(models: ApiModel[] | null): void;
-  /** Clears the queue, the recorded requests and the prompt cache, and restores the catalog. */
+  /**
+   * Clears the queue, the recorded requests and the prompt cache, and restores the catalog;
+   * then throws UnmatchedScriptError if a scripted turn went unmatched (as `assertScriptUsed`).
+   * `close()` rejects with it too, once the server is closed.
+   */
   reset(): void;
+}
+
+/** Scripted turns no request matched, found at reset or close. */
+export class UnmatchedScriptError extends Error {}
+
+/** A scripted turn in a few words, for the message that names it. */
+export function describeTurn(t: ScriptedTurn): string {
+  const first = t.content[0];
+  const what = t.contentFrom ? 'a computed reply' : !first ? 'an empty reply' : first.type === 'text' ? JSON.stringify(first.text.length > 60 ? `${first.text.slice(0, 60)}…` : first.text) : first.type === 'tool_use' ? `a ${first.name} call` : `a ${first.type} block`;
+  return [what, t.when !== undefined ? `when ${JSON.stringify(t.when)}` : '', t.fault ? `fault ${t.fault.kind}` : '', t.repeat ? 'repeat' : ''].filter(Boolean).join(', ');
 }
 
 export interface StandinOptions {
@@ -137,6 +165,8 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
   const now = opts.now ?? Date.now;
   const cache = new PromptCache(now);
   const queue: ScriptedTurn[] = [];
+  /** Repeat turns some request matched (they stay queued). */
+  const matched = new WeakSet<ScriptedTurn>();
   const requests: RecordedRequest[] = [];
   const countTokensRequests: RecordedRequest[] = [];
   const modelsRequests: RecordedRequest[] = [];
@@ -207,7 +237,10 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
     const lastUser = answer ? '' : JSON.stringify(lastUserMessage(body.messages));
     const at = answer ? -1 : queue.findIndex((t) => t.when === undefined || lastUser.includes(t.when));
     const picked = answer ?? (at >= 0 ? queue[at]! : undefined);
-    if (picked && !answer && !picked.repeat) queue.splice(at, 1);
+    if (picked && !answer) {
+      if (picked.repeat) matched.add(picked);
+      else queue.splice(at, 1);
+    }
     const turn: ScriptedTurn = picked ?? { content: [{ type: 'text', text: `Stand-in reply to: ${lastUserText(body.messages)}` }] };
     const fault = turn.fault;
     if (fault) rec.fault = fault;
@@ -267,6 +300,7 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
     let closed = false;
     res.on('close', () => {
       closed = true;
+      if (!res.writableFinished) rec.closedEarly = true;
     });
     const delay = turn.chunkDelayMs ?? 0;
     for (const [i, ev] of events.entries()) {
@@ -349,8 +383,11 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
         models = body as ApiModel[] | null;
         sendJson(res, 200, { models: models?.length ?? null }, requestId);
       } else if (method === 'POST' && path === '/_standin/reset') {
+        const unmatched = takeUnmatched();
         reset();
-        sendJson(res, 200, { ok: true }, requestId);
+        // Reset still happened; the caller's script was wrong, and its test should say so.
+        if (unmatched) sendError(res, 409, unmatched, requestId);
+        else sendJson(res, 200, { ok: true }, requestId);
       } else {
         sendError(res, 404, `no control endpoint ${method} ${path}`, requestId);
       }
@@ -425,14 +462,27 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
   // closed". Real endpoints keep idle connections far longer.
   server.keepAliveTimeout = 120_000;
 
-  const reset = () => {
+  /** The unmatched turns in words (undefined when none), forgetting them. */
+  const takeUnmatched = (): string | undefined => {
+    const left = queue.filter((t) => !matched.has(t));
     queue.length = 0;
+    if (left.length === 0) return undefined;
+    return `${left.length} scripted turn${left.length === 1 ? '' : 's'} no request matched: ${left.map(describeTurn).join('; ')}`;
+  };
+  const assertScriptUsed = () => {
+    const unmatched = takeUnmatched();
+    if (unmatched) throw new UnmatchedScriptError(unmatched);
+  };
+
+  const reset = () => {
+    const unmatched = takeUnmatched();
     requests.length = 0;
     countTokensRequests.length = 0;
     modelsRequests.length = 0;
     issuedThinking.clear();
     models = initialModels;
     cache.clear();
+    if (unmatched) throw new UnmatchedScriptError(unmatched);
   };
 
   await new Promise<void>((resolve, reject) => {
@@ -457,12 +507,21 @@ export async function startStandin(opts: StandinOptions = {}): Promise<Standin> 
       queue.push(...turns);
     },
     pending: () => queue.length,
+    assertScriptUsed,
+    discardScript: () => {
+      const left = queue.filter((t) => !matched.has(t)).length;
+      queue.length = 0;
+      return left;
+    },
     reset,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: async () => {
+      const unmatched = takeUnmatched();
+      await new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
         // Streams held open by a slow or stalled client would otherwise keep close() waiting.
         server.closeAllConnections();
-      }),
+      });
+      if (unmatched) throw new UnmatchedScriptError(unmatched);
+    },
   };
 }

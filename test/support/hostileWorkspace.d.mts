@@ -4,4 +4,4 @@ export interface HostileWorkspace {
   outside: string;
   attacker: string;
 }
-export function makeHostileWorkspace(opts?: { root?: string; attackerUrl?: string; git?: boolean; fifo?: boolean; hugeBytes?: number }): HostileWorkspace;
+export function makeHostileWorkspace(opts?: { root?: string; attackerUrl?: string; git?: boolean; fifo?: boolean; hugeBytes?: number; projectDeny?: string[] }): HostileWorkspace;

@@ -122,6 +122,8 @@ async function oneRun(k: number, o: Options, f: KillFigures): Promise<void> {
     }
     run.p.kill('SIGKILL');
     await run.exit;
+    // The kill cuts the scripted turn short: its later steps were never meant to be asked for.
+    standin.discardScript();
     f.byStep[step]!++;
     f.invalidRequests += standin.requests.filter((r) => r.validationError !== null).length;
     const sent = standin.requests.at(-1)?.body as { messages?: MessageParam[] } | undefined;

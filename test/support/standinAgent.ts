@@ -2,6 +2,7 @@ import { createAgent, type AgentSetup } from '../../src/agent/createAgent';
 import { Permissions, type PermissionRules } from '../../src/agent/permissions';
 import { createToolRegistry } from '../../src/agent/tools';
 import { silentLogger } from '../../src/ports/logger';
+import { testHost } from './host';
 import { getDefaultAppState, type AppSettings, type AppState } from '../../src/state/appState';
 import { RuntimeState } from '../../src/state/runtimeState';
 import { createStore } from '../../src/shared/store';
@@ -29,9 +30,7 @@ export function createStandinAgent(o: StandinAgentOptions) {
     cwd: o.cwd,
     tools: createToolRegistry(),
     permissions: new Permissions({ cwd: o.cwd, rules: () => ({ allow: [], ask: [], deny: [], ...o.rules }), trusted: () => true, headless: o.headless ?? false }),
-    apiKey: async () => 'k',
-    baseUrl: () => o.url,
-    maxTurns: () => o.maxTurns ?? 5,
+    host: testHost({ apiKey: 'k', baseUrl: o.url, maxTurns: o.maxTurns ?? 5 }),
     ...o.extra,
   });
   return { agent, store, runtime };

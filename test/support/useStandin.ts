@@ -8,7 +8,8 @@ export interface UseStandinOptions extends StandinOptions {
 
 /**
  * One stand-in for the tests of the file, or of the describe block it is called in: started
- * before them, closed after them and reset between them. The object returned stands for that
+ * before them, closed after them and reset between them; a test that leaves a scripted turn no
+ * request matched fails. The object returned stands for that
  * stand-in; used before it has started (outside a test or hook) it throws instead of answering
  * with nothing.
  */
@@ -19,7 +20,11 @@ export function useStandin(opts: UseStandinOptions = {}): Standin {
     started = await startStandin(options);
   });
   after(() => started?.close());
-  if (reset === 'before') beforeEach(() => started?.reset());
+  // A scripted turn no request matched fails the test that queued it (reset and close check it too).
+  if (reset === 'before') {
+    afterEach(() => started?.assertScriptUsed());
+    beforeEach(() => started?.reset());
+  }
   if (reset === 'after') afterEach(() => started?.reset());
   return new Proxy({} as Standin, {
     get(_target, prop) {

@@ -1,9 +1,12 @@
+// Why this file is long: it is one walk over tree-sitter-bash's node types, and each kind of node
+// (commands, redirections, here-docs, pipelines, assignments) adds to the same record of what the
+// script runs and hands on; split, each part would need the others' state.
 import type { Node } from 'web-tree-sitter';
 import { divergences } from './divergence';
-import { EVALUATING_BUILTINS, invokesShell, isInertVariable, type SimpleCommand } from './commands';
-import { resolveCommand, type InnerScript } from './resolve';
+import { EVALUATING_BUILTINS, invokesShell, isInertVariable, type Opaque, type SimpleCommand } from './commands';
+import { resolveCommand, type Found, type InnerScript } from './resolve';
 import { clip, gluedContinuation, hasControl, HAZARDS, isPlainExpansion, OUTPUT_OK, OUTPUT_OPS, PARSE_ERROR, STRUCTURE, WORDISH } from './syntax';
-import { literalOf, normalForm, wordOf } from './words';
+import { literalOf, normalForm, shapeOf, wordOf, type Shape } from './words';
 
 /** What a permission check needs to know about one Bash command, copied out of the parse tree. */
 export interface BashAnalysis {
@@ -20,24 +23,51 @@ export interface BashAnalysis {
   runs: readonly SimpleCommand[];
   /** Why a deny rule cannot be sure it sees everything that runs. */
   unseen: readonly string[];
+  /** Programs not known to be inert, and what they are handed: a deny rule asks when they are handed its program. */
+  opaque: readonly Opaque[];
+  /** Every name the script spells other than as `$name` or `${name}` (it may set those variables). */
+  mentions: ReadonlySet<string>;
+  /** Files read by `< file` (undefined text where computed). */
+  readsFrom: readonly { text: string | undefined; shape?: Shape }[];
 }
 
 /** Parses a script (a command, or one run by `bash -c`, eval…) at the given nesting depth. */
 export type ParseScript = (script: string, depth: number) => BashAnalysis | undefined;
 
 interface Pending {
-  command: { words: (string | undefined)[]; text: string };
+  command: { words: (string | undefined)[]; text: string; shapes: (Shape | undefined)[] };
   /** Fed a script by a here-doc or here-string. */
   fed: boolean;
+  /** Here-docs and here-strings given to it (undefined where computed). */
+  inputs: (string | undefined)[];
+  /** Its output goes to a file, which the script (or a later command) may run. */
+  writes?: boolean;
 }
+
+const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/g;
 
 class Walker {
   readonly commands: SimpleCommand[] = [];
   readonly runs: SimpleCommand[] = [];
   readonly hazards = new Set<string>();
   readonly unseen = new Set<string>();
+  readonly opaque: Opaque[] = [];
+  readonly mentions = new Set<string>();
+  readonly readsFrom: { text: string | undefined; shape?: Shape }[] = [];
+  /** Output redirections to a file seen so far (a compound statement's cover every command in it). */
+  private fileWrites = 0;
+  /** After `exec > file`, every command writes to the file. */
+  private allWrite = false;
 
   constructor(private readonly inner: InnerScript) {}
+
+  /** What reading another script found counts as found here too. */
+  private absorb(found: Found): void {
+    this.runs.push(...found.runs);
+    for (const u of found.unseen) this.unseen.add(u);
+    this.opaque.push(...found.opaque);
+    for (const m of found.mentions) this.mentions.add(m);
+  }
 
   private hazard(reason: string): void {
     this.hazards.add(reason);
@@ -91,20 +121,35 @@ class Walker {
       case 'unset_command':
         this.pseudoCommand(node);
         break;
+      case 'pipeline':
+        return this.pipeline(node);
     }
     if (!STRUCTURE.has(node.type) && !WORDISH.has(node.type)) this.hazard(HAZARDS[node.type] ?? `shell syntax not checked here (${node.type})`);
     this.children(node);
   }
 
+  /** What is piped into a program it may run: the words of every command before it in the pipeline. */
+  private pipeline(node: Node): void {
+    const upstream: (string | undefined)[] = [];
+    for (const child of node.children) {
+      if (!child) continue;
+      const opaqueFrom = this.opaque.length;
+      const commandsFrom = this.commands.length;
+      this.visit(child);
+      for (let i = opaqueFrom; i < this.opaque.length; i++) this.opaque[i] = { ...this.opaque[i]!, inputs: [...this.opaque[i]!.inputs, ...upstream] };
+      for (const c of this.commands.slice(commandsFrom)) upstream.push(...c.words);
+    }
+  }
+
   /** `export`, `declare`, `unset` are keywords to the grammar; deny rules still see them as commands. */
   private pseudoCommand(node: Node): void {
     const words = [node.child(0)?.type, ...node.namedChildren.map((c) => (c && c.type !== 'variable_assignment' ? literalOf(c) : c?.text))];
-    this.finishWords({ command: { words, text: node.text }, fed: false });
+    this.finishWords({ command: { words, text: node.text, shapes: [] }, fed: false, inputs: [] });
   }
 
   private command(node: Node): Pending {
-    const pending: Pending = { command: { words: [], text: node.text }, fed: false };
-    const { words } = pending.command;
+    const pending: Pending = { command: { words: [], text: node.text, shapes: [] }, fed: false, inputs: [] };
+    const { words, shapes } = pending.command;
     for (let i = 0; i < node.childCount; i++) {
       const child = node.child(i);
       if (!child) continue;
@@ -114,6 +159,7 @@ class Walker {
         const w = target ? wordOf(target) : undefined;
         if (!w?.literal) this.hazard(`a command name computed when it runs (${clip(child.text)})`);
         words.push(w?.literal ? w.text : undefined);
+        shapes[words.length - 1] = w?.literal ? undefined : shapeOf(target ?? child);
         this.children(child);
       } else if (child.type === 'variable_assignment') {
         this.assignment(child);
@@ -121,7 +167,9 @@ class Walker {
         this.redirect(child, pending);
       } else if (field === 'argument') {
         if (!child.isNamed) this.hazard(`${child.type} where the grammar and bash may disagree`);
-        words.push(literalOf(child));
+        const literal = literalOf(child);
+        words.push(literal);
+        if (literal === undefined) shapes[words.length - 1] = shapeOf(child);
         this.visit(child);
       } else {
         this.visit(child);
@@ -133,6 +181,8 @@ class Walker {
   private redirected(node: Node): void {
     const body = node.childForFieldName('body');
     const pending = body?.type === 'command' ? this.command(body) : undefined;
+    const from = this.commands.length;
+    const writes = this.fileWrites;
     if (body && !pending) this.visit(body);
     for (let i = 0; i < node.childCount; i++) {
       const child = node.child(i);
@@ -142,6 +192,14 @@ class Walker {
       }
     }
     if (pending) this.finish(pending);
+    // `{ echo rm x; } > s`: what every command in the group prints may be run from the file.
+    else if (this.fileWrites > writes) for (const c of this.commands.slice(from)) this.writer(c, []);
+  }
+
+  /** A command whose output lands in a file: its words and input are text a later command may run. */
+  private writer(c: SimpleCommand, inputs: (string | undefined)[]): void {
+    const name = c.words[0] ?? 'a command';
+    this.opaque.push({ words: [`${name} (writing a file)`, ...c.words.slice(1)], text: c.text, ...(c.shapes ? { shapes: c.shapes } : {}), inputs });
   }
 
   private assignment(node: Node): void {
@@ -150,6 +208,11 @@ class Walker {
     if (name?.type !== 'variable_name') this.hazard(`an assignment to ${clip(name?.text ?? node.text)}`);
     else if (!isInertVariable(name.text)) this.hazard(`setting ${name.text}`);
     else if (value && literalOf(value) === undefined) this.hazard(`setting ${name.text} to a computed value`);
+    if (name && !isInertVariable(name.text)) {
+      // Programs run what some variables hold (BASH_ENV, GIT_SSH_COMMAND, PAGER, LD_PRELOAD…).
+      const v = value ? literalOf(value) : '';
+      this.opaque.push({ words: [`${name.text}=`], text: node.text, inputs: [v], ...(v === undefined && value ? { shapes: [undefined] } : {}) });
+    }
     if (value) this.visit(value);
     if (name && name.type !== 'variable_name') this.visit(name);
   }
@@ -165,22 +228,45 @@ class Walker {
     const targets = node.childrenForFieldName('destination').filter((c): c is Node => c !== null);
     const [first, ...extra] = targets;
     // The grammar files words after a redirection as further destinations; bash passes them as arguments.
-    for (const w of extra) pending?.command.words.push(literalOf(w));
+    for (const w of extra) {
+      if (!pending) continue;
+      const literal = literalOf(w);
+      pending.command.words.push(literal);
+      if (literal === undefined) pending.command.shapes[pending.command.words.length - 1] = shapeOf(w);
+    }
     if (extra.length > 0 && !pending) this.hazard('words after a redirection');
     const to = first ? literalOf(first) : undefined;
     if (op === '>&-' || op === '<&-') {
       // closing a descriptor
     } else if (op === '>&' || op === '<&') {
       // Only digits name a descriptor: the grammar also reads `1#x` (base notation) as a number, bash as a file.
-      if (!first || !(/^\d+$/.test(first.text) || to === '-')) this.hazard(`output redirected to a file (${clip(node.text)})`);
+      if (!first || !(/^\d+$/.test(first.text) || to === '-')) {
+        this.hazard(`output redirected to a file (${clip(node.text)})`);
+        this.wrote(pending);
+      } else if (op === '>&' && Number(first.text) > 2) {
+        // Descriptor 3 and up can only be something the script opened: a file, for all we know.
+        this.wrote(pending);
+      }
     } else if (op === '<') {
+      this.readsFrom.push({ text: to, ...(to === undefined && first ? { shape: shapeOf(first) } : {}) });
       if (to === undefined || (to.startsWith('/dev/') && to !== '/dev/null')) this.hazard(`input read from ${clip(first?.text ?? '?')}`);
     } else if (OUTPUT_OPS.has(op)) {
-      if (to === undefined || !OUTPUT_OK.has(to)) this.hazard(`output redirected to a file (${clip(node.text)})`);
+      if (to === undefined || !OUTPUT_OK.has(to)) {
+        this.hazard(`output redirected to a file (${clip(node.text)})`);
+        this.wrote(pending);
+      }
     } else {
       this.hazard(`the redirection ${clip(node.text)}`);
     }
     this.children(node);
+  }
+
+  private wrote(pending: Pending | undefined): void {
+    this.fileWrites++;
+    if (!pending) return;
+    pending.writes = true;
+    // `exec > s` sends everything after it to the file.
+    if (pending.command.words.length === 1 && pending.command.words[0] === 'exec') this.allWrite = true;
   }
 
   private heredoc(node: Node, pending: Pending | undefined): void {
@@ -210,14 +296,18 @@ class Walker {
       this.unseen.add(`text that could not be read again: ${clip(script)}`);
       return;
     }
-    this.runs.push(...found.runs);
-    for (const u of found.unseen) this.unseen.add(u);
+    this.absorb(found);
   }
 
   /** Input for the command: when that command is a shell, the input is a script. */
   private feed(pending: Pending | undefined, script: string | undefined, what: string): void {
     const name = pending?.command.words[0];
-    if (!pending || name === undefined || !invokesShell(pending.command.words)) return;
+    if (!pending || name === undefined) return;
+    // Any other program may run what it is fed too (`gdb -x /dev/stdin <<<…`): see Opaque.
+    if (!invokesShell(pending.command.words)) {
+      pending.inputs.push(script);
+      return;
+    }
     this.hazard(`a ${what} that feeds a shell`);
     pending.fed = true;
     if (script === undefined) {
@@ -226,26 +316,28 @@ class Walker {
     }
     const found = this.inner(script);
     if (!found) this.unseen.add(`a ${what} that does not parse cleanly, fed to ${name}`);
-    else {
-      this.runs.push(...found.runs);
-      for (const u of found.unseen) this.unseen.add(u);
-    }
+    else this.absorb(found);
   }
 
   private finish(pending: Pending): void {
     this.finishWords(pending);
   }
 
-  private finishWords({ command, fed }: Pending): void {
+  private finishWords({ command, fed, inputs, writes }: Pending): void {
     this.commands.push(command);
+    if (writes || this.allWrite) this.writer(command, inputs);
+    // `read NAME`, `printf -v NAME`, `declare NAME=…`: a name in a word may be a variable the script sets.
+    for (const w of command.words) for (const m of w?.match(IDENTIFIER) ?? []) this.mentions.add(m);
     const name = command.words[0];
     if (name !== undefined && EVALUATING_BUILTINS.has(name) && command.words.slice(1).some((w) => w === undefined || /[$`]/.test(w))) {
       this.hazard(`${name} with an argument it may evaluate`);
       this.unseen.add(`${name} with an argument it may evaluate: ${clip(command.text)}`);
     }
-    const resolved = resolveCommand(command, this.inner);
+    const resolved = resolveCommand(command, this.inner, inputs);
     this.runs.push(...resolved.runs);
     for (const u of resolved.unseen) this.unseen.add(u);
+    this.opaque.push(...resolved.opaque);
+    for (const m of resolved.mentions) this.mentions.add(m);
     if (resolved.shellReadsInput && !fed) this.unseen.add(`a shell that runs what it reads from its input: ${clip(command.text)}`);
   }
 }
@@ -261,6 +353,8 @@ export function analyzeTree(root: Node, source: string, depth: number, parse: Pa
     walker.rescan(source.replace(/\\\n/g, ''));
   }
   if (hasControl(source)) walker.hazards.add('control characters');
+  // Every name spelled in the text other than right after `$` or `${`: assignments, loop variables, `read x`…
+  for (const m of source.matchAll(/(?<![$\w]|\$\{)[A-Za-z_][A-Za-z0-9_]*/g)) walker.mentions.add(m[0]);
   const diverging = divergences(root, source);
   for (const d of diverging) {
     walker.hazards.add(d);
@@ -277,6 +371,9 @@ export function analyzeTree(root: Node, source: string, depth: number, parse: Pa
     hazards: [...walker.hazards],
     runs: walker.runs,
     unseen: [...walker.unseen],
+    opaque: walker.opaque,
+    mentions: walker.mentions,
+    readsFrom: walker.readsFrom,
   };
 }
 

@@ -1,5 +1,8 @@
 import { analyzeTree, type BashAnalysis } from './analyze';
+import type { SimpleCommand } from './commands';
 import { MAX_COMMAND_CHARS, sharedBashParser, type BashParser, type ParserStatus } from './parser';
+import { opaqueMayRun } from './opaque';
+import { optionInjection } from './options';
 import { allowCovers, compilePattern, denyMatches, type BashPattern } from './rules';
 
 /** The parts of a permission rule this module reads (permissions.ts owns the full type). */
@@ -97,26 +100,34 @@ export class BashChecker {
   /**
    * The allow rules that together cover the command: each of its simple commands matched by one,
    * nothing the rules cannot cover. A session grant covers exactly one command (any spelling of it).
-   * Returns the reason instead when nothing covers it.
+   * `patterned`: the commands a prefix or wildcard rule covered, whose files the caller checks
+   * (an exact rule or a grant names its files itself). Returns the reason instead when nothing covers it.
    */
-  allowedBy(rules: readonly BashRule[], command: string): { rules: BashRule[] } | { reason: string } {
+  allowedBy(rules: readonly BashRule[], command: string): { rules: BashRule[]; patterned: SimpleCommand[] } | { reason: string } {
     const a = this.analyze(command);
     if ('unavailable' in a) return { reason: `Runs a shell command; ${a.unavailable}.` };
     const wide = rules.find((r) => r.pattern === undefined);
-    if (wide) return { rules: [wide] };
+    if (wide) return { rules: [wide], patterned: [] };
     const grant = rules.find((r) => r.exact && r.pattern !== undefined && this.sameCommand(r.pattern, a));
-    if (grant) return { rules: [grant] };
+    if (grant) return { rules: [grant], patterned: [] };
     const patterned = rules.filter((r) => !r.exact && r.pattern !== undefined);
     if (patterned.length === 0) return { reason: 'Runs a shell command.' };
     if (a.hazards.length > 0) return { reason: `Runs a shell command that no prefix rule covers: ${a.hazards.join('; ')}.` };
     if (a.commands.length === 0) return { reason: 'Runs a shell command.' };
     const used: BashRule[] = [];
+    const checked: SimpleCommand[] = [];
     for (const c of a.commands) {
-      const r = patterned.find((rule) => allowCovers(this.pattern(rule.pattern!), c.words));
-      if (!r) return { reason: `Runs a shell command; no allow rule covers ${JSON.stringify(c.text)}.` };
+      const covering = patterned.filter((rule) => allowCovers(this.pattern(rule.pattern!), c.words));
+      if (covering.length === 0) return { reason: `Runs a shell command; no allow rule covers ${JSON.stringify(c.text)}.` };
+      // What follows a rule's words must not change what program or code runs (options.ts).
+      const injected = covering.map((rule) => optionInjection(this.pattern(rule.pattern!), c, a.mentions));
+      const k = injected.findIndex((why) => why === undefined);
+      if (k < 0) return { reason: `Runs a shell command that ${covering[0]!.source} does not cover as it is: ${injected[0]}.` };
+      const r = covering[k]!;
       if (!used.includes(r)) used.push(r);
+      if (this.pattern(r.pattern!).kind !== 'exact') checked.push(c);
     }
-    return { rules: used };
+    return { rules: used, patterned: checked };
   }
 
   private sameCommand(granted: string, a: BashAnalysis): boolean {
@@ -146,6 +157,13 @@ export class BashChecker {
     }
     if (maybe) return maybe;
     if (a.unseen.length > 0) return { rule: patterned[0]!, sure: false, why: a.unseen[0] };
+    for (const rule of patterned) {
+      const p = this.pattern(rule.pattern!);
+      for (const o of a.opaque) {
+        const why = opaqueMayRun(p, o, a.mentions);
+        if (why) return { rule, sure: false, why };
+      }
+    }
     return undefined;
   }
 }

@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import type { Shape } from './words';
 
 /** Words as the shell will pass them; undefined where the shell computes the word when it runs. */
 export type Words = readonly (string | undefined)[];
@@ -7,10 +8,25 @@ export interface SimpleCommand {
   words: Words;
   /** The command as written, for messages. */
   text: string;
+  /** For each word the shell computes (undefined in `words`), what can be told about it. */
+  shapes?: readonly (Shape | undefined)[];
+}
+
+/**
+ * A command whose program is not known to be inert: it may run any word it is handed as a
+ * command (its arguments, text fed to it, what is piped into it), the way `gdb -ex 'shell rm x'`
+ * or `tmux new 'rm x'` do. A deny or ask rule that names a program asks when such a command is
+ * handed that name.
+ */
+export interface Opaque extends SimpleCommand {
+  /** Text it reads: here-docs and here-strings, the words of the commands piped into it; undefined where computed. */
+  inputs: (string | undefined)[];
 }
 
 /** Commands that run the command named in their arguments. */
 export const WRAPPERS: ReadonlySet<string> = new Set([
+  'setarch', 'linux32', 'linux64', 'i386', 'x86_64', 'prlimit', 'setpriv', 'choom', 'numactl', 'cgexec', 'runcon', 'chpst',
+  'perf', 'tmux', 'screen', 'bwrap', 'proot', 'fakechroot', 'faketime', 'eatmydata',
   'sudo', 'doas', 'pkexec', 'su', 'runuser', 'sg', 'env', 'nice', 'ionice', 'chrt', 'taskset', 'nohup', 'setsid',
   'timeout', 'gtimeout', 'time', 'command', 'builtin', 'exec', 'coproc', 'xargs', 'parallel', 'stdbuf', 'unbuffer',
   'strace', 'ltrace', 'valgrind', 'catchsegv', 'watch', 'script', 'flock', 'chroot', 'fakeroot', 'firejail',
@@ -25,6 +41,44 @@ export const SHELLS: ReadonlySet<string> = new Set([
 
 /** Commands that run another command or a script: only a rule that names them covers them. */
 export const RUNNERS: ReadonlySet<string> = new Set([...WRAPPERS, ...SHELLS, 'eval', 'source', '.', 'trap', 'find']);
+
+/**
+ * Programs known never to run a word they are given, nor their input, as a command. Everything
+ * else is treated as if it might (see Opaque): that list, unlike a list of wrappers, can be
+ * wrong only by asking too often. Not here on purpose: sort (--compress-program), split
+ * (--filter), rg (--pre), tar, sed (its `e` command), awk, less, man, git, alias, hash, mapfile;
+ * cp, mv, ln and tee (they put a program, or text, where it can run under another name); export
+ * and declare (programs run what some variables hold).
+ */
+export const INERT: ReadonlySet<string> = new Set([
+  'echo', 'printf', 'cat', 'tac', 'head', 'tail', 'wc', 'nl', 'cut', 'paste', 'column', 'tr', 'fold', 'fmt', 'expand',
+  'unexpand', 'rev', 'comm', 'cmp', 'diff', 'uniq', 'strings', 'hexdump', 'od', 'xxd', 'base64', 'base32', 'basenc',
+  'md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'sum', 'file', 'stat', 'ls',
+  'du', 'df', 'tree', 'pwd', 'basename', 'dirname', 'realpath', 'readlink', 'true', 'false', 'test', '[', ':', 'touch', 'mkdir',
+  'rmdir', 'rm', 'chmod', 'chown', 'chgrp', 'grep', 'egrep', 'fgrep', 'jq', 'date', 'whoami', 'id', 'groups',
+  'uname', 'hostname', 'tty', 'nproc', 'arch', 'printenv', 'which', 'seq', 'yes', 'sleep', 'truncate', 'mktemp', 'mkfifo',
+  'shred', 'csplit', 'join', 'shuf', 'factor', 'expr', 'numfmt', 'tsort', 'pr', 'cd', 'pushd', 'popd', 'dirs', 'umask', 'wait',
+  'jobs', 'read', 'exit', 'return', 'shift', 'break', 'continue', 'set', 'unset', 'shopt', 'gzip', 'gunzip', 'zcat', 'bzip2',
+  'bunzip2', 'xz', 'unxz', 'zstd', 'unzip',
+]);
+
+/** Commands whose arguments the checks already see into (wrappers, shells, eval, find…) or that are inert. */
+export function isKnownProgram(name: string): boolean {
+  return INERT.has(name) || RUNNERS.has(name);
+}
+
+/** Variables bash never sets itself: unless the script names them, they hold the user's environment. */
+const ENVIRONMENT_NAMES: ReadonlySet<string> = new Set(['HOME', 'USER', 'LOGNAME', 'TMPDIR', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'XDG_RUNTIME_DIR']);
+
+/**
+ * Whether `$name` holds what the agent's environment gave it: a variable bash does not set on
+ * its own, that the script (in `mentioned`: every name it spells outside `$name` and `${name}`)
+ * does not set either. The model cannot change the agent's environment, so such a value is the
+ * user's, not the model's.
+ */
+export function fromEnvironment(name: string, mentioned: ReadonlySet<string>): boolean {
+  return (ENVIRONMENT_NAMES.has(name) || isInertVariable(name)) && !mentioned.has(name);
+}
 
 /** Builtins that treat an argument as a variable name or an arithmetic expression, which runs `a[$(…)]`. */
 export const EVALUATING_BUILTINS: ReadonlySet<string> = new Set([
@@ -51,10 +105,23 @@ export function commandBase(name: string): string {
   return name.includes('/') ? posix.basename(name) : name;
 }
 
-/** `bash`, or a wrapper that runs one (`sudo bash`, `env -i sh`): its input is a script. */
-export function invokesShell(words: readonly (string | undefined)[]): boolean {
+/** A path through which a process reads its own input or another descriptor: /dev/stdin, /dev/fd/0, /proc/self/fd/0… */
+export function isDescriptorPath(word: string): boolean {
+  return /^\/(dev|proc)\//.test(word) && word !== '/dev/null';
+}
+
+/** `source /dev/stdin`, `. /proc/self/fd/0`: the shell runs what it reads from its input. */
+export function sourcesInput(words: Words): boolean {
+  const head = words[0];
+  if (head === undefined || !['source', '.'].includes(commandBase(head))) return false;
+  const file = words[1] === '--' ? words[2] : words[1];
+  return file !== undefined && isDescriptorPath(file);
+}
+
+/** `bash`, a wrapper that runs one (`sudo bash`, `env -i sh`), or a `source` of its input: its input is a script. */
+export function invokesShell(words: Words): boolean {
   const head = words[0];
   if (head === undefined) return false;
-  if (SHELLS.has(commandBase(head))) return true;
-  return WRAPPERS.has(commandBase(head)) && words.some((w) => w !== undefined && SHELLS.has(commandBase(w)));
+  if (SHELLS.has(commandBase(head)) || sourcesInput(words)) return true;
+  return WRAPPERS.has(commandBase(head)) && words.some((w, i) => w !== undefined && (SHELLS.has(commandBase(w)) || sourcesInput(words.slice(i))));
 }

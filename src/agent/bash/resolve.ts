@@ -1,5 +1,6 @@
-import { commandBase, SHELLS, WRAPPERS, type SimpleCommand, type Words } from './commands';
+import { commandBase, isDescriptorPath, isKnownProgram, SHELLS, sourcesInput, WRAPPERS, type Opaque, type SimpleCommand, type Words } from './commands';
 import { clip } from './syntax';
+import type { Shape } from './words';
 
 /** What deny and ask rules are matched against for one simple command. */
 export interface Resolution {
@@ -9,10 +10,22 @@ export interface Resolution {
   unseen: string[];
   /** A shell with no script argument: it runs what it reads from its input (a pipe or a here-doc). */
   shellReadsInput: boolean;
+  /** Programs not known to be inert, with what they are handed (see Opaque). */
+  opaque: Opaque[];
+  /** Names spelled by the scripts read on the way (see fromEnvironment). */
+  mentions: Set<string>;
+}
+
+/** What reading a script found. */
+export interface Found {
+  runs: readonly SimpleCommand[];
+  unseen: readonly string[];
+  opaque: readonly Opaque[];
+  mentions: ReadonlySet<string>;
 }
 
 /** Reads a script that a shell, eval or a wrapper will run; undefined when it does not parse cleanly. */
-export type InnerScript = (script: string) => { runs: readonly SimpleCommand[]; unseen: readonly string[] } | undefined;
+export type InnerScript = (script: string) => Found | undefined;
 
 /** A wrapper with more words than this is not searched for the command it runs (it asks): each word starts a view. */
 const MAX_WRAPPED_WORDS = 64;
@@ -47,8 +60,9 @@ function carriedValues(word: string): string[] {
  * `env`, `timeout`, `xargs`…) each later word as a possible command name, since options differ
  * by wrapper; the scripts given to shells (`bash -c "…"`), `eval` and `find -exec`.
  */
-export function resolveCommand(command: SimpleCommand, inner: InnerScript): Resolution {
-  const out: Resolution = { runs: [], unseen: [], shellReadsInput: false };
+export function resolveCommand(command: SimpleCommand, inner: InnerScript, inputs: (string | undefined)[] = []): Resolution {
+  const out: Resolution = { runs: [], unseen: [], shellReadsInput: false, opaque: [], mentions: new Set() };
+  const opaqueSeen = new Set<string>();
   const seen = new Set<string>();
   const add = (words: Words, text: string) => {
     const key = JSON.stringify(words);
@@ -64,10 +78,13 @@ export function resolveCommand(command: SimpleCommand, inner: InnerScript): Reso
     }
     for (const r of found.runs) add(r.words, r.text);
     out.unseen.push(...found.unseen);
+    out.opaque.push(...found.opaque);
+    for (const m of found.mentions) out.mentions.add(m);
   };
 
-  // One possible command: the words from its name on. Wrappers are scanned by `visit` only.
-  const visitOne = (words: Words, hops: number) => {
+  // One possible command: the words from its name on (`shapes` describes its computed words).
+  // Wrappers are scanned by `visit` only.
+  const visitOne = (words: Words, hops: number, shapes: readonly (Shape | undefined)[] | undefined) => {
     const name = words[0];
     if (name === undefined) {
       out.unseen.push(`a command name computed when it runs: ${clip(command.text)}`);
@@ -76,12 +93,23 @@ export function resolveCommand(command: SimpleCommand, inner: InnerScript): Reso
     const base = commandBase(name);
     const args = words.slice(1);
     add([base, ...args], command.text);
+    if (!isKnownProgram(base)) {
+      const key = JSON.stringify(words);
+      if (!opaqueSeen.has(key)) {
+        opaqueSeen.add(key);
+        out.opaque.push({ words: [base, ...args], text: command.text, ...(shapes ? { shapes } : {}), inputs });
+      }
+    }
     if (SHELLS.has(base)) {
       let scripted = false;
       for (const a of args) {
         if (a === undefined) out.unseen.push(`a computed argument to ${base}: ${clip(command.text)}`);
         else if (/^[-+][A-Za-z]*s/.test(a) && !a.startsWith('--')) out.shellReadsInput = true;
-        else if (!/^[-+]/.test(a)) {
+        else if (isDescriptorPath(a)) {
+          // `bash /dev/stdin`, `sh /proc/self/fd/0`: the script is its input.
+          out.shellReadsInput = true;
+          scripted = true;
+        } else if (!/^[-+]/.test(a)) {
           // The -c script, or a script file's name (which then parses as one harmless command).
           script(a);
           scripted = true;
@@ -96,7 +124,7 @@ export function resolveCommand(command: SimpleCommand, inner: InnerScript): Reso
         if (args[i] === undefined || !FIND_EXEC.has(args[i]!)) continue;
         let end = i + 1;
         while (end < args.length && args[end] !== ';' && args[end] !== '+') end++;
-        visit(args.slice(i + 1, end), hops + 1);
+        visit(args.slice(i + 1, end), hops + 1, shapes?.slice(i + 2, end + 1));
         i = end;
       }
     } else if (base === 'trap') {
@@ -107,15 +135,17 @@ export function resolveCommand(command: SimpleCommand, inner: InnerScript): Reso
       else if (action !== undefined) script(action);
     } else if ((base === 'source' || base === '.') && args.some((a) => a === undefined)) {
       out.unseen.push(`${base} of a computed file name: ${clip(command.text)}`);
+    } else if (sourcesInput([base, ...args])) {
+      out.shellReadsInput = true;
     }
   };
 
-  const visit = (words: Words, hops: number) => {
+  const visit = (words: Words, hops: number, shapes: readonly (Shape | undefined)[] | undefined) => {
     if (hops > MAX_HOPS) {
       out.unseen.push(`commands nested too deeply: ${clip(command.text)}`);
       return;
     }
-    visitOne(words, hops);
+    visitOne(words, hops, shapes);
     const name = words[0];
     if (name === undefined || !WRAPPERS.has(commandBase(name))) return;
     if (words.length > MAX_WRAPPED_WORDS) {
@@ -138,14 +168,14 @@ export function resolveCommand(command: SimpleCommand, inner: InnerScript): Reso
       }
       // `watch 'rm x'`, `su -c 'rm x'`, `env -S 'rm x'`: a word with spaces may be a script.
       if (/\s/.test(w)) script(w);
-      visitOne(words.slice(i), hops + 1);
+      visitOne(words.slice(i), hops + 1, shapes?.slice(i));
       for (const value of carriedValues(w)) {
         if (/\s/.test(value)) script(value);
-        visitOne([value, ...words.slice(i + 1)], hops + 1);
+        visitOne([value, ...words.slice(i + 1)], hops + 1, shapes && [undefined, ...shapes.slice(i + 1)]);
       }
     }
   };
 
-  visit(command.words, 0);
+  visit(command.words, 0, command.shapes);
   return out;
 }

@@ -8,7 +8,7 @@ import { commandBase, RUNNERS, type Words } from './commands';
 export type BashPattern =
   | { kind: 'prefix'; words: readonly string[] }
   | { kind: 'exact'; words: readonly string[] }
-  | { kind: 'wildcard'; first: string | undefined; regex: RegExp };
+  | { kind: 'wildcard'; first: string | undefined; regex: RegExp; literals: readonly string[] };
 
 export type Match = 'yes' | 'maybe' | 'no';
 
@@ -33,8 +33,9 @@ function wildcardRegex(p: string): RegExp {
 export function compilePattern(pattern: string, split: (text: string) => string[]): BashPattern {
   if (pattern.endsWith(':*')) return { kind: 'prefix', words: split(pattern.slice(0, -2)) };
   if (/(?<!\\)\*/.test(pattern)) {
-    const head = pattern.trim().split(/\s+/)[0] ?? '';
-    return { kind: 'wildcard', first: head.includes('*') ? undefined : head, regex: wildcardRegex(pattern.trim()) };
+    const words = pattern.trim().split(/\s+/);
+    const head = words[0] ?? '';
+    return { kind: 'wildcard', first: head.includes('*') ? undefined : head, regex: wildcardRegex(pattern.trim()), literals: words.filter((w) => !w.includes('*')) };
   }
   return { kind: 'exact', words: split(pattern) };
 }

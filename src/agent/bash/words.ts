@@ -134,6 +134,47 @@ export function literalOf(node: Node): string | undefined {
   return w?.literal ? w.text : undefined;
 }
 
+/**
+ * What the checks can tell about a word the shell computes: a glob or brace it expands to file
+ * names (`text` as spelled, quotes removed), one plain `$NAME` / `${NAME}` with literal text
+ * around it (`$HOME/.ssh`), or anything else.
+ */
+export type Shape =
+  | { kind: 'glob'; text: string }
+  | { kind: 'variable'; name: string; before: string; after: string }
+  | { kind: 'computed' };
+
+function plainVariable(node: Node): string | undefined {
+  const parts = node.children;
+  if (node.type === 'simple_expansion') return parts[1]?.type === 'variable_name' ? parts[1].text : undefined;
+  if (node.type === 'expansion' && parts.length === 3 && parts[0]?.type === '${' && parts[1]?.type === 'variable_name' && parts[2]?.type === '}') return parts[1].text;
+  return undefined;
+}
+
+export function shapeOf(node: Node): Shape {
+  const w = wordOf(node);
+  if (w && !w.literal) return { kind: 'glob', text: w.text };
+  const computed: Shape = { kind: 'computed' };
+  let name: string | undefined;
+  let before = '';
+  let after = '';
+  const pieces = (node.type === 'concatenation' ? node.children : [node]).flatMap((n) => (n?.type === 'string' ? n.children.filter((c) => c?.type !== '"') : [n]));
+  for (const piece of pieces) {
+    if (!piece) return computed;
+    const variable = plainVariable(piece);
+    if (variable !== undefined) {
+      if (name !== undefined) return computed;
+      name = variable;
+      continue;
+    }
+    const text = piece.type === 'string_content' ? doubleQuoted(piece.text) : wordOf(piece)?.literal ? wordOf(piece)!.text : undefined;
+    if (text === undefined) return computed;
+    if (name === undefined) before += text;
+    else after += text;
+  }
+  return name === undefined ? computed : { kind: 'variable', name, before, after };
+}
+
 const SAFE_UNQUOTED = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
 function quote(s: string): string {

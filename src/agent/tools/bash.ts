@@ -2,7 +2,9 @@ import { spawn } from 'node:child_process';
 import { childEnv } from '../../tools/childEnv';
 import { promises as fs } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import { processGroupAlive, trackProcessGroup } from '../../base/processGroups';
+import type { Readable } from 'node:stream';
+import { endProcessTree, ownerMarker, processGroupAlive, trackProcessGroup } from '../../base/processGroups';
+import { parseStatus, supervisedLaunch } from '../../base/subreaper';
 import type { Tool, ToolResult } from '../../tools/types';
 import { z } from 'zod';
 import { nonEmptyString, parseToolInput, toInputSchema } from '../../tools/schema';
@@ -69,34 +71,34 @@ function runShell(command: string, cwd: string, timeoutMs: number, signal: Abort
     const out = new HeadTailBuffer(BASH_MAX_OUTPUT);
     let stopped: 'timeout' | 'aborted' | undefined;
     let pid: number | undefined;
+    let supervised = false;
     let settled = false;
     let grace: NodeJS.Timeout | undefined;
     let current: unknown;
 
-    // The shell leads its own process group (detached), so one kill reaches every process it started.
-    const killGroup = () => {
-      if (pid === undefined) return;
-      try {
-        process.kill(-pid, 'SIGKILL');
-      } catch {
-        // the group is already gone
-      }
+    // The command leads its own process group (detached), under a supervisor where there is one
+    // (base/subreaper.ts): ending it reaches every process it started, also those that left the group.
+    const endTree = () => {
+      if (pid !== undefined) endProcessTree(pid, supervised);
     };
     const onAbort = () => {
       stopped ??= 'aborted';
-      killGroup();
+      endTree();
     };
     const timer = setTimeout(() => {
       stopped ??= 'timeout';
-      killGroup();
+      endTree();
     }, timeoutMs);
     signal.addEventListener('abort', onAbort, { once: true });
 
     let tracked: { dispose(): void } | undefined;
+    let release: (() => void) | undefined;
     const finish = (result: ToolResult) => {
       if (settled) return;
       settled = true;
-      // A background job keeps the group alive: it stays tracked, so the CLI ends it on exit.
+      // A supervisor waiting on a background job must not keep the agent's process alive.
+      release?.();
+      // A background job keeps the group (or its supervisor) alive: it stays tracked, so the CLI ends it on exit.
       if (pid !== undefined && !processGroupAlive(pid)) tracked?.dispose();
       clearTimeout(timer);
       if (grace) clearTimeout(grace);
@@ -114,19 +116,66 @@ function runShell(command: string, cwd: string, timeoutMs: number, signal: Abort
     };
 
     const launch = (shell: string, fallback: string | undefined) => {
-      const child = spawn(shell, ['-c', command], {
-        cwd,
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: childEnv({ PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' }),
-      });
+      const marker = ownerMarker();
+      const how = supervisedLaunch(shell, ['-c', command], `${marker.name}=${marker.value}`);
+      // A supervisor gives the marker to the command only (it must not be swept before it has ended its tree).
+      const env = childEnv({ PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...(how.supervised ? {} : { [marker.name]: marker.value }) });
+      const child = spawn(how.file, how.args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe', how.supervised ? 'pipe' : 'ignore'], env });
       current = child;
       pid = child.pid;
-      if (pid !== undefined) tracked = trackProcessGroup(pid);
+      supervised = how.supervised;
+      if (pid !== undefined) tracked = trackProcessGroup(pid, { supervised });
       if (pid !== undefined && signal.aborted) onAbort();
       const decoders = [new StringDecoder('utf8'), new StringDecoder('utf8')] as const;
-      child.stdout.on('data', (b: Buffer) => out.push(decoders[0].write(b)));
-      child.stderr.on('data', (b: Buffer) => out.push(decoders[1].write(b)));
+      child.stdout!.on('data', (b: Buffer) => out.push(decoders[0].write(b)));
+      child.stderr!.on('data', (b: Buffer) => out.push(decoders[1].write(b)));
+      // The shell's status: from the supervisor's fd 3, else the process's own exit.
+      let status: { code: number | null; sig: NodeJS.Signals | null } | undefined;
+      let open = 2;
+      const done = () => {
+        if (!status || open > 0) return;
+        out.push(decoders[0].end() + decoders[1].end());
+        finish(report(status.code, status.sig));
+      };
+      const exited = (code: number | null, sig: NodeJS.Signals | null) => {
+        if (status) return;
+        status = { code, sig };
+        // Normally the pipes close at once; if a background job still holds them, stop waiting.
+        grace = setTimeout(() => {
+          child.stdout!.destroy();
+          child.stderr!.destroy();
+          open = 0;
+          done();
+        }, PIPE_GRACE_MS);
+        done();
+      };
+      for (const stream of [child.stdout!, child.stderr!]) {
+        stream.on('close', () => {
+          open--;
+          done();
+        });
+      }
+      // Under a supervisor the shell's status comes on fd 3; the supervisor's own exit stands in
+      // only when it reported none (it was killed). Unsupervised, the shell's exit is the status.
+      const fd3 = child.stdio[3] as Readable | null | undefined;
+      release = () => {
+        fd3?.destroy();
+        child.unref();
+      };
+      let fd3Closed = !fd3;
+      let ownExit: { code: number | null; sig: NodeJS.Signals | null } | undefined;
+      if (fd3) {
+        let text = '';
+        fd3.on('data', (b: Buffer) => {
+          text += b.toString();
+          const s = parseStatus(text);
+          if (s) exited(s.code, s.signal);
+        });
+        fd3.on('close', () => {
+          fd3Closed = true;
+          if (ownExit) exited(ownExit.code, ownExit.sig);
+        });
+      }
       child.on('error', (err: NodeJS.ErrnoException) => {
         if (current !== child) return;
         if (err.code === 'ENOENT' && fallback && child.pid === undefined) return launch(fallback, undefined);
@@ -134,17 +183,8 @@ function runShell(command: string, cwd: string, timeoutMs: number, signal: Abort
       });
       child.on('exit', (code, sig) => {
         if (current !== child) return;
-        // Normally 'close' follows at once; if a background job still holds the pipes, stop waiting.
-        grace = setTimeout(() => {
-          child.stdout.destroy();
-          child.stderr.destroy();
-          finish(report(code, sig));
-        }, PIPE_GRACE_MS);
-      });
-      child.on('close', (code, sig) => {
-        if (current !== child) return;
-        out.push(decoders[0].end() + decoders[1].end());
-        finish(report(code, sig));
+        ownExit = { code, sig };
+        if (fd3Closed) exited(code, sig);
       });
     };
     launch('bash', 'sh');

@@ -9,6 +9,7 @@ import { ContextService } from '../../../src/context/contextService';
 import type { AppSettings } from '../../../src/state/appState';
 import { createStandinAgent } from '../../support/standinAgent';
 import { useStandin } from '../../support/useStandin';
+import { testHost } from '../../support/host';
 
 const standin = useStandin();
 
@@ -22,7 +23,7 @@ function setup(settings: Partial<AppSettings> = {}, withContext = false) {
     cwd,
     // Auto-compaction at 27k and blocking at 28.6k tokens (thresholds scale below 200k).
     settings: { model: 'standin-test-model', contextWindow: 32_336, ...settings },
-    ...(withContext ? { extra: { context: new ContextService({ cwd, home, trusted: () => true }) } } : {}),
+    ...(withContext ? { extra: { context: new ContextService({ cwd, home, host: testHost() }) } } : {}),
   });
   const sent = (i = -1) => (standin.requests.at(i)!.body as { messages: MessageParam[] }).messages;
   return { cwd, store, agent, sent };
@@ -38,9 +39,14 @@ describe('agent: compaction in the loop', () => {
     assert.deepEqual(store.getState().messages.map((m) => m.kind), ['user', 'assistant', 'user', 'compaction', 'assistant']);
     assert.match(JSON.stringify(sent()[0]), /the summary/);
     assert.ok(store.getState().tokens.used < store.getState().tokens.warningAt, 'the indicator dropped after compacting');
-    // Undo puts the old history back.
+    // Undo puts the old history back, and keeps the turn answered on top of the summary.
     const divider = store.getState().messages.find((m) => m.kind === 'compaction')!;
-    assert.equal(agent.undoCompaction(divider.id), false, 'a turn on top of the compaction retires its Undo');
+    assert.ok(divider.kind === 'compaction' && divider.canUndo, 'a turn on top of the compaction leaves its Undo');
+    assert.equal(agent.undoCompaction(divider.id), true);
+    const texts = agent.messages.map((m) => (typeof m.content === 'string' ? m.content : m.content.map((b) => (b.type === 'text' ? b.text : '')).join('')));
+    assert.equal(texts[0], bulk(1500), 'the first prompt word for word');
+    assert.equal(texts.at(-1), 'second', 'the answer after the compaction stays');
+    assert.doesNotMatch(texts.join('\n'), /the summary/);
   });
 
   it('asks count_tokens for the exact figure when the estimate is near the threshold', async () => {

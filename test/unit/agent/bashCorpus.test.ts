@@ -18,6 +18,10 @@ interface Ordinary {
   command: string;
   allow: string[];
   note: string;
+  /** Why a deny rule for a program it never names makes it ask (it hands a program not known to be inert something it could run). */
+  asksUnderDeny?: string;
+  /** Why its rule covers it and it asks all the same (it names a file outside the workspace). */
+  asks?: string;
 }
 
 const fixtures = join(__dirname, '../../fixtures/bash');
@@ -63,9 +67,13 @@ describe('hostile commands', () => {
 describe('ordinary commands stay allowed', () => {
   for (const o of ordinary) {
     it(`${label(o.command)} (${o.note})`, async () => {
+      if (o.asks) {
+        assert.equal(await decide({ allow: o.allow }, o.command), 'ask', o.asks);
+        return;
+      }
       assert.equal(await decide({ allow: o.allow }, o.command), 'allow');
-      // A deny rule for something it does not run changes nothing.
-      assert.equal(await decide({ allow: o.allow, deny: ['Bash(rm:*)'] }, o.command), 'allow', 'with Bash(rm:*) denied');
+      // A deny rule for something it does not run changes nothing, unless it cannot tell.
+      assert.equal(await decide({ allow: o.allow, deny: ['Bash(rm:*)'] }, o.command), o.asksUnderDeny ? 'ask' : 'allow', 'with Bash(rm:*) denied');
       if (o.allow.length > 1) {
         for (const missing of o.allow) {
           const rest = o.allow.filter((r) => r !== missing);

@@ -144,15 +144,17 @@ describe('query loop against the stand-in', () => {
   });
 
   it('stops the loop at the turn limit', async () => {
-    for (let i = 0; i < 3; i++) standin.enqueue({ content: [{ type: 'tool_use', name: 'Read', input: { file_path: 'a.txt' } }] });
+    for (let i = 0; i < 2; i++) standin.enqueue({ content: [{ type: 'tool_use', name: 'Read', input: { file_path: 'a.txt' } }] });
     const r = await runQueryLoop(start, deps({ maxTurns: 2 }), new AbortController().signal);
     assert.equal(r.outcome, 'max_turns');
+    assert.equal(standin.requests.length, 2, 'no third request');
     assertValidNext(r.history);
   });
 
   describe('Stop at each stage leaves a history the API accepts', () => {
     const cases: Array<[string, (ac: AbortController) => Partial<LoopDeps>, () => void]> = [
-      ['before the request', (ac) => ({ buildRequest: async (h) => (ac.abort(), deps().buildRequest(h)) }), () => standin.enqueue({ content: [{ type: 'text', text: 'never' }] })],
+      // Nothing is scripted: Stop comes before the request, so none is sent.
+      ['before the request', (ac) => ({ buildRequest: async (h) => (ac.abort(), deps().buildRequest(h)) }), () => undefined],
       ['mid-text', (ac) => ({ events: { onTextDelta: () => ac.abort() } }), () => standin.enqueue({ content: [{ type: 'text', text: 'a long answer that is cut' }], chunkDelayMs: 20 })],
       [
         'after a tool_use streamed, before it ran',
@@ -179,9 +181,12 @@ describe('query loop against the stand-in', () => {
         assertValidNext(r.history);
         assert.match(JSON.stringify(r.history.at(-1)), new RegExp(INTERRUPTED_MARKER.replace(/[[\]]/g, '\\$&')));
         // And the stand-in accepts the continuation for real.
+        const sent = standin.requests.length;
         standin.enqueue({ content: [{ type: 'text', text: 'continued' }] });
         const again = await runQueryLoop(r.history, deps(), new AbortController().signal);
         assert.equal(again.outcome, 'end_turn');
+        assert.match(JSON.stringify(again.history.at(-1)), /continued/);
+        assert.equal(standin.requests.length, sent + 1);
       });
     }
   });

@@ -1,27 +1,20 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ChatRunner } from '../../../src/agent/chatRunner';
 import type { AttachmentSource } from '../../../src/chat/attachments';
 import { createChatHandlers } from '../../../src/chat/chatController';
-import { silentLogger } from '../../../src/ports/logger';
+import { chatDeps, stubSession, stubWorkbench } from '../../support/chatDeps';
 import { createStore } from '../../../src/shared/store';
 import { getDefaultAppState, type AppState } from '../../../src/state/appState';
 
 function setup(files: Record<string, string>) {
   const store = createStore<AppState>(getDefaultAppState({ sessionId: 's' }));
   const sent: string[] = [];
-  const runner: ChatRunner = {
-    submit: async (text) => void sent.push(text),
-    stop: () => undefined,
-    retry: async () => undefined,
-    continue: async () => undefined,
-    respondToPermission: () => undefined,
-  };
+  const session = stubSession({ submit: async (text) => void sent.push(text) });
   const source: AttachmentSource = {
     listFiles: async () => Object.keys(files),
     readFile: async (path) => (path in files ? { ok: true, text: files[path]! } : { ok: false, reason: `${path} does not exist` }),
   };
-  const handlers = createChatHandlers({ store, log: silentLogger, hasApiKey: async () => true, runCommand: () => undefined, runner, attachments: source });
+  const handlers = createChatHandlers(chatDeps(store, { session, workbench: stubWorkbench({ attachments: source }) }));
   return { store, handlers, sent };
 }
 

@@ -3,38 +3,31 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { ChatRunner } from '../../../src/agent/chatRunner';
 import { createChatHandlers } from '../../../src/chat/chatController';
 import { resolveOpenable } from '../../../src/chat/openablePath';
-import { silentLogger } from '../../../src/ports/logger';
+import { chatDeps, stubSession, stubWorkbench } from '../../support/chatDeps';
 import { getDefaultAppState, type AppState } from '../../../src/state/appState';
 import { createStore } from '../../../src/shared/store';
 
 function setup(state: Partial<AppState>) {
   const store = createStore<AppState>({ ...getDefaultAppState({ sessionId: 's' }), ...state });
   let continued = 0;
-  const runner: ChatRunner = {
-    submit: async () => undefined,
-    stop: () => undefined,
-    retry: async () => undefined,
+  const session = stubSession({
     continue: async () => {
       continued++;
     },
-    respondToPermission: () => undefined,
-  };
+  });
   const opened: [string, number | undefined][] = [];
   const inserted: string[] = [];
-  const handlers = createChatHandlers({
-    store,
-    log: silentLogger,
-    hasApiKey: async () => true,
-    runCommand: () => undefined,
-    runner,
-    editor: {
-      openFile: async (path, line) => void opened.push([path, line]),
-      insertText: async (text) => void inserted.push(text),
-    },
-  });
+  const handlers = createChatHandlers(
+    chatDeps(store, {
+      session,
+      workbench: stubWorkbench({
+        openFile: async (path, line) => void opened.push([path, line]),
+        insertText: async (text) => void inserted.push(text),
+      }),
+    }),
+  );
   return { store, handlers, continued: () => continued, opened, inserted };
 }
 
@@ -67,14 +60,14 @@ describe('chat controller', () => {
     const items = Array.from({ length: 8 }, (_, i) => ({ id: `s${i}`, title: `t${i}`, updatedAt: 100 - i, messageCount: i === 2 ? 0 : 4, current: i === 0, preview: '' }));
     const { store } = setup({});
     const history = { list: async () => items, resume: async () => undefined, rename: async () => undefined, remove: async () => undefined, exportMarkdown: async () => undefined };
-    const handlers = createChatHandlers({ store, log: silentLogger, hasApiKey: async () => true, runCommand: () => undefined, history });
+    const handlers = createChatHandlers(chatDeps(store, { history }));
     await handlers['history/recent']({});
     assert.deepEqual(store.getState().recent.map((h) => h.id), ['s1', 's3', 's4', 's5', 's6'], 'not the open one, not an empty one');
   });
 
   it('passes a review request to the diff review', async () => {
     const reviewed: string[] = [];
-    const handlers = createChatHandlers({ store: setup({}).store, log: silentLogger, hasApiKey: async () => true, runCommand: () => undefined, reviewEdit: async (id) => void reviewed.push(id) });
+    const handlers = createChatHandlers(chatDeps(setup({}).store, { workbench: stubWorkbench({ reviewEdit: async (id) => void reviewed.push(id) }) }));
     await handlers['edit/review']({ requestId: 'perm_9' });
     assert.deepEqual(reviewed, ['perm_9']);
   });

@@ -13,6 +13,8 @@ import type { HostToWebviewMessage } from '../../../src/shared/protocol';
 import { ViewSync } from '../../../src/state/viewSync';
 import { createStandinAgent } from '../../support/standinAgent';
 import { useStandin } from '../../support/useStandin';
+import { testHost } from '../../support/host';
+import { chatDeps } from '../../support/chatDeps';
 
 const standin = useStandin();
 
@@ -21,18 +23,15 @@ function setupIn(root: string) {
   const home = mkdtempSync(join(root, 'home-'));
   writeFileSync(join(cwd, 'CLAUDE.md'), '# Project rules\n\nAlways run the unit tests before committing.\n');
   const permissions = new Permissions({ cwd, rules: () => ({ allow: ['Bash(npm test)'], ask: [], deny: ['Read(./secrets/**)'] }), trusted: () => true, headless: true });
-  const context = new ContextService({ cwd, home, managedRoot: null, filesystemRoot: root, trusted: () => true });
+  const context = new ContextService({ cwd, home, managedRoot: null, filesystemRoot: root, host: testHost() });
   const { agent, store } = createStandinAgent({ url: standin.url, cwd, settings: { contextWindow: 200_000 }, headless: true, extra: { permissions, context } });
   const replies: HostToWebviewMessage[] = [];
-  const handlers = createChatHandlers({
-    store,
-    log: silentLogger,
-    hasApiKey: async () => true,
-    runCommand: () => undefined,
-    runner: agent,
-    contextReport: () => buildContextReport(store.getState(), agent.previewContext(), permissions.describeRules().rules),
-    reply: (m) => replies.push(structuredClone(m)),
-  });
+  const handlers = createChatHandlers(
+    chatDeps(store, {
+      contextReport: () => buildContextReport(store.getState(), agent.previewContext(), permissions.describeRules().rules),
+      reply: (m) => replies.push(structuredClone(m)),
+    }),
+  );
   const ask = async (): Promise<ContextReport> => {
     await handlers['context/request']({});
     const last = replies.at(-1);
@@ -90,7 +89,7 @@ describe('the Context view report (issue 16)', () => {
 
   it('a report or an open asked for before the webview listens is delivered after its ready, not lost', async () => {
     const { store } = createStandinAgent({ url: standin.url, cwd: mkdtempSync(join(tmpdir(), 'tl-ctxreport-')), headless: true });
-    const handlers = createChatHandlers({ store, log: silentLogger, hasApiKey: async () => true, runCommand: () => undefined });
+    const handlers = createChatHandlers(chatDeps(store));
     const sync = new ViewSync(store, handlers, silentLogger);
     const posted: HostToWebviewMessage[] = [];
     sync.attach({ postMessage: (m) => posted.push(m) });

@@ -11,11 +11,11 @@ import { createChatHandlers } from '../../../src/chat/chatController';
 import { runModelCommand } from '../../../src/chat/modelCommands';
 import { ModelSwitcher, planSwitch, type CompactChoice, type SwitchPlan } from '../../../src/chat/modelSwitch';
 import { computeThresholds } from '../../../src/conversation/thresholds';
-import { silentLogger } from '../../../src/ports/logger';
 import type { ViewMessage } from '../../../src/shared/viewState';
 import { standinModel, type ModelSpec } from '../../standin/models';
 import { createStandinAgent } from '../../support/standinAgent';
 import { useStandin } from '../../support/useStandin';
+import { chatDeps, stubSession } from '../../support/chatDeps';
 
 const spec = (s: Partial<ModelSpec> & Pick<ModelSpec, 'id' | 'created'>): ModelSpec => ({ line: 'sonnet', window: 1_000_000, maxTokens: 64_000, ...s });
 
@@ -183,7 +183,7 @@ describe('a deprecated model in use', () => {
     assert.match(notice.text, /Claude Sonnet 8 is deprecated and retires on 2027-01-31/);
     assert.deepEqual(notice.action, { label: 'Switch to Claude Sonnet 9', command: 'switchModel', model: 'claude-sonnet-9' });
     // The notice's button as the panel sends it.
-    const handlers = createChatHandlers({ store, log: silentLogger, hasApiKey: async () => true, runCommand: () => undefined, runner: agent, switchModel: async (m) => void (await switcher.switchTo(m)) });
+    const handlers = createChatHandlers(chatDeps(store, { session: stubSession({ submit: (t) => agent.submit(t) }), models: { slashCommand: async () => false, switchModel: async (m) => void (await switcher.switchTo(m)) } }));
     await handlers['model/switch']({ model: 'claude-sonnet-9' });
     assert.equal(store.getState().settings.model, 'claude-sonnet-9');
     assert.equal(store.getState().modelView.lifecycle, 'active');
@@ -252,14 +252,12 @@ describe('/model and /think in the composer', () => {
 
   it('the chat handler runs slash commands instead of sending them to the model', async () => {
     const { agent, store, switcher } = setup();
-    const handlers = createChatHandlers({
-      store,
-      log: silentLogger,
-      hasApiKey: async () => true,
-      runCommand: () => undefined,
-      runner: agent,
-      slashCommand: (text) => runModelCommand(text, { store, switcher, pick: async () => undefined }),
-    });
+    const handlers = createChatHandlers(
+      chatDeps(store, {
+        session: stubSession({ submit: (t) => agent.submit(t) }),
+        models: { slashCommand: (text) => runModelCommand(text, { store, switcher, pick: async () => undefined }), switchModel: async () => undefined },
+      }),
+    );
     await handlers['chat/send']({ text: '/think' });
     assert.equal(standin.requests.length, 0);
     assert.equal(agent.messages.length, 0);

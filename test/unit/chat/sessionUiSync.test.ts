@@ -11,6 +11,7 @@ import { MAX_DRAFT_CHARS } from '../../../src/shared/sessionUi';
 import { createStore } from '../../../src/shared/store';
 import { getDefaultAppState, type AppState } from '../../../src/state/appState';
 import { ViewSync } from '../../../src/state/viewSync';
+import { chatDeps } from '../../support/chatDeps';
 
 const tick = () => new Promise((r) => setImmediate(r));
 /** Waits for something the host does after a file read (the thread pool answers when it will). */
@@ -29,7 +30,7 @@ function host(dir = mkdtempSync(join(tmpdir(), 'tl-uisync-'))) {
   const ui = new SessionUiStore(dir);
   const posts: HostToWebviewMessage[] = [];
   const sessionUi = new SessionUiSync({ store, ui, log, send: (m) => sync.send(m), warn: (m) => warnings.push(m) });
-  const sync = new ViewSync(store, createChatHandlers({ store, log, hasApiKey: async () => false, runCommand: () => undefined, sessionUi }), log);
+  const sync = new ViewSync(store, createChatHandlers(chatDeps(store, { log, sessionUi })), log);
   sync.sendBeforeSnapshot(() => sessionUi.leadForSnapshot());
   sync.attach({ postMessage: (m) => posts.push(structuredClone(m)) });
   const switchTo = (id: string) => store.setState((s) => ({ ...getDefaultAppState({ sessionId: id }), apiKeySet: s.apiKeySet, messages: [{ kind: 'user', id: `${id}-u`, text: 'hi', createdAt: 1 }] }));

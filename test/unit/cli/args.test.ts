@@ -16,7 +16,8 @@ describe('parseCliArgs', () => {
       addDirs: ['/etc', '/srv/x'],
       outputFormat: 'json',
       resume: undefined,
-      mcp: { configs: [], strict: false, trust: false },
+      mcp: { configs: [], strict: false },
+      trust: false,
     });
   });
 
@@ -45,7 +46,21 @@ describe('parseCliArgs', () => {
   });
 
   it('parses the context subcommand', () => {
-    assert.deepEqual(parseCliArgs(['context', '--json'], '/w'), { command: 'context', cwd: '/w', json: true, model: undefined, contextWindow: undefined, addDirs: [], mcp: { configs: [], strict: false, trust: false } });
+    assert.deepEqual(parseCliArgs(['context', '--json'], '/w'), { command: 'context', cwd: '/w', json: true, model: undefined, contextWindow: undefined, addDirs: [], mcp: { configs: [], strict: false }, trust: false });
+    assert.equal((parseCliArgs(['context', '--trust'], '/w') as { trust: boolean }).trust, true);
+  });
+
+  it('parses trust: a folder (default --cwd), --list, --revoke; --trust for one run', () => {
+    assert.deepEqual(parseCliArgs(['trust'], '/w'), { command: 'trust', action: 'trust', dir: '/w', json: false });
+    assert.deepEqual(parseCliArgs(['trust', '../x', '--cwd', '/y'], '/w'), { command: 'trust', action: 'trust', dir: '../x', json: false });
+    assert.deepEqual(parseCliArgs(['trust', '--cwd', '/y'], '/w'), { command: 'trust', action: 'trust', dir: '/y', json: false });
+    assert.deepEqual(parseCliArgs(['trust', '--list', '--json'], '/w'), { command: 'trust', action: 'list', dir: '/w', json: true });
+    assert.deepEqual(parseCliArgs(['trust', '--revoke', '/a'], '/w'), { command: 'trust', action: 'revoke', dir: '/a', json: false });
+    assert.throws(() => parseCliArgs(['trust', '--list', '--revoke'], '/w'), UsageError);
+    assert.throws(() => parseCliArgs(['trust', '--list', '/a'], '/w'), UsageError);
+    assert.throws(() => parseCliArgs(['trust', '/a', '/b'], '/w'), UsageError);
+    const p = parseCliArgs(['-p', '--trust', 'fix it'], '/w');
+    assert.ok(p.command === 'prompt' && p.trust && p.prompt === 'fix it', JSON.stringify(p));
   });
 
   it('splits tool lists outside parentheses only', () => {
@@ -105,14 +120,15 @@ describe('parseCliArgs: MCP', () => {
   it('--mcp-config takes several files, inline JSON and the flag repeated; --strict-mcp-config needs one; --trust', () => {
     const a = parseCliArgs(['-p', 'x', '--mcp-config', 'a.json', '{"mcpServers":{}}', '--mcp-config', 'b.json', '--strict-mcp-config', '--trust'], '/w');
     assert.equal(a.command, 'prompt');
-    assert.deepEqual((a as { mcp: unknown }).mcp, { configs: ['a.json', '{"mcpServers":{}}', 'b.json'], strict: true, trust: true });
+    assert.deepEqual((a as { mcp: unknown }).mcp, { configs: ['a.json', '{"mcpServers":{}}', 'b.json'], strict: true });
+    assert.equal((a as { trust: boolean }).trust, true);
     assert.throws(() => parseCliArgs(['-p', 'x', '--strict-mcp-config'], '/w'), /--strict-mcp-config uses only the servers of --mcp-config/);
     assert.throws(() => parseCliArgs(['-p', 'x', '--mcp-config'], '/w'), /--mcp-config needs a file/);
   });
 
   it('mcp list|approve|deny|reset, with the same flags', () => {
-    assert.deepEqual(parseCliArgs(['mcp'], '/w'), { command: 'mcp', cwd: '/w', json: false, action: 'list', mcp: { configs: [], strict: false, trust: false } });
-    assert.deepEqual(parseCliArgs(['mcp', 'approve', 'notes', '--json'], '/w'), { command: 'mcp', cwd: '/w', json: true, action: 'approve', name: 'notes', mcp: { configs: [], strict: false, trust: false } });
+    assert.deepEqual(parseCliArgs(['mcp'], '/w'), { command: 'mcp', cwd: '/w', json: false, action: 'list', mcp: { configs: [], strict: false }, trust: false });
+    assert.deepEqual(parseCliArgs(['mcp', 'approve', 'notes', '--json'], '/w'), { command: 'mcp', cwd: '/w', json: true, action: 'approve', name: 'notes', mcp: { configs: [], strict: false }, trust: false });
     assert.equal((parseCliArgs(['mcp', 'reset'], '/w') as { action: string }).action, 'reset');
     assert.throws(() => parseCliArgs(['mcp', 'approve'], '/w'), /needs a server name/);
     assert.throws(() => parseCliArgs(['mcp', 'start', 'x'], '/w'), /mcp takes list, approve NAME/);

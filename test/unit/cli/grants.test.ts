@@ -96,19 +96,23 @@ describe('the key stays out of child processes', () => {
 });
 
 describe("Claude Code's settings in the CLI", () => {
-  it('a project allow lets npm test run; `threadline context` lists every rule with its file', async () => {
+  it('a project allow applies once the folder is trusted; `threadline context` lists every rule with its file and whether it applies', async () => {
     const { ws } = makeHostileWorkspace({ git: false }); // its .claude/settings.json allows Bash(npm test:*)
     writeFileSync(join(ws, 'package.json'), JSON.stringify({ name: 'x', scripts: { test: 'echo tests-ran' } }));
     mkdirSync(join(home, '.claude'), { recursive: true });
     writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ permissions: { deny: ['Read(**/*.pem)'] } }));
+    const untrusted = await cli(['context'], ws);
+    assert.match(untrusted.out, /allow +Bash\(npm test:\*\) +— \.claude\/settings\.json \(not applied: the folder is not trusted\)/);
+    assert.match(untrusted.out, /deny +Read\(\*\*\/\*\.pem\) +— ~\/\.claude\/settings\.json$/m);
+    assert.equal((await cli(['trust'], ws)).code, 0);
     standin.enqueue({ content: [{ type: 'tool_use', name: 'Bash', input: { command: 'npm test' } }] }, { content: [{ type: 'text', text: 'ok' }] });
     const r = await cli(['-p', 'run the tests'], ws);
     assert.equal(r.code, 0, r.err);
     assert.match(toolResult(), /tests-ran/);
     const c = await cli(['context'], ws);
-    assert.match(c.out, /allow +Bash\(npm test:\*\) +— \.claude\/settings\.json/);
-    assert.match(c.out, /deny +Read\(\*\*\/\*\.pem\) +— ~\/\.claude\/settings\.json/);
-    const j = JSON.parse((await cli(['context', '--json'], ws)).out) as { permissions: { rules: Array<{ rule: string; source: string }> } };
-    assert.ok(j.permissions.rules.some((x) => x.rule === 'Bash(npm test:*)' && x.source === '.claude/settings.json'));
+    assert.match(c.out, /allow +Bash\(npm test:\*\) +— \.claude\/settings\.json$/m);
+    const j = JSON.parse((await cli(['context', '--json'], ws)).out) as { permissions: { rules: Array<{ rule: string; source: string; active: boolean }> } };
+    assert.ok(j.permissions.rules.some((x) => x.rule === 'Bash(npm test:*)' && x.source === '.claude/settings.json' && x.active));
+    assert.equal((await cli(['trust', '--revoke'], ws)).code, 0);
   });
 });

@@ -126,6 +126,7 @@ describe('threadline -p against the stand-in', () => {
     const capped = await cli(['-p', 'do the 60 steps', '--max-turns', '50'], cwd);
     assert.equal(capped.code, 1);
     assert.equal(capped.err, 'threadline: stopped after 50 model turns (--max-turns 50) before the task was done; continue it with -c, or raise --max-turns\n');
+    assert.equal(standin.discardScript(), 11, 'the limit cut the script short: ten steps and the answer were never asked for');
   });
 
   it('--allowed-tools with several values grants every one of them', async () => {
@@ -149,10 +150,12 @@ describe('threadline -p against the stand-in', () => {
     assert.equal(bad.code, 1);
     assert.equal(bad.err.trim().split('\n').length, 1);
     assert.match(bad.err, /^threadline: /);
-    for (let i = 0; i < 3; i++) standin.enqueue({ content: [{ type: 'tool_use', name: 'Glob', input: { pattern: '*' } }] });
+    for (let i = 0; i < 2; i++) standin.enqueue({ content: [{ type: 'tool_use', name: 'Glob', input: { pattern: '*' } }] });
+    const sent = standin.requests.length;
     const limited = await cli(['-p', 'loop', '--max-turns', '2'], cwd);
     assert.equal(limited.code, 1);
     assert.match(limited.err, /--max-turns 2/);
+    assert.equal(standin.requests.length - sent, 2, 'no third request');
   });
 });
 

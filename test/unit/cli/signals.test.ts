@@ -70,11 +70,13 @@ describe('the CLI stopped by a signal', { skip: process.platform !== 'linux' && 
       standin.reset();
       const cwd = tmp('tl-sig-');
       const stateDir = tmp('tl-state-');
-      standin.enqueue({ content: [{ type: 'text', text: 'Waiting.' }, { type: 'tool_use', id: 'toolu_sleep', name: 'Bash', input: { command: 'sleep 1000' } }] }, { content: [{ type: 'text', text: 'never sent' }] });
+      // The signal ends the turn during the command: no request follows it, so none is scripted.
+      standin.enqueue({ content: [{ type: 'text', text: 'Waiting.' }, { type: 'tool_use', id: 'toolu_sleep', name: 'Bash', input: { command: 'sleep 1000' } }] });
       const run = start(['-p', 'wait a while', '--allowed-tools', 'Bash', '--output-format', 'json'], cwd, stateDir);
       const [sleep] = await waitFor(() => sleepsIn(cwd).length > 0 && sleepsIn(cwd));
       run.p.kill(signal);
       assert.equal(await run.exit, code, run.err());
+      assert.equal(standin.requests.length, 1, 'nothing sent after the signal');
       await waitFor(() => sleepsIn(cwd).length === 0 || undefined, 5000).catch(() => assert.fail(`sleep ${sleep} outlived the CLI`));
       const result = JSON.parse(run.out()) as { is_error: boolean; session_id: string };
       assert.equal(result.is_error, true);

@@ -8,6 +8,9 @@ import { computeThresholds } from '../../../src/conversation/thresholds';
 import { startStandin, type Standin } from '../../standin/server';
 import { validateRequest } from '../../standin/validate';
 
+/** A Stop that never comes. */
+const live = new AbortController().signal;
+
 function conversation(rounds: number): MessageParam[] {
   const h: MessageParam[] = [];
   for (let i = 0; i < rounds; i++) {
@@ -78,7 +81,7 @@ describe('compaction by LLM summary (against the stand-in)', () => {
   it('gives up after three too-long retries', async () => {
     standin.reset();
     const tooLong = { content: [{ type: 'text' as const, text: 'x' }], fault: { kind: 'http' as const, status: 400 as const, message: 'prompt is too long' } };
-    standin.enqueue(tooLong, tooLong, tooLong, tooLong, tooLong);
+    standin.enqueue(tooLong, tooLong, tooLong, tooLong);
     await assert.rejects(compactWithSummary({ history: conversation(10), client, model: 'claude-sonnet-4-6', signal: new AbortController().signal }), /too long/);
     assert.equal(standin.requests.length, 4);
   });
@@ -99,9 +102,9 @@ describe('compactor guards', () => {
     let calls = 0;
     const { c } = make(async () => (calls++, { history: small, summary: 's', tokensBefore: 1, tokensAfter: 1, anchors: [], droppedRounds: 0, source: 'llm', coverage }));
     const h = conversation(2);
-    assert.equal(await c.beforeRequest(h, { usedTokens: t.autoCompactAt - 1, lastAssistantAt: undefined }).then((x) => x.length), h.length);
+    assert.equal(await c.beforeRequest(h, { usedTokens: t.autoCompactAt - 1, lastAssistantAt: undefined, signal: live }).then((x) => x.history.length), h.length);
     assert.equal(calls, 0);
-    assert.deepEqual(await c.beforeRequest(h, { usedTokens: t.autoCompactAt, lastAssistantAt: undefined }), small);
+    assert.deepEqual((await c.beforeRequest(h, { usedTokens: t.autoCompactAt, lastAssistantAt: undefined, signal: live })).history, small);
     assert.equal(calls, 1);
   });
 
@@ -117,11 +120,11 @@ describe('compactor guards', () => {
         countTokens: async () => (counted.push(exact), exact),
         summarize: async () => (calls++, { history: small, summary: 's', tokensBefore: 1, tokensAfter: 1, anchors: [], droppedRounds: 0, source: 'llm' as const, coverage }),
       });
-    await make2(t.autoCompactAt + 500).beforeRequest(conversation(2), { usedTokens: t.autoCompactAt - 1000, lastAssistantAt: undefined });
+    await make2(t.autoCompactAt + 500).beforeRequest(conversation(2), { usedTokens: t.autoCompactAt - 1000, lastAssistantAt: undefined, signal: live });
     assert.equal(calls, 1, 'the estimate was low; the exact count is over: compact');
-    await make2(t.autoCompactAt - 500).beforeRequest(conversation(2), { usedTokens: t.autoCompactAt + 1000, lastAssistantAt: undefined });
+    await make2(t.autoCompactAt - 500).beforeRequest(conversation(2), { usedTokens: t.autoCompactAt + 1000, lastAssistantAt: undefined, signal: live });
     assert.equal(calls, 1, 'the estimate was high; the exact count is under: no compaction');
-    await make2(0).beforeRequest(conversation(2), { usedTokens: 1000, lastAssistantAt: undefined });
+    await make2(0).beforeRequest(conversation(2), { usedTokens: 1000, lastAssistantAt: undefined, signal: live });
     assert.equal(counted.length, 2, 'far from the threshold, no count is requested');
   });
 
@@ -131,7 +134,7 @@ describe('compactor guards', () => {
       calls++;
       throw new Error('boom');
     });
-    for (let i = 0; i < 6; i++) await c.beforeRequest(conversation(2), { usedTokens: t.autoCompactAt + 1, lastAssistantAt: undefined });
+    for (let i = 0; i < 6; i++) await c.beforeRequest(conversation(2), { usedTokens: t.autoCompactAt + 1, lastAssistantAt: undefined, signal: live });
     assert.equal(calls, MAX_CONSECUTIVE_FAILURES);
     assert.match(notices.at(-1)!, /3 times in a row/);
   });
@@ -139,11 +142,11 @@ describe('compactor guards', () => {
   it('stops and says so when compaction does not free room (compacting again within 3 turns)', async () => {
     let calls = 0;
     const { c, notices } = make(async () => (calls++, { history: small, summary: 's', tokensBefore: 1, tokensAfter: 1, anchors: [], droppedRounds: 0, source: 'llm', coverage }));
-    await c.beforeRequest(conversation(2), { usedTokens: t.autoCompactAt + 1, lastAssistantAt: undefined });
+    await c.beforeRequest(conversation(2), { usedTokens: t.autoCompactAt + 1, lastAssistantAt: undefined, signal: live });
     // The summary and one answer on top of it, already over the threshold again.
     const again: MessageParam[] = [...small, { role: 'assistant', content: [{ type: 'text', text: 'ok' }] }, { role: 'user', content: [{ type: 'text', text: 'more' }] }];
-    await c.beforeRequest(again, { usedTokens: t.autoCompactAt + 1, lastAssistantAt: undefined });
-    await c.beforeRequest(again, { usedTokens: t.autoCompactAt + 1, lastAssistantAt: undefined });
+    await c.beforeRequest(again, { usedTokens: t.autoCompactAt + 1, lastAssistantAt: undefined, signal: live });
+    await c.beforeRequest(again, { usedTokens: t.autoCompactAt + 1, lastAssistantAt: undefined, signal: live });
     assert.equal(calls, 1);
     assert.match(notices.join('\n'), /Automatic compaction stopped/);
     assert.ok(c.autoDisabledReason);
@@ -199,14 +202,14 @@ describe('compactor: two triggers at once', () => {
     let fired = 0;
     c.onDidCompact(() => fired++);
     const h = conversation(3);
-    const first = c.compact(h, 'auto');
-    const second = c.compact(h, 'manual');
+    const first = c.compact(h, 'auto', live);
+    const second = c.compact(h, 'manual', live);
     release();
     const [a, b] = await Promise.all([first, second]);
     assert.equal(calls, 1);
     assert.equal(fired, 1, 'one divider, not two');
     assert.equal(a, b);
-    const third = await c.compact(h, 'manual').catch(() => undefined);
+    const third = await c.compact(h, 'manual', live).catch(() => undefined);
     assert.equal(calls, 2, 'once finished, the next compaction is a new run');
     assert.ok(third);
   });

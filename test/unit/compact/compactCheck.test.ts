@@ -6,6 +6,9 @@ import { Compactor } from '../../../src/compact/compactor';
 import { computeThresholds } from '../../../src/conversation/thresholds';
 import { estimateTokens } from '../../../src/conversation/tokens';
 
+/** A Stop that never comes. */
+const live = new AbortController().signal;
+
 const text = (role: 'user' | 'assistant', t: string): MessageParam => ({ role, content: [{ type: 'text', text: t }] });
 const words = (tokens: number) => 'word '.repeat(Math.ceil((tokens * 4) / 5));
 const t = computeThresholds(32_768, 32_000);
@@ -26,13 +29,13 @@ function compactor(summary: CompactionResult, measure?: (h: readonly MessagePara
 describe('a compaction is checked against the threshold', () => {
   it('files put back that take it over the threshold are dropped', async () => {
     const big = result([text('user', `summary ${words(t.autoCompactAt)}`)], { withoutFiles: [text('user', 'summary')] });
-    const r = await compactor(big).c.compact(history, 'auto');
+    const r = await compactor(big).c.compact(history, 'auto', live);
     assert.deepEqual(r.history, [text('user', 'summary')]);
     assert.ok(estimateTokens(r.history) < t.autoCompactAt);
   });
 
   it('a summary over the threshold falls back to keeping the latest rounds, and says so', async () => {
-    const r = await compactor(result([text('user', `summary ${words(t.autoCompactAt + 5000)}`)])).c.compact(history, 'auto');
+    const r = await compactor(result([text('user', `summary ${words(t.autoCompactAt + 5000)}`)])).c.compact(history, 'auto', live);
     assert.equal(r.source, 'truncation');
     assert.ok(estimateTokens(r.history) < t.autoCompactAt, `${estimateTokens(r.history)} of ${t.autoCompactAt}`);
     // The notice the user reads in place of a summary.
@@ -43,7 +46,7 @@ describe('a compaction is checked against the threshold', () => {
   it('a result that lands exactly on the threshold is not below it: the files are dropped', async () => {
     const atLimit = result([text('user', 'summary with files')], { withoutFiles: [text('user', 'summary')] });
     const first = (h: readonly MessageParam[]) => ((h[0]?.content as Array<{ text?: string }>)[0]?.text ?? '');
-    const r = await compactor(atLimit, (h) => (first(h) === 'summary with files' ? t.autoCompactAt : estimateTokens(h))).c.compact(history, 'auto');
+    const r = await compactor(atLimit, (h) => (first(h) === 'summary with files' ? t.autoCompactAt : estimateTokens(h))).c.compact(history, 'auto', live);
     assert.deepEqual(r.history, [text('user', 'summary')]);
   });
 
@@ -53,7 +56,7 @@ describe('a compaction is checked against the threshold', () => {
     const { c, notices } = compactor(result([text('user', `summary ${words(t.autoCompactAt + 5000)}`)]));
     let fired = 0;
     c.onDidCompact(() => fired++);
-    await assert.rejects(c.compact(one, 'auto'), /not below/);
+    await assert.rejects(c.compact(one, 'auto', live), /not below/);
     assert.equal(fired, 0);
     assert.match(notices.at(-1) ?? '', /Compaction failed/);
   });

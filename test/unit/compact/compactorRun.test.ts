@@ -8,6 +8,9 @@ import { Compactor, MAX_CONSECUTIVE_FAILURES, type CompactedEvent, type Compacto
 import { computeThresholds } from '../../../src/conversation/thresholds';
 import { estimateTokens } from '../../../src/conversation/tokens';
 
+/** A Stop that never comes. */
+const live = new AbortController().signal;
+
 const user = (text: string): MessageParam => ({ role: 'user', content: [{ type: 'text', text }] });
 const assistant = (text: string): MessageParam => ({ role: 'assistant', content: [{ type: 'text', text }] });
 /** An answered conversation: nothing is held back as a pending prompt. */
@@ -35,16 +38,16 @@ describe('compactor: one run', () => {
       fromSessionMemory: async () => (seen.push('memory'), result('notes', 'session-memory')),
       summarize: async (_h, focus) => (seen.push(`summary ${focus}`), result('llm summary', 'llm')),
     });
-    assert.equal((await c.compact(answered, 'manual')).source, 'session-memory');
+    assert.equal((await c.compact(answered, 'manual', live)).source, 'session-memory');
     assert.deepEqual(seen, ['memory']);
     // A focus asks for a summary written around it; the notes cannot take one.
-    assert.equal((await c.compact(answered, 'manual', 'the parser')).source, 'llm');
+    assert.equal((await c.compact(answered, 'manual', live, 'the parser')).source, 'llm');
     assert.deepEqual(seen, ['memory', 'summary the parser']);
   });
 
   it('falls back to a summary when session memory has nothing usable', async () => {
     const c = compactor({ fromSessionMemory: async () => undefined });
-    assert.equal((await c.compact(answered, 'auto')).source, 'llm');
+    assert.equal((await c.compact(answered, 'auto', live)).source, 'llm');
   });
 
   it('announces what it did: the result, the history before it, the trigger and the focus', async () => {
@@ -52,7 +55,7 @@ describe('compactor: one run', () => {
     const events: CompactedEvent[] = [];
     c.onDidCompact((e) => events.push(e));
     const history = answered.slice();
-    const r = await c.compact(history, 'tool', 'tests');
+    const r = await c.compact(history, 'tool', live, 'tests');
     assert.equal(events.length, 1);
     assert.equal(events[0]!.result, r);
     assert.equal(events[0]!.trigger, 'tool');
@@ -67,7 +70,7 @@ describe('compactor: one run', () => {
     const prompt: ContentBlockParam[] = [{ type: 'text', text: 'Now rename the parser, please.' }];
     const summarized: MessageParam[][] = [];
     const c = compactor({ summarize: async (h) => (summarized.push(h.slice()), result('llm summary', 'llm')) });
-    const r = await c.compact([...answered, { role: 'user', content: prompt }], 'auto');
+    const r = await c.compact([...answered, { role: 'user', content: prompt }], 'auto', live);
     assert.deepEqual(summarized, [answered], 'the prompt is not summarised');
     assert.deepEqual(r.history.at(-1)!.content.slice(-1), prompt);
     assert.equal(r.tokensAfter, 7 + estimateTokens(prompt));
@@ -78,7 +81,7 @@ describe('compactor: one run', () => {
     const c = compactor({ summarize: async () => Promise.reject(new Error('overloaded')) });
     const notices: Array<{ level: string; text: string }> = [];
     c.onNotice((n) => notices.push(n));
-    for (let i = 0; i < MAX_CONSECUTIVE_FAILURES; i++) await assert.rejects(c.compact(answered, 'manual'), /overloaded/);
+    for (let i = 0; i < MAX_CONSECUTIVE_FAILURES; i++) await assert.rejects(c.compact(answered, 'manual', live), /overloaded/);
     assert.equal(notices.length, MAX_CONSECUTIVE_FAILURES);
     for (const n of notices.slice(0, -1)) {
       assert.equal(n.level, 'warning');
@@ -99,15 +102,15 @@ describe('compactor: one run', () => {
     });
     const notices: string[] = [];
     c.onNotice((n) => notices.push(n.level));
-    const first = c.compact(answered, 'auto');
-    const second = c.compact(answered, 'manual');
+    const first = c.compact(answered, 'auto', live);
+    const second = c.compact(answered, 'manual', live);
     await new Promise((r) => setImmediate(r));
     fail(new Error('stream dropped'));
     await assert.rejects(first, /stream dropped/);
     await assert.rejects(second, /stream dropped/);
     assert.equal(calls, 1);
     assert.deepEqual(notices, ['warning'], 'one failure, reported once');
-    assert.equal((await c.compact(answered, 'manual')).summary, 'second');
+    assert.equal((await c.compact(answered, 'manual', live)).summary, 'second');
     assert.equal(calls, 2);
   });
 });

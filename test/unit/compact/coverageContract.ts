@@ -82,10 +82,13 @@ function checkTail(original: readonly MessageParam[], result: CompactionResult, 
 
 export function checkCoverage(original: readonly MessageParam[], result: CompactionResult, what: string): void {
   checkPointers(original, result.history, what);
-  const { summaryCovers, keptFrom } = result.coverage;
+  const { summaryCovers, keptFrom, keptBefore = 0 } = result.coverage;
   assert.ok(keptFrom >= 0 && keptFrom <= original.length, `${what}: keptFrom in range`);
+  assert.ok(keptBefore >= 0 && keptBefore <= keptFrom, `${what}: keptBefore in range`);
+  // A "from here" compaction keeps the start word for word: the same messages, in place.
+  assert.deepEqual(result.history.slice(0, keptBefore), original.slice(0, keptBefore), `${what}: the kept start is verbatim`);
   checkTail(original, result, what);
-  const covered = (i: number) => (summaryCovers !== null && i >= summaryCovers[0] && i < summaryCovers[1]) || i >= keptFrom;
+  const covered = (i: number) => (summaryCovers !== null && i >= summaryCovers[0] && i < summaryCovers[1]) || i >= keptFrom || i < keptBefore;
   const text = allText(result.history);
   original.forEach((m, i) => {
     if (covered(i)) return;

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ContextService } from '../../../src/context/contextService';
 import { formatGitSnapshot, MAX_STATUS_CHARS, takeGitSnapshot } from '../../../src/context/git';
+import { testHost } from '../../support/host';
 
 function repo(): string {
   const dir = mkdtempSync(join(tmpdir(), 'tl-git-'));
@@ -27,7 +28,7 @@ function repo(): string {
 describe('git snapshot', () => {
   it('reads branch, main branch, status, the last five commits and the user, worded as a snapshot', async () => {
     const dir = repo();
-    const s = await takeGitSnapshot(dir);
+    const s = await takeGitSnapshot(dir, { trusted: true });
     assert.ok(s);
     assert.equal(s.branch, 'feature/x');
     assert.equal(s.mainBranch, 'main');
@@ -46,7 +47,7 @@ describe('git snapshot', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tl-git-empty-'));
     execFileSync('git', ['-c', 'init.defaultBranch=trunk', 'init', '-q'], { cwd: dir });
     writeFileSync(join(dir, 'a.txt'), 'a\n');
-    const s = await takeGitSnapshot(dir);
+    const s = await takeGitSnapshot(dir, { trusted: true });
     assert.ok(s, 'a git init folder is a repository');
     assert.equal(s.branch, 'trunk');
     assert.equal(s.recentCommits, '');
@@ -57,20 +58,21 @@ describe('git snapshot', () => {
   it('names a detached HEAD by its commit', async () => {
     const dir = repo();
     execFileSync('git', ['checkout', '-q', '--detach', 'HEAD~1'], { cwd: dir });
-    const s = await takeGitSnapshot(dir);
+    const s = await takeGitSnapshot(dir, { trusted: true });
     assert.match(s?.branch ?? '', /^HEAD \(detached at [0-9a-f]{7,}\)$/);
   });
 
   it('is undefined outside a repository', async () => {
-    assert.equal(await takeGitSnapshot(mkdtempSync(join(tmpdir(), 'tl-nogit-'))), undefined);
+    assert.equal(await takeGitSnapshot(mkdtempSync(join(tmpdir(), 'tl-nogit-')), { trusted: true }), undefined);
   });
 
   it('caps the status at 2,000 characters with a note', async () => {
     const dir = repo();
     for (let i = 0; i < 200; i++) writeFileSync(join(dir, `untracked-file-with-a-long-name-${i}.txt`), 'x');
-    const s = await takeGitSnapshot(dir);
+    const s = await takeGitSnapshot(dir, { trusted: true });
     assert.ok(s?.statusTruncated);
-    assert.equal(s.status.length, MAX_STATUS_CHARS);
+    assert.ok(s.status.length <= MAX_STATUS_CHARS && s.status.length > MAX_STATUS_CHARS - 100, String(s.status.length));
+    assert.match(s.status, /\.txt$/, 'cut at the end of a line');
     assert.match(formatGitSnapshot(s), /cut at 2000 characters/);
   });
 
@@ -82,7 +84,7 @@ describe('git snapshot', () => {
     const saved = process.env.PATH;
     process.env.PATH = `${bin}:${saved}`;
     try {
-      assert.equal(await takeGitSnapshot(dir, { timeoutMs: 200 }), undefined);
+      assert.equal(await takeGitSnapshot(dir, { trusted: true, timeoutMs: 200 }), undefined);
     } finally {
       process.env.PATH = saved;
     }
@@ -101,7 +103,7 @@ describe('git snapshot in a hostile repository', () => {
     execFileSync('git', ['status', '--short'], { cwd: dir, stdio: 'ignore' });
     assert.ok(existsSync(marker), 'plain git status runs the hook here');
     rmSync(marker);
-    const s = await takeGitSnapshot(dir);
+    const s = await takeGitSnapshot(dir, { trusted: true });
     assert.ok(s, 'the snapshot is still taken');
     assert.match(s.status, /new\.txt/);
     assert.equal(existsSync(marker), false, 'the snapshot ran the fsmonitor hook');
@@ -118,9 +120,12 @@ describe('git snapshot in a hostile repository', () => {
     process.env.PATH = `${bin}:${saved}`;
     try {
       let trusted = false;
-      const svc = new ContextService({ cwd: dir, home: join(dir, '.home'), managedRoot: null, filesystemRoot: dir, trusted: () => trusted });
+      const svc = new ContextService({ cwd: dir, home: join(dir, '.home'), managedRoot: null, filesystemRoot: dir, host: { ...testHost(), isTrusted: () => trusted } });
       svc.prefetch();
-      assert.deepEqual(await svc.systemSections(), []);
+      const [untrusted] = await svc.systemSections();
+      assert.match(untrusted ?? '', /Current branch: feature\/x/, 'the branch is read from .git/HEAD');
+      assert.match(untrusted ?? '', /no git command ran/);
+      assert.doesNotMatch(untrusted ?? '', /new\.txt|commit number/, 'status and commits need git');
       await svc.reminders();
       assert.equal(existsSync(log), false, 'git ran in Restricted Mode');
       trusted = true;

@@ -9,6 +9,7 @@ import { ContextService } from '../../../src/context/contextService';
 import { formatInstructions, loadInstructions } from '../../../src/context/instructions';
 import { INSTRUCTION_BUDGET_TOKENS } from '../../../src/context/instructionBudget';
 import { estimateTokens } from '../../../src/conversation/tokens';
+import { testHost } from '../../support/host';
 
 function tree(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'tl-hard-'));
@@ -61,7 +62,7 @@ describe('instruction files outside the project ask first, judged by real path',
     mkdirSync(repo, { recursive: true });
     writeFileSync(join(repo, 'CLAUDE.md'), 'see @~/p.md');
     let asks = 0;
-    const svc = new ContextService({ cwd: repo, ...base(root), trusted: () => true, approveExternal: async () => (asks++, false) });
+    const svc = new ContextService({ cwd: repo, ...base(root), host: testHost({ approveExternal: async () => (asks++, false) }) });
     for (let i = 0; i < 3; i++) {
       await svc.reminders();
       svc.clear();

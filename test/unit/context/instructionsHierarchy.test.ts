@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ContextService } from '../../../src/context/contextService';
 import { defaultManagedRoot, formatInstructions, loadInstructions } from '../../../src/context/instructions';
+import { testHost } from '../../support/host';
 
 function tree(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'tl-hier-'));
@@ -84,7 +85,7 @@ describe('instruction hierarchy as the reference reads it', () => {
 
   it('ContextService reads the managed folder by default path and re-reads after clear()', async () => {
     const root = tree({ 'managed/CLAUDE.md': 'v1', 'ws/CLAUDE.md': 'ws' });
-    const svc = new ContextService({ cwd: join(root, 'ws'), home: join(root, 'home'), managedRoot: join(root, 'managed'), filesystemRoot: root, trusted: () => true });
+    const svc = new ContextService({ cwd: join(root, 'ws'), home: join(root, 'home'), managedRoot: join(root, 'managed'), filesystemRoot: root, host: testHost() });
     assert.match((await svc.reminders())[0]!.text, /v1/);
     writeFileSync(join(root, 'managed/CLAUDE.md'), 'v2');
     assert.match((await svc.reminders())[0]!.text, /v1/, 'memoised within a session');

@@ -38,30 +38,25 @@ describe('Conversation', () => {
     assert.equal(firstChange([a, b], [a, b]), 2);
   });
 
-  it('keeps one undo point, retired by a turn on top of it', () => {
+  it('keeps every compaction record and prompt reference a change brings, once, and tells listeners', () => {
     const c = new Conversation();
-    const before = [user('q'), asst('a')];
-    c.set(before, 'load');
-    assert.equal(c.rememberUndo('d1', before), undefined);
-    c.set([user('sum')], 'compaction');
-    assert.equal(c.rememberUndo('d2', before), 'd1', 'a newer compaction retires the older undo');
-    assert.equal(c.undo('d1'), false);
-    assert.equal(c.undo('d2'), true);
-    assert.deepEqual(c.history, before);
-    c.rememberUndo('d3', before);
-    assert.equal(c.retireUndo(), 'd3');
-    assert.equal(c.undo('d3'), false);
-  });
-
-  it('marks share the growing history array instead of copying it per message', () => {
-    const c = new Conversation();
-    c.set([user('q1'), asst('a1')], 'turn');
-    c.mark('u2');
-    c.set([...c.history, user('q2'), asst('a2')], 'turn');
-    c.shareMarks();
-    assert.deepEqual(c.marked('u2')!.map((m) => (m.content as Array<{ text: string }>)[0]!.text), ['q1', 'a1']);
-    c.keepMarks(new Set());
-    assert.equal(c.marked('u2'), undefined);
+    const seen: HistoryChange[] = [];
+    c.onDidChange((e) => seen.push(e));
+    const record = { id: 'k1', block: 'sum', replaced: [user('q'), asst('a')], merged: false, fixed: [] };
+    const ref = { len: 1, hash: 'h'.repeat(64), nth: 0 };
+    c.set([user('q')], 'user', { prompts: { u1: ref } });
+    c.set([user('sum')], 'compaction', { records: [record] });
+    c.set([user('sum'), asst('b')], 'turn', { records: [record] });
+    assert.deepEqual(c.compactions, [record]);
+    assert.deepEqual(c.prompt('u1'), ref);
+    assert.deepEqual(seen.map((e) => [e.reason, e.records?.length ?? 0, Object.keys(e.prompts ?? {})]), [
+      ['user', 0, ['u1']],
+      ['compaction', 1, []],
+      ['turn', 1, []],
+    ]);
+    c.load([], {});
+    assert.deepEqual(c.compactions, [], 'another session starts with its own');
+    assert.equal(c.prompt('u1'), undefined);
   });
 });
 

@@ -9,6 +9,7 @@ import { coveragePath } from '../../../src/memory/notesCoverage';
 import { type ScriptedBlock } from '../../standin/server';
 import { createStandinAgent } from '../../support/standinAgent';
 import { useStandin } from '../../support/useStandin';
+import { testHost } from '../../support/host';
 
 const standin = useStandin();
 
@@ -35,7 +36,7 @@ function setup(withContext = false) {
   const cwd = mkdtempSync(join(tmpdir(), 'tl-notes-'));
   const notesPath = join(cwd, '.state', 'notes.md');
   const errors: string[] = [];
-  const context = withContext ? new ContextService({ cwd, home: join(cwd, '.home'), managedRoot: null, filesystemRoot: cwd, trusted: () => true }) : undefined;
+  const context = withContext ? new ContextService({ cwd, home: join(cwd, '.home'), managedRoot: null, filesystemRoot: cwd, host: testHost() }) : undefined;
   const { agent, store } = createStandinAgent({
     url: standin.url,
     cwd,

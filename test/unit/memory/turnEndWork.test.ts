@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import type { MessageParam } from '../../../src/api/types';
 import { MemoryDir } from '../../../src/memory/memdir';
 import { coveragePath } from '../../../src/memory/notesCoverage';
+
 import { type RecordedRequest } from '../../standin/server';
 import { createStandinAgent } from '../../support/standinAgent';
 import { useStandin } from '../../support/useStandin';
@@ -49,6 +50,9 @@ function setup(opts: { cwd?: string; dir?: string } = {}) {
   return { cwd, dir, notesPath, agent, errors, backgroundSince };
 }
 
+/** The coverage marker the notes' record claims, if any (an answer without an edit records only what it saw). */
+const readNotesMarker = (notesPath: string): unknown => (existsSync(coveragePath(notesPath)) ? (JSON.parse(readFileSync(coveragePath(notesPath), 'utf8')) as { marker?: unknown }).marker : undefined);
+
 const notesEdit = (notesPath: string, line: string) => ({ type: 'tool_use' as const, name: 'Edit', input: { file_path: notesPath, old_string: '## Current task', new_string: `## Current task\n${line}` } });
 const memoryWrite = (dir: string, name: string) => ({ type: 'tool_use' as const, name: 'Write', input: { file_path: join(dir, `${name}.md`), content: memoryFile(name) } });
 
@@ -70,64 +74,76 @@ describe('background memory work: one request when notes and extraction are both
     assert.match(readFileSync(join(dir, 'MEMORY.md'), 'utf8'), /feedback_terse/);
   });
 
-  it('a reply that does only the notes half gets its results back and one more turn, where "nothing to save" answers the other half', async () => {
+  it('a reply that does only the notes half ends at its writes, and the memory half counts as answered', async () => {
     const { notesPath, agent, backgroundSince } = setup();
-    standin.enqueue(
-      { content: [{ type: 'text', text: 'Loaded.' }] },
-      { content: [notesEdit(notesPath, 'Rows.')] },
-      { content: [{ type: 'text', text: 'Nothing to save.' }] },
-    );
+    standin.enqueue({ content: [{ type: 'text', text: 'Loaded.' }] }, { content: [notesEdit(notesPath, 'Rows.')] });
     await agent.submit(`Look at this:\n${bulk(1200)}`);
     await agent.drain();
-    const bg = backgroundSince();
-    assert.equal(bg.length, 2, 'the combined request, then one turn for the missing half');
-    assert.match(lastUser(bg[1]!), /tool_result/, 'the second turn carries the edit result');
-    // The memory half was answered: the next short prompt asks for no extraction.
+    assert.equal(backgroundSince().length, 1, 'no second turn: the fork saw the conversation and chose to save nothing');
+    assert.match(readFileSync(notesPath, 'utf8'), /Rows\./);
     standin.enqueue({ content: [{ type: 'text', text: 'Sure.' }] });
     await agent.submit('thanks');
     await agent.drain();
-    assert.equal(backgroundSince().length, 0);
+    assert.equal(backgroundSince().length, 0, 'neither half is asked again for a short prompt');
   });
 
-  it('a memory half still unanswered when the fork ends is asked again, alone, at the next loop end', async () => {
-    const { notesPath, agent, backgroundSince } = setup();
-    standin.enqueue(
-      { content: [{ type: 'text', text: 'Loaded.' }] },
-      { content: [notesEdit(notesPath, 'Rows.')] },
-      { content: [{ type: 'text', text: 'Done.' }] },
-    );
-    await agent.submit(`Look at this:\n${bulk(1200)}`);
-    await agent.drain();
-    assert.equal(backgroundSince().length, 2);
-    standin.enqueue({ content: [{ type: 'text', text: 'Sure.' }] }, { when: MEMORY_ASK, content: [{ type: 'text', text: 'Nothing to save.' }] });
-    await agent.submit('thanks');
-    await agent.drain();
-    const bg = backgroundSince();
-    assert.equal(bg.length, 1, 'the owed extraction ran');
-    assert.match(lastUser(bg[0]!), /should be remembered/);
-    assert.doesNotMatch(lastUser(bg[0]!), /Update the session notes/, 'the notes were not due: extraction alone');
-  });
-
-  it('a reply that does only the memory half leaves the notes unrecorded, and they are asked for again at the next natural break', async () => {
+  it('a reply that does only the memory half claims no coverage for the notes, and they wait for new conversation', async () => {
     const { dir, notesPath, agent, backgroundSince } = setup();
-    standin.enqueue(
-      { content: [{ type: 'text', text: 'Loaded.' }] },
-      { content: [memoryWrite(dir, 'feedback_terse')] },
-      { content: [{ type: 'text', text: 'That is all.' }] },
-    );
+    standin.enqueue({ content: [{ type: 'text', text: 'Loaded.' }] }, { content: [memoryWrite(dir, 'feedback_terse')] });
     await agent.submit(`Keep it terse. Look at this:\n${bulk(1200)}`);
     await agent.drain();
-    assert.equal(backgroundSince().length, 2);
-    assert.equal(existsSync(coveragePath(notesPath)), false, 'no coverage claimed without an edit');
-    // The notes are due again, so the extraction rides along: this reply answers both.
-    standin.enqueue({ content: [{ type: 'text', text: 'Sure.' }] }, { when: NOTES_ASK, content: [{ type: 'text', text: 'Nothing to save.' }, notesEdit(notesPath, 'Rows, second try.')] });
+    assert.equal(backgroundSince().length, 1);
+    assert.equal(readNotesMarker(notesPath), undefined, 'no coverage claimed without an edit');
+    standin.enqueue({ content: [{ type: 'text', text: 'Sure.' }] });
     await agent.submit('thanks');
     await agent.drain();
+    assert.equal(backgroundSince().length, 0, 'the notes saw this conversation: not asked again for it');
+    // 3/4 of the 40k verbatim tail a 200k window allows: the notes are due again.
+    standin.enqueue({ content: [{ type: 'text', text: 'Read.' }] }, { when: NOTES_ASK, content: [{ type: 'text', text: 'Nothing to save.' }, notesEdit(notesPath, 'Rows, then more rows.')] });
+    await agent.submit(`More:\n${bulk(2400, 'more')}`);
+    await agent.drain();
     const bg = backgroundSince();
-    assert.equal(bg.length, 1, 'the notes were asked again');
+    assert.equal(bg.length, 1);
     assert.match(lastUser(bg[0]!), /Update the session notes/);
-    assert.match(readFileSync(notesPath, 'utf8'), /Rows, second try\./);
+    assert.match(readFileSync(notesPath, 'utf8'), /Rows, then more rows\./);
   });
+});
+
+describe('background work the model answers with nothing is not asked again at every prompt', () => {
+  for (const [what, reply] of [
+    ['text and no tool call', [{ type: 'text' as const, text: 'I have nothing to add.' }]],
+    ['an empty text', [{ type: 'text' as const, text: '' }]],
+  ] as const) {
+    it(`a fork that answered with ${what} has seen that history, in this run and in continued ones (threadline -c)`, async () => {
+      const first = setup();
+      standin.enqueue({ content: [{ type: 'text', text: 'Loaded.' }] }, { when: NOTES_ASK, content: [...reply] });
+      await first.agent.submit(`Look at this:\n${bulk(1200)}`);
+      await first.agent.drain();
+      const asked = first.backgroundSince();
+      assert.equal(asked.length, 1);
+      assert.ok(lastUser(asked[0]!).includes(NOTES_ASK) && lastUser(asked[0]!).includes(MEMORY_ASK), 'both jobs were asked');
+      assert.equal(readNotesMarker(first.notesPath), undefined, 'an answer without an edit covers nothing');
+      standin.enqueue({ content: [{ type: 'text', text: 'Sure.' }] });
+      await first.agent.submit('thanks');
+      await first.agent.drain();
+      assert.equal(first.backgroundSince().length, 0, 'the same run does not ask again');
+      let history = [...first.agent.messages];
+      const asks: string[][] = [];
+      for (const prompt of ['and the second file?', 'one more thing']) {
+        const next = setup({ cwd: first.cwd, dir: first.dir });
+        next.agent.setHistory(history);
+        next.backgroundSince();
+        standin.enqueue({ content: [{ type: 'text', text: 'Done.' }] });
+        // Extraction's own pace: alone, every third prompt since the one it read.
+        if (asks.length === 1) standin.enqueue({ when: MEMORY_ASK, content: [{ type: 'text', text: 'Nothing to save.' }] });
+        await next.agent.submit(prompt);
+        await next.agent.drain();
+        asks.push(next.backgroundSince().map((r) => (lastUser(r).includes(NOTES_ASK) ? 'notes' : 'memory')));
+        history = [...next.agent.messages];
+      }
+      assert.deepEqual(asks, [[], ['memory']], 'continued runs do not ask for the notes again; extraction keeps its pace of three prompts');
+    });
+  }
 });
 
 describe('background memory work fires when it is worth it (issue 15)', () => {
@@ -140,7 +156,8 @@ describe('background memory work fires when it is worth it (issue 15)', () => {
     const perPrompt: number[] = [];
     for (let i = 1; i <= 3; i++) {
       // About 6k tokens each: past the seed's 5k, short of the 30k lag a 200k window allows.
-      standin.enqueue({ content: [{ type: 'text', text: `Answer ${i}.` }] }, { when: MEMORY_ASK, content: [{ type: 'text', text: 'Nothing to save.' }] });
+      standin.enqueue({ content: [{ type: 'text', text: `Answer ${i}.` }] });
+      if (i === 3) standin.enqueue({ when: MEMORY_ASK, content: [{ type: 'text', text: 'Nothing to save.' }] });
       await agent.submit(`Part ${i}:\n${bulk(450, `p${i}`)}`);
       await agent.drain();
       const bg = backgroundSince();

@@ -6,10 +6,8 @@ import { describe, it } from 'node:test';
 import type { MessageParam } from '../../../src/api/types';
 import type { ViewMessage } from '../../../src/shared/viewState';
 import { SessionRecorder } from '../../../src/sessions/recorder';
-import { restoreSession } from '../../../src/sessions/resume';
+import { resumedRecorder } from '../../../src/sessions/resume';
 import { SessionStore } from '../../../src/sessions/sessionStore';
-import { getDefaultAppState, type AppState } from '../../../src/state/appState';
-import { createStore } from '../../../src/shared/store';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'tl-repair-'));
 const msg = (role: 'user' | 'assistant', t: string): MessageParam => ({ role, content: [{ type: 'text', text: t }] });
@@ -29,9 +27,8 @@ describe('a torn last line (a crash mid-append)', () => {
     appendFileSync(store.file('t'), torn);
     // The next run resumes the session and sends its next prompt.
     const loaded = await store.load('t');
-    const state = createStore<AppState>(getDefaultAppState({ sessionId: 't' }));
-    let history: MessageParam[] = [];
-    const rec = restoreSession(loaded, state, { setHistory: (h) => (history = h) }, store);
+    const history = loaded.history;
+    const rec = resumedRecorder(loaded, store);
     const next = [...history, msg('assistant', 'an answer'), msg('user', 'the next prompt')];
     await rec.sync(next, [...loaded.view, user(2, 'the next prompt')], 2);
     const again = await store.load('t');

@@ -7,9 +7,11 @@ import type { MessageParam } from '../../../src/api/types';
 import type { ViewMessage } from '../../../src/shared/viewState';
 import { createStore } from '../../../src/shared/store';
 import { SessionRecorder } from '../../../src/sessions/recorder';
-import { lastAssistantAt, restoreSession, skippedNotice } from '../../../src/sessions/resume';
+import { lastAssistantAt, resumedRecorder, skippedNotice } from '../../../src/sessions/resume';
+import { SessionDriver } from '../../../src/sessions/sessionDriver';
 import { SessionStore, type LoadedSession } from '../../../src/sessions/sessionStore';
 import { getDefaultAppState, type AppState } from '../../../src/state/appState';
+import { fakeDriverDeps } from '../../support/fakeSessionAgent';
 
 const msg = (role: 'user' | 'assistant', text: string): MessageParam => ({ role, content: [{ type: 'text', text }] });
 const view: ViewMessage[] = [
@@ -30,6 +32,8 @@ function loaded(over: Partial<LoadedSession> = {}): LoadedSession {
     tokens: 1234,
     skipped: [],
     repairs: [],
+    compactions: [],
+    prompts: {},
     ...over,
   };
 }
@@ -41,14 +45,15 @@ function busyStore() {
   return store;
 }
 
-describe('restoreSession: a saved session put back in the panel and the agent', () => {
+describe('a saved session put back in the panel and the agent', () => {
   it('restores id, title and messages, idle, with Undo and Rewind of the old run switched off and nothing else changed', () => {
     const store = busyStore();
-    let got: { history: MessageParam[]; opts: unknown } | undefined;
-    const sessions = new SessionStore(mkdtempSync(join(tmpdir(), 'tl-resume-')));
-    const rec = restoreSession(loaded(), store, { setHistory: (history, opts) => (got = { history, opts }) }, sessions);
+    const { deps, agents } = fakeDriverDeps(store, mkdtempSync(join(tmpdir(), 'tl-resume-')));
+    const driver = new SessionDriver(deps, { kind: 'resume', loaded: loaded() });
     const s = store.getState();
     assert.equal(s.sessionId, 'resumed-1');
+    assert.equal(driver.sessionId, 'resumed-1', 'the runtime continues under the saved id');
+    assert.equal(agents[0]!.session.id, 'resumed-1', 'so do the agent\'s notes and archives');
     assert.equal(s.sessionTitle, 'Fix the parser');
     assert.equal(s.status, 'idle');
     assert.equal(s.permission, null);
@@ -62,16 +67,15 @@ describe('restoreSession: a saved session put back in the panel and the agent', 
       view[5],
     ]);
     assert.equal(s.messages[5], view[5], 'a message with nothing to switch off is kept as it is');
-    assert.deepEqual(got, { history: loaded().history, opts: { lastAssistantAt: 500 } }, 'the agent learns when the last answer came (the cache may be cold)');
-    assert.ok(rec instanceof SessionRecorder);
+    assert.deepEqual(agents[0]!.restored, [{ history: loaded().history, opts: { lastAssistantAt: 500, compactions: [], prompts: {} } }], 'the agent learns when the last answer came (the cache may be cold)');
   });
 
   it('keeps the title the panel has when the transcript has none, and gives no answer time when there was no answer', () => {
     const store = busyStore();
-    let opts: unknown = 'unset';
-    restoreSession(loaded({ title: undefined, view: [view[0]!] }), store, { setHistory: (_h, o) => (opts = o) }, new SessionStore(mkdtempSync(join(tmpdir(), 'tl-resume-'))));
+    const { deps, agents } = fakeDriverDeps(store, mkdtempSync(join(tmpdir(), 'tl-resume-')));
+    new SessionDriver(deps, { kind: 'resume', loaded: loaded({ title: undefined, view: [view[0]!] }) });
     assert.equal(store.getState().sessionTitle, 'Live session');
-    assert.deepEqual(opts, {});
+    assert.deepEqual(agents[0]!.restored[0]!.opts, { compactions: [], prompts: {} });
   });
 
   it('continues the same transcript: the next message is appended to the resumed file, with its meta unchanged', async () => {
@@ -82,7 +86,7 @@ describe('restoreSession: a saved session put back in the panel and the agent', 
     await first.sync(h1, v1, 5);
     await first.flush();
     const before = await sessions.load('r2');
-    const rec = restoreSession(before, busyStore(), { setHistory: () => {} }, sessions);
+    const rec = resumedRecorder(before, sessions);
     const h2 = [...h1, msg('assistant', 'a1')];
     await rec.sync(h2, [...v1, { kind: 'assistant', id: 'a1', text: 'a1', streaming: false, createdAt: 2 }], 9);
     await rec.flush();

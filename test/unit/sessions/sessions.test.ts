@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { MessageParam } from '../../../src/api/types';
 import type { ViewMessage } from '../../../src/shared/viewState';
 import { SessionRecorder } from '../../../src/sessions/recorder';
 import { SessionUiStore } from '../../../src/sessions/sessionUiStore';
 import { bundle } from '../../support/cliBundle';
-import { archiveToMarkdown, assertSessionId, SessionError, SessionStore, sessionToMarkdown } from '../../../src/sessions/sessionStore';
+import { archiveToMarkdown, assertSessionId, SessionError, sessionCheckpointsDir, SessionStore, sessionToMarkdown } from '../../../src/sessions/sessionStore';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'tl-sess-'));
 const user = (i: number): ViewMessage => ({ kind: 'user', id: `u${i}`, text: `question ${i}`, createdAt: i });
@@ -98,7 +98,7 @@ describe('session persistence', () => {
     await assert.rejects(store.rename('r1', '   '), SessionError);
   });
 
-  it('a deleted session takes its draft and scroll anchor to the trash, and Undo brings them back', async () => {
+  it('a deleted session takes its draft, scroll anchor and checkpoints to the trash, and Undo brings them back', async () => {
     const dir = tmp();
     const store = new SessionStore(dir);
     const rec = new SessionRecorder(store, { id: 'd1', cwd: '/w', model: 'm' });
@@ -110,10 +110,15 @@ describe('session persistence', () => {
     await ui.flush();
     const uiFile = join(dir, 'ui', 'd1.json');
     const kept = readFileSync(uiFile, 'utf8');
+    const manifest = join(sessionCheckpointsDir(dir, 'd1'), 'manifest.jsonl');
+    mkdirSync(dirname(manifest), { recursive: true });
+    writeFileSync(manifest, '{"t":"checkpoint"}\n');
     await store.delete('d1');
     assert.equal(existsSync(uiFile), false, 'the deleted session left its UI file behind');
+    assert.equal(existsSync(sessionCheckpointsDir(dir, 'd1')), false, 'the deleted session left its checkpoints behind');
     await store.restore('d1');
     assert.equal(readFileSync(uiFile, 'utf8'), kept);
+    assert.equal(readFileSync(manifest, 'utf8'), '{"t":"checkpoint"}\n');
     assert.deepEqual((await new SessionUiStore(dir).get('d1')).draft, { text: 'half a thought', at: 3 });
     // A session that never had a draft deletes and restores as before.
     const bare = new SessionRecorder(store, { id: 'd2', cwd: '/w', model: 'm' });
@@ -122,6 +127,27 @@ describe('session persistence', () => {
     await store.delete('d2');
     await store.restore('d2');
     assert.deepEqual((await store.list()).map((s) => s.id).sort(), ['d1', 'd2']);
+  });
+
+  it("a deleted session's checkpoints leave the disk a day after the delete (the next delete purges them)", async () => {
+    const dir = tmp();
+    const store = new SessionStore(dir);
+    for (const id of ['old', 'new']) {
+      const rec = new SessionRecorder(store, { id, cwd: '/w', model: 'm' });
+      await rec.sync([{ role: 'user', content: [{ type: 'text', text: 'q' }] }], [user(1)], 5);
+      await rec.flush();
+      mkdirSync(join(sessionCheckpointsDir(dir, id), 'blobs'), { recursive: true });
+      writeFileSync(join(sessionCheckpointsDir(dir, id), 'manifest.jsonl'), '{"t":"checkpoint"}\n');
+    }
+    await store.delete('old');
+    const trashed = join(dir, '.trash', 'old.checkpoints');
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600 * 1000);
+    utimesSync(trashed, twoDaysAgo, twoDaysAgo);
+    await store.delete('new');
+    assert.equal(existsSync(trashed), false, 'checkpoints trashed two days ago are gone');
+    assert.equal(existsSync(join(dir, '.trash', 'new.checkpoints', 'manifest.jsonl')), true, 'those trashed just now stay, for Undo');
+    await store.restore('new');
+    assert.equal(existsSync(join(sessionCheckpointsDir(dir, 'new'), 'manifest.jsonl')), true);
   });
 
   it('renders an archived transcript as read-only markdown, skipping reminders and bad lines', () => {

@@ -14,6 +14,12 @@ describe('parseWebviewMessage', () => {
     { type: 'editor/openFile', payload: { path: '/abs/file.ts', line: 12 } },
     { type: 'editor/insertText', payload: { text: 'const a = 1;\n' } },
     { type: 'edit/review', payload: { requestId: 'perm_1' } },
+    { type: 'restore/preview', payload: { id: 'user_1', scope: 'both' } },
+    { type: 'restore/apply', payload: { choices: { '/w/a.txt': 'keep', '/w/b.txt': 'restore' } } },
+    { type: 'restore/openDiff', payload: { path: '/w/a.txt' } },
+    { type: 'summarize/ask', payload: { id: 'user_1', direction: 'upTo' } },
+    { type: 'summarize/preview', payload: { focus: '' } },
+    { type: 'session/diff', payload: {} },
   ];
   for (const message of good) {
     it(`accepts ${JSON.stringify(message)}`, () => {
@@ -38,6 +44,11 @@ describe('parseWebviewMessage', () => {
     ['a fractional seq', { type: 'view/resync', payload: { lastSeq: 1.5 } }],
     ['an empty path to open', { type: 'editor/openFile', payload: { path: '' } }],
     ['a path with a NUL byte', { type: 'editor/openFile', payload: { path: 'a\0b' } }],
+    ['a restore of an unknown scope', { type: 'restore/preview', payload: { id: 'user_1', scope: 'files' } }],
+    ['a conflict choice that is neither restore nor keep', { type: 'restore/apply', payload: { choices: { '/w/a.txt': 'overwrite' } } }],
+    ['conflict choices that are not an object', { type: 'restore/apply', payload: { choices: ['/w/a.txt'] } }],
+    ['a summary in an unknown direction', { type: 'summarize/ask', payload: { id: 'user_1', direction: 'sideways' } }],
+    ['a focus that is not text', { type: 'summarize/preview', payload: { focus: 3 } }],
     ['an oversized path', { type: 'editor/openFile', payload: { path: 'a'.repeat(MAX_PATH_CHARS + 1) } }],
     ['a line 0', { type: 'editor/openFile', payload: { path: 'a.ts', line: 0 } }],
     ['a fractional line', { type: 'editor/openFile', payload: { path: 'a.ts', line: 2.5 } }],

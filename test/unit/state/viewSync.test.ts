@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { createAgent } from '../../../src/agent/createAgent';
+import { Permissions } from '../../../src/agent/permissions';
+import { createToolRegistry } from '../../../src/agent/tools';
 import { createChatHandlers } from '../../../src/chat/chatController';
+import { RuntimeState } from '../../../src/state/runtimeState';
+import { chatDeps, stubSession, stubWorkbench } from '../../support/chatDeps';
+import { testHost } from '../../support/host';
 import type { Logger } from '../../../src/ports/logger';
 import type { HostToWebviewMessage } from '../../../src/shared/protocol';
 import { applyViewPatch } from '../../../src/shared/viewPatch';
@@ -10,17 +16,15 @@ import { appendMessage, updateMessage } from '../../../src/state/actions';
 import { createStore } from '../../../src/shared/store';
 import { ViewSync } from '../../../src/state/viewSync';
 
-function setup(opts: { hasKey?: boolean } = {}) {
+function setup() {
   const store = createStore<AppState>(getDefaultAppState({ sessionId: 's1' }));
   const errors: string[] = [];
   const log: Logger = { info: () => undefined, warn: () => undefined, error: (m) => errors.push(m) };
   const commands: string[] = [];
-  const handlers = createChatHandlers({
-    store,
-    log,
-    hasApiKey: async () => opts.hasKey ?? false,
-    runCommand: (c) => commands.push(c),
-  });
+  // The real agent, with no key set: it keeps the message and asks for one.
+  const cwd = process.cwd();
+  const agent = createAgent({ store, runtime: new RuntimeState(cwd), log, cwd, host: testHost(), tools: createToolRegistry(), permissions: new Permissions({ cwd, rules: () => ({ allow: [], ask: [], deny: [] }), trusted: () => true }) });
+  const handlers = createChatHandlers(chatDeps(store, { log, session: stubSession({ submit: (text) => agent.submit(text) }), workbench: stubWorkbench({ runCommand: (c) => commands.push(c) }) }));
   const sync = new ViewSync(store, handlers, log);
   const posted: HostToWebviewMessage[] = [];
   sync.attach({ postMessage: (m) => posted.push(structuredClone(m)) });
@@ -102,7 +106,7 @@ describe('ViewSync', () => {
   });
 
   it('keeps the message and offers Set API Key when no key is set', async () => {
-    const t = setup({ hasKey: false });
+    const t = setup();
     await t.sync.receive({ type: 'view/ready', payload: {} });
     await t.sync.receive({ type: 'chat/send', payload: { text: 'hi' } });
     const messages = t.store.getState().messages;

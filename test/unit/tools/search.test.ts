@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createGlobTool, globTool } from '../../../src/agent/tools/glob';
 import { createGrepTool, grepTool } from '../../../src/agent/tools/grep';
+import { Permissions } from '../../../src/agent/permissions';
 import type { Tool } from '../../../src/tools/types';
 import { runBounded } from '../../support/bounded';
 
@@ -62,7 +63,7 @@ describe('Grep and Glob stay inside what was approved', () => {
 
   it('asks the search scope about every file, so a Read deny rule hides a file from Grep', async () => {
     const { ws } = tree({ 'ws/.env': 'TOKEN=abc', 'ws/app.ts': 'const TOKEN = 1' });
-    const scope = { mayShow: (real: string) => !real.endsWith('/.env') };
+    const scope = { forSearch: () => (real: string) => !real.endsWith('/.env') };
     const r = await run(createGrepTool(scope), { pattern: 'TOKEN' }, ws);
     assert.equal(r.content.split('\n')[0], 'app.ts');
     assert.doesNotMatch(r.content, /\.env/);
@@ -95,5 +96,35 @@ describe('Grep cannot hang on a regular expression', () => {
     const r = grepTool.parse({ pattern: '(?=x)y' });
     assert.equal(r.ok, false);
     if (!r.ok) assert.match(r.error, /not a valid regular expression/);
+  });
+});
+
+describe('Grep and Glob through the permission engine', () => {
+  it('reads the rule sources once per search through the permission engine, not once per file found', async () => {
+    const files: Record<string, string> = { 'ws/.env': 'TOKEN=abc' };
+    for (let i = 0; i < 40; i++) files[`ws/src/f${i}.ts`] = `export const TOKEN${i} = ${i};`;
+    const { ws } = tree(files);
+    let reads = 0;
+    const permissions = new Permissions({
+      cwd: ws,
+      rules: () => {
+        reads++;
+        return { allow: [], ask: [], deny: ['Read(.env)'] };
+      },
+      sources: () => {
+        reads++;
+        return [{ label: '.claude/settings.json', root: ws, deny: ['Read(secrets/**)'] }];
+      },
+      trusted: () => true,
+    });
+    const g = await run(createGlobTool(permissions), { pattern: '**/*' }, ws);
+    assert.equal(g.content.split('\n').filter((l) => l.startsWith('src/')).length, 40);
+    assert.match(g.content, /1 match left out/, 'the deny rule still hides .env');
+    assert.doesNotMatch(g.content, /\.env/);
+    assert.equal(reads, 2, 'rules() and sources() once each for the whole search');
+    reads = 0;
+    const r = await run(createGrepTool(permissions), { pattern: 'TOKEN' }, ws);
+    assert.equal(r.content.split('\n').filter((l) => l.startsWith('src/')).length, 40);
+    assert.equal(reads, 2);
   });
 });

@@ -7,6 +7,7 @@ import { pickView, getDefaultAppState, type AppState } from '../../../src/state/
 import { appendMessage } from '../../../src/state/actions';
 import { createStore } from '../../../src/shared/store';
 import { ViewSync } from '../../../src/state/viewSync';
+import { chatDeps } from '../../support/chatDeps';
 
 const tick = () => new Promise((r) => setImmediate(r));
 
@@ -14,7 +15,7 @@ const tick = () => new Promise((r) => setImmediate(r));
 function pair() {
   const store = createStore<AppState>(getDefaultAppState({ sessionId: 's1' }));
   const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
-  const sync = new ViewSync(store, createChatHandlers({ store, log, hasApiKey: async () => false, runCommand: () => undefined }), log);
+  const sync = new ViewSync(store, createChatHandlers(chatDeps(store, { log })), log);
   const toWebview: HostToWebviewMessage[] = [];
   const toHost: WebviewToHostMessage[] = [];
   sync.attach({ postMessage: (m) => toWebview.push(structuredClone(m)) });

@@ -12,7 +12,9 @@ import { McpButton, McpPanel } from './McpServers';
 import { MessageList } from './MessageList';
 import { ModelButton } from './ModelButton';
 import { PermissionPrompt } from './PermissionPrompt';
+import { RestorePanel } from './RestorePanel';
 import { RetryLine } from './RetryLine';
+import { SummarizePanel } from './SummarizePanel';
 
 // Any snapshot at all means the host has answered the ready handshake.
 const selectLoaded = (_s: ViewState) => true as const;
@@ -63,6 +65,9 @@ export function App() {
         <ModelButton />
         <TokenMeter open={contextOpen} />
         <McpButton />
+        <button className="icon" data-testid="session-diff-button" title="Changes in this session: every file the agent changed, against its first snapshot" onClick={() => post({ type: 'session/diff', payload: {} })}>
+          <span className="codicon codicon-diff-multiple" />
+        </button>
         <button className="icon" data-testid="history-button" title="Session history" onClick={() => post({ type: historyOpen ? 'history/hide' : 'history/show', payload: {} })}>
           <span className="codicon codicon-history" />
         </button>
@@ -75,6 +80,8 @@ export function App() {
       <McpPanel />
       {contextOpen ? <ContextView /> : historyOpen ? <HistoryView /> : empty ? <EmptyState /> : <MessageList />}
       <RetryLine />
+      <RestorePanel />
+      <SummarizePanel />
       <PermissionPrompt />
       <Composer />
     </div>

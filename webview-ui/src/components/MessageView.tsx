@@ -7,6 +7,7 @@ import { CompactionDivider } from './CompactionDivider';
 import { Markdown } from './Markdown';
 import type { RowAttributes } from './rowAttributes';
 import { ToolCard } from './ToolCard';
+import { UserMessageMenu } from './UserMessageMenu';
 
 /** The id of a message just brought into view, so it can be marked for a moment. */
 export const FlashContext = createContext<string | undefined>(undefined);
@@ -37,16 +38,7 @@ const MessageView = memo(function MessageView({ message, index }: { message: Vie
         <div className="message user" {...common}>
           <div className="role">
             <span className="codicon codicon-account" /> You
-            {message.rewindable && (
-              <span className="message-actions">
-                <button className="icon" data-testid="message-rewind" title="Rewind to here: drop this message and everything after it (files on disk are not changed)" onClick={() => post({ type: 'chat/rewind', payload: { id: message.id } })}>
-                  <span className="codicon codicon-discard" />
-                </button>
-                <button className="icon" data-testid="message-fork" title="Fork from here: a new session with the conversation up to this message" onClick={() => post({ type: 'chat/fork', payload: { id: message.id } })}>
-                  <span className="codicon codicon-repo-forked" />
-                </button>
-              </span>
-            )}
+            <UserMessageMenu id={message.id} rewindable={message.rewindable === true} />
           </div>
           <div className="user-text">{message.text}</div>
         </div>

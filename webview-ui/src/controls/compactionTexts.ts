@@ -14,6 +14,6 @@ export function compactionTexts(m: Compaction): { label: string; undoTitle: stri
     label: `Compacted: ${from} → ${to} tokens`,
     undoTitle: m.canUndo
       ? `Restore the conversation as it was before (${from} tokens)`
-      : 'Undo is only possible until the next reply, in the window that compacted',
+      : 'Undo is not available: a later compaction summarised this one (undo that first), the conversation was rewound to before it, or it was made before Threadline kept what Undo needs',
   };
 }

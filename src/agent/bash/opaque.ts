@@ -1,0 +1,76 @@
+import picomatch from 'picomatch';
+import { commandBase, fromEnvironment, type Opaque } from './commands';
+import { denyMatches, type BashPattern } from './rules';
+
+// The general rule behind every wrapper list: a program not known to be inert may run any word
+// it is handed as a command, so a deny or ask rule asks (never allows) where such a program is
+// handed the name of the program the rule names. `gdb -batch -ex 'shell rm x'`, `tmux new 'rm
+// x'`, `perf stat rm x`, `echo 'rm x' | gdb -x /dev/stdin` and wrappers no list names are caught
+// by it, at the price of asking for `git commit -m "rm the file"` while `Bash(rm:*)` is denied.
+
+/** Stands for a word the shell computes. */
+const COMPUTED = undefined;
+
+/** The words a text holds once a shell has removed quotes and backslashes and split it at operators. */
+function tokens(text: string): string[] {
+  return text
+    .replace(/\\\n/g, '')
+    .replace(/['"\\]/g, '')
+    // Anything but the characters of a file name separates (`alias.x=!rm`, `pager:rm`).
+    .split(/[^\w./+~-]+/)
+    .filter(Boolean);
+}
+
+/** The program a pattern names (its first word, as a base name), undefined for a wildcard that names none. */
+function programOf(p: BashPattern): string | undefined {
+  if (p.kind === 'wildcard') return p.first === undefined ? undefined : commandBase(p.first);
+  return p.words[0] === undefined ? undefined : commandBase(p.words[0]);
+}
+
+/** A name as written and every value glued to a short option (`-erm` may be `-e rm`). */
+function spellings(token: string): string[] {
+  const out = [commandBase(token)];
+  if (/^-[^-]/.test(token)) for (let k = 2; k < token.length; k++) out.push(commandBase(token.slice(k)));
+  return out;
+}
+
+/**
+ * Why `o` may run what the rule names, or undefined when it cannot: its arguments and input spell
+ * the rule's program (followed by the rule's other words, for a prefix rule), or hold a word the
+ * shell or the program computes (`$(…)`, `$x`, a glob that may name it).
+ */
+export function opaqueMayRun(p: BashPattern, o: Opaque, mentions: ReadonlySet<string>): string | undefined {
+  const program = programOf(p);
+  const name = o.words[0]!;
+  const stream: (string | undefined)[] = [];
+  const handed = [...o.words.slice(1).map((w, i) => ({ w, shape: o.shapes?.[i + 1] })), ...o.inputs.map((w) => ({ w, shape: undefined }))];
+  for (const { w, shape } of handed) {
+    if (w !== undefined) {
+      // A program that runs the text as a script would compute these itself.
+      if (/[$`]/.test(w)) return `${name} is handed text with an expansion or substitution, which it may run`;
+      stream.push(...tokens(w));
+      continue;
+    }
+    if (shape?.kind === 'variable' && fromEnvironment(shape.name, mentions)) {
+      // The user's value, not the model's: only the text around it can name a program.
+      stream.push(...tokens(shape.before), ...tokens(shape.after));
+      continue;
+    }
+    if (shape?.kind === 'glob' && program !== undefined) {
+      // A glob becomes the names of files it matches; it matters only if it could match the program's name.
+      const last = shape.text.split('/').at(-1) ?? '';
+      if (!picomatch.isMatch(program, last, { dot: true })) {
+        stream.push(COMPUTED);
+        continue;
+      }
+    }
+    return `${name} is handed a word computed when it runs, which may name a program`;
+  }
+  for (let i = 0; i < stream.length; i++) {
+    const t = stream[i];
+    if (t === undefined) continue;
+    const hit = program === undefined ? denyMatches(p, stream.slice(i)) : spellings(t).includes(program) ? denyMatches(p, [program, ...stream.slice(i + 1)]) : 'no';
+    if (hit !== 'no') return `${name} is not known to be inert and is handed ${JSON.stringify(program ?? t)}, which it may run`;
+  }
+  return undefined;
+}

@@ -1,0 +1,103 @@
+import { commandBase, fromEnvironment, type SimpleCommand } from './commands';
+import type { BashPattern } from './rules';
+
+// A prefix rule grants its words "and then anything". What follows must not change which program
+// or which code runs: `npm test --node-options=--import=data:…`, `npm test --script-shell=./x`,
+// `npm test -- --require ./x.js` (passed on to the test runner), `make test SHELL=./x`,
+// `rg --pre ./x`, `find -exec`, `sort --compress-program=./x`. Two rules:
+//   - after a rule that names a runtime, package manager, build tool or test runner and more
+//     than the program (`npm test:*`, `cargo test:*`, `python -m pytest:*`), an option asks
+//     unless it is one known only to select tests or tune output (a list that can be wrong
+//     only by asking), and so does a NAME=value word, a word computed when it runs, and an
+//     operand that names a file outside the workspace or a URL (`/tmp/x.test.js`, `data:…`);
+//   - after any rule, the options by which common programs run another program ask.
+// A rule that names the program alone (`npm:*`, `python:*`) allows whatever it runs.
+
+/** Programs whose options (or whose test runner's, after `--`) can load or run code. */
+const CODE_RUNNERS: ReadonlySet<string> = new Set([
+  'node', 'nodejs', 'npm', 'npx', 'pnpm', 'pnpx', 'yarn', 'yarnpkg', 'bun', 'bunx', 'deno', 'tsx', 'ts-node', 'corepack',
+  'python', 'python3', 'python2', 'py', 'pip', 'pip3', 'pipx', 'uv', 'uvx', 'poetry', 'pdm', 'hatch', 'pytest', 'py.test', 'tox', 'nox',
+  'ruby', 'bundle', 'bundler', 'rake', 'rspec', 'rails', 'cargo', 'rustc', 'go', 'make', 'gmake', 'cmake', 'ninja', 'gradle', 'gradlew',
+  'mvn', 'mvnw', 'sbt', 'dotnet', 'php', 'composer', 'java', 'perl', 'swift', 'mix', 'elixir', 'lua', 'Rscript', 'julia', 'cabal',
+  'stack', 'zig', 'dart', 'flutter', 'jest', 'vitest', 'mocha', 'ava', 'tap', 'jasmine', 'karma', 'playwright', 'cypress', 'nx',
+  'turbo', 'lerna', 'rush', 'eslint', 'prettier', 'tsc', 'webpack', 'vite', 'rollup', 'esbuild', 'babel',
+]);
+
+/** Long options (without `--` and `=value`) that only pick tests or shape output, installs or builds. */
+const QUIET_OPTIONS: ReadonlySet<string> = new Set([
+  'verbose', 'quiet', 'silent', 'color', 'colors', 'no-color', 'no-colors', 'update', 'updateSnapshot', 'update-snapshots', 'ci',
+  'watch', 'no-watch', 'watchAll', 'coverage', 'no-coverage', 'bail', 'grep', 'fgrep', 'invert', 'testNamePattern',
+  'testPathPattern', 'testPathPatterns', 'runInBand', 'passWithNoTests', 'detectOpenHandles', 'forceExit', 'json', 'timeout',
+  'testTimeout', 'retries', 'retry', 'parallel', 'jobs', 'maxWorkers', 'max-workers', 'workers', 'lf', 'last-failed', 'ff',
+  'failed-first', 'maxfail', 'tb', 'no-header', 'release', 'all-features', 'features', 'no-default-features', 'workspace',
+  'workspaces', 'all', 'lib', 'bins', 'tests', 'doc', 'nocapture', 'test-threads', 'exact', 'ignored', 'include-ignored', 'locked',
+  'offline', 'frozen', 'all-targets', 'count', 'run', 'race', 'short', 'cover', 'bench', 'benchmem', 'failfast', 'tags',
+  'if-present', 'loglevel', 'no-audit', 'no-fund', 'ignore-scripts', 'save-dev', 'save', 'save-exact', 'no-save', 'production',
+  'omit', 'legacy-peer-deps', 'dry-run', 'no-print-directory', 'keep-going', 'only', 'shard', 'changed', 'onlyChanged', 'listTests',
+  'clearCache', 'no-cache', 'randomize', 'seed', 'repeat-each', 'fix', 'max-warnings', 'noEmit', 'pretty', 'summary', 'frozen-lockfile',
+  'prefer-offline', 'immutable', 'check',
+]);
+
+/** Short options, alone or bundled (`-xvs`), that only pick tests or shape output. A number may follow (`-j4`). */
+const QUIET_LETTERS = /^-[vqsuxbktjil]+\d*$/;
+
+/** Options by which a program runs another program or writes where it is told, whatever the rule names. */
+const RUNS_PROGRAM: ReadonlyMap<string, readonly string[]> = new Map([
+  ['rg', ['--pre']],
+  ['sort', ['--compress-program']],
+  ['split', ['--filter']],
+  ['tar', ['--to-command', '-I', '--use-compress-program', '--checkpoint-action', '--info-script', '--new-volume-script', '-F', '--rsh-command', '--rmt-command']],
+  ['zip', ['-TT', '--unzip-command']],
+  ['rsync', ['-e', '--rsh', '--rsync-path']],
+  ['git', ['--upload-pack', '--receive-pack', '--exec', '--extcmd', '--open-files-in-pager', '-O', '--output', '--ext-diff']],
+  ['find', ['-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls', '-delete']],
+  ['man', ['-P', '--pager', '-H', '--html']],
+]);
+
+function spells(word: string, option: string): boolean {
+  if (word === option || word.startsWith(`${option}=`)) return true;
+  // find's and tar's long single-dash names, and short options with a glued value (-Icmd) or in a bundle (-xI).
+  if (option.startsWith('--') || option.length > 2) return false;
+  return /^-[A-Za-z]+/.test(word) && !word.startsWith('--') && word.slice(1).includes(option.slice(1));
+}
+
+/** The words a pattern spells itself (its own options are the user's choice) and how many lead it. */
+function ruleWords(p: BashPattern): { own: ReadonlySet<string>; lead: number; program: string | undefined } {
+  if (p.kind === 'wildcard') return { own: new Set(p.literals), lead: 1, program: p.first === undefined ? undefined : commandBase(p.first) };
+  return { own: new Set(p.words), lead: p.words.length, program: p.words[0] === undefined ? undefined : commandBase(p.words[0]) };
+}
+
+/**
+ * Why the words of `c` after what rule `p` spells may change what program or code runs; undefined
+ * when they cannot. `mentions`: the names the script spells (see fromEnvironment).
+ */
+export function optionInjection(p: BashPattern, c: SimpleCommand, mentions: ReadonlySet<string>): string | undefined {
+  const { own, lead, program } = ruleWords(p);
+  if (program === undefined) return undefined;
+  const narrowRunner = CODE_RUNNERS.has(program) && (p.kind === 'wildcard' ? own.size > 1 : lead > 1);
+  const runsProgram = RUNS_PROGRAM.get(program) ?? [];
+  for (let i = lead; i < c.words.length; i++) {
+    const w = c.words[i];
+    if (w === undefined) {
+      const shape = c.shapes?.[i];
+      if (narrowRunner && !(shape?.kind === 'variable' && fromEnvironment(shape.name, mentions) && !shape.before.startsWith('-'))) {
+        return `${program} is given a word computed when it runs, which may be an option that changes what code runs`;
+      }
+      continue;
+    }
+    if (own.has(w)) continue;
+    const hit = runsProgram.find((o) => spells(w, o));
+    if (hit) return `${hit} lets ${program} run another program or write where it is told`;
+    if (!narrowRunner || w === '--' || w === '-') continue;
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) return `${w.split('=')[0]}=… may set what ${program} runs (make SHELL=…, a config key)`;
+    // A test file, script or module outside the workspace would run as code too.
+    if (!w.startsWith('-') && (w.startsWith('/') || w.startsWith('~') || w.split('/').includes('..') || /^(data|file|https?|ftp|node|javascript|blob):/i.test(w))) {
+      return `${w} names code outside the workspace, which ${program} may run`;
+    }
+    if (!w.startsWith('-')) continue;
+    // Go and others spell long options with one dash (-run, -count=1).
+    if (QUIET_OPTIONS.has(w.replace(/^--?/, '').split('=')[0]!) || QUIET_LETTERS.test(w)) continue;
+    return `${w.split('=')[0]} is not an option known only to select tests or shape output, and options of ${program} (or of what it runs) can load code`;
+  }
+  return undefined;
+}

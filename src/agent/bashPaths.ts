@@ -1,0 +1,204 @@
+import { readdirSync } from 'node:fs';
+import { isAbsolute, join, posix, resolve } from 'node:path';
+import { expand as braces } from 'brace-expansion';
+import picomatch from 'picomatch';
+import type { BashAnalysis } from './bash/analyze';
+import { commandBase, fromEnvironment, type SimpleCommand } from './bash/commands';
+import { pathArgs, type PathArg } from './bash/pathArgs';
+import type { Shape } from './bash/words';
+import { isOwnProcessPath, ownProcessRefusal, ownProcessTree } from './ownProcess';
+import { isWithin, realLocation } from '../tools/paths';
+
+// Where the files a Bash command names really are, for the two checks that need the file system:
+// no command may name the agent's own /proc entries, and a command an allow rule let through
+// must name files inside the workspace (reads: also the added folders).
+
+export interface PathFinding {
+  behavior: 'deny' | 'ask';
+  reason: string;
+  /** The file, when known: what a headless refusal names. */
+  path?: string;
+  write?: boolean;
+}
+
+export interface PathScope {
+  /** The workspace (absolute). */
+  cwd: string;
+  home: string;
+  env: NodeJS.ProcessEnv;
+  /** Where reads may go: the workspace and added folders. */
+  readRoots: readonly string[];
+  /** Where writes may go: the workspace. */
+  writeRoots: readonly string[];
+  /** The protected folder a write would land in (.git/, .claude/…), or undefined. */
+  protectedDir(abs: string): string | undefined;
+}
+
+/** More directory entries than this, looked at to expand one glob, and the glob counts as unknown. */
+const GLOB_BUDGET = 5_000;
+
+const GLOB_CHARS = /[*?[]/;
+
+/** The command's own streams and the null device: no file of anyone's. */
+const STREAMS: ReadonlySet<string> = new Set(['/dev/null', '/dev/stdin', '/dev/stdout', '/dev/stderr']);
+
+/** What bash makes of `~` and `~/x`; `~user`, `~+`, `~-` are not known here. */
+function tilde(text: string, home: string): string | undefined {
+  if (text === '~') return home;
+  if (text.startsWith('~/')) return join(home, text.slice(2));
+  return text.startsWith('~') ? undefined : text;
+}
+
+/** The files a glob matches, as bash expands it (dot files only by a leading dot); undefined: too many to look at. */
+function expandGlob(pattern: string, cwd: string): string[] | undefined {
+  const abs = isAbsolute(pattern) ? pattern : join(cwd, pattern);
+  let current = ['/'];
+  let budget = GLOB_BUDGET;
+  for (const segment of abs.split('/').filter(Boolean)) {
+    if (!GLOB_CHARS.test(segment)) {
+      current = current.map((d) => join(d, segment));
+      continue;
+    }
+    const next: string[] = [];
+    const matches = picomatch(segment, { dot: true, nobrace: true, noextglob: true });
+    for (const dir of current) {
+      let names: string[];
+      try {
+        names = readdirSync(dir);
+      } catch {
+        continue; // not a folder, or not readable: bash matches nothing there either
+      }
+      budget -= names.length;
+      if (budget < 0) return undefined;
+      for (const name of names) if ((segment.startsWith('.') || !name.startsWith('.')) && matches(name)) next.push(join(dir, name));
+    }
+    current = next;
+  }
+  return current;
+}
+
+/** The paths one word may stand for; undefined when the shell computes it from what the checks cannot see. */
+function candidates(text: string | undefined, shape: Shape | undefined, scope: PathScope, mentions: ReadonlySet<string>): string[] | undefined {
+  let spelled: string;
+  let glob = false;
+  if (text !== undefined) spelled = text;
+  else if (shape?.kind === 'glob') {
+    spelled = shape.text;
+    glob = true;
+  } else if (shape?.kind === 'variable' && fromEnvironment(shape.name, mentions) && scope.env[shape.name] !== undefined) {
+    spelled = `${shape.before}${scope.env[shape.name]}${shape.after}`;
+  } else return undefined;
+  const out: string[] = [];
+  // Brace expansion comes first in bash, then the tilde, then globs.
+  for (const word of glob ? braces(spelled) : [spelled]) {
+    const expanded = tilde(word, scope.home);
+    if (expanded === undefined) return undefined;
+    if (!glob || !GLOB_CHARS.test(expanded)) {
+      out.push(expanded);
+      continue;
+    }
+    const matched = expandGlob(expanded, scope.cwd);
+    if (matched === undefined) return undefined;
+    // A glob that matches nothing is passed on as written.
+    out.push(...(matched.length ? matched : [expanded]));
+  }
+  return out;
+}
+
+interface Word {
+  text: string | undefined;
+  shape?: Shape | undefined;
+}
+
+/** Every literal word and computed-word shape of the script, for the /proc scan. */
+function everyWord(a: BashAnalysis): Word[] {
+  const words: Word[] = [];
+  for (const c of [...a.commands, ...a.runs, ...a.opaque]) c.words.forEach((w, i) => words.push({ text: w, shape: c.shapes?.[i] }));
+  for (const o of a.opaque) for (const input of o.inputs) if (input !== undefined) words.push({ text: input });
+  words.push(...a.readsFrom);
+  return words;
+}
+
+/**
+ * A word naming the agent's process, or an ancestor, in /proc: denied, whatever rule allowed the
+ * command. A /proc path computed when it runs (`/proc/$PPID/environ`) asks.
+ */
+export function ownProcessFinding(a: BashAnalysis, cwd: string): PathFinding | undefined {
+  const tree = ownProcessTree();
+  for (const { text, shape } of everyWord(a)) {
+    if (text !== undefined) {
+      // By the text alone: links are resolved where a rule allowed the command (outsideFinding),
+      // and resolving /proc/self here would name this process instead of the command's.
+      if (!text.includes('/proc')) continue;
+      for (const piece of text.split(/[\s=:,;'"`()<>|&]+/)) {
+        const abs = piece.startsWith('/') ? posix.normalize(piece) : resolve(cwd, piece);
+        if (isOwnProcessPath(abs, 'command', tree)) return { behavior: 'deny', reason: ownProcessRefusal(abs), path: abs };
+      }
+      continue;
+    }
+    if (shape?.kind === 'glob' && shape.text.startsWith('/proc/')) {
+      const pid = shape.text.split('/')[2] ?? '';
+      if ([...tree].some((n) => picomatch.isMatch(String(n), pid))) return { behavior: 'deny', reason: ownProcessRefusal(shape.text), path: shape.text };
+    }
+    if (shape?.kind === 'variable' && /(^|\/)proc(\/|$)/.test(shape.before)) {
+      return { behavior: 'ask', reason: `A path in /proc computed when it runs (${shape.before}$${shape.name}${shape.after}) may be the agent's own process, whose environment holds its API key.` };
+    }
+  }
+  return undefined;
+}
+
+/** The folders a command may run in: the workspace, and where each literal `cd` goes; undefined once one goes somewhere unknown. */
+function workingFolders(commands: readonly SimpleCommand[], scope: PathScope): string[] | undefined {
+  const folders = new Set([scope.cwd]);
+  for (const c of commands) {
+    const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
+    if (name !== 'cd' && name !== 'pushd' && name !== 'popd') continue;
+    if (name === 'popd') return undefined;
+    for (const arg of pathArgs(c)) {
+      const to = arg.text === undefined ? undefined : tilde(arg.text, scope.home);
+      if (to === undefined) return undefined;
+      for (const f of [...folders]) folders.add(resolve(f, to));
+    }
+  }
+  return [...folders];
+}
+
+const leaves = (p: string) => p.startsWith('/') || p.startsWith('~') || p.split('/').includes('..');
+
+/**
+ * The first file named by `commands` (those a prefix or wildcard rule allowed) or read by `<`
+ * that lies outside where it may go without asking; undefined when all are inside.
+ */
+export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand[], scope: PathScope): PathFinding | undefined {
+  // Allowed by Bash as a whole, or by rules that name their files exactly: nothing to check.
+  if (commands.length === 0) return undefined;
+  const args: PathArg[] = [...commands.flatMap(pathArgs), ...a.readsFrom.map((r) => ({ command: '<', write: false, text: r.text, shape: r.shape }))];
+  if (args.length === 0) return undefined;
+  const folders = workingFolders(a.commands, scope);
+  const realRoots = { read: scope.readRoots.map(realLocation), write: scope.writeRoots.map(realLocation) };
+  for (const arg of args) {
+    if (arg.follows) return { behavior: 'ask', reason: `${arg.command} ${arg.follows} follows symlinks while it walks a folder, wherever they lead, which may be outside the workspace.` };
+    const spelled = arg.text ?? (arg.shape?.kind === 'glob' ? arg.shape.text : undefined);
+    if (arg.onlyIfPathLike && !(spelled !== undefined ? leaves(spelled) : arg.shape?.kind === 'variable')) continue;
+    const paths = candidates(arg.text, arg.shape, scope, a.mentions);
+    if (paths === undefined) {
+      if (arg.onlyIfPathLike) continue;
+      return { behavior: 'ask', reason: `${arg.command} is given a file name computed when it runs, which may be outside the workspace.` };
+    }
+    for (const p of paths) {
+      if (arg.onlyIfPathLike && !leaves(p)) continue;
+      if (!isAbsolute(p) && folders === undefined) return { behavior: 'ask', reason: `${arg.command} is given ${p} after a cd to a folder known only when it runs.` };
+      for (const abs of isAbsolute(p) ? [p] : folders!.map((f) => resolve(f, p))) {
+        if (STREAMS.has(posix.normalize(abs))) continue;
+        // /proc/self and /dev/fd resolve to this process here, not to the command's: judged as written.
+        const real = /^\/(proc|dev)(\/|$)/.test(abs) ? abs : realLocation(abs);
+        if (!(arg.write ? realRoots.write : realRoots.read).some((r) => isWithin(r, real))) {
+          return { behavior: 'ask', reason: `${arg.command} ${arg.write ? 'writes' : 'reads'} ${real}, which is outside the workspace${arg.write ? '' : ' and the added folders'}.`, path: real, write: arg.write };
+        }
+        const dir = arg.write ? scope.protectedDir(abs) : undefined;
+        if (dir) return { behavior: 'ask', reason: `${arg.command} writes ${real}, inside ${dir}; Threadline always asks before writing there.`, path: real, write: true };
+      }
+    }
+  }
+  return undefined;
+}

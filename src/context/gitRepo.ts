@@ -1,0 +1,129 @@
+// What the repository is, read from its files without running git. Git's own answers come from
+// the repository's config and pointers (`core.worktree`, a `.git` file's `gitdir:`, a `commondir`
+// file), which a cloned repository writes itself; these come from where the opened folder really
+// is, and a pointer to another repository is followed only when that repository points back.
+import { promises as fs } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { readRegularFile } from '../tools/regularFile';
+
+/** `.git` pointers, HEAD and the like are a line each; anything bigger is not git's. */
+const POINTER_MAX_BYTES = 4096;
+
+export interface RepoLocation {
+  /** The folder holding `.git` (real path): the work tree's top, as git finds it before reading any config. */
+  top: string;
+  /** `<top>/.git`: a folder, a `gitdir:` file, or a symlink. */
+  dotGit: string;
+  /**
+   * The git folder whose files may be read without git: `.git` itself, or the folder a `.git`
+   * file names when it is a verified worktree of another repository. Undefined for a pointer
+   * that was not verified.
+   */
+  gitDir: string | undefined;
+  /** The folder all worktrees share, when this is a verified worktree. */
+  commonDir: string | undefined;
+}
+
+// The file-system reads of this module, kept to these two helpers.
+async function readPointer(path: string): Promise<string | undefined> {
+  const read = await readRegularFile(path, POINTER_MAX_BYTES);
+  return read.ok ? read.bytes.toString('utf8').split('\n')[0]!.trim() : undefined;
+}
+
+async function realFolder(path: string): Promise<string | undefined> {
+  try {
+    const real = await fs.realpath(path);
+    return (await fs.stat(real)).isDirectory() ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function lstatKind(path: string): Promise<'dir' | 'file' | 'link' | undefined> {
+  try {
+    const st = await fs.lstat(path);
+    return st.isSymbolicLink() ? 'link' : st.isDirectory() ? 'dir' : st.isFile() ? 'file' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A git folder has a HEAD that is a regular file (what git itself checks first). */
+async function looksLikeGitDir(dir: string): Promise<boolean> {
+  return (await readPointer(join(dir, 'HEAD'))) !== undefined;
+}
+
+/**
+ * Where a `.git` file points, if it is a worktree of a repository that lists this folder among
+ * its worktrees: the target is `<common>/worktrees/<name>`, and its `gitdir` file names this very
+ * `.git` file. Anything else (a pointer into someone else's repository, a forged `commondir`)
+ * is not followed.
+ */
+async function verifiedWorktree(dotGit: string): Promise<{ gitDir: string; commonDir: string } | undefined> {
+  const line = await readPointer(dotGit);
+  const m = line ? /^gitdir:\s*(.+)$/.exec(line) : null;
+  if (!m) return undefined;
+  const gitDir = await realFolder(resolve(dirname(dotGit), m[1]!));
+  if (!gitDir || !(await looksLikeGitDir(gitDir))) return undefined;
+  const common = await readPointer(join(gitDir, 'commondir'));
+  const back = await readPointer(join(gitDir, 'gitdir'));
+  if (!common || !back) return undefined;
+  const commonDir = await realFolder(resolve(gitDir, common));
+  if (!commonDir || (await realFolder(dirname(gitDir))) !== join(commonDir, 'worktrees')) return undefined;
+  const backTarget = isAbsolute(back) ? back : resolve(gitDir, back);
+  const [realBack, realDotGit] = await Promise.all([fs.realpath(backTarget).catch(() => undefined), fs.realpath(dotGit).catch(() => undefined)]);
+  if (!realBack || realBack !== realDotGit) return undefined;
+  return { gitDir, commonDir };
+}
+
+/**
+ * The repository the folder is in: the nearest `.git` from the folder's real location upward,
+ * as git discovers it, but without `GIT_DIR`, `core.worktree` or any config. Undefined outside
+ * a repository. Never runs git.
+ */
+export async function findRepository(cwd: string): Promise<RepoLocation | undefined> {
+  let dir = await realFolder(cwd);
+  while (dir) {
+    const dotGit = join(dir, '.git');
+    const kind = await lstatKind(dotGit);
+    if (kind === 'dir' && (await looksLikeGitDir(dotGit))) return { top: dir, dotGit, gitDir: dotGit, commonDir: undefined };
+    if (kind === 'file') {
+      const wt = await verifiedWorktree(dotGit);
+      return { top: dir, dotGit, gitDir: wt?.gitDir, commonDir: wt?.commonDir };
+    }
+    // A symlinked .git is another repository's folder lent to this one: git follows it, we
+    // do not read through it.
+    if (kind === 'link') return { top: dir, dotGit, gitDir: undefined, commonDir: undefined };
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+  return undefined;
+}
+
+/**
+ * The folder memories are keyed on: the main repository's folder for a verified worktree (so
+ * every worktree of one repository shares its memories), else the folder holding `.git`, else
+ * the folder itself. A `.git` file or symlink pointing at another repository gets a key of
+ * its own: it can neither read that repository's memories nor write into them.
+ */
+export async function memoryKeyFolder(cwd: string): Promise<string> {
+  const repo = await findRepository(cwd);
+  if (!repo) return (await realFolder(cwd)) ?? resolve(cwd);
+  if (repo.commonDir) return basename(repo.commonDir) === '.git' ? dirname(repo.commonDir) : repo.commonDir;
+  return repo.top;
+}
+
+/** The checked-out branch as HEAD names it, read from the file; undefined when it cannot be read safely. */
+export async function branchFromFiles(repo: RepoLocation): Promise<string | undefined> {
+  if (!repo.gitDir) return undefined;
+  // A HEAD that is a link out of the git folder is not read through (its first line would be shown).
+  const path = join(repo.gitDir, 'HEAD');
+  if ((await fs.realpath(path).catch(() => undefined)) !== path) return undefined;
+  const head = await readPointer(path);
+  if (!head) return undefined;
+  const ref = /^ref:\s*refs\/heads\/(.+)$/.exec(head);
+  if (ref) return ref[1];
+  const sha = /^([0-9a-f]{40}|[0-9a-f]{64})$/.exec(head);
+  return sha ? `HEAD (detached at ${sha[1]!.slice(0, 7)})` : undefined;
+}
