@@ -76,6 +76,11 @@ export class ToolRegistry {
     return new ToolRegistry(this.builtins.filter((t) => t.traits.background !== undefined));
   }
 
+  /** The same registry with each built-in tool replaced by `fn`'s version of it; the sources stay. */
+  mapBuiltins(fn: (tool: Tool) => Tool): ToolRegistry {
+    return new ToolRegistry(this.builtins.map(fn), this.sources);
+  }
+
   with(extra: readonly Tool[]): ToolRegistry {
     return new ToolRegistry([...this.builtins, ...extra], this.sources);
   }

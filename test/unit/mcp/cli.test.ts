@@ -131,6 +131,46 @@ describe('MCP servers in the CLI', () => {
     assert.equal((await list('--trust')).state, 'awaiting-approval');
   });
 
+  it('project servers follow the folder trust of project settings: an untrusted run names them in its notice and its question, a trusted folder starts them', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tl-mcp-'));
+    const stateDir = mkdtempSync(join(tmpdir(), 'tl-state-'));
+    writeFileSync(join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { db: stdioServer(), gone: stdioServer(), off: { ...stdioServer(), disabled: true } } }));
+    const env = { THREADLINE_STATE_DIR: stateDir };
+    assert.equal((await cli(['mcp', 'approve', 'db'], cwd, env)).code, 0);
+    assert.equal((await cli(['mcp', 'deny', 'gone'], cwd, env)).code, 0);
+    // Untrusted: the one-line notice names the server trust would start (not the denied or disabled ones), and no MCP tool is offered.
+    standin.enqueue({ content: [{ type: 'text', text: 'no tools' }] });
+    const before = standin.requests.length;
+    const untrusted = await cli(['-p', 'hi'], cwd, env);
+    assert.equal(untrusted.code, 0, untrusted.err);
+    assert.match(untrusted.err, /folder not trusted; ignored from \.mcp\.json: MCP server db \(run threadline trust to apply\)/);
+    assert.doesNotMatch(untrusted.err, /MCP server (gone|off)/);
+    assert.deepEqual(body(before).tools.map((t) => t.name).filter((n) => n.startsWith('mcp__')), []);
+    // A terminal is asked, naming the server; "no" leaves it off and says so.
+    let question = '';
+    standin.enqueue({ content: [{ type: 'text', text: 'still none' }] });
+    let err = '';
+    const code = await runCli(['-p', 'hi'], {
+      io: { out: () => undefined, err: (t) => (err += t) },
+      env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: standin.url, THREADLINE_STATE_DIR: stateDir, THREADLINE_AUTO_MEMORY: '0', HOME: mkdtempSync(join(tmpdir(), 'tl-home-')), PATH: process.env.PATH ?? '' },
+      cwd,
+      confirm: async (q) => {
+        question = q;
+        return false;
+      },
+    });
+    assert.equal(code, 0, err);
+    assert.match(question, /Trusting it applies from \.mcp\.json: MCP server db/);
+    // Trusted the way project settings are (threadline trust): the approved server starts and answers.
+    assert.equal((await cli(['trust'], cwd, env)).code, 0);
+    standin.enqueue({ content: [{ type: 'tool_use', name: 'mcp__db__echo', input: { text: 'x' } }] }, { content: [{ type: 'text', text: 'done' }] });
+    const at = standin.requests.length;
+    const trusted = await cli(['-p', 'echo x', '--allowed-tools', 'mcp__db'], cwd, env);
+    assert.equal(trusted.code, 0, trusted.err);
+    assert.doesNotMatch(trusted.err, /not trusted/);
+    assert.equal(lastResult(body(at + 1)).content, 'echo: x');
+  });
+
   it('--strict-mcp-config ignores the project files; a missing --mcp-config file is a usage error', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'tl-mcp-'));
     writeFileSync(join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { proj: stdioServer() } }));
