@@ -50,7 +50,7 @@ async function runVariant(variant: Variant): Promise<Record<string, number>> {
 }
 
 /**
- * The three sessions of issue 15 (60 reads of ~8k-token files each), or with `quick` the CI
+ * The three cost sessions (60 reads of ~8k-token files each), or with `quick` the CI
  * subset: 16 reads of ~4k-token files per loop and a 4-prompt chat. The quick figures are
  * deterministic for a given build (the script and the cache rules are), so their ratio to the
  * same-run baseline moves only when the product does.

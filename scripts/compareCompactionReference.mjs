@@ -4,7 +4,7 @@
 //   node scripts/compareCompactionReference.mjs /path/to/node_modules/.bin/claude [turns]
 // Not part of `npm test`.
 //
-// With --cost it plays issue 15's three cost sessions instead (60 new files, a working set of 4,
+// With --cost it plays the three cost sessions instead (60 new files, a working set of 4,
 // a 20-prompt chat) to the reference and to Threadline's built CLI side by side, and prints the
 // billed ratios (bench/cost/compare.ts, the same as compareCost.mjs with these two agents):
 //   npm run build && node scripts/compareCompactionReference.mjs PATH_TO_CLAUDE --cost [--variant full|quick|all]

@@ -88,7 +88,7 @@ const KINDS: ReadonlyArray<readonly [RegExp, string]> = [
   [/no read tool/i, 'side request without tools (title, quota)'],
 ];
 
-/** The background requests grouped by what they were for, for the diagnosis of issue 15. */
+/** The background requests grouped by what they were for, to show where background cost goes. */
 export function backgroundKinds(requests: readonly RequestFacts[]): BackgroundKind[] {
   const groups = new Map<string, RequestFacts[]>();
   for (const r of requests) {

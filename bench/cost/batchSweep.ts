@@ -1,4 +1,4 @@
-// Checks micro-compaction's cost model against brute force (issue 15): the same session played
+// Checks micro-compaction's cost model against brute force: the same session played
 // by the in-process agent (main loop only: no forks, pointers on) once with the default batch
 // rule (the cost model decides, over a 20k-token floor) and once per fixed batch size, where a
 // batch is cleared as soon as it reaches the size (the model's check off). Prints the billed main-loop

@@ -1,4 +1,4 @@
-// Plays issue 15's sessions to the reference Claude Code CLI and to the peers' CLIs (Cline,
+// Plays the cost sessions to the reference Claude Code CLI and to the peers' CLIs (Cline,
 // Kilo, Continue) against the same stand-in, beside Threadline's own CLI, and prints the issue's
 // table. `--write` stores the figures in bench/reference-costs.json, which `npm run bench`
 // reads for its ratios. Run through scripts/compareCost.mjs; see its header for the options.

@@ -1,4 +1,4 @@
-// The scripted sessions of issue 15, as data: which files exist, what the user types, which
+// The scripted cost sessions, as data: which files exist, what the user types, which
 // files the model reads in which order and what it answers at the end. Every agent (Threadline,
 // the reference CLI, the peers) plays the same script against the same stand-in.
 import { spawnSync } from 'node:child_process';

@@ -36,19 +36,12 @@ function withContents(m: GlobMatcher, contents: GlobMatcher): GlobMatcher {
   return { test: (s) => m.test(s) || contents.test(s) };
 }
 
-const cache = new Map<string, GlobMatcher>();
-
+// Not cached here: the compiled globs are, in the one glob cache (tools/glob.ts).
 function matcher(glob: string, bareAnyDepth: boolean): GlobMatcher {
-  const key = `${bareAnyDepth ? 'r' : 'a'}\u0000${glob}`;
-  const hit = cache.get(key);
-  if (hit) return hit;
   const g = glob.replace(/\/+$/, '') || '**';
   const bare = bareAnyDepth && !g.includes('/');
   const compile = bare ? globToRegExp : anchoredGlob;
-  const m = withContents(compile(g), compile(g === '**' || g.endsWith('/**') ? g : `${g}/**`));
-  if (cache.size > 500) cache.clear();
-  cache.set(key, m);
-  return m;
+  return withContents(compile(g), compile(g === '**' || g.endsWith('/**') ? g : `${g}/**`));
 }
 
 /** `abs` relative to `root` in '/' form, or undefined when it is not under it. */

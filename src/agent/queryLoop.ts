@@ -3,6 +3,7 @@
 // breaks when it is spread out; the mutation tests pin it here. Helpers with no loop state are
 // elsewhere (conversation/, tools/).
 import { ApiError, contextOverflow } from '../api/errors';
+import { blockParams } from '../api/blockParam';
 import type { AssistantBlock, AssistantTurn, ContentBlockParam, MessageParam, MessagesRequest, StreamObserver, ToolResultBlockParam } from '../api/types';
 import { NO_CONTENT } from '../conversation/blankText';
 import { toolUseIdsIn, uniqueToolUseIds } from '../conversation/toolUseIds';
@@ -78,22 +79,8 @@ export interface LoopResult {
   finalText: string;
 }
 
-function toParam(block: AssistantBlock): ContentBlockParam | undefined {
-  switch (block.type) {
-    case 'text':
-      // A blank text block would make this and every later request a 400.
-      return block.text.trim().length ? { type: 'text', text: block.text } : undefined;
-    case 'thinking':
-      return block.signature ? { type: 'thinking', thinking: block.thinking, signature: block.signature } : undefined;
-    case 'redacted_thinking':
-      return { type: 'redacted_thinking', data: block.data };
-    case 'tool_use':
-      return { type: 'tool_use', id: block.id, name: block.name, input: block.input };
-  }
-}
-
 function assistantMessage(blocks: AssistantBlock[]): MessageParam {
-  const content = blocks.map(toParam).filter((b): b is ContentBlockParam => b !== undefined);
+  const content = blockParams(blocks);
   // The API refuses empty content; an empty answer still has to hold its place in history.
   return { role: 'assistant', content: content.length ? content : [{ type: 'text', text: NO_CONTENT }] };
 }

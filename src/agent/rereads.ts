@@ -17,7 +17,7 @@ function verbatimIn(history: readonly MessageParam[], id: string, hash: string):
 }
 
 /**
- * Re-reads of unchanged files cost a pointer, not a copy (issue 15). For tools that return a
+ * Re-reads of unchanged files cost a pointer, not a copy. For tools that return a
  * file's content, the last full result per file and range is remembered by the hash of its text
  * (content and range together, so an edit shows however the mtime moved). A call whose result
  * hashes the same while that earlier result is still word for word in the conversation gets a

@@ -127,7 +127,7 @@ export interface IndexedAnchor extends Anchor {
 }
 
 /**
- * The moments seed 003 keeps verbatim through a compaction: the user correcting course, a task
+ * The moments kept verbatim through a compaction: the user correcting course, a task
  * reported done, an error reported fixed after a failing tool call. A summary paraphrases; these
  * must survive word for word.
  */

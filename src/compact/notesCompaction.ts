@@ -5,7 +5,7 @@ import { estimateTokens } from '../conversation/tokens';
 import { compactedHistory, findAnchors, splitRounds, type CompactionResult } from './compact';
 import { DEFAULT_COMPACT_LIMITS, type CompactLimits } from './limits';
 
-/** Recent messages kept verbatim after a compaction from session notes (seed 000 §8, 200k window). */
+/** Recent messages kept verbatim after a compaction from session notes (sized for a 200k window; kept verbatim so the model sees its latest steps exactly, not through the notes). */
 export const SM_KEEP_MIN_TOKENS = DEFAULT_COMPACT_LIMITS.keepMinTokens;
 export const SM_KEEP_MIN_TEXT_MESSAGES = 5;
 export const SM_KEEP_MAX_TOKENS = DEFAULT_COMPACT_LIMITS.keepMaxTokens;

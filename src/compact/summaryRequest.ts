@@ -1,4 +1,5 @@
 import type { AssistantBlock, AssistantTurn, ContentBlockParam, MessageParam, MessagesRequest, StreamObserver, SystemBlock } from '../api/types';
+import { blockParams } from '../api/blockParam';
 
 /** Builds the main loop's request for a history (see the agent's forkRequestBuilder). */
 export type SharedRequestBuilder = (history: readonly MessageParam[]) => Promise<MessagesRequest>;
@@ -17,19 +18,6 @@ export function turnText(turn: AssistantTurn): string {
     .filter((b): b is Extract<AssistantBlock, { type: 'text' }> => b.type === 'text')
     .map((b) => b.text)
     .join('');
-}
-
-function asParam(b: AssistantBlock): ContentBlockParam | undefined {
-  switch (b.type) {
-    case 'text':
-      return b.text.length ? { type: 'text', text: b.text } : undefined;
-    case 'thinking':
-      return b.signature ? { type: 'thinking', thinking: b.thinking, signature: b.signature } : undefined;
-    case 'redacted_thinking':
-      return { type: 'redacted_thinking', data: b.data };
-    case 'tool_use':
-      return { type: 'tool_use', id: b.id, name: b.name, input: b.input };
-  }
 }
 
 /**
@@ -61,7 +49,7 @@ export async function requestSummary(opts: {
     const text = turnText(turn);
     const calls = turn.blocks.filter((b): b is Extract<AssistantBlock, { type: 'tool_use' }> => b.type === 'tool_use');
     if (!calls.length || /<summary>/i.test(text) || attempt >= SUMMARY_TOOL_RETRIES) return text;
-    const answer = turn.blocks.map(asParam).filter((b): b is ContentBlockParam => b !== undefined);
+    const answer = blockParams(turn.blocks);
     messages = [
       ...messages,
       { role: 'assistant', content: answer },

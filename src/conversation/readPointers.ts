@@ -1,6 +1,6 @@
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '../api/types';
 
-// A re-read of an unchanged file returns this instead of the text again (issue 15): it names the
+// A re-read of an unchanged file returns this instead of the text again: it names the
 // earlier result, which is still word for word in the conversation. Every compaction path keeps
 // that true: a pointer whose target goes is cleared with it or gets the target's text back.
 const LEAD = '[Unchanged since an earlier read:';

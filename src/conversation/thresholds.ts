@@ -1,8 +1,8 @@
 import type { ModelInfo } from '../api/models';
 import type { TokenLevel, TokenView } from '../shared/viewState';
 
-// Buffers below the effective window (seed 000 §6, seed 004 §14.5.1), as the seeds give them
-// for a 200k window.
+// Buffers below the effective window, sized for a 200k window: room for the summary's own
+// answer, and for the warning to show before the automatic compaction starts.
 export const MAX_OUTPUT_TOKENS_FOR_SUMMARY = 20_000;
 export const AUTOCOMPACT_BUFFER_TOKENS = 13_000;
 export const WARNING_THRESHOLD_BUFFER_TOKENS = 20_000;

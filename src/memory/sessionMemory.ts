@@ -79,7 +79,7 @@ export class SessionMemory {
     this.toolCallsSince += n;
   }
 
-  /** Whether an update is due now (seed 000's thresholds over the conversation the notes have not seen). */
+  /** Whether an update is due now (the refresh thresholds, over the conversation the notes have not seen). */
   async isDue(p: { messages: readonly MessageParam[]; tokens: number; naturalBreak: boolean }): Promise<boolean> {
     const config = this.deps.config ?? DEFAULT_SESSION_MEMORY_CONFIG;
     // Cheap gates first: the unseen count hashes the history.

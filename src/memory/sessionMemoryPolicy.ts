@@ -1,4 +1,4 @@
-// When the per-session notes are worth refreshing (seed 000 §7): enough context to be worth
+// When the per-session notes are worth refreshing : enough context to be worth
 // summarising, enough new conversation since the last refresh, and either many tool calls or a
 // natural break. Growth is always required: tool calls alone never trigger it.
 //

@@ -4,7 +4,7 @@ import type { UsageRecord } from './appState';
 /**
  * Process-level facts that outlive any one session view and that nothing renders
  * directly: where we started, which session is live, what it has cost. Kept small on
- * purpose (seed 000, "bootstrap state"): anything the UI reacts to belongs in AppState.
+ * purpose (process-wide facts fixed at start-up, not UI state): anything the UI reacts to belongs in AppState.
  * One instance is made by each composition root (extension, CLI); tests make their own.
  */
 export class RuntimeState {

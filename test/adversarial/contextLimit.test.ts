@@ -87,7 +87,7 @@ describe('finding 8: on the "exceed context limit" 400, one retry with what fits
   });
 });
 
-describe('issue 14 item 5: a request known to be over the blocking limit is never sent', () => {
+describe('a request known to be over the blocking limit is never sent', () => {
   const SMALL = { model: 'proxy-model-32k', contextWindow: 32_768 };
   const notices = (store: ReturnType<typeof createStandinAgent>['store']) => store.getState().messages.filter((m) => m.kind === 'notice');
 

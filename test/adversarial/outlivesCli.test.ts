@@ -93,6 +93,7 @@ describe('processes a Bash command detached do not outlive the CLI', { skip: pro
     const started = await waitFor(() => sleeping(detached).length > 0 && sleeping(foreground).length > 0, 15_000);
     run.p.kill('SIGKILL');
     await run.exit;
+    assert.equal(standin.discardScript(), 1, 'the kill came before the answer was asked for');
     const gone = await waitFor(() => sleeping(detached).length === 0 && sleeping(foreground).length === 0, 5000);
     for (const pid of [...sleeping(detached), ...sleeping(foreground)]) process.kill(pid, 'SIGKILL');
     assert.ok(started, 'the command ran');

@@ -1,6 +1,5 @@
-// Findings 9-10: a transcript that is not quite what the recorder wrote. Both are items of
-// issue 13 (16 and 12) that the merged security work did not cover; these tests show the current
-// loader and recorder still have them, on real files.
+// Findings 9-10: a transcript that is not quite what the recorder wrote (a wrongly shaped event,
+// a torn last line). These tests play both on real files against the loader and the recorder.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +17,7 @@ const assistant = (text: string): MessageParam => ({ role: 'assistant', content:
 const jsonl = (events: unknown[]) => events.map((e) => JSON.stringify(e)).join('\n') + '\n';
 const texts = (h: readonly MessageParam[]) => h.map((m) => (typeof m.content === 'string' ? m.content : m.content.map((b) => (b.type === 'text' ? b.text : b.type)).join('')));
 
-describe('finding 9: one wrongly shaped event makes a session unresumable or its history invalid (issue 13 item 16)', () => {
+describe('finding 9: one wrongly shaped event makes a session unresumable or its history invalid', () => {
   // loadSession checks only that a line is an object with a string `t`; the payload is trusted.
   const shapes: Array<[string, unknown]> = [
     ['a view event without its message', { t: 'view', v: null }],
@@ -37,7 +36,7 @@ describe('finding 9: one wrongly shaped event makes a session unresumable or its
   }
 });
 
-describe('finding 10: a torn last line swallows the next prompt (issue 13 item 12)', () => {
+describe('finding 10: a torn last line swallows the next prompt', () => {
   it('after a crash mid-append, the next turn is saved whole', async () => {
     const dir = tempDir('torn');
     const store = new SessionStore(dir);

@@ -28,7 +28,7 @@ const fixtures = join(__dirname, '../../fixtures/bash');
 const hostile = JSON.parse(readFileSync(join(fixtures, 'hostileCommands.json'), 'utf8')) as Hostile[];
 const ordinary = JSON.parse(readFileSync(join(fixtures, 'ordinaryCommands.json'), 'utf8')) as Ordinary[];
 
-/** The allow rules of issue 13: none of them may let a hostile command through. */
+/** The allow rules users write most: none of them may let a hostile command through. */
 const ALLOW = ['Bash(echo:*)', 'Bash(npm test:*)', 'Bash(touch:*)', 'Bash(git status)', 'Bash(ls:*)'];
 const bash = createTools().find((t) => t.name === 'Bash') as Tool;
 

@@ -66,6 +66,7 @@ describe('Stop during a compaction', () => {
     assert.equal(result?.outcome, 'aborted');
     await until('the stand-in to see the request closed', () => standin.requests[1]!.closedEarly === true);
     assert.equal(standin.requests.length, 2, 'no request went out after the stop');
+    assert.equal(standin.discardScript(), 1, 'the answer scripted after the summary was never asked for');
     assert.deepEqual(agent.messages.slice(0, before.length), before, 'nothing was replaced by a summary');
     assert.match(JSON.stringify(agent.messages.at(-1)), /line 699/, 'the prompt is kept');
     assert.equal(store.getState().status, 'idle');

@@ -42,7 +42,7 @@ function setup(opts: { notes?: boolean; auto?: boolean } = {}) {
   return { agent, notesPath };
 }
 
-describe('forks share the main loop prefix (issue 15)', () => {
+describe('forks share the main loop prefix', () => {
   it('the memory extraction fork sends the main request byte for byte plus its instruction, and reads >= 90% from the cache', async () => {
     const { agent } = setup();
     standin.enqueue({ content: [{ type: 'text', text: 'Here is the answer.' }] }, { content: [{ type: 'text', text: 'Nothing to save.' }] });
@@ -69,7 +69,7 @@ describe('forks share the main loop prefix (issue 15)', () => {
     await agent.submit(`Please look at this:\n${bulk('b')}\n${bulk('c')}\n${bulk('d')}`);
     await agent.drain();
     const forks = standin.requests.slice(1);
-    assert.equal(forks.length, 1, 'the notes fork: its edit, and no request for closing words (issue 15)');
+    assert.equal(forks.length, 1, 'the notes fork: its edit, and no request for closing words');
     assert.match(lastText(forks[0]!), /session notes/i);
     for (const r of forks) assert.ok(readShare(r) >= 0.9, `notes fork read share ${readShare(r).toFixed(3)}`);
   });
@@ -130,6 +130,20 @@ describe('forks share the main loop prefix (issue 15)', () => {
     assert.equal(retry.validationError, null, 'the retry is a valid request (the tool call is answered)');
     assert.ok(lastText(retry).includes(SUMMARY_TOOLS_REFUSED));
     assert.ok(readShare(retry) >= 0.9, 'the retry reads the cache too');
+    assert.match(JSON.stringify(agent.messages), /part one of the rows/);
+  });
+
+  it('a summary reply that calls a tool after a blank line of text is asked again with a request the API accepts', async () => {
+    const { agent } = setup({ auto: false });
+    standin.enqueue({ content: [{ type: 'text', text: 'First answer.' }] });
+    await agent.submit(`Part one:\n${bulk('g')}`);
+    standin.enqueue(
+      { content: [{ type: 'text', text: '\n\n' }, { type: 'tool_use', name: 'Read', input: { file_path: '/etc/hostname' } }] },
+      { content: [{ type: 'text', text: '<summary>1. Primary request: part one of the rows.</summary>' }] },
+    );
+    assert.equal(await agent.compactNow(), true);
+    const retry = standin.requests[2]!;
+    assert.equal(retry.validationError, null, 'the blank text block is not echoed back');
     assert.match(JSON.stringify(agent.messages), /part one of the rows/);
   });
 

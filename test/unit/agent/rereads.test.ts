@@ -45,7 +45,7 @@ function workspace(lines = 400) {
   return cwd;
 }
 
-describe('re-reads of unchanged files cost a pointer (issue 15)', () => {
+describe('re-reads of unchanged files cost a pointer', () => {
   it('a second Read of an unchanged file names the first result: tool call id, path and range', async () => {
     const s = new Session(workspace());
     const first = await s.read({ file_path: 'a.ts' });

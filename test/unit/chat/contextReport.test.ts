@@ -43,7 +43,7 @@ function setupIn(root: string) {
 
 const tokensOf = (r: ContextReport, name: string) => r.categories.find((c) => c.name === name)?.tokens ?? 0;
 
-describe('the Context view report (issue 16)', () => {
+describe('the Context view report', () => {
   it('from a real agent: categories to the window, thresholds in order, instruction files and rules with sources; the figures move after a reply', async () => {
     const { agent, ask } = setupIn(mkdtempSync(join(tmpdir(), 'tl-ctxreport-')));
     const before = await ask();

@@ -1,7 +1,7 @@
 // What a micro-compaction clearing costs in the prompt cache, measured on the stand-in's cache
 // simulation through the real agent: the clearing request reads back everything before the
 // first result it clears, and the request just before it does not write a tail that the
-// clearing is about to rewrite (issue 15).
+// clearing is about to rewrite.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,7 +56,7 @@ const reads = (from: number, to: number) => Array.from({ length: to - from }, (_
 // Enough words before the first read that what precedes it is a real share of the prompt.
 const longPrompt = `Read f0.ts to f29.ts in turn. Background for the review:\n${Array.from({ length: 400 }, (_, i) => `note ${i}: the modules share one helper and must agree on its arguments`).join('\n')}`;
 
-describe('clearing and the prompt cache (issue 15)', () => {
+describe('clearing and the prompt cache', () => {
   it('each clearing request reads back the prefix before the first result it clears, and the request before it writes no tail', async () => {
     const cwd = workspace(30);
     const agent = agentFor(cwd);

@@ -16,7 +16,7 @@ function resultTexts(history: readonly MessageParam[]): Map<string, string> {
 }
 
 /**
- * Re-read pointers (issue 15) never dangle: each pointer in `after` names a result before it in
+ * Re-read pointers never dangle: each pointer in `after` names a result before it in
  * `after` that holds, word for word, the text the original pointer stood for; a pointer that is
  * no longer one holds that text itself or was cleared.
  */

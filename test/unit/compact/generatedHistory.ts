@@ -37,7 +37,7 @@ export const step: fc.Arbitrary<Step> = fc.oneof(
   }),
   fc.record({ kind: fc.constant('interrupted' as const), partial: text, withTool: fc.boolean(), thinking: thinkingKind }),
   fc.record({ kind: fc.constant('summary' as const), text }),
-  // A re-read of an unchanged file: a pointer to an earlier Read's full result (issue 15).
+  // A re-read of an unchanged file: a pointer to an earlier Read's full result.
   fc.record({ kind: fc.constant('reread' as const), pick: fc.nat() }),
 );
 

@@ -71,7 +71,7 @@ describe('micro-compaction', () => {
     assert.equal(one.cleared, 7, 'never clears the last one');
   });
 
-  it('waits for a batch of a quarter of the warning threshold, between 20k and 40k (issue 15: 40k on a 200k window)', () => {
+  it('waits for a batch of a quarter of the warning threshold, between 20k and 40k (40k on a 200k window)', () => {
     assert.deepEqual([batchFloor(26_214), batchFloor(80_000), batchFloor(160_000), batchFloor(960_000)], [20_000, 20_000, 40_000, 40_000]);
     // Old results worth ~30k tokens, and a future long enough that the reads saved always win.
     const h = session(8, 24_000);

@@ -49,7 +49,7 @@ describe('every compaction path produces a request the API accepts (property)', 
   });
 });
 
-// The coverage contract (issue 14): whatever path compacts, no user message and no error fix is
+// The coverage contract: whatever path compacts, no user message and no error fix is
 // lost without a summary or the notes covering it, and the request stays valid.
 describe('every compaction path keeps the coverage contract (property)', () => {
   it(`holds for ${PROPERTY_RUNS} generated histories: notes, summary (with dropped rounds), truncation, micro`, async () => {

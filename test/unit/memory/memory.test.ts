@@ -145,7 +145,7 @@ describe('index cap', () => {
     assert.match(buildMemorySection('/m', undefined), /no memories yet/);
   });
 
-  it('reads an index with no entries as no memories: the next session\'s prompt stays byte for byte the cached one (issue 15)', async () => {
+  it('reads an index with no entries as no memories: the next session\'s prompt stays byte for byte the cached one', async () => {
     // An extraction that saved nothing still rebuilds the index, which then holds only its
     // heading; the next `threadline -c` run must not see a different system prompt for it.
     const dir = tmp();
@@ -206,7 +206,7 @@ describe('session memory policy', () => {
     assert.equal(shouldUpdateSessionMemory({ ...base, unseenTokens: 5_000, toolCallsSinceLastUpdate: 9 }), false);
     assert.equal(shouldUpdateSessionMemory({ ...base, unseenTokens: 5_000, naturalBreak: true }), true);
   });
-  it('after the first update, waits until the notes lag by 3/4 of the verbatim tail a notes compaction keeps (issue 15)', () => {
+  it('after the first update, waits until the notes lag by 3/4 of the verbatim tail a notes compaction keeps', () => {
     const lag = notesGrowthFor(40_000);
     assert.equal(lag, 30_000);
     assert.equal(shouldUpdateSessionMemory({ ...base, tokens: 60_000, unseenTokens: 26_000, naturalBreak: true, minGrowth: lag }), false);

@@ -62,7 +62,7 @@ describe('session notes: an agent that can do its job', () => {
     );
     await agent.submit(`Please look at this:\n${bulk(1200)}`);
     await agent.drain();
-    assert.equal(forkRequests().length, 1, 'one request: the fork ends with its successful edit (issue 15)');
+    assert.equal(forkRequests().length, 1, 'one request: the fork ends with its successful edit');
     assert.match(readFileSync(notesPath, 'utf8'), /Analyse the rows the user pasted\./);
     assert.ok(existsSync(coveragePath(notesPath)));
     standin.enqueue({ content: [{ type: 'text', text: 'Second answer.' }] });

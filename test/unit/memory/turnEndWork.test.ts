@@ -56,7 +56,7 @@ const readNotesMarker = (notesPath: string): unknown => (existsSync(coveragePath
 const notesEdit = (notesPath: string, line: string) => ({ type: 'tool_use' as const, name: 'Edit', input: { file_path: notesPath, old_string: '## Current task', new_string: `## Current task\n${line}` } });
 const memoryWrite = (dir: string, name: string) => ({ type: 'tool_use' as const, name: 'Write', input: { file_path: join(dir, `${name}.md`), content: memoryFile(name) } });
 
-describe('background memory work: one request when notes and extraction are both due (issue 15)', () => {
+describe('background memory work: one request when notes and extraction are both due', () => {
   it('sends one request carrying both instructions, and reads its one reply into both results', async () => {
     const { dir, notesPath, agent, backgroundSince } = setup();
     standin.enqueue({ content: [{ type: 'text', text: 'Loaded.' }] }, { content: [notesEdit(notesPath, 'Look at the rows.'), memoryWrite(dir, 'feedback_terse')] });
@@ -146,7 +146,7 @@ describe('background work the model answers with nothing is not asked again at e
   }
 });
 
-describe('background memory work fires when it is worth it (issue 15)', () => {
+describe('background memory work fires when it is worth it', () => {
   it('after an update, the notes wait for 3/4 of the verbatim tail of new conversation; extraction alone waits three prompts', async () => {
     const { dir, notesPath, agent, backgroundSince } = setup();
     standin.enqueue({ content: [{ type: 'text', text: 'Loaded.' }] }, { content: [notesEdit(notesPath, 'Rows.'), memoryWrite(dir, 'feedback_terse')] });

@@ -41,7 +41,7 @@ describe('auto memory against the stand-in', () => {
     );
     await agent.submit("Don't write summaries at the end, I read the diff.");
     await agent.drain();
-    assert.equal(standin.requests.length, 2, 'the answer, then one fork request: its successful write ends it (issue 15)');
+    assert.equal(standin.requests.length, 2, 'the answer, then one fork request: its successful write ends it');
     assert.match(body(0).system.map((b) => b.text).join('\n'), /# Memory/, 'the memory section is in the main prompt');
     assert.match(JSON.stringify(body(1).messages.at(-1)), /remembered in future conversations/);
     const { valid } = await new MemoryDir(dir).list();
