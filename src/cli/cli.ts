@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Permissions } from '../agent/permissions';
 import { formatRules, readClaudeSettings, type RuleSource } from '../agent/ruleSources';
@@ -13,13 +12,13 @@ import { RuntimeState } from '../state/runtimeState';
 import { createStore } from '../shared/store';
 import { printable } from '../base/printable';
 import { cliSessionsDir, cliStateDir } from '../sessions/paths';
-import type { ToolRegistry } from '../tools/registry';
 import { SessionStore } from '../sessions/sessionStore';
 import { memoryKeyFolder } from '../context/gitRepo';
 import { MemoryDir } from '../memory/memdir';
 import type { MemorySetup } from '../memory/memoryWiring';
 import { resolveMemoryDir } from '../memory/paths';
 import { parseCliArgs, UsageError } from './args';
+import { checkDirs, warnUnknownTools } from './flagChecks';
 import { stdio, terminalSafeIo, type CliIo } from './io';
 import { promptWithStdin, readStdin, type StdinSource } from './stdin';
 import { runPrompt } from './runPrompt';
@@ -65,15 +64,6 @@ function headlessContext(cwd: string, host: Host): ContextService {
   return new ContextService({ cwd, host, projectInstructions: () => true });
 }
 
-/** A rule for a tool Threadline does not have grants nothing; say so rather than let it look granted. */
-function warnUnknownTools(rules: readonly string[], tools: ToolRegistry, io: CliIo): void {
-  const names = new Set(tools.tools.map((t) => t.name));
-  for (const name of new Set(rules.map((r) => r.replace(/\(.*$/s, '')))) {
-    // MCP tools join when their servers are ready, after this check.
-    if (!names.has(name) && !name.startsWith('mcp__')) io.err(`threadline: --allowed-tools ${name}: no tool here asks under that name, so the rule does nothing (tools: ${[...names].join(', ')})\n`);
-  }
-}
-
 const ruleWarning = (io: CliIo) => (message: string) => io.err(`threadline: ignoring a permission rule: ${printable(message)}\n`);
 
 /** Claude Code's settings files for this folder, read once for the run. */
@@ -100,26 +90,6 @@ function cliPermissions(cwd: string, allowed: string[], addDirs: string[], claud
     },
     ruleWarning(io),
   );
-}
-
-/** The --add-dir folders, absolute; a missing one is a usage error. */
-function checkDirs(dirs: string[], io: CliIo): string[] | undefined {
-  const out: string[] = [];
-  for (const d of dirs) {
-    const abs = resolve(d);
-    let ok: boolean;
-    try {
-      ok = statSync(abs).isDirectory();
-    } catch {
-      ok = false;
-    }
-    if (!ok) {
-      io.err(`threadline: --add-dir is not a directory: ${d} (see --help)\n`);
-      return undefined;
-    }
-    out.push(abs);
-  }
-  return out;
 }
 
 export interface CliOptions {
