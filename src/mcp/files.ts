@@ -1,10 +1,20 @@
 // Every file MCP reads or writes goes through here (config files, the approvals file, results
-// written aside), so that moving them onto the file-system gate is a change to this file only.
+// written aside, where a folder really is), so that moving them onto the file-system gate is a
+// change to this file only.
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
-import { join } from 'node:path';
+import { promises as fs, realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { withFileLock, writeFileAtomic } from '../base/atomicFile';
 import { readRegularFile } from '../tools/regularFile';
+
+/** Where a path really is (symlinks resolved), or the path made absolute when it does not exist. */
+export function realPathOr(path: string): string {
+  try {
+    return realpathSync(resolve(path));
+  } catch {
+    return resolve(path);
+  }
+}
 
 export type TextRead = { ok: true; text: string } | { ok: false; missing: boolean; reason: string };
 

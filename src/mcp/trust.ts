@@ -2,12 +2,10 @@
 // folder the user trusts (the host's answer: VS Code's Workspace Trust, the CLI's trust store),
 // and only after the user approved that server once. Approvals live in the user's own state,
 // never in the workspace.
-import { realpathSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { WithheldGrant } from '../permissions/projectTrust';
 import type { McpServerConfig } from './config/types';
 import { needsApproval, needsTrust } from './config/types';
-import { readTextFile, updateStateFile } from './files';
+import { readTextFile, realPathOr, updateStateFile } from './files';
 
 export type ApprovalDecision = 'approved' | 'denied';
 
@@ -38,11 +36,7 @@ const MAX_BYTES = 4 * 1024 * 1024;
 
 /** The key of a folder: where it really is, so a link to it shares its answers. */
 export function folderKey(folder: string): string {
-  try {
-    return realpathSync(resolve(folder));
-  } catch {
-    return resolve(folder);
-  }
+  return realPathOr(folder);
 }
 
 function parse(text: string | undefined): FileShape {

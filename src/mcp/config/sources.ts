@@ -1,10 +1,9 @@
 // Where servers are read from, and which entry wins a name. As in Claude Code, an entry is taken
 // whole from the most specific place that has the name: the command line, then the user's own
 // entry for this project, then the project's files, then the user's settings.
-import { realpathSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { readTextFile } from '../files';
+import { readTextFile, realPathOr } from '../files';
 import { parseServerEntry } from './parse';
 import type { McpConfigProblem, McpConfigSet, McpScope, McpServerConfig } from './types';
 
@@ -95,14 +94,6 @@ export function claudeJsonPath(home: string, env: NodeJS.ProcessEnv): { path: st
   return { path: join(home, '.claude.json'), label: '~/.claude.json' };
 }
 
-function realOr(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
-}
-
 async function readFlagConfigs(opts: McpSourceOptions, found: Found[], flagErrors: string[]): Promise<void> {
   for (const [i, value] of (opts.flagConfigs ?? []).entries()) {
     const inline = value.trim().startsWith('{');
@@ -144,7 +135,7 @@ export async function readMcpConfig(opts: McpSourceOptions): Promise<McpConfigRe
     // The user's own entries for this folder (Claude Code's "local" scope), keyed by its path.
     if (claudeJson.ok && isRecord(claudeJson.value) && isRecord(claudeJson.value.projects)) {
       const projects = claudeJson.value.projects;
-      const key = [opts.cwd, realOr(opts.cwd)].find((k) => isRecord(projects[k]));
+      const key = [opts.cwd, realPathOr(opts.cwd)].find((k) => isRecord(projects[k]));
       if (key) {
         const local = serversUnder(projects[key], ['mcpServers'], `${claude.label} (this project)`, problems);
         if (local) found.push({ scope: 'local', source: `${claude.label} (this project)`, entries: local });
