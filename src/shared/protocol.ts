@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { ContextReport } from './contextView';
 import { MAX_DRAFT_CHARS, type SessionUi } from './sessionUi';
 import type { ViewPatchOp } from './viewPatch';
@@ -96,98 +97,83 @@ export type HandlerTable<M> = { [K in keyof M]: (payload: M[K]) => void | Promis
 export const MAX_PROMPT_CHARS = 1_000_000;
 export const MAX_PATH_CHARS = 4096;
 
-type Validator<T> = (payload: unknown) => payload is T;
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isEmpty = (v: unknown): v is Record<string, never> => isRecord(v) && Object.keys(v).length === 0;
-const ACTIONS: readonly ActionCommand[] = ['setApiKey', 'retry', 'continue', 'compact', 'newSession', 'openSettings', 'openMemory', 'selectModel', 'showContextMarkdown'];
+// One schema per message: the webview is a browser page that renders model output and file
+// names, so whatever it posts is checked here before any handler sees it.
+const empty = z.strictObject({});
+const id = z.string().min(1).max(199);
+const oldId = z.string().max(199);
+const time = z.number().finite().nonnegative();
+const path = z.string().min(1).max(MAX_PATH_CHARS).refine((p) => !p.includes('\0'), 'a path has no NUL');
+const ACTIONS = ['setApiKey', 'retry', 'continue', 'compact', 'newSession', 'openSettings', 'openMemory', 'selectModel', 'showContextMarkdown'] as const satisfies readonly ActionCommand[];
 /** A model id or alias as the API spells them (`claude-opus-5-5`, `sonnet`, `claude-sonnet-4-6[1m]`). */
 const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,199}(\[1m\])?$/;
-const DECISIONS: readonly PermissionDecision[] = ['allow-once', 'allow-session', 'allow-server', 'deny'];
-const isShortId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length < 200;
-const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
-
-const SCOPES: readonly RestoreScope[] = ['code', 'both'];
-const DIRECTIONS: readonly SummarizeDirection[] = ['from', 'upTo'];
+const DECISIONS = ['allow-once', 'allow-session', 'allow-server', 'deny'] as const satisfies readonly PermissionDecision[];
+const SCOPES = ['code', 'both'] as const satisfies readonly RestoreScope[];
+const DIRECTIONS = ['from', 'upTo'] as const satisfies readonly SummarizeDirection[];
 /** Conflict choices: paths (as a preview named them) to restore or keep; a few thousand at most. */
-const isChoices = (v: unknown): v is Record<string, 'restore' | 'keep'> =>
-  isRecord(v) && Object.keys(v).length <= 10_000 && Object.entries(v).every(([k, c]) => k.length > 0 && k.length <= MAX_PATH_CHARS && (c === 'restore' || c === 'keep'));
+const choices = z
+  .record(z.string().min(1).max(MAX_PATH_CHARS), z.enum(['restore', 'keep']))
+  .refine((c) => Object.keys(c).length <= 10_000, 'at most 10,000 choices');
 
-type UndoMessage = 'restore/preview' | 'restore/openDiff' | 'restore/apply' | 'restore/redo' | 'restore/cancel' | 'session/diff' | 'summarize/ask' | 'summarize/preview' | 'summarize/apply' | 'summarize/cancel';
-
-const undoValidators: { [K in UndoMessage]: Validator<WebviewToHostMap[K]> } = {
-  'restore/preview': (p): p is WebviewToHostMap['restore/preview'] => isRecord(p) && isShortId(p.id) && SCOPES.includes(p.scope as RestoreScope),
-  'restore/openDiff': (p): p is { path: string } => isRecord(p) && typeof p.path === 'string' && p.path.length > 0 && p.path.length <= MAX_PATH_CHARS && !p.path.includes('\0'),
-  'restore/apply': (p): p is WebviewToHostMap['restore/apply'] => isRecord(p) && isChoices(p.choices),
-  'restore/redo': isEmpty,
-  'restore/cancel': isEmpty,
-  'session/diff': isEmpty,
-  'summarize/ask': (p): p is WebviewToHostMap['summarize/ask'] => isRecord(p) && isShortId(p.id) && DIRECTIONS.includes(p.direction as SummarizeDirection),
-  'summarize/preview': (p): p is { focus: string } => isRecord(p) && typeof p.focus === 'string' && p.focus.length <= 10_000,
-  'summarize/apply': (p): p is { previewId: string } => isRecord(p) && isShortId(p.previewId),
-  'summarize/cancel': isEmpty,
+const schemas: { [K in keyof WebviewToHostMap]: z.ZodType<WebviewToHostMap[K]> } = {
+  'restore/preview': z.object({ id, scope: z.enum(SCOPES) }),
+  'restore/openDiff': z.object({ path }),
+  'restore/apply': z.object({ choices }),
+  'restore/redo': empty,
+  'restore/cancel': empty,
+  'session/diff': empty,
+  'summarize/ask': z.object({ id, direction: z.enum(DIRECTIONS) }),
+  'summarize/preview': z.object({ focus: z.string().max(10_000) }),
+  'summarize/apply': z.object({ previewId: id }),
+  'summarize/cancel': empty,
+  'view/ready': empty,
+  'view/resync': z.object({ lastSeq: z.number().int() }),
+  'chat/send': z.object({ text: z.string().max(MAX_PROMPT_CHARS).refine((t) => t.trim().length > 0, 'an empty prompt') }),
+  'chat/stop': empty,
+  'chat/retry': empty,
+  'chat/continue': empty,
+  'permission/respond': z.object({ requestId: z.string(), decision: z.enum(DECISIONS) }),
+  'compaction/undo': z.object({ id: oldId }),
+  'compaction/openArchive': z.object({ id: oldId }),
+  'history/show': empty,
+  'history/hide': empty,
+  'history/recent': empty,
+  'history/resume': z.object({ id: oldId }),
+  'history/rename': z.object({ id: oldId }),
+  'history/delete': z.object({ id: oldId }),
+  'history/export': z.object({ id: oldId }),
+  'chat/rewind': z.object({ id: oldId }),
+  'chat/fork': z.object({ id: oldId }),
+  'command/run': z.object({ command: z.enum(ACTIONS) }),
+  'model/switch': z.object({ model: z.string().regex(MODEL_NAME) }),
+  'editor/openFile': z.object({ path, line: z.number().int().min(1).optional() }),
+  'attach/pickFile': empty,
+  'attach/cancel': empty,
+  'attach/file': z.object({ path }),
+  'attach/remove': z.object({ id: oldId }),
+  'edit/review': z.object({ requestId: id }),
+  'context/request': empty,
+  'editor/insertText': z.object({ text: z.string().min(1).max(MAX_PROMPT_CHARS) }),
+  'draft/save': z.object({ sessionId: id, text: z.string().max(MAX_DRAFT_CHARS), at: time }),
+  'scroll/save': z.object({ sessionId: id, topId: id, atBottom: z.boolean(), at: time }),
+  'mcp/approve': z.object({ name: id }),
+  'mcp/deny': z.object({ name: id }),
+  'mcp/restart': z.object({ name: id }),
 };
-
-const validators: { [K in keyof WebviewToHostMap]: Validator<WebviewToHostMap[K]> } = {
-  ...undoValidators,
-  'view/ready': isEmpty,
-  'view/resync': (p): p is { lastSeq: number } => isRecord(p) && Number.isInteger(p.lastSeq),
-  'chat/send': (p): p is { text: string } =>
-    isRecord(p) && typeof p.text === 'string' && p.text.trim().length > 0 && p.text.length <= MAX_PROMPT_CHARS,
-  'chat/stop': isEmpty,
-  'chat/retry': isEmpty,
-  'chat/continue': isEmpty,
-  'permission/respond': (p): p is WebviewToHostMap['permission/respond'] =>
-    isRecord(p) && typeof p.requestId === 'string' && DECISIONS.includes(p.decision as PermissionDecision),
-  'compaction/undo': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
-  'compaction/openArchive': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
-  'history/show': isEmpty,
-  'history/hide': isEmpty,
-  'history/recent': isEmpty,
-  'history/resume': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
-  'history/rename': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
-  'history/delete': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
-  'history/export': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
-  'chat/rewind': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
-  'chat/fork': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
-  'command/run': (p): p is { command: ActionCommand } => isRecord(p) && ACTIONS.includes(p.command as ActionCommand),
-  'model/switch': (p): p is { model: string } => isRecord(p) && typeof p.model === 'string' && MODEL_NAME.test(p.model),
-  'editor/openFile': (p): p is { path: string; line?: number } =>
-    isRecord(p) &&
-    typeof p.path === 'string' &&
-    p.path.length > 0 &&
-    p.path.length <= MAX_PATH_CHARS &&
-    !p.path.includes('\0') &&
-    (p.line === undefined || (Number.isInteger(p.line) && (p.line as number) >= 1)),
-  'attach/pickFile': isEmpty,
-  'attach/cancel': isEmpty,
-  'attach/file': (p): p is { path: string } => isRecord(p) && typeof p.path === 'string' && p.path.length > 0 && p.path.length <= MAX_PATH_CHARS && !p.path.includes('\0'),
-  'attach/remove': (p): p is { id: string } => isRecord(p) && typeof p.id === 'string' && p.id.length < 200,
-  'edit/review': (p): p is { requestId: string } => isRecord(p) && isShortId(p.requestId),
-  'context/request': isEmpty,
-  'editor/insertText': (p): p is { text: string } => isRecord(p) && typeof p.text === 'string' && p.text.length > 0 && p.text.length <= MAX_PROMPT_CHARS,
-  'draft/save': (p): p is WebviewToHostMap['draft/save'] =>
-    isRecord(p) && isShortId(p.sessionId) && typeof p.text === 'string' && p.text.length <= MAX_DRAFT_CHARS && isTime(p.at),
-  'scroll/save': (p): p is WebviewToHostMap['scroll/save'] =>
-    isRecord(p) && isShortId(p.sessionId) && isShortId(p.topId) && typeof p.atBottom === 'boolean' && isTime(p.at),
-  'mcp/approve': (p): p is { name: string } => isRecord(p) && isShortId(p.name),
-  'mcp/deny': (p): p is { name: string } => isRecord(p) && isShortId(p.name),
-  'mcp/restart': (p): p is { name: string } => isRecord(p) && isShortId(p.name),
-};
-
 
 export type ParseResult<T> = { ok: true; message: T } | { ok: false; error: string };
 
 /** Everything that arrives from the webview is untrusted until it passes here. */
 export function parseWebviewMessage(raw: unknown): ParseResult<WebviewToHostMessage> {
-  if (!isRecord(raw)) return { ok: false, error: 'message is not an object' };
-  const { type, payload } = raw;
-  if (typeof type !== 'string' || !Object.hasOwn(validators, type)) {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, error: 'message is not an object' };
+  const { type, payload } = raw as Record<string, unknown>;
+  if (typeof type !== 'string' || !Object.hasOwn(schemas, type)) {
     return { ok: false, error: `unknown message type: ${JSON.stringify(type)?.slice(0, 80)}` };
   }
-  const validate = validators[type as keyof WebviewToHostMap] as Validator<unknown>;
-  if (!validate(payload)) return { ok: false, error: `malformed payload for ${type}` };
-  return { ok: true, message: { type, payload } as WebviewToHostMessage };
+  const parsed = (schemas[type as keyof WebviewToHostMap] as z.ZodType).safeParse(payload);
+  if (!parsed.success) return { ok: false, error: `malformed payload for ${type}` };
+  // The parsed payload, not the raw one: keys no schema names do not reach a handler.
+  return { ok: true, message: { type, payload: parsed.data } as WebviewToHostMessage };
 }
 
 export async function dispatch<M>(table: HandlerTable<M>, message: Envelope<M>): Promise<void> {
