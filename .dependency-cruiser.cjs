@@ -3,7 +3,7 @@
 const LAYERS = [
   ['base', 'shared', 'ports', 'api', 'fs'],
   ['state', 'conversation', 'tools'],
-  ['context', 'compact', 'memory', 'sessions', 'permissions', 'checkpoints'],
+  ['context', 'compact', 'memory', 'sessions', 'permissions', 'checkpoints', 'mcp'],
   ['agent'],
   ['chat', 'cli', 'vscode'],
 ];

@@ -10,6 +10,8 @@ export function benchBundles(root: string): Record<string, number> {
   return {
     hostBundleKB: kb(statSync(file('dist/extension.js')).size),
     cliBundleKB: kb(statSync(file('dist/cli.js')).size),
+    // The MCP SDK and connection layer, loaded by either bundle only when a server is configured.
+    mcpBundleKB: kb(statSync(file('dist/mcp.js')).size),
     webviewJsKB: kb(webview.length),
     webviewGzipKB: kb(gzipSync(webview).length + gzipSync(css).length),
   };

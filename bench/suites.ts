@@ -8,6 +8,7 @@ import { benchCompaction } from './compaction.bench';
 import { benchContext } from './context.bench';
 import { benchCost } from './cost.bench';
 import { benchCrash } from './crash.bench';
+import { benchMcp } from './mcp.bench';
 import { benchMemory } from './memory.bench';
 import { benchSearch } from './search.bench';
 import { benchSessions } from './sessions.bench';
@@ -51,4 +52,6 @@ export const SUITES: Suite[] = [
   // Issue 15's sessions against the stand-in's cache (the full ones take a few minutes).
   // In the CI subset since forks read the main cache (the quick sessions take about half a minute).
   { name: 'cost', quick: true, run: ({ quick }) => benchCost({ quick }) },
+  // Ten real stdio servers (the tests' own): about half a minute, not in the quick subset.
+  { name: 'mcp', quick: false, run: ({ quick }) => benchMcp({ quick }) },
 ];

@@ -3,6 +3,7 @@ import * as esbuild from 'esbuild';
 import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mcpChunk, mcpShims } from './mcpChunk.mjs';
 import { zodWithoutLocales } from './zodWithoutLocales.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -12,7 +13,7 @@ const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 
 const node = {
   bundle: true,
-  plugins: [zodWithoutLocales],
+  plugins: [zodWithoutLocales, mcpChunk],
   platform: 'node',
   target: 'node20',
   format: 'cjs',
@@ -22,11 +23,15 @@ const node = {
   // The SDK and our deps are bundled; only the editor API is provided at run time.
   external: ['vscode'],
   define: { __THREADLINE_VERSION__: JSON.stringify(version) },
+  // The MCP connection layer is loaded with require() from its own file (mcpChunk.mjs).
+  supported: { 'dynamic-import': false },
   // web-tree-sitter's and fdir's ESM builds read import.meta.url, which a CommonJS bundle does not
   // have: take their CommonJS builds.
   alias: {
     'web-tree-sitter': join(root, 'node_modules/web-tree-sitter/web-tree-sitter.cjs'),
     fdir: join(root, 'node_modules/fdir/dist/index.cjs'),
+    // jsonc-parser's main build is UMD, whose require('./impl/…') calls esbuild cannot follow.
+    'jsonc-parser': join(root, 'node_modules/jsonc-parser/lib/esm/main.js'),
   },
 };
 
@@ -38,6 +43,8 @@ const configs = [
     outfile: join(root, 'dist/cli.js'),
     banner: { js: '#!/usr/bin/env node' },
   },
+  // The MCP SDK and our connection layer, shared by both bundles above and loaded on first use.
+  { ...node, plugins: [zodWithoutLocales, mcpShims], entryPoints: [join(root, 'src/mcp/sdk/index.ts')], outfile: join(root, 'dist/mcp.js') },
   {
     bundle: true,
     platform: 'browser',

@@ -38,6 +38,7 @@ import { EditReview } from './vscode/editReview';
 import { CheckpointDiffs } from './vscode/checkpointDiffs';
 import { readMemorySettings, readReviewEdits, readSettings } from './vscode/settings';
 import { createContextStatusItem } from './vscode/statusBar';
+import { createMcpWiring } from './vscode/mcpWiring';
 import { watchKeyAndSettings } from './vscode/watchers';
 
 let driver: SessionDriver<Agent> | undefined;
@@ -58,9 +59,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // Sessions are keyed on the folder path in global storage: code-server's workspace id changes with the port.
   const sessions = new SessionStore(sessionsDirFor(globalStorageDir, cwd));
   const archives = new ArchiveDocuments(sessions.dir);
+  const mcp = createMcpWiring({ context, cwd, store, log, host, sessionsDir: sessions.dir });
   const memory = await memorySetup({ cwd, globalStorageDir, store, log, host });
   const models = createModelCatalog({ globalStorageDir, apiKeys, store, log });
-  const permissions = new SessionPermissions({ cwd, globalStorageDir, host });
+  const permissions = new SessionPermissions({ cwd, globalStorageDir, host, mcp, sessionId: () => runtime.sessionId });
   // What goes to the panel besides the state's patches; the view sync made below delivers it.
   const toPanel = new Emitter<HostToWebviewMessage>();
   // Each session's draft and scroll position, beside its transcript (the webview's own state does not survive a browser reload).
@@ -93,6 +95,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     contextReport: () => buildContextReport(store.getState(), sessionDriver.agent.previewContext(), permissions.describeRules()?.rules),
     reply: (m) => toPanel.fire(m),
     undo: { session: sessionDriver, workbench: checkpointDiffs },
+    mcp: mcp.actions,
   });
   const sync = new ViewSync(store, handlers, log);
   context.subscriptions.push(apiKeys, archives, checkpointDiffs, toPanel, toPanel.event((m) => sync.send(m)), sync, sessionDriver, review, registerAddSelection(store));

@@ -1,3 +1,4 @@
+import type { NameSet } from '../tools/registry';
 import { resolve } from 'node:path';
 import type { MessagesClient } from '../api/messagesClient';
 import type { ModelInfo } from '../api/models';
@@ -24,7 +25,7 @@ export interface CompactionSetup {
   thresholds(): Thresholds;
   client(): Promise<MessagesClient | undefined>;
   cwd: string;
-  compactable: ReadonlySet<string>;
+  compactable: NameSet;
   /** Where the model's Compact tool leaves its request. */
   modelRequest: CompactRequest;
   /** Files read recently, newest first, to re-attach after a summary. */

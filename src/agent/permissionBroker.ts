@@ -15,6 +15,8 @@ export interface PermissionEngine {
   grantForSession(call: { tool: Tool; input: unknown }): void;
   /** What that grant would cover, for the prompt's button (a label) and its tooltip (a sentence). */
   sessionGrant?(call: { tool: Tool; input: unknown }): { label: string; scope: string };
+  /** "Allow this server": every tool of the call's MCP server, remembered in the user's settings. */
+  grantServer?(call: { tool: Tool; input: unknown }): void;
   /** Binds a background agent's own check by the same rules (see Permissions.boundedCheck). */
   boundedCheck?(roots: readonly string[], own: (tool: Tool, input: unknown) => PermissionOutcome): (tool: Tool, input: unknown) => PermissionOutcome;
 }
@@ -55,6 +57,8 @@ export class PermissionBroker {
           input: safeJson(call.input),
           toolUseId: call.id,
           ...(session ? { session } : {}),
+          // An MCP call shows its server and tool, and offers "Allow this server".
+          ...(call.tool.traits.mcp ? { mcp: { server: call.tool.traits.mcp.server, tool: call.tool.traits.mcp.tool } } : {}),
         },
       }));
     });
@@ -67,6 +71,7 @@ export class PermissionBroker {
     if (!p) return;
     this.pending.delete(requestId);
     if (decision === 'allow-session') this.engine.grantForSession(p.call);
+    if (decision === 'allow-server') this.engine.grantServer?.(p.call);
     this.store.setState((s) => ({ ...s, permission: null, status: 'running-tools' }));
     p.resolve(decision);
   }

@@ -10,6 +10,7 @@ import { sharedBashChecker, type BashChecker } from './bash/checker';
 import { outsideFinding, ownProcessFinding, type PathScope } from './bashPaths';
 import { isOwnProcessPath, ownProcessRefusal } from '../fs/ownProcess';
 import type { PermissionEngine, PermissionVerdict } from './permissionBroker';
+import { mcpAskReason, serverRule } from './mcpRules';
 import { under, type PathContext } from './pathRules';
 import { refusal, type Verdict } from './refusal';
 import { bashCommand, isFileTool, parseRule, patternMatches, ruleMatches, touchedPaths, type ParsedRule, type RuleMode, type Touched } from './ruleMatch';
@@ -53,6 +54,8 @@ export interface PermissionOptions {
   home?: string;
   /** Judges Bash commands on their parse tree; one shared parser unless a test gives its own. */
   bash?: BashChecker;
+  /** Writes an allow rule to the user's own settings ("Allow this server"); without it the grant lasts the session. */
+  saveUserRule?(rule: string): Promise<void>;
 }
 
 /** Writes inside these folders always ask, as the reference does even in its bypass mode. */
@@ -174,7 +177,8 @@ export class Permissions implements PermissionEngine, SearchScope {
   private rawDecide({ tool, input }: { tool: Tool; input: unknown }, c: Collected): Verdict {
     const { cwd } = this.opts;
     const ctx = this.ctx();
-    const readOnly = safeReadOnly(tool, input);
+    // An MCP server's read-only hint is its own claim: its tools are decided by rules alone.
+    const readOnly = !tool.traits.mcp && safeReadOnly(tool, input);
     if (!readOnly && this.restricted()) {
       return { behavior: 'deny', reason: `${tool.name} is not available in Restricted Mode: trust this folder to let Threadline edit files or run commands.` };
     }
@@ -193,6 +197,10 @@ export class Permissions implements PermissionEngine, SearchScope {
     const asked = match(c.ask, 'ask');
     if (asked) return { behavior: 'ask', reason: `The rule ${asked.source}${from(asked)} asks first.`, why: { kind: 'askRule', rule: asked } };
     if (!readOnly && c.mode?.mode === 'plan') return { behavior: 'deny', reason: `${tool.name} does not run in plan mode (defaultMode in ${c.mode.source}).` };
+    if (tool.traits.mcp) {
+      const allowed = match([...c.allow, ...this.grants], 'allow');
+      return allowed ? { behavior: 'allow', reason: `Allowed by ${allowed.source}${from(allowed)}.` } : { behavior: 'ask', reason: mcpAskReason(tool), why: { kind: 'mcp' } };
+    }
     if (tool.traits.runsCommands) {
       const unsure = this.bash.matchedBy([...c.deny, ...c.ask].filter((r) => r.tool === tool.name), bashCommand(input));
       if (unsure) return { behavior: 'ask', reason: `The rule ${unsure.rule.source}${from(unsure.rule)} may apply: ${unsure.why ?? 'it cannot be checked'}.`, why: { kind: 'default' } };
@@ -287,6 +295,17 @@ export class Permissions implements PermissionEngine, SearchScope {
     const outside = touchedPaths(tool, input, this.opts.cwd).filter((t) => under(this.ctx().cwd, t.real) === undefined);
     if (outside.length === 0) return { kind: 'tool', rule: tool.traits.writesFiles ? 'Edit' : tool.name };
     return { kind: 'paths', paths: outside.map((t) => t.real) };
+  }
+
+  /**
+   * "Allow this server": every tool of the call's MCP server runs without asking, from now on in
+   * this session and, through the host, in the user's own settings.
+   */
+  grantServer({ tool }: { tool: Tool; input: unknown }): void {
+    const rule = serverRule(tool);
+    if (!rule) return;
+    this.grants.push({ tool: rule, pattern: undefined, source: `${rule} (allowed for this server)` });
+    void this.opts.saveUserRule?.(rule).catch((err: unknown) => this.warnOnce(`could not save ${rule} to your settings: ${err instanceof Error ? err.message : String(err)}`));
   }
 
   /** Whether a read of this real path would run without asking (workspace, added folders, rules). */

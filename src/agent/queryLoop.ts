@@ -235,8 +235,9 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
           const r = deps.reviseResult && !ran.interrupted ? { ...ran, ...deps.reviseResult({ id: p.id, tool: p.tool!, input: p.parsed.ok ? p.parsed.value : undefined }, ran, history) } : ran;
           const durationMs = Date.now() - started;
           if (signal.aborted && r.interrupted) return;
-          // Capped where it enters the history: one enormous result would make every later request too large to send.
-          results.set(p.id, { type: 'tool_result', tool_use_id: p.id, content: capResultText(r.content || '(no output)'), ...(r.isError ? { is_error: true } : {}) });
+          // Capped where it enters the history: one enormous result would make every later request too
+          // large to send. Blocks (an image from an MCP server, capped by the MCP layer) go as they are.
+          results.set(p.id, { type: 'tool_result', tool_use_id: p.id, content: r.blocks?.length ? r.blocks : capResultText(r.content || '(no output)'), ...(r.isError ? { is_error: true } : {}) });
           ev.onToolStatus?.(p.id, r.isError ? 'error' : 'done', { result: r.content, durationMs });
         }),
       );

@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import type { PermissionVerdict } from './permissionBroker';
 import { isFolderSync } from '../fs/stat';
+import { mcpAllowHint } from './mcpRules';
 import { ruleForPath, type PathContext } from './pathRules';
 import type { Tool } from '../tools/types';
 
@@ -11,6 +12,7 @@ export type AskWhy =
   | { kind: 'protected'; path: string; dir: string }
   | { kind: 'askRule'; rule: { source: string } }
   | { kind: 'bashFile'; path?: string; write: boolean }
+  | { kind: 'mcp' }
   | { kind: 'default'; path?: string };
 
 export type Verdict = PermissionVerdict & { why?: AskWhy };
@@ -57,6 +59,8 @@ export function refusal(v: Verdict, { tool, command }: { tool: Tool; command: st
       const ways = why.path && !why.write ? `${folderOption(why.path)} or ${exactCommand()}` : exactCommand();
       return `${v.reason} An allow rule that names a command lets it touch files inside the workspace only, and ${because}; allow it with ${ways}.`;
     }
+    case 'mcp':
+      return `${v.reason} It needs permission, and ${because}; ${mcpAllowHint(tool, rule)}.`;
     default: {
       if (tool.traits.runsCommands) return `${v.reason} It needs permission, and ${because}; allow it with ${exactCommand()}.`;
       const exact = rule(why?.path ? ruleForPath(tool.name, why.path, c.paths) : tool.name);

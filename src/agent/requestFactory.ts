@@ -46,7 +46,8 @@ export class RequestFactory {
     const settings = this.deps.settings();
     const model = this.deps.model();
     const system = await this.deps.systemBlocks();
-    const tools = this.deps.tools.definitions();
+    // Tools from MCP servers join as their servers become ready; deferral depends on the window.
+    const tools = this.deps.tools.definitions(history, { contextWindow: model.contextWindow });
     // The meter counts these in its figure until the next response anchors it.
     this.deps.meter.setOverhead(estimateTokens(system) + estimateTokens(tools));
     const fitted = fitOutputTokens(computeThresholds(model.contextWindow, model.maxOutputTokens), this.deps.meter.used(history), Math.min(model.maxOutputTokens, 32_000));
@@ -77,7 +78,7 @@ export class RequestFactory {
 
   /** What the next request would hold, by category (Show Context, `threadline context`). */
   async preview(history: readonly MessageParam[]): Promise<ContextPreview> {
-    return breakdownRequest(await this.build(history.length ? history : [placeholderMessage()]), (await this.deps.instructionReport?.()) ?? []);
+    return breakdownRequest(await this.build(history.length ? history : [placeholderMessage()]), (await this.deps.instructionReport?.()) ?? [], '', (name) => this.deps.tools.categoryOf(name));
   }
 }
 

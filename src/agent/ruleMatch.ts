@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { sharedBashChecker, type BashChecker } from './bash/checker';
+import { mcpRuleCovers } from './mcpRules';
 import { parsePathPattern, pathPatternMatches, type PathContext } from './pathRules';
 import { realLocation } from '../fs/paths';
 import { toolPaths } from '../tools/paths';
@@ -21,6 +22,8 @@ export const isFileTool = (tool: Tool) => Boolean(tool.traits.readsFiles || tool
  * Glob). A deny or ask rule reaches further: a Write deny also holds for Edit.
  */
 export function ruleCovers(ruleTool: string, call: Tool, mode: RuleMode = 'allow'): boolean {
+  const mcp = mcpRuleCovers(ruleTool, call);
+  if (mcp !== undefined) return mcp;
   if (ruleTool === call.name) return true;
   if (call.traits.writesFiles && (ruleTool === 'Edit' || (mode !== 'allow' && EDIT_RULES.has(ruleTool)))) return true;
   return ruleTool === 'Read' && Boolean(call.traits.readsFiles);

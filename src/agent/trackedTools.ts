@@ -1,5 +1,5 @@
 import type { SessionCheckpoints } from '../checkpoints/sessionCheckpoints';
-import { ToolRegistry } from '../tools/registry';
+import type { ToolRegistry } from '../tools/registry';
 import type { Tool } from '../tools/types';
 
 /**
@@ -9,7 +9,8 @@ import type { Tool } from '../tools/types';
  * else about a tool (its schema, permissions, summary) is untouched.
  */
 export function trackedTools(tools: ToolRegistry, checkpoints: SessionCheckpoints): ToolRegistry {
-  return new ToolRegistry(tools.tools.map((t) => tracked(t, checkpoints)));
+  // The built-in tools are wrapped; a source's tools (MCP) write nothing Threadline can track, and stay live.
+  return tools.mapBuiltins((t) => tracked(t, checkpoints));
 }
 
 /** The same tool with another `call` (the tool stays the prototype, so a class's methods keep working). */

@@ -6,6 +6,8 @@ export type TextBlockParam = Anthropic.TextBlockParam;
 export type ToolUseBlockParam = Anthropic.ToolUseBlockParam;
 export type ToolResultBlockParam = Anthropic.ToolResultBlockParam;
 export type ToolDefinition = Anthropic.Tool;
+/** One block of a tool result that is more than text (an image from an MCP server). */
+export type ToolResultContentBlock = Exclude<NonNullable<ToolResultBlockParam['content']>, string>[number];
 /** What the request says about thinking: adaptive, enabled with a budget, or disabled. */
 export type ThinkingParam = Anthropic.ThinkingConfigParam;
 

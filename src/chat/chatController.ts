@@ -69,6 +69,14 @@ export interface ChatControllerDeps {
   reply(message: HostToWebviewMessage): void;
   /** Restore code, Summarize from here / up to here, the session diff (see undoController.ts). */
   undo: Omit<UndoDeps, 'store'>;
+  /** The window's MCP servers: the panel approves, denies or restarts one by name. */
+  mcp?: McpActions;
+}
+
+export interface McpActions {
+  approve(name: string): Promise<void>;
+  deny(name: string): Promise<void>;
+  restart(name: string): Promise<void>;
 }
 
 export interface SessionUiKeeper {
@@ -249,5 +257,8 @@ export function createChatHandlers(deps: ChatControllerDeps): ChatHandlers {
     'scroll/save': async (p) => {
       await deps.sessionUi.handlers['scroll/save'](p);
     },
+    'mcp/approve': async ({ name }) => deps.mcp?.approve(name),
+    'mcp/deny': async ({ name }) => deps.mcp?.deny(name),
+    'mcp/restart': async ({ name }) => deps.mcp?.restart(name),
   };
 }

@@ -17,8 +17,17 @@ export interface PromptArgs {
   outputFormat: OutputFormat;
   /** Continue the most recent session in this folder, or the one with this id. */
   resume: { latest: true } | { id: string } | undefined;
+  mcp: McpArgs;
   /** --trust: the folder is trusted for this run (nothing is remembered). */
   trust: boolean;
+}
+
+/** Where MCP servers come from on this run, besides the files users already have. */
+export interface McpArgs {
+  /** --mcp-config: files or inline JSON, in the order given. */
+  configs: string[];
+  /** --strict-mcp-config: only the servers of --mcp-config. */
+  strict: boolean;
 }
 
 /** A prompt run as parsed: no prompt yet when `-p` stood alone (it comes from stdin). */
@@ -28,7 +37,8 @@ export type CliArgs =
   | ParsedPromptArgs
   | { command: 'help' }
   | { command: 'version' }
-  | { command: 'context'; cwd: string; json: boolean; model: string | undefined; contextWindow: number | undefined; addDirs: string[]; trust: boolean }
+  | { command: 'context'; cwd: string; json: boolean; model: string | undefined; contextWindow: number | undefined; addDirs: string[]; mcp: McpArgs; trust: boolean }
+  | { command: 'mcp'; cwd: string; json: boolean; action: 'list' | 'approve' | 'deny' | 'reset'; name?: string; mcp: McpArgs; trust: boolean }
   | { command: 'trust'; action: 'trust' | 'list' | 'revoke'; dir: string; json: boolean }
   | { command: 'sessions'; cwd: string; json: boolean; all: boolean }
   | { command: 'memory'; cwd: string; json: boolean; action: 'list' | 'show' | 'rm'; name?: string }
@@ -94,6 +104,7 @@ const MULTI_VALUE = new Map([
   ['--allowed-tools', '--allowed-tools'],
   ['--allowedTools', '--allowed-tools'],
   ['--add-dir', '--add-dir'],
+  ['--mcp-config', '--mcp-config'],
 ]);
 // Flags whose value is the next argument, so a value is never mistaken for a flag's list.
 const TAKES_VALUE = new Set(['-p', '--print', '--cwd', '--model', '--context-window', '--max-turns', '--output-format', '-r', '--resume', '--from', '--up-to', '--focus', '--undo']);
@@ -126,8 +137,9 @@ function gatherLists(argv: readonly string[]): Gathered {
     const canonical = MULTI_VALUE.get(a);
     if (canonical) {
       const values: string[] = [];
+      // An inline --mcp-config is a JSON object, which may start with anything but "-".
       while (i + 1 < argv.length && !argv[i + 1]!.startsWith('-')) values.push(argv[++i]!);
-      if (!values.length) throw new UsageError(canonical === '--add-dir' ? `${a} needs a folder` : `${a} needs at least one tool rule, e.g. ${a} Read "Bash(npm test:*)"`);
+      if (!values.length) throw new UsageError(canonical === '--add-dir' ? `${a} needs a folder` : canonical === '--mcp-config' ? `${a} needs a file (or a JSON object)` : `${a} needs at least one tool rule, e.g. ${a} Read "Bash(npm test:*)"`);
       // One spelling from here on, so the values keep the order they were written in.
       out.push(...values.map((v) => `${canonical}=${v}`));
       taken.push({ flag: a, values });
@@ -142,7 +154,7 @@ function gatherLists(argv: readonly string[]): Gathered {
   return { argv: out, taken, printAlone };
 }
 
-const KNOWN_FLAGS = new Set([...TAKES_VALUE, ...MULTI_VALUE.keys(), '--json', '--all', '--trust', '--list', '--revoke', '-c', '--continue', '-h', '--help', '-v', '--version', '--code', '--conversation', '--both', '--dry-run', '--force']);
+const KNOWN_FLAGS = new Set([...TAKES_VALUE, ...MULTI_VALUE.keys(), '--json', '--all', '--trust', '--list', '--revoke', '-c', '--continue', '-h', '--help', '-v', '--version', '--strict-mcp-config', '--code', '--conversation', '--both', '--dry-run', '--force']);
 
 /** A flag of ours, in either spelling (`--model=x` too): after a lone -p it is not the prompt. */
 function isKnownFlag(arg: string): boolean {
@@ -151,7 +163,7 @@ function isKnownFlag(arg: string): boolean {
 
 // Tool names are capitalised (Read, Bash, WebFetch) or MCP's `mcp__server__tool`; a lowercase
 // word in a tool list is far more likely a piece of a prompt.
-const TOOL_RULE = /^(?:[A-Z][A-Za-z0-9_]*|mcp__[A-Za-z0-9_-]+)(?:\(.*\))?$/s;
+const TOOL_RULE = /^(?:[A-Z][A-Za-z0-9_]*|mcp__[A-Za-z0-9_-]+(?:__\*)?)(?:\(.*\))?$/s;
 
 function checkRules(rules: string[], taken: Gathered['taken']): void {
   for (const r of rules) {
@@ -179,6 +191,8 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
         'max-turns': { type: 'string' },
         'allowed-tools': { type: 'string', multiple: true },
         'add-dir': { type: 'string', multiple: true },
+        'mcp-config': { type: 'string', multiple: true },
+        'strict-mcp-config': { type: 'boolean' },
         'output-format': { type: 'string' },
         json: { type: 'boolean' },
         all: { type: 'boolean' },
@@ -213,9 +227,11 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
     throw new UsageError(`--context-window is in tokens and must be at least ${MIN_CONTEXT_WINDOW}, got ${contextWindow}${contextWindow < 1000 ? ` (for ${contextWindow}k, give ${contextWindow * 1000})` : ''}`);
   }
   const [first, ...rest] = parsed.positionals;
+  const mcp: McpArgs = { configs: v['mcp-config'] ?? [], strict: Boolean(v['strict-mcp-config']) };
+  if (mcp.strict && !mcp.configs.length) throw new UsageError('--strict-mcp-config uses only the servers of --mcp-config, and none was given');
   if (first === 'context') {
     if (rest.length) throw new UsageError(`unexpected arguments after context: ${rest.join(' ')}`);
-    return { command: 'context', cwd: dir, json: Boolean(v.json), model, contextWindow, addDirs: v['add-dir'] ?? [], trust: Boolean(v.trust) };
+    return { command: 'context', cwd: dir, json: Boolean(v.json), model, contextWindow, addDirs: v['add-dir'] ?? [], mcp, trust: Boolean(v.trust) };
   }
   if (first === 'trust') {
     if (v.list && v.revoke) throw new UsageError('use either --list or --revoke, not both');
@@ -223,6 +239,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
     if (v.list && rest.length) throw new UsageError('trust --list takes no folder');
     return { command: 'trust', action: v.list ? 'list' : v.revoke ? 'revoke' : 'trust', dir: rest[0] ?? dir, json: Boolean(v.json) };
   }
+  if (first === 'mcp') return mcpCommand(rest, dir, Boolean(v.json), mcp, Boolean(v.trust));
   if (first === 'memory') {
     const [action = 'list', name, ...extra] = rest;
     if (action !== 'list' && action !== 'show' && action !== 'rm') throw new UsageError(`memory takes list, show NAME or rm NAME, got ${JSON.stringify(action)}`);
@@ -267,8 +284,17 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
     addDirs: v['add-dir'] ?? [],
     outputFormat: format,
     resume,
+    mcp,
     trust: Boolean(v.trust),
   };
+}
+
+function mcpCommand(rest: string[], cwd: string, json: boolean, mcp: McpArgs, trust: boolean): CliArgs {
+  const [action = 'list', name, ...extra] = rest;
+  if (action !== 'list' && action !== 'approve' && action !== 'deny' && action !== 'reset') throw new UsageError(`mcp takes list, approve NAME, deny NAME or reset [NAME], got ${JSON.stringify(action)}`);
+  if ((action === 'approve' || action === 'deny') && !name) throw new UsageError(`mcp ${action} needs a server name (see threadline mcp list)`);
+  if (extra.length || (action === 'list' && name)) throw new UsageError('too many arguments for mcp');
+  return { command: 'mcp', cwd, json, action, ...(name ? { name } : {}), mcp, trust };
 }
 
 type Values = { [key: string]: string | boolean | string[] | undefined };

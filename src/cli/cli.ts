@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import { isFolderSync } from '../fs/stat';
 import { Permissions } from '../agent/permissions';
 import { formatRules, readClaudeSettings, type RuleSource } from '../agent/ruleSources';
 import { withheldGrants } from '../permissions/projectTrust';
@@ -13,19 +12,21 @@ import { RuntimeState } from '../state/runtimeState';
 import { createStore } from '../shared/store';
 import { printable } from '../base/printable';
 import { cliSessionsDir, cliStateDir } from '../sessions/paths';
-import type { ToolRegistry } from '../tools/registry';
 import { SessionStore } from '../sessions/sessionStore';
 import { memoryKeyFolder } from '../context/gitRepo';
 import { MemoryDir } from '../memory/memdir';
 import type { MemorySetup } from '../memory/memoryWiring';
 import { resolveMemoryDir } from '../memory/paths';
 import { parseCliArgs, UsageError } from './args';
+import { checkDirs, warnUnknownTools } from './flagChecks';
 import { stdio, terminalSafeIo, type CliIo } from './io';
 import { promptWithStdin, readStdin, type StdinSource } from './stdin';
 import { runPrompt } from './runPrompt';
 import { cliModelCatalog, windowSource } from './models';
 import { DEFAULT_MODEL } from '../api/models';
 import { sessionsCommand } from './sessionsCommand';
+import { formatServers, mcpCommand } from './mcpCommand';
+import { cliMcpServices, firstRequestGate, mcpResultsSource, mcpTrustGrants, readCliMcpConfig, settledMcp, startCliMcp, usage } from './mcpSetup';
 import { compactCommand, diffCommand, rewindCommand } from './undoCommands';
 import { decideTrust, describeTrust, trustCommand } from './trust';
 import { HELP, VERSION } from './help';
@@ -63,14 +64,6 @@ function headlessContext(cwd: string, host: Host): ContextService {
   return new ContextService({ cwd, host, projectInstructions: () => true });
 }
 
-/** A rule for a tool Threadline does not have grants nothing; say so rather than let it look granted. */
-function warnUnknownTools(rules: readonly string[], tools: ToolRegistry, io: CliIo): void {
-  const names = new Set(tools.tools.map((t) => t.name));
-  for (const name of new Set(rules.map((r) => r.replace(/\(.*$/s, '')))) {
-    if (!names.has(name)) io.err(`threadline: --allowed-tools ${name}: no tool here asks under that name, so the rule does nothing (tools: ${[...names].join(', ')})\n`);
-  }
-}
-
 const ruleWarning = (io: CliIo) => (message: string) => io.err(`threadline: ignoring a permission rule: ${printable(message)}\n`);
 
 /** Claude Code's settings files for this folder, read once for the run. */
@@ -83,7 +76,7 @@ function claudeSources(cwd: string, env: NodeJS.ProcessEnv, io: CliIo): RuleSour
  * The folder's own files grant only when it is trusted; the tools themselves are never held back
  * the way VS Code's Restricted Mode does (the flags are the user's own).
  */
-function cliPermissions(cwd: string, allowed: string[], addDirs: string[], claude: RuleSource[], env: NodeJS.ProcessEnv, io: CliIo, host: Pick<Host, 'isTrusted'>): Permissions {
+function cliPermissions(cwd: string, allowed: string[], addDirs: string[], claude: RuleSource[], env: NodeJS.ProcessEnv, io: CliIo, host: Pick<Host, 'isTrusted'>, extra: RuleSource[] = []): Permissions {
   return new Permissions(
     {
       cwd,
@@ -92,25 +85,11 @@ function cliPermissions(cwd: string, allowed: string[], addDirs: string[], claud
       trusted: () => host.isTrusted(),
       restrictedMode: () => false,
       headless: true,
-      sources: () => [...claude, ...(addDirs.length ? [{ label: '--add-dir', additionalDirectories: addDirs }] : [])],
+      sources: () => [...claude, ...(addDirs.length ? [{ label: '--add-dir', additionalDirectories: addDirs }] : []), ...extra],
       protectedPaths: [cliStateDir(env)],
     },
     ruleWarning(io),
   );
-}
-
-/** The --add-dir folders, absolute; a missing one is a usage error. */
-function checkDirs(dirs: string[], io: CliIo): string[] | undefined {
-  const out: string[] = [];
-  for (const d of dirs) {
-    const abs = resolve(d);
-    if (!isFolderSync(abs)) {
-      io.err(`threadline: --add-dir is not a directory: ${d} (see --help)\n`);
-      return undefined;
-    }
-    out.push(abs);
-  }
-  return out;
 }
 
 export interface CliOptions {
@@ -152,10 +131,14 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       const cwd = resolve(args.cwd);
       const dirs = checkDirs(args.addDirs, io);
       if (!dirs) return 2;
+      const config = await readCliMcpConfig(cwd, args.mcp, env);
+      if (config.flagErrors.length) return usage(config.flagErrors, io);
       const claude = claudeSources(cwd, env, io);
       // A preview: never asks, and names what is not applied in its output rather than on stderr.
-      const trust = await decideTrust({ cwd, env, flag: args.trust, wouldGrant: withheldGrants(claude, false), io, notice: false });
+      const trust = await decideTrust({ cwd, env, flag: args.trust, wouldGrant: [...withheldGrants(claude, false), ...(await mcpTrustGrants(cwd, config, env))], io, notice: false });
       const host = cliHost({ env, io, trusted: trust.trusted, maxTurns: 1 });
+      // The servers start and are waited for (each within its connect timeout): their definitions are part of the picture.
+      const mcp = await settledMcp(cliMcpServices(cwd, args.mcp, env, VERSION, host, io, config), io);
       const permissions = cliPermissions(cwd, [], dirs, claude, env, io, host);
       const settings = { ...(args.model ? { model: args.model } : {}), ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}) };
       const runtime = new RuntimeState(cwd);
@@ -173,7 +156,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
         cwd,
         // A local preview sends nothing: no key.
         host: { ...host, apiKey: async () => undefined },
-        tools: createToolRegistry({ searchScope: permissions }),
+        tools: createToolRegistry({ searchScope: permissions }).withSource(mcp.tools),
         permissions,
         context: headlessContext(cwd, host),
       });
@@ -182,12 +165,15 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       const state = store.getState();
       const rules = permissions.describeRules();
       const modelId = agent.model().id;
-      if (args.json) io.out(`${JSON.stringify({ model: state.model, modelId, tokens: state.tokens, contextWindowFrom: windowFrom, categories: preview.categories, total: preview.total, instructionFiles: preview.instructionFiles, permissions: rules, trust }, null, 2)}\n`);
-      else io.out(`${renderContextReport(modelId === state.model ? state : { ...state, model: `${modelId} (${state.model})` }, preview, windowFrom.text)}\n\n${describeTrust(trust)}\n${formatRules(rules.rules, rules.directories, rules.withheld)}\n`);
+      const servers = await mcp.close();
+      if (args.json) io.out(`${JSON.stringify({ model: state.model, modelId, tokens: state.tokens, contextWindowFrom: windowFrom, categories: preview.categories, total: preview.total, instructionFiles: preview.instructionFiles, permissions: rules, trust, mcp: servers }, null, 2)}\n`);
+      else io.out(`${renderContextReport(modelId === state.model ? state : { ...state, model: `${modelId} (${state.model})` }, preview, windowFrom.text)}\n\n${describeTrust(trust)}\n${formatRules(rules.rules, rules.directories, rules.withheld)}\n\n## MCP servers\n\n${formatServers(servers)}`);
       return 0;
     }
     case 'sessions':
       return sessionsCommand(args, env, io);
+    case 'mcp':
+      return mcpCommand(args, env, io, VERSION);
     case 'rewind':
     case 'diff':
     case 'compact': {
@@ -254,19 +240,25 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
         return 2;
       }
       if (input.warning) io.err(`threadline: ${input.warning}\n`);
+      const config = await readCliMcpConfig(cwd, args.mcp, env);
+      if (config.flagErrors.length) return usage(config.flagErrors, io);
       const claude = claudeSources(cwd, env, io);
       // No question when the run cannot go ahead anyway (no key).
       const confirm = opts.confirm && env.ANTHROPIC_API_KEY ? { confirm: opts.confirm } : {};
-      const trust = await decideTrust({ cwd, env, flag: args.trust, wouldGrant: withheldGrants(claude, false), io, notice: true, ...confirm });
+      // The folder's own MCP servers are grants like its allow rules: the question and the notice name them.
+      const trust = await decideTrust({ cwd, env, flag: args.trust, wouldGrant: [...withheldGrants(claude, false), ...(await mcpTrustGrants(cwd, config, env))], io, notice: true, ...confirm });
       // Stopped while the question was on screen: nothing has started yet.
       if (opts.signal?.aborted) {
         io.err('threadline: interrupted\n');
         return 1;
       }
       const host = cliHost({ env, io, trusted: trust.trusted, ...(args.maxTurns !== undefined ? { maxTurns: args.maxTurns } : {}) });
-      const permissions = cliPermissions(cwd, args.allowedTools, dirs, claude, env, io, host);
+      const mcp = cliMcpServices(cwd, args.mcp, env, VERSION, host, io, config);
+      const permissions = cliPermissions(cwd, args.allowedTools, dirs, claude, env, io, host, [mcpResultsSource(mcp)]);
       const tools = createToolRegistry({ searchScope: permissions });
       warnUnknownTools(args.allowedTools, tools, io);
+      const gate = firstRequestGate();
+      await startCliMcp(mcp, io, gate.after);
       return runPrompt(
         { ...args, cwd, prompt: input.prompt },
         host,
@@ -277,11 +269,13 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
           context: headlessContext(cwd, host),
           sessions: new SessionStore(cliSessionsDir(cwd, env)),
           models: cliModelCatalog(env, env.ANTHROPIC_API_KEY || undefined),
+          mcp,
+          onAnswerStart: gate.open,
           ...(await cliMemorySetup(cwd, env, io)),
         },
         io,
         opts.signal,
-      );
+      ).finally(() => mcp.shutdown());
     }
   }
 }

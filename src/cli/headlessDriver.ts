@@ -4,6 +4,7 @@ import type { PermissionEngine } from '../agent/permissionBroker';
 import type { LoopEvents } from '../agent/queryLoop';
 import type { ModelSource } from '../api/models';
 import type { ContextService } from '../context/contextService';
+import type { McpServices } from '../mcp/services';
 import type { MemorySetup } from '../memory/memoryWiring';
 import type { ClaudeEnv } from '../sessions/claudeCode';
 import type { SessionStore } from '../sessions/sessionStore';
@@ -29,6 +30,10 @@ export interface PromptDeps {
   memory?: MemorySetup;
   /** Resolves --model (aliases, ids the API knows); without it, the built-in table. */
   models?: ModelSource;
+  /** The run's MCP servers (started, not waited for); their tools join as each is ready. */
+  mcp?: McpServices;
+  /** An answer began arriving, so its request is out (the MCP servers spawn after the first). */
+  onAnswerStart?(): void;
 }
 
 /**
@@ -63,6 +68,7 @@ export function headlessDriver(o: { cwd: string; host: Host; deps: PromptDeps; s
             decide: (call) => deps.permissions.decide(call),
             ready: () => deps.permissions.ready?.() ?? Promise.resolve(),
             grantForSession: (call) => deps.permissions.grantForSession(call),
+            ...(deps.permissions.grantServer ? { grantServer: (call) => deps.permissions.grantServer!(call) } : {}),
             ...(deps.permissions.boundedCheck ? { boundedCheck: (roots, own) => deps.permissions.boundedCheck!(roots, own) } : {}),
           },
           context: deps.context,

@@ -14,6 +14,10 @@ Usage:
                                      --all adds this folder's Claude Code sessions, marked
   threadline memory [list|show NAME|rm NAME] [--json]
                                      what Threadline remembers for this repository
+  threadline mcp [list|approve NAME|deny NAME|reset [NAME]] [--json]
+                                     MCP servers: each one's state, tools and tokens (list
+                                     starts them and waits); answer a project server's request
+                                     to start; forget those answers
   threadline rewind [--json]         list the messages of the latest session (or -r ID) with
                                      the files each one's turn changed
   threadline rewind ID --code|--conversation|--both [--dry-run] [--force] [--json]
@@ -30,7 +34,7 @@ Usage:
   threadline compact --list | --undo ID [--json]
                                      the session's compactions; undo any one of them
   threadline trust [DIR]             trust a folder (default: --cwd): its .claude/settings*.json
-                                     may then grant, and git runs there; remembered
+                                     and .mcp.json may then grant, and git runs there; remembered
   threadline trust --list [--json]   the folders you trust
   threadline trust --revoke [DIR]    stop trusting a folder
   threadline --version               print the version
@@ -52,12 +56,15 @@ Options:
                                      would ask is denied, and the denial is reported
   --add-dir DIR...                   folders outside --cwd where reads run too (several values
                                      or the flag repeated); writes there need an --allowed-tools rule
-  --trust                            trust the folder for this run only (-p, context)
+  --trust                            trust the folder for this run only (-p, context, mcp)
   -c, --continue                     continue the most recent Threadline session in this folder
   -r, --resume ID                    continue the session with this id: a Threadline session, or a
                                      Claude Code one of this folder, imported as a new Threadline
                                      session (see \`threadline sessions --all\`); with rewind, diff
                                      and compact: the session to work on (default: the latest)
+  --mcp-config FILE...               MCP servers from these files or JSON objects ({"mcpServers":
+                                     {...}}), besides .mcp.json, .vscode/mcp.json, ~/.claude.json
+  --strict-mcp-config                only the servers of --mcp-config
   --output-format text|json|stream-json
                                      text: the final answer; json: one result object;
                                      stream-json: one JSON event per line, ending in the result
@@ -69,12 +76,16 @@ Environment:
   THREADLINE_MEMORY_DIR              a memory folder of your own (absolute path)
   THREADLINE_AUTO_MEMORY=0           do not extract or use memories
   CLAUDE_CONFIG_DIR                  where Claude Code keeps its sessions (default: ~/.claude)
+  MAX_MCP_OUTPUT_TOKENS              cap on one MCP tool result (default 25000); more goes to a file
+  MCP_TIMEOUT, MCP_TOOL_TIMEOUT      an MCP server's start and one call, in ms (30000, 600000)
 
 Folder trust: a folder you have not trusted (a fresh clone) may restrict but not grant: its
 .claude/settings.json and .claude/settings.local.json deny and ask rules apply; their allow
-rules and defaultMode acceptEdits do not, and one line on stderr names what was ignored. No git
+rules and defaultMode acceptEdits do not, its MCP servers (.mcp.json, .vscode/mcp.json, your
+~/.claude.json entry for it) do not start, and one line on stderr names what was ignored. No git
 runs there (the snapshot reads the branch from .git/HEAD). Trusting a folder does not trust the
 folders inside it. In a terminal, -p asks once when the folder's settings would grant something.
+A project's MCP server also needs \`threadline mcp approve NAME\` once (a changed definition asks again).
 
 Undo: each prompt's file changes are kept (Write, Edit, and what Bash commands changed in the
 workspace) beside the session, the newest 100 prompts of each session. A restore never writes

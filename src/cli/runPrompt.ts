@@ -81,17 +81,23 @@ export async function runPrompt(args: PromptArgs, host: Host, deps: PromptDeps, 
     if (target.kind === 'error') return fail(target.reason);
     first = target.kind === 'threadline' ? { kind: 'resume', loaded: target.loaded } : { kind: 'import', conversation: target.converted };
   }
+  // The session's view of the MCP servers: their tools join as each server is ready.
+  const mcpTools = deps.mcp?.toolset(() => runtime.sessionId);
+  const tools = mcpTools ? deps.tools.withSource(mcpTools) : deps.tools;
 
   const repairs = deps.sessions.onDidRepair((r) => io.err(`threadline: ${r.message}\n`));
   const driver = headlessDriver({
     cwd: args.cwd,
     host,
-    deps,
+    deps: { ...deps, tools },
     store,
     runtime,
     first,
     loopEvents: {
+      onTextDelta: () => deps.onAnswerStart?.(),
+      onThinkingDelta: () => deps.onAnswerStart?.(),
       onTurnComplete: (turn) => {
+        deps.onAnswerStart?.();
         if (stream) emit({ type: 'assistant', session_id: runtime.sessionId, message: { role: 'assistant', model: turn.model, content: blocksToJson(turn.blocks), stop_reason: turn.stopReason, usage: apiUsage(turn.usage) } });
       },
       onToolCall: ({ id, name }) => toolNames.set(id, name),
@@ -120,7 +126,8 @@ export async function runPrompt(args: PromptArgs, host: Host, deps: PromptDeps, 
   }
 
   if (stream) {
-    emit({ type: 'system', subtype: 'init', session_id: runtime.sessionId, cwd: args.cwd, model: driver.agent.model().id, tools: deps.tools.tools.map((t) => t.name) });
+    const mcpServers = deps.mcp?.status().map((s) => ({ name: s.name, status: s.state })) ?? [];
+    emit({ type: 'system', subtype: 'init', session_id: runtime.sessionId, cwd: args.cwd, model: driver.agent.model().id, tools: tools.tools.map((t) => t.name), mcp_servers: mcpServers });
   }
   const onAbort = () => driver.stop();
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -158,6 +165,7 @@ export async function runPrompt(args: PromptArgs, host: Host, deps: PromptDeps, 
   await driver.agent.drain().catch(() => undefined);
   repairs.dispose();
   driver.dispose();
+  mcpTools?.dispose();
   if (!r) return fail('the agent did not run');
   if (r.outcome === 'error') return fail(r.error?.message.split('\n')[0] ?? 'request failed');
   if (r.outcome === 'max_turns') return fail(`stopped after ${r.turns} model turns (--max-turns ${args.maxTurns}) before the task was done; continue it with -c, or raise --max-turns`);

@@ -105,7 +105,7 @@ export async function trustCommand(args: TrustCommandArgs, env: NodeJS.ProcessEn
     io.out(
       already
         ? `${printable(real)} was already trusted.\n`
-        : `Trusted ${printable(real)}: its .claude/settings.json and .claude/settings.local.json may now grant permissions, and git runs there for the snapshot.\n`,
+        : `Trusted ${printable(real)}: its .claude/settings.json and .claude/settings.local.json may now grant permissions, its MCP servers may start (project ones once approved), and git runs there for the snapshot.\n`,
     );
     return 0;
   } catch (err) {

@@ -1,3 +1,4 @@
+import type { NameSet } from '../tools/registry';
 import type { ContentBlockParam, MessageParam } from '../api/types';
 import { appendUserContent } from '../conversation/history';
 import { estimateTokens } from '../conversation/tokens';
@@ -18,7 +19,7 @@ export interface CompactorDeps {
   settings(): { autoCompact: boolean; microCompact: boolean };
   thresholds(): Thresholds;
   /** Tools whose old results micro-compaction may clear (from the tool registry). */
-  compactable: ReadonlySet<string>;
+  compactable: NameSet;
   /** Session memory first (no LLM call) when it is usable; undefined falls back to a summary. */
   fromSessionMemory?(history: readonly MessageParam[], limits: CompactLimits): Promise<CompactionResult | undefined>;
   /** The nine-section summary by the model; `signal` is Stop's, so a summary nobody waits for ends. */

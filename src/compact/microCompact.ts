@@ -1,3 +1,4 @@
+import type { NameSet } from '../tools/registry';
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '../api/types';
 import { pointerTarget, restoreDanglingPointers } from '../conversation/readPointers';
 import { estimateTokens } from '../conversation/tokens';
@@ -73,7 +74,7 @@ interface Candidate {
   worthClearing: boolean;
 }
 
-function candidates(history: readonly MessageParam[], compactable: ReadonlySet<string>): { list: Candidate[]; tokensBefore: number[] } {
+function candidates(history: readonly MessageParam[], compactable: NameSet): { list: Candidate[]; tokensBefore: number[] } {
   const calls = new Map<string, { name: string; input: unknown }>();
   const list: Candidate[] = [];
   const tokensBefore: number[] = [];
@@ -136,7 +137,7 @@ export interface MicroCompactInput {
   usedTokens: number;
   warningAt: number;
   /** Tools whose old output can be had again by calling them again (the registry's `compactable`). */
-  compactable: ReadonlySet<string>;
+  compactable: NameSet;
   config?: Partial<MicroCompactConfig>;
 }
 

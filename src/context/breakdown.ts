@@ -22,7 +22,7 @@ function blocks(m: MessageParam): ContentBlockParam[] {
  * What the next request holds, by category, from the request the agent would send now.
  * Estimates (characters / 4): good for proportions; the status bar uses the API's usage.
  */
-export function breakdownRequest(req: MessagesRequest, instructionFiles: InstructionReport[], memoryText = ''): ContextPreview {
+export function breakdownRequest(req: MessagesRequest, instructionFiles: InstructionReport[], memoryText = '', toolCategory: (name: string) => string = () => 'Tools'): ContextPreview {
   const [staticBlock, ...dynamicBlocks] = req.system;
   const dynamicText = dynamicBlocks.map((b) => b.text).join('\n\n');
   const gitIdx = dynamicText.indexOf('# Git status');
@@ -34,7 +34,8 @@ export function breakdownRequest(req: MessagesRequest, instructionFiles: Instruc
   add('Dynamic system prompt', Math.max(0, estimateTokens(dynamicText) - estimateTokens(gitText) - estimateTokens(memory)));
   add('Memory', estimateTokens(memory));
   add('Git status', estimateTokens(gitText));
-  add('Tools', estimateTokens(req.tools));
+  // Each MCP server's definitions are a category of their own, so a heavy server shows by name.
+  for (const t of req.tools) add(toolCategory(t.name), estimateTokens(t));
   for (const f of instructionFiles) if (f.status === 'included') add(`Instructions: ${f.path}`, f.tokensEstimate ?? 0);
   for (const m of req.messages) {
     for (const b of blocks(m)) {

@@ -28,6 +28,11 @@ export function renderContextReport(state: AppState, preview?: ContextPreview, w
     `Messages in the conversation: ${state.messages.length}`,
   ];
   if (preview) lines.push('', ...renderPreview(preview, t.contextWindow));
+  const mcp = state.mcpServers.filter((s) => s.state === 'running');
+  if (mcp.length) {
+    lines.push('', '## MCP servers', '', '| server | tools | definition tokens | sent |', '|---|---:|---:|---|');
+    for (const s of mcp) lines.push(`| ${s.name} | ${s.tools} | ${formatTokens(s.tokens)} | ${s.deferred ? 'deferred (names only until loaded)' : 'in full'} |`);
+  }
   const u = state.lastUsage;
   if (u) {
     const input = u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens;

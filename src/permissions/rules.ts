@@ -15,7 +15,8 @@ export interface ParsedRule {
 
 export class RuleSyntaxError extends Error {}
 
-const RULE = /^([A-Za-z_][\w-]*)(?:\((.*)\))?$/s;
+// `mcp__server__*` is the one name with a wildcard (every tool of an MCP server).
+const RULE = /^([A-Za-z_][\w-]*(?:__\*)?)(?:\((.*)\))?$/s;
 
 /** `Tool` or `Tool(pattern)`. */
 export function parseRule(source: string): ParsedRule {

@@ -152,7 +152,8 @@ export class SessionDriver<A extends SessionAgent> implements IDisposable {
     context.clear();
     runtime.startSession(id);
     const fresh = getDefaultAppState({ sessionId: runtime.sessionId, settings: store.getState().settings });
-    store.setState((s) => ({ ...fresh, apiKeySet: s.apiKeySet, workspaceTrusted: s.workspaceTrusted }));
+    // The window's MCP servers outlive a session.
+    store.setState((s) => ({ ...fresh, apiKeySet: s.apiKeySet, workspaceTrusted: s.workspaceTrusted, mcpServers: s.mcpServers }));
     const open = this.begin(opening);
     this.current = open.agent;
     this.recording = open.recording;

@@ -52,6 +52,10 @@ export interface WebviewToHostMap {
   'draft/save': { sessionId: string; text: string; at: number };
   /** Where the reader is in a session's list: the message at the top, or the bottom. */
   'scroll/save': { sessionId: string; topId: string; atBottom: boolean; at: number };
+  /** A project's MCP server may start (remembered for its definition), or stays off; Retry starts a failed one again. */
+  'mcp/approve': { name: string };
+  'mcp/deny': { name: string };
+  'mcp/restart': { name: string };
   /** Restore code (or code and conversation) to before a user message: preview first. */
   'restore/preview': { id: string; scope: RestoreScope };
   /** One file of the preview in the diff editor (its path as the preview named it). */
@@ -108,7 +112,7 @@ const path = z.string().min(1).max(MAX_PATH_CHARS).refine((p) => !p.includes('\0
 const ACTIONS = ['setApiKey', 'retry', 'continue', 'compact', 'newSession', 'openSettings', 'openMemory', 'selectModel', 'showContextMarkdown', 'undoRewind', 'showContext', 'resumeSession'] as const satisfies readonly ActionCommand[];
 /** A model id or alias as the API spells them (`claude-opus-5-5`, `sonnet`, `claude-sonnet-4-6[1m]`). */
 const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,199}(\[1m\])?$/;
-const DECISIONS = ['allow-once', 'allow-session', 'deny'] as const satisfies readonly PermissionDecision[];
+const DECISIONS = ['allow-once', 'allow-session', 'allow-server', 'deny'] as const satisfies readonly PermissionDecision[];
 const SCOPES = ['code', 'both'] as const satisfies readonly RestoreScope[];
 const DIRECTIONS = ['from', 'upTo'] as const satisfies readonly SummarizeDirection[];
 /** Conflict choices: paths (as a preview named them) to restore or keep; a few thousand at most. */
@@ -157,6 +161,9 @@ const schemas: { [K in keyof WebviewToHostMap]: z.ZodType<WebviewToHostMap[K]> }
   'editor/insertText': z.object({ text: z.string().min(1).max(MAX_PROMPT_CHARS) }),
   'draft/save': z.object({ sessionId: id, text: z.string().max(MAX_DRAFT_CHARS), at: time }),
   'scroll/save': z.object({ sessionId: id, topId: id, atBottom: z.boolean(), at: time }),
+  'mcp/approve': z.object({ name: id }),
+  'mcp/deny': z.object({ name: id }),
+  'mcp/restart': z.object({ name: id }),
 };
 
 export type ParseResult<T> = { ok: true; message: T } | { ok: false; error: string };

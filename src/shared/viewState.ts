@@ -1,5 +1,6 @@
 // What the chat panel draws. Host and webview both import this file, so it may depend on
 // nothing but the language itself.
+import type { McpServerView } from './mcpView';
 
 import type { RestoreView, SummarizeView } from './undoView';
 
@@ -108,7 +109,8 @@ export type ViewMessage =
 
 export type ViewMessageKind = ViewMessage['kind'];
 
-export type PermissionDecision = 'allow-once' | 'allow-session' | 'deny';
+/** `allow-server`: every tool of the call's MCP server, written to the user's settings. */
+export type PermissionDecision = 'allow-once' | 'allow-session' | 'allow-server' | 'deny';
 
 export interface PermissionPromptView {
   requestId: string;
@@ -125,6 +127,8 @@ export interface PermissionPromptView {
   diff?: DiffSummary;
   /** What "Allow for this session" covers: the button's label and a sentence for its tooltip. */
   session?: { label: string; scope: string };
+  /** For a tool of an MCP server: the server and the tool's own name ("Allow this server" is offered). */
+  mcp?: { server: string; tool: string };
 }
 
 /** A request being retried: one transient line, replaced by the answer or by one final error. */
@@ -179,6 +183,8 @@ export interface ViewState {
   fileChoices: readonly string[] | null;
   /** The latest other sessions, for the empty state's one-click resume (loaded when it shows). */
   recent: readonly HistoryItem[];
+  /** The MCP servers of this window: state, tools, tokens; a project server waiting for approval. */
+  mcpServers: readonly McpServerView[];
   /** A code restore being previewed, or just applied; null otherwise. */
   restore: RestoreView | null;
   /** "Summarize from here / up to here" being asked for or previewed; null otherwise. */

@@ -49,6 +49,7 @@ export const VIEW_KEYS = {
   attachments: true,
   fileChoices: true,
   recent: true,
+  mcpServers: true,
   restore: true,
   summarize: true,
 } as const satisfies Record<keyof ViewState, true>;
@@ -86,6 +87,7 @@ export function getDefaultAppState(init: { sessionId: string; settings?: Partial
     attachments: [],
     fileChoices: null,
     recent: [],
+    mcpServers: [],
     restore: null,
     summarize: null,
     settings,

@@ -1,3 +1,5 @@
+import type { ToolResultContentBlock } from '../api/types';
+
 /** A JSON Schema object, as the Messages API takes it in `input_schema`. */
 export type JsonSchema = { type: 'object'; properties?: Record<string, unknown>; required?: string[]; [key: string]: unknown };
 
@@ -10,8 +12,21 @@ export interface ToolContext {
 }
 
 export interface ToolResult {
+  /** The result as text: what the panel and the CLI show, and what the model gets unless `blocks` is set. */
   content: string;
+  /** What the model gets when the result is more than text (an image): `content` still describes it for people. */
+  blocks?: ToolResultContentBlock[];
   isError?: boolean;
+}
+
+/** Where a tool from an MCP server comes from, as permission rules and prompts name it. */
+export interface McpOrigin {
+  /** The server's name as tool names carry it (`[A-Za-z0-9_-]`). */
+  readonly server: string;
+  /** The tool's name as the server gives it. */
+  readonly tool: string;
+  /** `mcp__server__tool` before any shortening to 64 characters: rules may name the tool by it. */
+  readonly fullName: string;
 }
 
 /** What a permission check answers for one call: run it, or refuse with a reason the model sees. */
@@ -36,6 +51,12 @@ export interface ToolTraits {
   readonly compactable?: boolean;
   /** What background agents (session notes, memory extraction) may be given it for, if anything. */
   readonly background?: 'read' | 'write';
+  /**
+   * Comes from an MCP server: rules that name the server (`mcp__server`, `mcp__server__*`) or the
+   * tool by its full name cover it, it asks unless a rule allows it, and it never runs in
+   * Restricted Mode, whatever the server says about it.
+   */
+  readonly mcp?: McpOrigin;
 }
 
 /**

@@ -3,7 +3,7 @@ import { Permissions } from '../agent/permissions';
 import { formatRules, readClaudeSettings, type RuleSource } from '../agent/ruleSources';
 import { createToolRegistry } from '../agent/tools';
 import type { Host } from '../ports/host';
-import type { ToolRegistry } from '../tools/registry';
+import type { ToolRegistry, ToolSource } from '../tools/registry';
 import { readAdditionalDirectories, readPermissionSettings } from './settings';
 
 export interface PermissionWiringOptions {
@@ -12,6 +12,10 @@ export interface PermissionWiringOptions {
   globalStorageDir: string;
   /** Trust decides whether the project's own settings files count; a bad rule is told. */
   host: Pick<Host, 'isTrusted' | 'notify'>;
+  /** The window's MCP servers: this session's tools from them, reads of results written aside, "Allow this server". */
+  mcp?: { toolsetFor(sessionId: () => string): ToolSource; resultsRoot: string; saveUserRule(rule: string): Promise<void> };
+  /** The session the tools are for (its results written aside are kept under its id). */
+  sessionId?(): string;
 }
 
 /**
@@ -59,13 +63,16 @@ function permissionsAndTools(w: PermissionWiringOptions): { permissions: Permiss
       sources: () => [
         ...(claude ??= readClaudeSettings({ cwd: w.cwd, warn })),
         { label: 'threadline.additionalDirectories', additionalDirectories: readAdditionalDirectories() },
+        ...(w.mcp ? [{ label: 'MCP results written aside', additionalDirectories: [w.mcp.resultsRoot] }] : []),
       ],
       // <user data>/User holds settings.json, keybindings and every extension's storage.
       protectedPaths: [dirname(dirname(w.globalStorageDir))],
+      ...(w.mcp ? { saveUserRule: w.mcp.saveUserRule } : {}),
     },
     warn,
   );
-  return { permissions, tools: createToolRegistry({ searchScope: permissions }) };
+  const tools = createToolRegistry({ searchScope: permissions });
+  return { permissions, tools: w.mcp ? tools.withSource(w.mcp.toolsetFor(w.sessionId ?? (() => 'session'))) : tools };
 }
 
 function permissionsReport(permissions: Permissions): string {

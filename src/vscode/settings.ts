@@ -60,6 +60,11 @@ export function readAdditionalDirectories(): string[] {
     .filter((d) => isAbsolute(d));
 }
 
+/** `threadline.mcpServers`: the user's own MCP servers, in Claude Code's form (user settings only: they run programs). */
+export function readMcpUserServers(): unknown {
+  return userValue<unknown>('mcpServers');
+}
+
 export function readMaxTurns(): number {
   return Math.max(1, vscode.workspace.getConfiguration('threadline').get<number>('maxTurns') ?? 50);
 }

@@ -20,5 +20,7 @@ export const USER_ONLY_SETTINGS = [
   'autoMemory',
   // Answers permission requests from outside the panel: a repository must not turn it on.
   'permissionNotification',
+  // Starts programs: a repository defines its servers in .mcp.json, where trust and approval apply.
+  'mcpServers',
 ] as const;
 

@@ -8,6 +8,7 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const MAX_CACHE_BREAKPOINTS = 4;
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 export interface ValidateOptions {
   /** count_tokens takes the same body without max_tokens. */
@@ -63,8 +64,17 @@ export function validateRequest(body: unknown, opts: ValidateOptions = {}): stri
   }
   if (body.tools !== undefined) {
     if (!Array.isArray(body.tools)) return 'tools: Input should be a valid list';
+    const names = new Set<string>();
     for (const [i, t] of body.tools.entries()) {
       if (!isObject(t) || typeof t.name !== 'string' || t.name.length === 0) return `tools.${i}.name: Field required`;
+      // The API's own pattern: a longer name (an MCP server's) fails the whole request.
+      if (!TOOL_NAME.test(t.name)) return `tools.${i}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'`;
+      if (names.has(t.name)) return 'tools: Tool names must be unique.';
+      names.add(t.name);
+      if (t.type === undefined || t.type === 'custom') {
+        if (!isObject(t.input_schema)) return `tools.${i}.custom.input_schema: Field required`;
+        if (t.input_schema.type !== 'object') return `tools.${i}.custom.input_schema.type: Input should be 'object'`;
+      }
     }
   }
 

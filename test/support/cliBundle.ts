@@ -30,7 +30,7 @@ export function bundle(entry: string): Promise<string> {
         logLevel: 'warning',
         define: { __THREADLINE_VERSION__: JSON.stringify(version) },
         // As in scripts/build.mjs: these packages' ESM builds read import.meta.url, which a CommonJS bundle lacks.
-        alias: { 'web-tree-sitter': join(root, 'node_modules/web-tree-sitter/web-tree-sitter.cjs'), fdir: join(root, 'node_modules/fdir/dist/index.cjs') },
+        alias: { 'web-tree-sitter': join(root, 'node_modules/web-tree-sitter/web-tree-sitter.cjs'), fdir: join(root, 'node_modules/fdir/dist/index.cjs'), 'jsonc-parser': join(root, 'node_modules/jsonc-parser/lib/esm/main.js') },
       });
       // The shell parser loads its wasm from beside the bundle, as scripts/build.mjs lays out dist/.
       mkdirSync(join(dirname(outfile), 'wasm'));

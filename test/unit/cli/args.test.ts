@@ -16,6 +16,7 @@ describe('parseCliArgs', () => {
       addDirs: ['/etc', '/srv/x'],
       outputFormat: 'json',
       resume: undefined,
+      mcp: { configs: [], strict: false },
       trust: false,
     });
   });
@@ -45,7 +46,7 @@ describe('parseCliArgs', () => {
   });
 
   it('parses the context subcommand', () => {
-    assert.deepEqual(parseCliArgs(['context', '--json'], '/w'), { command: 'context', cwd: '/w', json: true, model: undefined, contextWindow: undefined, addDirs: [], trust: false });
+    assert.deepEqual(parseCliArgs(['context', '--json'], '/w'), { command: 'context', cwd: '/w', json: true, model: undefined, contextWindow: undefined, addDirs: [], mcp: { configs: [], strict: false }, trust: false });
     assert.equal((parseCliArgs(['context', '--trust'], '/w') as { trust: boolean }).trust, true);
   });
 
@@ -112,5 +113,29 @@ describe('parseCliArgs: sessions', () => {
     assert.deepEqual(parseCliArgs(['sessions', '--json'], '/w'), { command: 'sessions', cwd: '/w', json: true, all: false });
     assert.deepEqual(parseCliArgs(['sessions', '--all'], '/w'), { command: 'sessions', cwd: '/w', json: false, all: true });
     assert.throws(() => parseCliArgs(['-p', 'x', '-c', '-r', 'a'], '/w'), UsageError);
+  });
+});
+
+describe('parseCliArgs: MCP', () => {
+  it('--mcp-config takes several files, inline JSON and the flag repeated; --strict-mcp-config needs one; --trust', () => {
+    const a = parseCliArgs(['-p', 'x', '--mcp-config', 'a.json', '{"mcpServers":{}}', '--mcp-config', 'b.json', '--strict-mcp-config', '--trust'], '/w');
+    assert.equal(a.command, 'prompt');
+    assert.deepEqual((a as { mcp: unknown }).mcp, { configs: ['a.json', '{"mcpServers":{}}', 'b.json'], strict: true });
+    assert.equal((a as { trust: boolean }).trust, true);
+    assert.throws(() => parseCliArgs(['-p', 'x', '--strict-mcp-config'], '/w'), /--strict-mcp-config uses only the servers of --mcp-config/);
+    assert.throws(() => parseCliArgs(['-p', 'x', '--mcp-config'], '/w'), /--mcp-config needs a file/);
+  });
+
+  it('mcp list|approve|deny|reset, with the same flags', () => {
+    assert.deepEqual(parseCliArgs(['mcp'], '/w'), { command: 'mcp', cwd: '/w', json: false, action: 'list', mcp: { configs: [], strict: false }, trust: false });
+    assert.deepEqual(parseCliArgs(['mcp', 'approve', 'notes', '--json'], '/w'), { command: 'mcp', cwd: '/w', json: true, action: 'approve', name: 'notes', mcp: { configs: [], strict: false }, trust: false });
+    assert.equal((parseCliArgs(['mcp', 'reset'], '/w') as { action: string }).action, 'reset');
+    assert.throws(() => parseCliArgs(['mcp', 'approve'], '/w'), /needs a server name/);
+    assert.throws(() => parseCliArgs(['mcp', 'start', 'x'], '/w'), /mcp takes list, approve NAME/);
+  });
+
+  it('rules for MCP tools pass the rule check, the wildcard form too', () => {
+    const a = parseCliArgs(['-p', 'x', '--allowed-tools', 'mcp__github', 'mcp__github__*', 'mcp__github__create_issue'], '/w') as { allowedTools: string[] };
+    assert.deepEqual(a.allowedTools, ['mcp__github', 'mcp__github__*', 'mcp__github__create_issue']);
   });
 });

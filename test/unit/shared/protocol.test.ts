@@ -20,6 +20,10 @@ describe('parseWebviewMessage', () => {
     { type: 'summarize/ask', payload: { id: 'user_1', direction: 'upTo' } },
     { type: 'summarize/preview', payload: { focus: '' } },
     { type: 'session/diff', payload: {} },
+    { type: 'permission/respond', payload: { requestId: 'r1', decision: 'allow-server' } },
+    { type: 'mcp/approve', payload: { name: 'github' } },
+    { type: 'mcp/deny', payload: { name: 'db' } },
+    { type: 'mcp/restart', payload: { name: 'notes' } },
   ];
   for (const message of good) {
     it(`accepts ${JSON.stringify(message)}`, () => {
@@ -35,6 +39,8 @@ describe('parseWebviewMessage', () => {
     ['an unknown type', { type: 'chat/explode', payload: {} }],
     ['a prototype key as type', { type: 'constructor', payload: {} }],
     ['a missing payload', { type: 'chat/send' }],
+    ['an MCP approval without a name', { type: 'mcp/approve', payload: { name: '' } }],
+    ['an MCP approval naming no string', { type: 'mcp/approve', payload: { name: 7 } }],
     ['a non-string text', { type: 'chat/send', payload: { text: 42 } }],
     ['a blank text', { type: 'chat/send', payload: { text: '   ' } }],
     ['an oversized text', { type: 'chat/send', payload: { text: 'x'.repeat(MAX_PROMPT_CHARS + 1) } }],

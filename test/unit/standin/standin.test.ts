@@ -191,6 +191,26 @@ describe('Messages API stand-in with the real SDK', () => {
         },
         /A maximum of 4 blocks with cache_control may be provided\. Found 5\./,
       ],
+      [
+        'a tool name over 64 characters',
+        { model: MODEL, max_tokens: 10, tools: [{ name: `mcp__server__${'x'.repeat(60)}`, input_schema: { type: 'object' } }], messages: [user('x')] },
+        /tools\.0\.custom\.name: String should match pattern/,
+      ],
+      [
+        'a tool name with a dot',
+        { model: MODEL, max_tokens: 10, tools: [{ name: 'mcp__my.server__tool', input_schema: { type: 'object' } }], messages: [user('x')] },
+        /tools\.0\.custom\.name: String should match pattern/,
+      ],
+      [
+        'two tools with one name',
+        { model: MODEL, max_tokens: 10, tools: [{ name: 'T', input_schema: { type: 'object' } }, { name: 'T', input_schema: { type: 'object' } }], messages: [user('x')] },
+        /Tool names must be unique/,
+      ],
+      [
+        'a tool whose schema is not an object',
+        { model: MODEL, max_tokens: 10, tools: [{ name: 'T', input_schema: { type: 'string' } }], messages: [user('x')] },
+        /tools\.0\.custom\.input_schema\.type: Input should be 'object'/,
+      ],
     ];
     for (const [name, body, message] of cases) {
       it(`refuses ${name}`, async () => {

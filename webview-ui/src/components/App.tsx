@@ -8,6 +8,7 @@ import { Composer } from './Composer';
 import { ContextView } from './ContextView';
 import { EmptyState } from './EmptyState';
 import { HistoryView } from './History';
+import { McpButton, McpPanel } from './McpServers';
 import { MessageList } from './MessageList';
 import { ModelButton } from './ModelButton';
 import { PermissionPrompt } from './PermissionPrompt';
@@ -63,6 +64,7 @@ export function App() {
         </span>
         <ModelButton />
         <TokenMeter open={contextOpen} />
+        <McpButton />
         <button className="icon session-diff" data-testid="session-diff-button" title="Changes in this session: every file the agent changed, against its first snapshot" onClick={() => post({ type: 'session/diff', payload: {} })}>
           <span className="codicon codicon-diff-multiple" />
         </button>
@@ -75,6 +77,7 @@ export function App() {
           <span className="codicon codicon-workspace-untrusted" /> Restricted Mode: Threadline can read and answer, but it does not load project instruction files, edit files or run commands until you trust this folder.
         </div>
       )}
+      <McpPanel />
       {contextOpen ? <ContextView /> : historyOpen ? <HistoryView /> : empty ? <EmptyState /> : <MessageList />}
       <RetryLine />
       <RestorePanel />

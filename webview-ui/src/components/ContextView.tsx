@@ -4,6 +4,7 @@ import { formatTokens } from '../../../src/shared/format';
 import type { ViewState } from '../../../src/shared/viewState';
 import { closeContext, requestContext, useContextChannel } from '../contextChannel';
 import { useView } from '../useView';
+import { McpContextSection } from './McpServers';
 import { post } from '../vscodeApi';
 
 // What changes the next request: a reply (status back to idle, new figures), a compaction
@@ -155,6 +156,7 @@ export function ContextView() {
           <Overview r={report} />
           {report.breakdownError && <p className="muted">The breakdown could not be built: {report.breakdownError}</p>}
           <Categories r={report} />
+          <McpContextSection />
           <h3>Last response</h3>
           <LastResponse r={report} />
           <Sources r={report} />

@@ -38,6 +38,12 @@ export function PermissionPrompt() {
           {fields.description}
         </div>
       )}
+      {p.mcp && (
+        <div className="permission-mcp" data-testid="permission-mcp">
+          Tool <strong>{p.mcp.tool}</strong> of the MCP server <strong>{p.mcp.server}</strong>, with:
+          <pre className="permission-detail">{p.input ?? '{}'}</pre>
+        </div>
+      )}
       {p.diff ? (
         <>
           <div className="permission-summary">
@@ -50,7 +56,7 @@ export function PermissionPrompt() {
         </>
       ) : (
         <>
-          <div className="permission-summary">{fields.command ?? p.summary}</div>
+          {!p.mcp && <div className="permission-summary">{fields.command ?? p.summary}</div>}
           <button className="link" aria-expanded={open} onClick={() => setOpen(!open)}>
             {open ? 'Hide details' : 'Show details'}
           </button>
@@ -69,6 +75,11 @@ export function PermissionPrompt() {
         <button className="secondary" data-testid="permission-allow-session" title={p.session?.scope} onClick={() => answer('allow-session')}>
           {p.session?.label ?? 'Allow for this session'}
         </button>
+        {p.mcp && (
+          <button className="secondary" data-testid="permission-allow-server" title={`Every tool of ${p.mcp.server}, from now on (adds mcp__${p.mcp.server} to threadline.permissions.allow in your user settings)`} onClick={() => answer('allow-server')}>
+            Allow this server
+          </button>
+        )}
         <button className="secondary" data-testid="permission-deny" onClick={() => answer('deny')}>
           Deny
         </button>

@@ -1,0 +1,199 @@
+// Where servers are read from, and which entry wins a name. As in Claude Code, an entry is taken
+// whole from the most specific place that has the name: the command line, then the user's own
+// entry for this project, then the project's files, then the user's settings.
+import { isAbsolute, join, resolve } from 'node:path';
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { readTextFile, realPathOr } from '../files';
+import { parseServerEntry } from './parse';
+import type { McpConfigProblem, McpConfigSet, McpScope, McpServerConfig } from './types';
+
+/** Settings files are small; ~/.claude.json also keeps Claude Code's history, and can be large. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+const MAX_CLAUDE_JSON_BYTES = 64 * 1024 * 1024;
+
+/** A VS Code `inputs` entry: what to ask for, and whether the answer is a secret. */
+export interface McpInputSpec {
+  id: string;
+  description: string;
+  password: boolean;
+}
+
+export interface McpSourceOptions {
+  cwd: string;
+  home: string;
+  env: NodeJS.ProcessEnv;
+  /** `--mcp-config` values in the order given: files (relative to `cwd`) or inline JSON. */
+  flagConfigs?: readonly string[];
+  /** `--strict-mcp-config`: the flag's servers only. */
+  strict?: boolean;
+  /** Threadline's own user setting (`threadline.mcpServers`), in Claude Code's form. */
+  userSetting?: unknown;
+  userSettingLabel?: string;
+}
+
+export interface McpConfigResult extends McpConfigSet {
+  /** `inputs` of .vscode/mcp.json, by id. */
+  inputs: Map<string, McpInputSpec>;
+  /** Problems with a file named on the command line: the CLI stops on these (it cannot guess what was meant). */
+  flagErrors: string[];
+}
+
+interface Found {
+  scope: McpScope;
+  source: string;
+  entries: Record<string, unknown>;
+}
+
+type JsonRead = { ok: true; value: unknown } | { ok: false; missing: boolean; message: string };
+
+async function readJson(path: string, maxBytes: number, jsonc: boolean): Promise<JsonRead> {
+  const r = await readTextFile(path, maxBytes);
+  if (!r.ok) return { ok: false, missing: r.missing, message: r.reason };
+  return parseJsonText(r.text, jsonc);
+}
+
+function parseJsonText(text: string, jsonc: boolean): JsonRead {
+  if (jsonc) {
+    // VS Code's mcp.json allows comments and trailing commas, as its settings files do.
+    const errors: ParseError[] = [];
+    const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
+    if (errors.length) return { ok: false, missing: false, message: `not valid JSON (${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset})` };
+    return { ok: true, value };
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (err) {
+    return { ok: false, missing: false, message: `not valid JSON (${err instanceof Error ? err.message : String(err)})` };
+  }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The server map under `key`, or a problem when it is there but not an object. */
+function serversUnder(value: unknown, keys: readonly string[], source: string, problems: McpConfigProblem[]): Record<string, unknown> | undefined {
+  if (!isRecord(value)) {
+    problems.push({ source, message: 'is not a JSON object' });
+    return undefined;
+  }
+  for (const key of keys) {
+    const v = value[key];
+    if (v === undefined) continue;
+    if (!isRecord(v)) {
+      problems.push({ source, message: `"${key}" is not an object of servers` });
+      return undefined;
+    }
+    return v;
+  }
+  return undefined;
+}
+
+/** The Claude Code user config: `$CLAUDE_CONFIG_DIR/.claude.json` or `~/.claude.json`. */
+export function claudeJsonPath(home: string, env: NodeJS.ProcessEnv): { path: string; label: string } {
+  const dir = env.CLAUDE_CONFIG_DIR;
+  if (dir && isAbsolute(dir)) return { path: join(dir, '.claude.json'), label: join(dir, '.claude.json') };
+  return { path: join(home, '.claude.json'), label: '~/.claude.json' };
+}
+
+async function readFlagConfigs(opts: McpSourceOptions, found: Found[], flagErrors: string[]): Promise<void> {
+  for (const [i, value] of (opts.flagConfigs ?? []).entries()) {
+    const inline = value.trim().startsWith('{');
+    const source = inline ? `--mcp-config (inline JSON ${i + 1})` : `--mcp-config ${value}`;
+    const r = inline ? parseJsonText(value, false) : await readJson(resolve(opts.cwd, value), MAX_CONFIG_BYTES, false);
+    if (!r.ok) {
+      flagErrors.push(`${source}: ${r.missing ? 'no such file' : r.message}`);
+      continue;
+    }
+    const problems: McpConfigProblem[] = [];
+    const entries = serversUnder(r.value, ['mcpServers', 'servers'], source, problems);
+    for (const p of problems) flagErrors.push(`${p.source}: ${p.message}`);
+    if (!entries && !problems.length) flagErrors.push(`${source}: it has no "mcpServers" object`);
+    // Later files win a name over earlier ones, as a later flag does.
+    if (entries) found.unshift({ scope: 'flag', source, entries });
+  }
+}
+
+/** Reads every place servers are defined and keeps, for each name, the entry that wins. */
+export async function readMcpConfig(opts: McpSourceOptions): Promise<McpConfigResult> {
+  const problems: McpConfigProblem[] = [];
+  const flagErrors: string[] = [];
+  const inputs = new Map<string, McpInputSpec>();
+  const found: Found[] = [];
+  await readFlagConfigs(opts, found, flagErrors);
+  if (!opts.strict) {
+    const claude = claudeJsonPath(opts.home, opts.env);
+    const [claudeJson, mcpJson, vscodeJson] = await Promise.all([
+      readJson(claude.path, MAX_CLAUDE_JSON_BYTES, false),
+      readJson(join(opts.cwd, '.mcp.json'), MAX_CONFIG_BYTES, false),
+      readJson(join(opts.cwd, '.vscode', 'mcp.json'), MAX_CONFIG_BYTES, true),
+    ]);
+    const report = (source: string, r: JsonRead) => {
+      if (!r.ok && !r.missing) problems.push({ source, message: r.message });
+    };
+    report(claude.label, claudeJson);
+    report('.mcp.json', mcpJson);
+    report('.vscode/mcp.json', vscodeJson);
+    // The user's own entries for this folder (Claude Code's "local" scope), keyed by its path.
+    if (claudeJson.ok && isRecord(claudeJson.value) && isRecord(claudeJson.value.projects)) {
+      const projects = claudeJson.value.projects;
+      const key = [opts.cwd, realPathOr(opts.cwd)].find((k) => isRecord(projects[k]));
+      if (key) {
+        const local = serversUnder(projects[key], ['mcpServers'], `${claude.label} (this project)`, problems);
+        if (local) found.push({ scope: 'local', source: `${claude.label} (this project)`, entries: local });
+      }
+    }
+    if (mcpJson.ok) {
+      const e = serversUnder(mcpJson.value, ['mcpServers'], '.mcp.json', problems);
+      if (e) found.push({ scope: 'project', source: '.mcp.json', entries: e });
+    }
+    if (vscodeJson.ok) {
+      const e = serversUnder(vscodeJson.value, ['servers'], '.vscode/mcp.json', problems);
+      if (e) found.push({ scope: 'project', source: '.vscode/mcp.json', entries: e });
+      collectInputs(vscodeJson.value, inputs, problems);
+    }
+    if (opts.userSetting !== undefined && opts.userSetting !== null) {
+      const label = opts.userSettingLabel ?? 'threadline.mcpServers';
+      if (isRecord(opts.userSetting)) found.push({ scope: 'user', source: label, entries: opts.userSetting });
+      else problems.push({ source: label, message: 'is not an object of servers' });
+    }
+    if (claudeJson.ok) {
+      const e = serversUnder(claudeJson.value, ['mcpServers'], claude.label, problems);
+      if (e) found.push({ scope: 'user', source: claude.label, entries: e });
+    }
+  }
+  return { ...pickWinners(found, problems), inputs, flagErrors };
+}
+
+function collectInputs(value: unknown, inputs: Map<string, McpInputSpec>, problems: McpConfigProblem[]): void {
+  if (!isRecord(value) || value.inputs === undefined) return;
+  if (!Array.isArray(value.inputs)) {
+    problems.push({ source: '.vscode/mcp.json', message: '"inputs" is not a list' });
+    return;
+  }
+  for (const i of value.inputs) {
+    if (!isRecord(i) || typeof i.id !== 'string') continue;
+    inputs.set(i.id, { id: i.id, description: typeof i.description === 'string' ? i.description : i.id, password: i.password === true });
+  }
+}
+
+/** `found` is in precedence order: the first entry of a name wins, whole; the later ones are noted as shadowed. */
+function pickWinners(found: readonly Found[], problems: McpConfigProblem[]): McpConfigSet {
+  const servers = new Map<string, McpServerConfig>();
+  for (const f of found) {
+    for (const [name, raw] of Object.entries(f.entries)) {
+      const won = servers.get(name);
+      if (won) {
+        won.shadows.push(f.source);
+        continue;
+      }
+      const parsed = parseServerEntry(name, raw);
+      if (!parsed.ok) {
+        // A broken entry still takes its name: silently running another server of that name instead would surprise more.
+        servers.set(name, { name, scope: f.scope, source: f.source, spec: { transport: 'stdio' }, hash: '', shadows: [], invalid: parsed.error });
+        continue;
+      }
+      for (const w of parsed.warnings) problems.push({ source: f.source, message: w });
+      servers.set(name, { name, scope: f.scope, source: f.source, spec: parsed.spec, hash: parsed.hash, shadows: [] });
+    }
+  }
+  return { servers: [...servers.values()], problems };
+}

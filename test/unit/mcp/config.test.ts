@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { expandSpec, inputsUsed } from '../../../src/mcp/config/expand';
+import { describeSpec, parseServerEntry } from '../../../src/mcp/config/parse';
+import { readMcpConfig } from '../../../src/mcp/config/sources';
+
+const tmp = (p: string) => mkdtempSync(join(tmpdir(), p));
+const json = (file: string, v: unknown) => {
+  mkdirSync(join(file, '..'), { recursive: true });
+  writeFileSync(file, JSON.stringify(v));
+};
+
+describe('MCP server entries', () => {
+  it('reads stdio, http and sse entries, inferring the type from command or url', () => {
+    const stdio = parseServerEntry('a', { command: 'npx', args: ['-y', 'x'], env: { K: 'v' } });
+    assert.ok(stdio.ok);
+    assert.deepEqual(stdio.spec, { transport: 'stdio', command: 'npx', args: ['-y', 'x'], env: { K: 'v' } });
+    const http = parseServerEntry('b', { url: 'https://h/mcp', headers: { Authorization: 'Bearer ${T}' } });
+    assert.ok(http.ok && http.spec.transport === 'http');
+    for (const type of ['http', 'streamable-http', 'streamableHttp']) assert.equal((parseServerEntry('c', { type, url: 'https://h' }) as { spec: { transport: string } }).spec.transport, 'http');
+    assert.equal((parseServerEntry('d', { type: 'sse', url: 'https://h' }) as { spec: { transport: string } }).spec.transport, 'sse');
+    assert.equal((parseServerEntry('e', { command: 'x', disabled: true }) as { spec: { disabled?: boolean } }).spec.disabled, true);
+  });
+
+  it('refuses what cannot run, in one sentence naming the server and the field', () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [{}, /server "s": it has neither a "command".*nor a "url"/],
+      [{ type: 'ws', url: 'x' }, /type "ws" is not one of stdio, http, sse/],
+      [{ type: 'stdio' }, /a stdio server needs a "command"/],
+      [{ type: 'http' }, /an http server needs a "url"/],
+      [{ command: 'x', args: 'not a list' }, /"args" must be an array/],
+      [{ command: 'x', env: { A: 1 } }, /"env.A" must be a string/],
+      ['a string', /the entry must be an object/],
+    ];
+    for (const [raw, message] of cases) {
+      const r = parseServerEntry('s', raw);
+      assert.equal(r.ok, false, JSON.stringify(raw));
+      assert.match((r as { error: string }).error, message);
+    }
+  });
+
+  it('an approval is tied to the definition: the hash changes with the command, not with key order', () => {
+    const a = parseServerEntry('s', { command: 'x', env: { A: '1', B: '2' } });
+    const b = parseServerEntry('s', { env: { B: '2', A: '1' }, command: 'x' });
+    const c = parseServerEntry('s', { command: 'y', env: { A: '1', B: '2' } });
+    assert.ok(a.ok && b.ok && c.ok);
+    assert.equal(a.hash, b.hash);
+    assert.notEqual(a.hash, c.hash);
+    assert.equal(describeSpec(a.spec), 'x (env: A, B)', 'the approval shows the variables it runs with, not their values');
+    assert.equal(describeSpec({ transport: 'stdio', command: 'node', args: ['my server.js', '--x=1'] }), "node 'my server.js' --x=1");
+  });
+});
+
+describe('${…} expansion', () => {
+  const ctx = { env: { HOME: '/home/u', TOKEN: 'secret', EMPTY: '' }, workspaceFolder: '/ws', home: '/home/u' };
+
+  it("expands Claude Code's ${VAR} and ${VAR:-default} and VS Code's variables in every field", async () => {
+    const r = await expandSpec(
+      { transport: 'stdio', command: '${HOME}/bin/srv', args: ['--root', '${workspaceFolder}', '--port', '${PORT:-8080}', '${EMPTY:-fallback}'], env: { T: '${env:TOKEN}' }, cwd: '${userHome}/x' },
+      ctx,
+    );
+    assert.ok(r.ok);
+    assert.deepEqual(r.spec, { transport: 'stdio', command: '/home/u/bin/srv', args: ['--root', '/ws', '--port', '8080', 'fallback'], env: { T: 'secret' }, cwd: '/home/u/x' });
+    const h = await expandSpec({ transport: 'http', url: 'https://api/${TOKEN}', headers: { Authorization: 'Bearer ${TOKEN}' } }, ctx);
+    assert.ok(h.ok);
+    assert.equal(h.spec.headers!.Authorization, 'Bearer secret');
+  });
+
+  it('a variable that is not set and has no default keeps the server from starting, and says which', async () => {
+    const r = await expandSpec({ transport: 'stdio', command: 'x', env: { A: '${MISSING_ONE}', B: '${env:MISSING_TWO}' } }, ctx);
+    assert.equal(r.ok, false);
+    assert.match((r as { error: string }).error, /\$\{MISSING_ONE\}, \$\{MISSING_TWO\}, which are not set/);
+  });
+
+  it('${input:id} is asked for through the host; without one (the CLI) the server says it needs VS Code', async () => {
+    const spec = { transport: 'stdio' as const, command: 'x', env: { K: '${input:api-key}' } };
+    assert.deepEqual(inputsUsed(spec), ['api-key']);
+    const asked: string[] = [];
+    const r = await expandSpec(spec, { ...ctx, input: async (id) => (asked.push(id), 'typed') });
+    assert.ok(r.ok);
+    assert.equal(r.spec.env!.K, 'typed');
+    assert.deepEqual(asked, ['api-key']);
+    const cli = await expandSpec(spec, ctx);
+    assert.match((cli as { error: string }).error, /only the VS Code extension can ask for/);
+    const cancelled = await expandSpec(spec, { ...ctx, input: async () => undefined });
+    assert.match((cancelled as { error: string }).error, /no value was given for \$\{input:api-key\}/);
+  });
+});
+
+describe('where servers are read from, and which entry wins', () => {
+  function layout() {
+    const home = tmp('tl-home-');
+    const cwd = tmp('tl-ws-');
+    return { home, cwd };
+  }
+
+  it('flag, then local, then project (.mcp.json, then .vscode/mcp.json), then user (the setting, then ~/.claude.json); the winner is taken whole', async () => {
+    const { home, cwd } = layout();
+    json(join(home, '.claude.json'), {
+      mcpServers: { a: { command: 'user-a', env: { FROM_USER: '1' } }, u: { command: 'user-only' } },
+      projects: { [cwd]: { mcpServers: { b: { command: 'local-b' } } } },
+    });
+    json(join(cwd, '.mcp.json'), { mcpServers: { a: { command: 'project-a' }, b: { command: 'project-b' }, c: { command: 'mcpjson-c' } } });
+    writeFileSync(join(cwd, '.vscode-placeholder'), '');
+    mkdirSync(join(cwd, '.vscode'));
+    writeFileSync(join(cwd, '.vscode', 'mcp.json'), '{\n  // VS Code allows comments\n  "servers": { "c": { "command": "vscode-c" }, "v": { "type": "http", "url": "https://v" }, },\n}');
+    const flag = join(tmp('tl-flag-'), 'f.json');
+    json(flag, { mcpServers: { f: { command: 'flag-f' }, u: { command: 'flag-u' } } });
+    const r = await readMcpConfig({ cwd, home, env: {}, flagConfigs: [flag], userSetting: { s: { command: 'setting-s' }, u: { command: 'setting-u' } } });
+    const by = Object.fromEntries(r.servers.map((s) => [s.name, s]));
+    assert.deepEqual(r.problems, []);
+    assert.equal(by.a!.spec.command, 'project-a');
+    assert.equal(by.a!.spec.env, undefined, "the user entry's env is not merged into the project's");
+    assert.deepEqual(by.a!.shadows, ['~/.claude.json']);
+    assert.equal(by.b!.spec.command, 'local-b');
+    assert.equal(by.b!.scope, 'local');
+    assert.equal(by.c!.spec.command, 'mcpjson-c');
+    assert.equal(by.v!.source, '.vscode/mcp.json');
+    assert.equal(by.f!.scope, 'flag');
+    assert.equal(by.u!.spec.command, 'flag-u');
+    assert.equal(by.s!.scope, 'user');
+  });
+
+  it('a later --mcp-config wins over an earlier one; --strict-mcp-config reads nothing else; inline JSON works', async () => {
+    const { home, cwd } = layout();
+    json(join(cwd, '.mcp.json'), { mcpServers: { p: { command: 'p' } } });
+    const one = join(tmp('tl-flag-'), 'one.json');
+    json(one, { mcpServers: { x: { command: 'first' } } });
+    const r = await readMcpConfig({ cwd, home, env: {}, flagConfigs: [one, '{"mcpServers":{"x":{"command":"second"}}}'], strict: true });
+    assert.deepEqual(r.servers.map((s) => [s.name, s.spec.command]), [['x', 'second']]);
+  });
+
+  it('problems are named with their file; a broken winning entry keeps its name and says why; a missing flag file is a flag error', async () => {
+    const { home, cwd } = layout();
+    writeFileSync(join(cwd, '.mcp.json'), '{ not json');
+    json(join(home, '.claude.json'), { mcpServers: { x: { command: 'user-x' } } });
+    mkdirSync(join(cwd, '.vscode'));
+    json(join(cwd, '.vscode', 'mcp.json'), { servers: { x: { type: 'bogus' } } });
+    const r = await readMcpConfig({ cwd, home, env: {}, flagConfigs: [join(cwd, 'missing.json')] });
+    assert.match(JSON.stringify(r.problems), /\.mcp\.json.*not valid JSON/);
+    const x = r.servers.find((s) => s.name === 'x')!;
+    assert.equal(x.source, '.vscode/mcp.json');
+    assert.match(x.invalid ?? '', /type "bogus"/);
+    assert.match(r.flagErrors[0]!, /missing\.json: no such file/);
+  });
+
+  it('CLAUDE_CONFIG_DIR moves ~/.claude.json; the local entry is found by the folder\'s real path too; VS Code inputs are collected', async () => {
+    const { home, cwd } = layout();
+    const dir = tmp('tl-claude-');
+    const link = join(tmp('tl-link-'), 'ws');
+    symlinkSync(cwd, link);
+    json(join(dir, '.claude.json'), { projects: { [cwd]: { mcpServers: { l: { command: 'local' } } } } });
+    mkdirSync(join(cwd, '.vscode'));
+    json(join(cwd, '.vscode', 'mcp.json'), { inputs: [{ type: 'promptString', id: 'key', description: 'API key', password: true }], servers: {} });
+    const r = await readMcpConfig({ cwd: link, home, env: { CLAUDE_CONFIG_DIR: dir } });
+    assert.equal(r.servers[0]?.name, 'l');
+    assert.equal(r.servers[0]?.source, `${join(dir, '.claude.json')} (this project)`);
+    assert.deepEqual(r.inputs.get('key'), { id: 'key', description: 'API key', password: true });
+  });
+});
