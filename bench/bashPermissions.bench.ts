@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BashChecker } from '../src/agent/bash/checker';
-import { Permissions } from '../src/agent/permissions';
-import { createTools } from '../src/agent/tools';
+import { BashChecker } from '../src/permissions/bash/checker';
+import { Permissions } from '../src/permissions/permissions';
+import { createTools } from '../src/tools/builtin';
 import type { Tool } from '../src/tools/types';
 import { legacyDecide } from './legacyBashMatcher';
 import { percentile } from './stats';

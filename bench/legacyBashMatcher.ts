@@ -1,4 +1,4 @@
-// The string matcher Bash rules used before the parser (src/agent/permissions.ts until the
+// The string matcher Bash rules used before the parser (src/permissions/permissions.ts until the
 // tree-sitter check replaced it), kept only as the benchmark's baseline.
 const SUBSTITUTION = /`|\$\(|<\(|>\(/;
 const SEPARATORS = /&&|\|\||;|\||&|\n/;

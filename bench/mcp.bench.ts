@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MessageParam } from '../src/api/types';
-import { createToolRegistry } from '../src/agent/tools';
+import { createToolRegistry } from '../src/tools/builtin';
 import { firstRequestGate } from '../src/cli/mcpSetup';
 import { estimateTokens } from '../src/conversation/tokens';
 import { McpServices } from '../src/mcp/services';

@@ -1,10 +1,10 @@
 import { promises as fs, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createGlobTool } from '../src/agent/tools/glob';
-import { createGrepTool } from '../src/agent/tools/grep';
-import { Permissions } from '../src/agent/permissions';
-import { readClaudeSettings, type RuleSource } from '../src/agent/ruleSources';
+import { createGlobTool } from '../src/tools/builtin/glob';
+import { createGrepTool } from '../src/tools/builtin/grep';
+import { Permissions } from '../src/permissions/permissions';
+import { readClaudeSettings, type RuleSource } from '../src/permissions/ruleSources';
 import { globToRegExp as globToRegExpNew } from '../src/tools/glob';
 import type { Tool } from '../src/tools/types';
 import { globToRegExp as oldGlob, walkGlob as oldWalk } from './legacy/oldSearch';

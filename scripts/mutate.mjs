@@ -46,7 +46,7 @@ const targets = {
   },
   sessions: { mutate: ['src/sessions/**/*.ts'], tests: ['test/unit/sessions/*.test.ts'], last: ['recorder.test.ts', 'claudeImport.property.test.ts', 'sessions.test.ts'] },
   permissions: {
-    mutate: ['src/agent/permissions.ts'],
+    mutate: ['src/permissions/permissions.ts'],
     tests: ['test/unit/agent/permissions.test.ts', 'test/unit/agent/pathPermissions.test.ts', 'test/unit/agent/bashPermissions.test.ts', 'test/unit/agent/bashCorpus.test.ts'],
     last: [],
   },

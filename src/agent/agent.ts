@@ -15,7 +15,7 @@ import type { NoticeAction, PermissionDecision, ViewMessage } from '../shared/vi
 import { addNotice } from '../state/actions';
 import { modelViewOf, sameModelView } from '../state/modelView';
 import type { AgentDeps } from './agentDeps';
-import { PermissionBroker } from './permissionBroker';
+import { PermissionBroker } from '../permissions/permissionBroker';
 import { CompactionControl, type PartialPreview } from './compactionControl';
 import type { SessionHistoryExtras, SubmitOptions } from '../sessions/sessionAgent';
 import { KeyNotice } from './keyNotice';

@@ -11,7 +11,7 @@ import type { Store } from '../shared/store';
 import type { AppState } from '../state/appState';
 import type { RuntimeState } from '../state/runtimeState';
 import type { ToolRegistry } from '../tools/registry';
-import type { PermissionEngine } from './permissionBroker';
+import type { PermissionEngine } from '../permissions/permissionBroker';
 import type { LoopDeps, LoopEvents, LoopResult } from './queryLoop';
 import type { RequestFactory } from './requestFactory';
 import type { PartialCompaction } from './compactionControl';

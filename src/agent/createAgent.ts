@@ -26,7 +26,7 @@ import type { Tool } from '../tools/types';
 import { Agent } from './agent';
 import { createCompactor, createPartialCompaction, type CompactionSetup } from './compaction';
 import { createForkRunner } from './forkRunner';
-import type { PermissionEngine } from './permissionBroker';
+import type { PermissionEngine } from '../permissions/permissionBroker';
 import type { LoopEvents } from './queryLoop';
 import { RequestFactory } from './requestFactory';
 import { RereadTracker } from './rereads';

@@ -4,7 +4,7 @@ import type { ForkRunner } from '../memory/turnEndWork';
 import type { ToolRegistry } from '../tools/registry';
 import { runForkedAgent } from './fork';
 import { forkRequestBuilder, type MainRequestBuilder } from './forkPrefix';
-import type { PermissionEngine } from './permissionBroker';
+import type { PermissionEngine } from '../permissions/permissionBroker';
 
 /**
  * Background agents (session notes, memory extraction) on the same loop as the main agent. Their

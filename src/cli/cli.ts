@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
-import { Permissions } from '../agent/permissions';
-import { formatRules, readClaudeSettings, type RuleSource } from '../agent/ruleSources';
+import { Permissions } from '../permissions/permissions';
+import { formatRules, readClaudeSettings, type RuleSource } from '../permissions/ruleSources';
 import { withheldGrants } from '../permissions/projectTrust';
-import { createToolRegistry } from '../agent/tools';
+import { createToolRegistry } from '../tools/builtin';
 import { ContextService } from '../context/contextService';
 import { renderContextReport } from '../context/contextReport';
 import { createAgent } from '../agent/createAgent';

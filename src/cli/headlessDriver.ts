@@ -1,6 +1,6 @@
 import type { Agent } from '../agent/agent';
 import { createAgent } from '../agent/createAgent';
-import type { PermissionEngine } from '../agent/permissionBroker';
+import type { PermissionEngine } from '../permissions/permissionBroker';
 import type { LoopEvents } from '../agent/queryLoop';
 import type { ModelSource } from '../api/models';
 import type { ContextService } from '../context/contextService';

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { proposeChange } from '../agent/tools/proposal';
+import { proposeChange } from '../tools/builtin/proposal';
 import { relativeWithin } from '../fs/paths';
 import { updateMessage } from '../state/actions';
 import type { AppState } from '../state/appState';

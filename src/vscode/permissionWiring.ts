@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
-import { Permissions } from '../agent/permissions';
-import { formatRules, readClaudeSettings, type RuleSource } from '../agent/ruleSources';
-import { createToolRegistry } from '../agent/tools';
+import { Permissions } from '../permissions/permissions';
+import { formatRules, readClaudeSettings, type RuleSource } from '../permissions/ruleSources';
+import { createToolRegistry } from '../tools/builtin';
 import type { Host } from '../ports/host';
 import type { ToolRegistry, ToolSource } from '../tools/registry';
 import { readAdditionalDirectories, readPermissionSettings } from './settings';

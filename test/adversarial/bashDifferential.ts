@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BashChecker } from '../../src/agent/bash/checker';
+import { BashChecker } from '../../src/permissions/bash/checker';
 import { bashEngine } from './support';
 
 const ALLOWED = ['echo', 'ls', 'cat', 'git', 'npm'];

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BashChecker } from '../../src/agent/bash/checker';
+import { BashChecker } from '../../src/permissions/bash/checker';
 import { startStandin, type Standin } from '../standin/server';
 import { createStandinAgent } from '../support/standinAgent';
 import { bashEngine, bashTool, runBash, tempDir } from './support';

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { createTools } from '../../src/agent/tools';
-import { proposeChange } from '../../src/agent/tools/proposal';
+import { createTools } from '../../src/tools/builtin';
+import { proposeChange } from '../../src/tools/builtin/proposal';
 import { tempDir } from './support';
 
 async function run(cwd: string, name: string, input: unknown) {

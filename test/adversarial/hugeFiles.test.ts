@@ -9,14 +9,14 @@ import { closeSync, ftruncateSync, mkdtempSync, openSync, readdirSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createTools } from '../../src/agent/tools';
-import { READ_MAX_BYTES } from '../../src/agent/tools/read';
+import { createTools } from '../../src/tools/builtin';
+import { READ_MAX_BYTES } from '../../src/tools/builtin/read';
 import type { MessageParam } from '../../src/api/types';
 import { runCli } from '../../src/cli/cli';
 import { TOOL_RESULT_MAX_CHARS } from '../../src/conversation/resultCap';
 import { cliSessionsDir } from '../../src/sessions/paths';
 import { SessionStore } from '../../src/sessions/sessionStore';
-import { createToolRegistry } from '../../src/agent/tools';
+import { createToolRegistry } from '../../src/tools/builtin';
 import type { Tool } from '../../src/tools/types';
 import { startStandin, type Standin } from '../standin/server';
 import { createStandinAgent } from '../support/standinAgent';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { BashChecker } from '../../src/agent/bash/checker';
+import { BashChecker } from '../../src/permissions/bash/checker';
 import { bashEngine, runBash, tempDir } from './support';
 
 const checker = new BashChecker();

@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createTools } from '../../src/agent/tools';
+import { createTools } from '../../src/tools/builtin';
 import { runCli } from '../../src/cli/cli';
 import { MemoryDir } from '../../src/memory/memdir';
 import { cliSessionsDir } from '../../src/sessions/paths';

@@ -7,9 +7,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { Permissions } from '../../src/agent/permissions';
-import { readClaudeSettings } from '../../src/agent/ruleSources';
-import { createTools } from '../../src/agent/tools';
+import { Permissions } from '../../src/permissions/permissions';
+import { readClaudeSettings } from '../../src/permissions/ruleSources';
+import { createTools } from '../../src/tools/builtin';
 import { runCli } from '../../src/cli/cli';
 import type { Tool } from '../../src/tools/types';
 import { useStandin } from '../support/useStandin';

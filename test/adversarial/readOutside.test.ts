@@ -8,9 +8,9 @@ import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BashChecker } from '../../src/agent/bash/checker';
-import { Permissions } from '../../src/agent/permissions';
-import { createTools } from '../../src/agent/tools';
+import { BashChecker } from '../../src/permissions/bash/checker';
+import { Permissions } from '../../src/permissions/permissions';
+import { createTools } from '../../src/tools/builtin';
 import type { Tool } from '../../src/tools/types';
 import { startStandin, type Standin } from '../standin/server';
 import { cliBundle } from '../support/cliBundle';

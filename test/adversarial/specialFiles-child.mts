@@ -1,7 +1,7 @@
 // A host whose search meets a repository's special .gitignore: it must finish the search, and a
 // SIGTERM must still reach its handler afterwards (a blocking open freezes the event loop, and a
 // frozen loop runs no signal handler).
-import { createTools } from '../../src/agent/tools';
+import { createTools } from '../../src/tools/builtin';
 
 const cwd = process.argv[2]!;
 process.on('SIGTERM', () => {

@@ -2,9 +2,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BashChecker } from '../../src/agent/bash/checker';
-import { Permissions, type PermissionRules } from '../../src/agent/permissions';
-import { createTools } from '../../src/agent/tools';
+import { BashChecker } from '../../src/permissions/bash/checker';
+import { Permissions, type PermissionRules } from '../../src/permissions/permissions';
+import { createTools } from '../../src/tools/builtin';
 import type { Tool, ToolResult } from '../../src/tools/types';
 
 export const bashTool = createTools().find((t) => t.name === 'Bash') as Tool;

@@ -1,6 +1,6 @@
 import { createAgent, type AgentSetup } from '../../src/agent/createAgent';
-import { Permissions, type PermissionRules } from '../../src/agent/permissions';
-import { createToolRegistry } from '../../src/agent/tools';
+import { Permissions, type PermissionRules } from '../../src/permissions/permissions';
+import { createToolRegistry } from '../../src/tools/builtin';
 import { silentLogger } from '../../src/ports/logger';
 import { testHost } from './host';
 import { getDefaultAppState, type AppSettings, type AppState } from '../../src/state/appState';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import type { Agent } from '../../src/agent/agent';
 import { createAgent } from '../../src/agent/createAgent';
-import { Permissions } from '../../src/agent/permissions';
-import { createToolRegistry } from '../../src/agent/tools';
+import { Permissions } from '../../src/permissions/permissions';
+import { createToolRegistry } from '../../src/tools/builtin';
 import { gitPreImages } from '../../src/checkpoints/git';
 import { silentLogger } from '../../src/ports/logger';
 import { SessionDriver } from '../../src/sessions/sessionDriver';

@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { fc } from '../../support/fastCheck';
-import { BashChecker } from '../../../src/agent/bash/checker';
-import { Permissions } from '../../../src/agent/permissions';
-import { createTools } from '../../../src/agent/tools';
+import { BashChecker } from '../../../src/permissions/bash/checker';
+import { Permissions } from '../../../src/permissions/permissions';
+import { createTools } from '../../../src/tools/builtin';
 import type { Tool } from '../../../src/tools/types';
 
 // Hostile commands stay hostile wherever they are put: inside a subshell, a group, a pipeline, a

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { Permissions, type PermissionRules } from '../../../src/agent/permissions';
-import { createTools } from '../../../src/agent/tools';
+import { Permissions, type PermissionRules } from '../../../src/permissions/permissions';
+import { createTools } from '../../../src/tools/builtin';
 import type { Tool } from '../../../src/tools/types';
 
 interface Hostile {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { INTERRUPTED_MARKER } from '../../../src/conversation/history';
 import { runQueryLoop, type LoopDeps } from '../../../src/agent/queryLoop';
-import { createTools } from '../../../src/agent/tools';
+import { createTools } from '../../../src/tools/builtin';
 import type { PermissionOutcome, Tool } from '../../../src/tools/types';
 import { MessagesClient } from '../../../src/api/messagesClient';
 import type { MessageParam } from '../../../src/api/types';

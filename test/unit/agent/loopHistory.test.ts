@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runQueryLoop, type LoopDeps } from '../../../src/agent/queryLoop';
-import { createTools } from '../../../src/agent/tools';
+import { createTools } from '../../../src/tools/builtin';
 import { MessagesClient } from '../../../src/api/messagesClient';
 import type { MessageParam } from '../../../src/api/types';
 import { buildMessagesRequest } from '../../../src/context/requestBuilder';

@@ -4,10 +4,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { sharedBashChecker } from '../../../src/agent/bash/checker';
-import { Permissions, type PermissionRules } from '../../../src/agent/permissions';
-import { readClaudeSettings, type RuleSource } from '../../../src/agent/ruleSources';
-import { createTools } from '../../../src/agent/tools';
+import { sharedBashChecker } from '../../../src/permissions/bash/checker';
+import { Permissions, type PermissionRules } from '../../../src/permissions/permissions';
+import { readClaudeSettings, type RuleSource } from '../../../src/permissions/ruleSources';
+import { createTools } from '../../../src/tools/builtin';
 import type { Tool } from '../../../src/tools/types';
 import { makeHostileWorkspace } from '../../support/hostileWorkspace.mjs';
 

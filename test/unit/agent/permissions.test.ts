@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { Permissions, parseRule, RuleSyntaxError, type PermissionRules } from '../../../src/agent/permissions';
-import { createTools } from '../../../src/agent/tools';
+import { Permissions, parseRule, RuleSyntaxError, type PermissionRules } from '../../../src/permissions/permissions';
+import { createTools } from '../../../src/tools/builtin';
 import type { Tool } from '../../../src/tools/types';
 
 const root = mkdtempSync(join(tmpdir(), 'tl-perm-'));

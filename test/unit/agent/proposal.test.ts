@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { editTool } from '../../../src/agent/tools/edit';
-import { proposeChange } from '../../../src/agent/tools/proposal';
+import { editTool } from '../../../src/tools/builtin/edit';
+import { proposeChange } from '../../../src/tools/builtin/proposal';
 import { summarizeChange } from '../../../src/tools/changeSummary';
 
 const signal = new AbortController().signal;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { RereadTracker } from '../../../src/agent/rereads';
-import { createToolRegistry } from '../../../src/agent/tools';
+import { createToolRegistry } from '../../../src/tools/builtin';
 import type { MessageParam } from '../../../src/api/types';
 import { truncateWithCoverage } from '../../../src/compact/compact';
 import { CLEARED_PREFIX, microCompact } from '../../../src/compact/microCompact';

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { Permissions } from '../../../src/agent/permissions';
+import { Permissions } from '../../../src/permissions/permissions';
 import { createChatHandlers } from '../../../src/chat/chatController';
 import { buildContextReport } from '../../../src/chat/contextReport';
 import { ContextService } from '../../../src/context/contextService';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createToolRegistry } from '../../../src/agent/tools';
+import { createToolRegistry } from '../../../src/tools/builtin';
 import { describe, it } from 'node:test';
 import type { MessageParam } from '../../../src/api/types';
 import { batchFloor, CLEARED_PREFIX, cacheHints, continuationOdds, GUESS_BREAK_EVEN, microCompact } from '../../../src/compact/microCompact';

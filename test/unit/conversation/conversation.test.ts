@@ -4,7 +4,7 @@ import type { MessageParam } from '../../../src/api/types';
 import { Conversation, firstChange, type HistoryChange } from '../../../src/conversation/conversation';
 import { TokenMeter } from '../../../src/conversation/tokenMeter';
 import { estimateTokens } from '../../../src/conversation/tokens';
-import { createToolRegistry } from '../../../src/agent/tools';
+import { createToolRegistry } from '../../../src/tools/builtin';
 import { ToolRegistry } from '../../../src/tools/registry';
 import { toInputSchema } from '../../../src/tools/schema';
 import { z } from 'zod';

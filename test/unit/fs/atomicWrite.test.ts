@@ -3,8 +3,8 @@ import { chownSync, promises as fsp, lstatSync, mkdtempSync, readdirSync, readFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { editTool } from '../../../src/agent/tools/edit';
-import { writeTool } from '../../../src/agent/tools/write';
+import { editTool } from '../../../src/tools/builtin/edit';
+import { writeTool } from '../../../src/tools/builtin/write';
 import { writeFileAtomic } from '../../../src/fs/write';
 import type { Tool, ToolResult } from '../../../src/tools/types';
 

@@ -13,7 +13,7 @@ import { McpManager } from '../../../src/mcp/manager';
 import { TOOL_SEARCH } from '../../../src/mcp/search';
 import { McpToolset } from '../../../src/mcp/toolset';
 import { FileApprovalStore } from '../../../src/mcp/trust';
-import { createToolRegistry } from '../../../src/agent/tools';
+import { createToolRegistry } from '../../../src/tools/builtin';
 import { CLEARED_PREFIX, microCompact } from '../../../src/compact/microCompact';
 
 function tools(prefix: string, n: number, descChars = 200): McpToolInfo[] {

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { createTools } from '../../../src/agent/tools';
+import { createTools } from '../../../src/tools/builtin';
 import { isInstructionPath, memoryForkPermission, sessionNotesPermission } from '../../../src/memory/forkPermissions';
 import { resolveMemoryDir, validateMemoryPath } from '../../../src/memory/paths';
 import type { Tool } from '../../../src/tools/types';

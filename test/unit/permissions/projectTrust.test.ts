@@ -3,9 +3,9 @@ import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { Permissions } from '../../../src/agent/permissions';
-import { describeSources } from '../../../src/agent/ruleSources';
-import { createTools } from '../../../src/agent/tools';
+import { Permissions } from '../../../src/permissions/permissions';
+import { describeSources } from '../../../src/permissions/ruleSources';
+import { createTools } from '../../../src/tools/builtin';
 import { applicablePart, describeWithheld, projectMayAllow, withheldGrants, type RuleSource } from '../../../src/permissions/projectTrust';
 import type { Tool } from '../../../src/tools/types';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createAgent } from '../../../src/agent/createAgent';
-import { Permissions } from '../../../src/agent/permissions';
-import { createToolRegistry } from '../../../src/agent/tools';
+import { Permissions } from '../../../src/permissions/permissions';
+import { createToolRegistry } from '../../../src/tools/builtin';
 import { createChatHandlers } from '../../../src/chat/chatController';
 import { RuntimeState } from '../../../src/state/runtimeState';
 import { chatDeps, stubSession, stubWorkbench } from '../../support/chatDeps';

@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { createGlobTool, globTool } from '../../../src/agent/tools/glob';
-import { createGrepTool, grepTool } from '../../../src/agent/tools/grep';
-import { Permissions } from '../../../src/agent/permissions';
+import { createGlobTool, globTool } from '../../../src/tools/builtin/glob';
+import { createGrepTool, grepTool } from '../../../src/tools/builtin/grep';
+import { Permissions } from '../../../src/permissions/permissions';
 import type { Tool } from '../../../src/tools/types';
 import { runBounded } from '../../support/bounded';
 
@@ -84,7 +84,7 @@ describe('Grep cannot hang on a regular expression', () => {
   it('(a+)+$ on a long line returns promptly (a hang fails by timeout)', () => {
     const { ws } = tree({ 'ws/long.txt': `${'a'.repeat(50_000)}!\n`, 'ws/hit.txt': 'aaa\n' });
     const out = runBounded(`
-      const { grepTool } = await load('agent/tools/grep.ts');
+      const { grepTool } = await load('tools/builtin/grep.ts');
       const p = grepTool.parse({ pattern: '(a+)+$', output_mode: 'content' });
       const r = await grepTool.call(p.value, { cwd: ${JSON.stringify(ws)}, signal: new AbortController().signal });
       console.log(r.content);

@@ -3,17 +3,17 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { bashTool } from '../../../src/agent/tools/bash';
-import { editTool } from '../../../src/agent/tools/edit';
-import { globTool, walkGlob } from '../../../src/agent/tools/glob';
+import { bashTool } from '../../../src/tools/builtin/bash';
+import { editTool } from '../../../src/tools/builtin/edit';
+import { globTool, walkGlob } from '../../../src/tools/builtin/glob';
 import { globToRegExp } from '../../../src/tools/glob';
-import { grepTool } from '../../../src/agent/tools/grep';
-import { createToolRegistry, createTools } from '../../../src/agent/tools';
+import { grepTool } from '../../../src/tools/builtin/grep';
+import { createToolRegistry, createTools } from '../../../src/tools/builtin';
 import { isInside } from '../../../src/fs/paths';
 import { resolveToolPath } from '../../../src/tools/paths';
-import { readTool } from '../../../src/agent/tools/read';
+import { readTool } from '../../../src/tools/builtin/read';
 import type { Tool, ToolResult } from '../../../src/tools/types';
-import { writeTool } from '../../../src/agent/tools/write';
+import { writeTool } from '../../../src/tools/builtin/write';
 
 const made: string[] = [];
 after(() => {

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { bashTool, globTool, grepTool, readTool } from '../../../src/agent/tools/index';
+import { bashTool, globTool, grepTool, readTool } from '../../../src/tools/builtin/index';
 import type { ToolStatus } from '../../../src/shared/viewState';
 import { describeTool, type ToolDetail } from '../../../webview-ui/src/tools/describe';
 

@@ -1,7 +1,7 @@
 import type { ToolStatus } from '../../../src/shared/viewState';
 
 // What a tool card shows a person, read from what the host already sends: the tool's name,
-// its input as JSON and its result text (in the formats of src/agent/tools/*). Pure, so the
+// its input as JSON and its result text (in the formats of src/tools/builtin/*). Pure, so the
 // parsing is tested in Node; anything it does not recognise falls back to the raw input.
 
 export interface ToolMessageLike {
@@ -63,7 +63,7 @@ function splitNotes(result: string): { body: string[]; note?: string } {
 
 const CLIPPED = /\n… \(\d+ more characters\)$/;
 
-/** Reads the end of a Bash result as src/agent/tools/bash.ts writes it. */
+/** Reads the end of a Bash result as src/tools/builtin/bash.ts writes it. */
 export function bashOutcome(result: string | undefined, status: ToolStatus): { outcome?: BashOutcome; output: string } {
   if (result === undefined) return { output: '' };
   if (status === 'done') return { outcome: { kind: 'exit', code: 0 }, output: result === '(no output)' ? '' : result };

@@ -1,6 +1,6 @@
-import { ToolRegistry } from '../../tools/registry';
-import type { Tool } from '../../tools/types';
-import type { SearchScope } from '../../tools/walk';
+import { ToolRegistry } from '../registry';
+import type { Tool } from '../types';
+import type { SearchScope } from '../walk';
 import { bashTool } from './bash';
 import { editTool } from './edit';
 import { createGlobTool, globTool } from './glob';

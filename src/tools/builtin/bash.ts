@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
 import { inspect } from '../../fs/stat';
-import { childEnv } from '../../tools/childEnv';
+import { childEnv } from '../childEnv';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 import { endProcessTree, ownerMarker, processGroupAlive, trackProcessGroup } from '../../base/processGroups';
 import { parseStatus, supervisedLaunch } from '../../base/subreaper';
-import type { Tool, ToolResult } from '../../tools/types';
+import type { Tool, ToolResult } from '../types';
 import { z } from 'zod';
-import { nonEmptyString, parseToolInput, toInputSchema } from '../../tools/schema';
+import { nonEmptyString, parseToolInput, toInputSchema } from '../schema';
 import { INTERRUPTED } from './util';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;

@@ -15,7 +15,7 @@ import { under, type PathContext } from './pathRules';
 import { refusal, type Verdict } from './refusal';
 import { bashCommand, isFileTool, parseRule, patternMatches, ruleMatches, touchedPaths, type ParsedRule, type RuleMode, type Touched } from './ruleMatch';
 import { describeSources, type DescribedRule, type RuleSource } from './ruleSources';
-import { applicablePart, projectMayAllow, withheldGrants, type WithheldGrant } from '../permissions/projectTrust';
+import { applicablePart, projectMayAllow, withheldGrants, type WithheldGrant } from './projectTrust';
 import { realLocation } from '../fs/paths';
 import type { PermissionOutcome, Tool } from '../tools/types';
 import type { SearchScope } from '../tools/walk';

@@ -4,9 +4,9 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { readCappedSync } from '../fs/read';
 import { printable } from '../base/printable';
-import { applicablePart, type RuleBehavior, type RuleSource, type WithheldGrant } from '../permissions/projectTrust';
+import { applicablePart, type RuleBehavior, type RuleSource, type WithheldGrant } from './projectTrust';
 
-export type { RuleBehavior, RuleSource } from '../permissions/projectTrust';
+export type { RuleBehavior, RuleSource } from './projectTrust';
 
 export interface DescribedRule {
   behavior: RuleBehavior;

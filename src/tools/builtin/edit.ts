@@ -1,8 +1,8 @@
 import { readRegularFile } from '../../fs/read';
-import { resolveToolPath } from '../../tools/paths';
-import type { Tool } from '../../tools/types';
+import { resolveToolPath } from '../paths';
+import type { Tool } from '../types';
 import { z } from 'zod';
-import { parseToolInput, pathField, toInputSchema } from '../../tools/schema';
+import { parseToolInput, pathField, toInputSchema } from '../schema';
 import { decodeText, describeText, encodeText, findAllBytes, hasNonAscii, spliceBytes, type TextForm } from './encoding';
 import { errorMessage, INTERRUPTED, writeAtomic } from './util';
 

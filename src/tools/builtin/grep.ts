@@ -4,12 +4,12 @@ import { realPathOf } from '../../fs/paths';
 import { readRegularFile } from '../../fs/read';
 import { inspect } from '../../fs/stat';
 import type { WalkedFile, WalkResult } from '../../fs/walk';
-import { globToRegExp } from '../../tools/glob';
-import { resolveToolPath } from '../../tools/paths';
-import type { Tool } from '../../tools/types';
-import { readAhead, ROOT_ONLY, scopeFilter, searchedFolders, searchRoot, walkGlobResult, type SearchScope } from '../../tools/walk';
+import { globToRegExp } from '../glob';
+import { resolveToolPath } from '../paths';
+import type { Tool } from '../types';
+import { readAhead, ROOT_ONLY, scopeFilter, searchedFolders, searchRoot, walkGlobResult, type SearchScope } from '../walk';
 import { z } from 'zod';
-import { nonEmptyString, parseToolInput, pathField, toInputSchema } from '../../tools/schema';
+import { nonEmptyString, parseToolInput, pathField, toInputSchema } from '../schema';
 import { displayPath, errorMessage, hasBinaryExtension, hasNulByte, INTERRUPTED, walkNotes } from './util';
 
 export const GREP_MAX_FILE_BYTES = 1024 * 1024;

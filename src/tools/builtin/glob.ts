@@ -1,13 +1,13 @@
 import { inspect } from '../../fs/stat';
-import { globToRegExp } from '../../tools/glob';
-import { resolveToolPath } from '../../tools/paths';
-import type { Tool } from '../../tools/types';
-import { ROOT_ONLY, scopeFilter, searchedFolders, searchRoot, walkGlobResult, type SearchScope } from '../../tools/walk';
+import { globToRegExp } from '../glob';
+import { resolveToolPath } from '../paths';
+import type { Tool } from '../types';
+import { ROOT_ONLY, scopeFilter, searchedFolders, searchRoot, walkGlobResult, type SearchScope } from '../walk';
 import { z } from 'zod';
-import { nonEmptyString, parseToolInput, pathField, toInputSchema } from '../../tools/schema';
+import { nonEmptyString, parseToolInput, pathField, toInputSchema } from '../schema';
 import { displayPath, errorMessage, INTERRUPTED, walkNotes } from './util';
 
-export { walkGlob, type WalkedFile } from '../../tools/walk';
+export { walkGlob, type WalkedFile } from '../walk';
 
 const MAX_RESULTS = 100;
 

@@ -1,10 +1,10 @@
 import { readLines, type Line } from '../../fs/lines';
 import { readCapped } from '../../fs/read';
 import { inspect } from '../../fs/stat';
-import { resolveToolPath } from '../../tools/paths';
-import type { Tool } from '../../tools/types';
+import { resolveToolPath } from '../paths';
+import type { Tool } from '../types';
 import { z } from 'zod';
-import { parseToolInput, pathField, toInputSchema } from '../../tools/schema';
+import { parseToolInput, pathField, toInputSchema } from '../schema';
 import { decodeUtf16, utf16Bom } from './encoding';
 import { errorMessage, hasBinaryExtension, hasNulByte, INTERRUPTED, readHead } from './util';
 

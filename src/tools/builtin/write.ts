@@ -1,9 +1,9 @@
 import { readRegularFile } from '../../fs/read';
 import { inspect } from '../../fs/stat';
-import { resolveToolPath } from '../../tools/paths';
-import type { Tool } from '../../tools/types';
+import { resolveToolPath } from '../paths';
+import type { Tool } from '../types';
 import { z } from 'zod';
-import { parseToolInput, pathField, toInputSchema } from '../../tools/schema';
+import { parseToolInput, pathField, toInputSchema } from '../schema';
 import { describeText, encodeText, hasNonAscii, withLineEnds } from './encoding';
 import { EDIT_MAX_BYTES } from './edit';
 import { countLines, errorMessage, INTERRUPTED, writeAtomic } from './util';

@@ -5,12 +5,12 @@ import { mcpRuleCovers } from './mcpRules';
 import { parsePathPattern, pathPatternMatches, type PathContext } from './pathRules';
 import { realLocation } from '../fs/paths';
 import { toolPaths } from '../tools/paths';
-import type { ParsedRule } from '../permissions/rules';
+import type { ParsedRule } from './rules';
 import type { Tool } from '../tools/types';
 
 // Whether a permission rule (its syntax is permissions/rules.ts) speaks for a given tool call.
 
-export { parseRule, RuleSyntaxError, type ParsedRule } from '../permissions/rules';
+export { parseRule, RuleSyntaxError, type ParsedRule } from './rules';
 
 /** Rule names of the built-in file tools: a rule names a tool, a call's tool is known by its traits. */
 export const EDIT_RULES = new Set(['Edit', 'Write']);
@@ -75,7 +75,7 @@ export function ruleMatches(
   if (!ruleCovers(rule.tool, tool, mode)) return false;
   if (rule.pattern === undefined) return true;
   if (tool.traits.runsCommands) {
-    // Bash rules are judged on the parsed command (src/agent/bash/), never on its text.
+    // Bash rules are judged on the parsed command (src/permissions/bash/), never on its text.
     if (mode === 'allow') return 'rules' in bash.allowedBy([rule], bashCommand(input));
     return bash.matchedBy([rule], bashCommand(input))?.sure === true;
   }

@@ -1,5 +1,5 @@
 import { readRegularFile } from '../../fs/read';
-import { resolveToolPath } from '../../tools/paths';
+import { resolveToolPath } from '../paths';
 import { decodeText, describeText } from './encoding';
 import { editTool, planFileEdit } from './edit';
 import { writeTool } from './write';
