@@ -1,5 +1,8 @@
 import { parseArgs } from 'node:util';
 import { MIN_CONTEXT_WINDOW } from '../conversation/thresholds';
+import { undoArgs, type CompactArgs, type DiffArgs, type RewindArgs } from './undoArgs';
+import { UsageError } from './usage';
+import { ALL_SPELLINGS, canonicalInline, LIST_FLAGS, PARSE_OPTIONS, VALUE_FLAGS } from './flags';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -47,49 +50,9 @@ export type CliArgs =
   | CompactArgs;
 
 /** Which saved session an undo command works on: this folder's latest, or the one `-r ID` names. */
-export type SessionPick = { latest: true } | { id: string };
+export type { CompactAction, CompactArgs, DiffArgs, RewindArgs, RewindMode, SessionPick } from './undoArgs';
 
-export type RewindMode = 'code' | 'conversation' | 'both';
-
-/** `threadline rewind [ID --code|--conversation|--both [--dry-run] [--force]] [--json]` */
-export interface RewindArgs {
-  command: 'rewind';
-  cwd: string;
-  json: boolean;
-  session: SessionPick;
-  /** A message id (or a restore's checkpoint id), or a unique start of one; none: list them. */
-  target: string | undefined;
-  mode: RewindMode | undefined;
-  dryRun: boolean;
-  force: boolean;
-  trust: boolean;
-}
-
-/** `threadline diff [--json]`: every file the session changed, against its first snapshot. */
-export interface DiffArgs {
-  command: 'diff';
-  cwd: string;
-  json: boolean;
-  session: SessionPick;
-  trust: boolean;
-}
-
-export type CompactAction = { kind: 'all'; focus?: string } | { kind: 'partial'; direction: 'from' | 'upTo'; target: string; focus?: string } | { kind: 'undo'; target: string } | { kind: 'list' };
-
-/** `threadline compact [--from ID | --up-to ID] [--focus TEXT] [--dry-run]`, `--list`, `--undo ID`. */
-export interface CompactArgs {
-  command: 'compact';
-  cwd: string;
-  json: boolean;
-  session: SessionPick;
-  action: CompactAction;
-  dryRun: boolean;
-  model: string | undefined;
-  contextWindow: number | undefined;
-  trust: boolean;
-}
-
-export class UsageError extends Error {}
+export { UsageError } from './usage';
 
 function positiveInt(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
@@ -97,17 +60,6 @@ function positiveInt(name: string, raw: string | undefined): number | undefined 
   if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${name} takes a positive whole number, got ${JSON.stringify(raw)}`);
   return n;
 }
-
-// Flags that, like the reference's, take every argument after them up to the next flag (or
-// `--`); `--flag=value` takes that one value only.
-const MULTI_VALUE = new Map([
-  ['--allowed-tools', '--allowed-tools'],
-  ['--allowedTools', '--allowed-tools'],
-  ['--add-dir', '--add-dir'],
-  ['--mcp-config', '--mcp-config'],
-]);
-// Flags whose value is the next argument, so a value is never mistaken for a flag's list.
-const TAKES_VALUE = new Set(['-p', '--print', '--cwd', '--model', '--context-window', '--max-turns', '--output-format', '-r', '--resume', '--from', '--up-to', '--focus', '--undo']);
 
 interface Gathered {
   argv: string[];
@@ -134,7 +86,7 @@ function gatherLists(argv: readonly string[]): Gathered {
       out.push(...argv.slice(i));
       break;
     }
-    const canonical = MULTI_VALUE.get(a);
+    const canonical = LIST_FLAGS.get(a);
     if (canonical) {
       const values: string[] = [];
       // An inline --mcp-config is a JSON object, which may start with anything but "-".
@@ -143,9 +95,9 @@ function gatherLists(argv: readonly string[]): Gathered {
       // One spelling from here on, so the values keep the order they were written in.
       out.push(...values.map((v) => `${canonical}=${v}`));
       taken.push({ flag: a, values });
-    } else if (a.startsWith('--allowedTools=')) {
-      out.push(`--allowed-tools=${a.slice('--allowedTools='.length)}`);
-    } else if (TAKES_VALUE.has(a) && i + 1 < argv.length && !argv[i + 1]!.startsWith('-')) {
+    } else if (canonicalInline(a)) {
+      out.push(canonicalInline(a)!);
+    } else if (VALUE_FLAGS.has(a) && i + 1 < argv.length && !argv[i + 1]!.startsWith('-')) {
       out.push(a, argv[++i]!);
     } else {
       out.push(a);
@@ -154,11 +106,9 @@ function gatherLists(argv: readonly string[]): Gathered {
   return { argv: out, taken, printAlone };
 }
 
-const KNOWN_FLAGS = new Set([...TAKES_VALUE, ...MULTI_VALUE.keys(), '--json', '--all', '--trust', '--list', '--revoke', '-c', '--continue', '-h', '--help', '-v', '--version', '--strict-mcp-config', '--code', '--conversation', '--both', '--dry-run', '--force']);
-
 /** A flag of ours, in either spelling (`--model=x` too): after a lone -p it is not the prompt. */
 function isKnownFlag(arg: string): boolean {
-  return KNOWN_FLAGS.has(arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg);
+  return ALL_SPELLINGS.has(arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg);
 }
 
 // Tool names are capitalised (Read, Bash, WebFetch) or MCP's `mcp__server__tool`; a lowercase
@@ -183,36 +133,7 @@ export function parseCliArgs(argv: string[], cwd: string): CliArgs {
       args: gathered.argv,
       allowPositionals: true,
       strict: true,
-      options: {
-        print: { type: 'string', short: 'p' },
-        cwd: { type: 'string' },
-        model: { type: 'string' },
-        'context-window': { type: 'string' },
-        'max-turns': { type: 'string' },
-        'allowed-tools': { type: 'string', multiple: true },
-        'add-dir': { type: 'string', multiple: true },
-        'mcp-config': { type: 'string', multiple: true },
-        'strict-mcp-config': { type: 'boolean' },
-        'output-format': { type: 'string' },
-        json: { type: 'boolean' },
-        all: { type: 'boolean' },
-        trust: { type: 'boolean' },
-        list: { type: 'boolean' },
-        revoke: { type: 'boolean' },
-        continue: { type: 'boolean', short: 'c' },
-        resume: { type: 'string', short: 'r' },
-        code: { type: 'boolean' },
-        conversation: { type: 'boolean' },
-        both: { type: 'boolean' },
-        'dry-run': { type: 'boolean' },
-        force: { type: 'boolean' },
-        from: { type: 'string' },
-        'up-to': { type: 'string' },
-        focus: { type: 'string' },
-        undo: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
+      options: PARSE_OPTIONS,
     });
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message : String(err));
@@ -297,53 +218,8 @@ function mcpCommand(rest: string[], cwd: string, json: boolean, mcp: McpArgs, tr
   return { command: 'mcp', cwd, json, action, ...(name ? { name } : {}), mcp, trust };
 }
 
-type Values = { [key: string]: string | boolean | string[] | undefined };
 
 /** `rewind`, `diff` and `compact`: the session is the latest of the folder unless `-r ID` names one. */
-function undoArgs(cmd: 'rewind' | 'diff' | 'compact', rest: string[], v: Values, cwd: string, model: string | undefined, contextWindow: number | undefined): RewindArgs | DiffArgs | CompactArgs {
-  const session: SessionPick = typeof v.resume === 'string' ? { id: v.resume } : { latest: true };
-  const json = Boolean(v.json);
-  const trust = Boolean(v.trust);
-  const misplaced = (flags: readonly string[]) => {
-    const f = flags.find((x) => v[x] !== undefined);
-    if (f) throw new UsageError(`--${f} does not go with threadline ${cmd}`);
-  };
-  if (cmd === 'diff') {
-    if (rest.length) throw new UsageError(`unexpected arguments after diff: ${rest.join(' ')}`);
-    misplaced(['code', 'conversation', 'both', 'dry-run', 'force', 'from', 'up-to', 'focus', 'undo']);
-    return { command: 'diff', cwd, json, session, trust };
-  }
-  if (cmd === 'rewind') {
-    misplaced(['from', 'up-to', 'focus', 'undo']);
-    if (rest.length > 1) throw new UsageError(`rewind takes one message id, got ${rest.length}: ${rest.join(' ')}`);
-    const modes = (['code', 'conversation', 'both'] as const).filter((m) => v[m]);
-    if (modes.length > 1) throw new UsageError(`use one of --code, --conversation or --both, not ${modes.map((m) => `--${m}`).join(' and ')}`);
-    const target = rest[0];
-    if (!target && (modes.length || v['dry-run'] || v.force)) throw new UsageError('rewind needs the id of a message to go back to (threadline rewind lists them)');
-    if (target && !modes.length) throw new UsageError(`say what to restore: threadline rewind ${target} --code, --conversation or --both`);
-    if (v.force && modes[0] === 'conversation') throw new UsageError('--force is for restoring code over files changed since; --conversation changes no file');
-    return { command: 'rewind', cwd, json, session, target, mode: modes[0], dryRun: Boolean(v['dry-run']), force: Boolean(v.force), trust };
-  }
-  misplaced(['code', 'conversation', 'both', 'force']);
-  if (rest.length) throw new UsageError(`unexpected arguments after compact: ${rest.join(' ')} (a message id goes with --from or --up-to)`);
-  const picked = (['from', 'up-to', 'undo', 'list'] as const).filter((f) => v[f] !== undefined && v[f] !== false);
-  if (picked.length > 1) throw new UsageError(`use one of --from, --up-to, --undo or --list, not ${picked.map((f) => `--${f}`).join(' and ')}`);
-  const focus = typeof v.focus === 'string' && v.focus.trim() ? v.focus.trim() : undefined;
-  const id = (f: string) => {
-    const x = v[f];
-    if (typeof x !== 'string' || !x.trim()) throw new UsageError(`--${f} needs a message id (threadline rewind lists them)`);
-    return x.trim();
-  };
-  let action: CompactAction;
-  if (v.from !== undefined) action = { kind: 'partial', direction: 'from', target: id('from'), ...(focus ? { focus } : {}) };
-  else if (v['up-to'] !== undefined) action = { kind: 'partial', direction: 'upTo', target: id('up-to'), ...(focus ? { focus } : {}) };
-  else if (v.undo !== undefined) action = { kind: 'undo', target: id('undo') };
-  else if (v.list) action = { kind: 'list' };
-  else action = { kind: 'all', ...(focus ? { focus } : {}) };
-  if (focus && (action.kind === 'undo' || action.kind === 'list')) throw new UsageError('--focus goes with --from, --up-to or a whole compaction');
-  if (v['dry-run'] && action.kind !== 'partial') throw new UsageError('--dry-run goes with --from or --up-to (it shows the summary without applying it)');
-  return { command: 'compact', cwd, json, session, action, dryRun: Boolean(v['dry-run']), model, contextWindow, trust };
-}
 
 /** Splits "Read,Bash(npm test:*) Edit" on commas and spaces outside parentheses. */
 export function splitToolList(s: string): string[] {
