@@ -82,7 +82,9 @@ function expandBraces(pattern: string, budget: { patterns: number; bytes: number
  * everything below it, `/x` anchored, `!` to exclude).
  */
 export function globsMatch(globs: readonly string[], relativePath: string): boolean {
-  if (!relativePath || relativePath.startsWith('..') || relativePath.startsWith('/')) return false;
+  // Callers hand a path already known to be inside (fs/paths relativeWithin); a name that merely
+  // starts with two dots (`..notes/a.md`) is inside too.
+  if (!relativePath || relativePath === '..' || relativePath.startsWith('../') || relativePath.startsWith('/')) return false;
   try {
     return ignore().add([...globs]).ignores(relativePath);
   } catch {
