@@ -6,7 +6,12 @@ const VSCODE = { name: 'vscode', message: 'Only src/vscode/ and src/extension.ts
 // Every read, write, listing and stat of a file goes through the file-system gate (src/fs/), which
 // resolves where a path really is, refuses anything but regular files and caps what it reads.
 const GATE = 'Go through the file-system gate in src/fs/ (paths, stat, read, lines, list, walk, write, lock): it alone touches the file system.';
-const FILE_SYSTEM = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'write-file-atomic', 'proper-lockfile', 'fdir'].map((name) => ({ name, message: GATE }));
+const FILE_SYSTEM = [
+  ...['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'write-file-atomic', 'proper-lockfile', 'fdir'].map((name) => ({ name, message: GATE })),
+  // Whether a path is inside a folder is decided once, in src/fs/paths.ts (relativeWithin, within,
+  // isInside): hand-written copies of that test once read `..notes` as outside and `../x` as inside.
+  ...['path', 'node:path'].map((name) => ({ name, importNames: ['relative'], message: 'Containment is decided in src/fs/paths.ts: use relativeWithin / within / isInside.' })),
+];
 
 // The layer rule is the reason this file exists: domain code must run in plain Node,
 // so only the VS Code shell may import 'vscode', and shared/ (used by the webview too)

@@ -66,6 +66,15 @@ describe('lint confines file access to the gate (src/fs/)', () => {
     assert.deepEqual(await lint('src/fs/stray.ts', STRAY_READ), []);
   });
 
+  it('eslint fails a hand-written containment test (path.relative) outside src/fs', async () => {
+    const stray = "import { relative } from 'node:path';\nexport const inside = (a: string, b: string) => !relative(a, b).startsWith('..');\n";
+    for (const path of ['src/tools/stray.ts', 'src/permissions/stray.ts', 'src/vscode/stray.ts']) {
+      const messages = await lint(path, stray);
+      assert.ok(messages.some((m) => m.startsWith('no-restricted-imports:') && /src\/fs\/paths\.ts/.test(m)), `${path}: ${messages.join('; ')}`);
+    }
+    assert.deepEqual(await lint('src/fs/stray.ts', stray), []);
+  });
+
   it('the other import rules still hold where the gate rule was added (vscode, gray-matter)', async () => {
     assert.ok((await lint('src/fs/stray.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n")).some((m) => m.startsWith('no-restricted-imports:')));
     assert.ok((await lint('src/vscode/stray.ts', "import matter from 'gray-matter';\nexport const m = matter;\n")).some((m) => m.startsWith('no-restricted-imports:')));
