@@ -27,7 +27,7 @@ import { placeholderMessage } from './requestFactory';
 import type { LoopResult } from './queryLoop';
 import { TurnRunner } from './turnRunner';
 
-export const CONTINUE_PROMPT = 'Continue from where you left off.';
+const CONTINUE_PROMPT = 'Continue from where you left off.';
 
 /**
  * One session with the model, as the chat and the CLI drive it: a Conversation (history,

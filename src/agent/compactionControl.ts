@@ -34,7 +34,7 @@ export interface CompactionControlDeps {
 export type PartialPreview = PartialCompactionPreview;
 
 /** Why a partial compaction cannot be previewed or applied, in words for the user. */
-export class PartialError extends Error {}
+class PartialError extends Error {}
 
 /**
  * What the user sees of compaction in one session: the divider each compaction leaves (with its

@@ -58,7 +58,7 @@ export interface AgentSetup {
   rereadPointers?: false;
 }
 
-export function localIsoDate(d = new Date()): string {
+function localIsoDate(d = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }

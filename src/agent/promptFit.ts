@@ -11,7 +11,7 @@ import type { AppSettings } from '../state/appState';
  * prompt and the tools (the last request built) it reaches the blocking limit by itself, so
  * compacting cannot make room. Said with what to do instead.
  */
-export function tooBigAlone(content: string, meter: TokenMeter, t: Thresholds, handsBack = false): string | undefined {
+function tooBigAlone(content: string, meter: TokenMeter, t: Thresholds, handsBack = false): string | undefined {
   const prompt = estimateTokens(content);
   const total = meter.estimate([]) + prompt;
   if (total < t.blockingAt) return undefined;

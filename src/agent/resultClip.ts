@@ -1,5 +1,5 @@
 /** The most of a tool result the panel shows; the model gets the whole result. */
-export const VIEW_RESULT_CHARS = 20_000;
+const VIEW_RESULT_CHARS = 20_000;
 /** Of what is kept, the share taken from the end: where Bash puts its exit code and errors land. */
 const TAIL_SHARE = 0.25;
 

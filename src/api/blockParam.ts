@@ -5,7 +5,7 @@ import type { AssistantBlock, ContentBlockParam } from './types';
  * retry both echo the model's turn, and a drifted copy once kept a blank text block, which the API
  * refuses (a 400 on this and every later request).
  */
-export function blockParam(block: AssistantBlock): ContentBlockParam | undefined {
+function blockParam(block: AssistantBlock): ContentBlockParam | undefined {
   switch (block.type) {
     case 'text':
       return block.text.trim().length ? { type: 'text', text: block.text } : undefined;

@@ -18,9 +18,9 @@ export interface MessagesClientOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
-export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 
-export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(new ApiError('aborted', 'Request aborted', undefined, undefined));
     const timer = setTimeout(() => {

@@ -84,7 +84,7 @@ const apiModelSchema = z.object({
 });
 
 /** The API's ModelInfo in our terms (nulls dropped, capabilities reduced to what we use); undefined when unusable. */
-export function factsFromApi(raw: Anthropic.ModelInfo | unknown): ModelFacts | undefined {
+function factsFromApi(raw: Anthropic.ModelInfo | unknown): ModelFacts | undefined {
   const parsed = apiModelSchema.safeParse(raw);
   if (!parsed.success) return undefined;
   const m = parsed.data;

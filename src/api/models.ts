@@ -40,7 +40,7 @@ export const DEFAULT_MODEL = 'sonnet';
 export const MODEL_LINES = ['opus', 'sonnet', 'haiku', 'fable'] as const;
 
 /** Limits assumed for a model nobody describes (an offline custom id), unless overridden. */
-export const ASSUMED_LIMITS = { contextWindow: 200_000, maxOutputTokens: 32_000 } as const;
+const ASSUMED_LIMITS = { contextWindow: 200_000, maxOutputTokens: 32_000 } as const;
 
 export const CONTEXT_1M_BETA = 'context-1m-2025-08-07';
 const ONE_MILLION = 1_000_000;
@@ -50,7 +50,7 @@ const newest = (a: ModelFacts, b: ModelFacts) => (a.releasedAt < b.releasedAt ? 
 const day = (iso: string | undefined) => iso?.slice(0, 10);
 
 /** The model an id names: exactly, by its undated alias, or a dated id by its undated entry. */
-export function findModel(models: readonly ModelFacts[], id: string): ModelFacts | undefined {
+function findModel(models: readonly ModelFacts[], id: string): ModelFacts | undefined {
   const exact = models.find((m) => m.id === id);
   if (exact) return exact;
   const dated = models.filter((m) => DATED.exec(m.id)?.[1] === id).sort(newest)[0];
@@ -66,7 +66,7 @@ export function newestOfLine(models: readonly ModelFacts[], line: string): Model
 }
 
 /** Ids and aliases closest to what was typed, for "did you mean". */
-export function closeMatches(models: readonly ModelFacts[], typed: string, max = 5): string[] {
+function closeMatches(models: readonly ModelFacts[], typed: string, max = 5): string[] {
   const t = typed.toLowerCase();
   const names = [...MODEL_LINES, ...models.filter((m) => m.lifecycle !== 'retired').map((m) => m.id)];
   const scored = names.map((n) => ({ n, d: n.includes(t) || (t.length >= 3 && t.includes(n)) ? 0 : distance(t, n) }));

@@ -14,7 +14,7 @@ const groups = new Map<number, { supervised: boolean }>();
  * Linux, a process that escaped both its group and the supervisor (or ran where there is none)
  * is still found by it in /proc, unless it cleared its environment.
  */
-export const OWNER_VARIABLE = 'THREADLINE_OWNER';
+const OWNER_VARIABLE = 'THREADLINE_OWNER';
 const ownerTag = `${process.pid}.${randomUUID()}`;
 
 /** The marker as an environment entry. */

@@ -4,9 +4,9 @@ import type { Attachment } from '../shared/viewState';
 import type { AppState } from '../state/appState';
 
 /** The most of one attached file or selection that goes into a message. */
-export const MAX_ATTACHMENT_CHARS = 100_000;
+const MAX_ATTACHMENT_CHARS = 100_000;
 /** The most attachments one message carries. */
-export const MAX_ATTACHMENTS = 20;
+const MAX_ATTACHMENTS = 20;
 
 /** What the host gives the chat to turn attachments into text: the workspace's files. */
 export interface AttachmentSource {

@@ -49,7 +49,7 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 const why = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** The side of a diff an image gives (a kept copy read from the store). */
-export async function sideOf(checkpoints: SessionCheckpoints, image: Image): Promise<DiffSide> {
+async function sideOf(checkpoints: SessionCheckpoints, image: Image): Promise<DiffSide> {
   if (image.k === 'file') {
     const bytes = await checkpoints.blob(image.h);
     return bytes ? { kind: 'bytes', bytes } : { kind: 'absent' };

@@ -35,7 +35,7 @@ export interface BashReport {
 }
 
 /** A command that changes more than this is tracked for the first this many paths only. */
-export const MAX_BASH_CHANGES = 5000;
+const MAX_BASH_CHANGES = 5000;
 /** What is read back after a command, all files together. */
 const MAX_AFTER_BYTES = 256 * 1024 * 1024;
 

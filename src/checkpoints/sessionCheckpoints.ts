@@ -24,7 +24,7 @@ export interface SessionCheckpointsOptions {
 }
 
 /** A tool's change could not be kept for undo, so the tool did not run. */
-export class CheckpointError extends Error {}
+class CheckpointError extends Error {}
 
 const why = (err: unknown) => (err instanceof Error ? err.message : String(err));
 

@@ -16,8 +16,8 @@ import { sessionDiff, type SessionDiffEntry } from './sessionDiff';
 
 export const MANIFEST_FILE = 'manifest.jsonl';
 /** Claude Code keeps 100 checkpoints per session; so do we. */
-export const DEFAULT_RETENTION = 100;
-export const DEFAULT_MAX_FILE_BYTES = 32 * 1024 * 1024;
+const DEFAULT_RETENTION = 100;
+const DEFAULT_MAX_FILE_BYTES = 32 * 1024 * 1024;
 
 export interface CheckpointStoreOptions {
   /** The store's folder, beside the session (see checkpointsDir). */

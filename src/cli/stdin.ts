@@ -9,7 +9,7 @@ import { MAX_PROMPT_CHARS } from '../shared/protocol';
 export type StdinRead = { kind: 'none' } | { kind: 'text'; text: string } | { kind: 'silent' } | { kind: 'tooLong' } | { kind: 'failed'; message: string };
 
 /** How long an open pipe may stay silent before the CLI goes on without it (the reference waits as long). */
-export const STDIN_WAIT_MS = 3000;
+const STDIN_WAIT_MS = 3000;
 
 export interface StdinSource {
   isTTY?: boolean;

@@ -10,11 +10,11 @@ import { fitSummaryRounds } from './summaryFit';
 import { requestSummary, type SharedRequestBuilder } from './summaryRequest';
 
 export const COMPACT_BOUNDARY = '[Conversation compacted]';
-export const MAX_PTL_RETRIES = 3;
-export const POST_COMPACT_MAX_FILES = 5;
+const MAX_PTL_RETRIES = 3;
+const POST_COMPACT_MAX_FILES = 5;
 /** For a 200k window; `compactLimits` scales both to the window. */
-export const POST_COMPACT_FILE_BUDGET = DEFAULT_COMPACT_LIMITS.fileBudgetTokens;
-export const POST_COMPACT_FILE_MAX = DEFAULT_COMPACT_LIMITS.fileMaxTokens;
+const POST_COMPACT_FILE_BUDGET = DEFAULT_COMPACT_LIMITS.fileBudgetTokens;
+const POST_COMPACT_FILE_MAX = DEFAULT_COMPACT_LIMITS.fileMaxTokens;
 
 const SUMMARY_SYSTEM = 'You write faithful, structured summaries of coding sessions so that the work can continue from the summary alone.';
 
@@ -50,7 +50,7 @@ export function formatSummary(raw: string): string {
 }
 
 /** The heading of the block that carries uncovered messages word for word. */
-export const CARRIED_HEADING = 'Your messages (and fixes reported after errors) from the part no summary covers, word for word:';
+const CARRIED_HEADING = 'Your messages (and fixes reported after errors) from the part no summary covers, word for word:';
 
 /**
  * The fallback when the summary is unusable: keep the most recent rounds that fit the budget,
@@ -81,7 +81,7 @@ export function truncateToRecent(history: readonly MessageParam[], budgetTokens:
 }
 
 /** User texts and error fixes in [from, to): what must be carried when no summary covers them. */
-export function uncoveredTexts(history: readonly MessageParam[], from: number, to: number): CarriedText[] {
+function uncoveredTexts(history: readonly MessageParam[], from: number, to: number): CarriedText[] {
   const fixes = new Map(anchorsWithIndex(history).filter((a) => a.kind === 'resolution').map((a) => [a.index, a.text]));
   const out: CarriedText[] = [];
   for (let i = Math.max(0, from); i < Math.min(to, history.length); i++) {
@@ -200,7 +200,7 @@ export interface CompactOptions {
   intro?: string;
 }
 
-export function recentFilesBlock(files: readonly RecentFile[], limits: Pick<CompactLimits, 'fileBudgetTokens' | 'fileMaxTokens'> = DEFAULT_COMPACT_LIMITS): string | undefined {
+function recentFilesBlock(files: readonly RecentFile[], limits: Pick<CompactLimits, 'fileBudgetTokens' | 'fileMaxTokens'> = DEFAULT_COMPACT_LIMITS): string | undefined {
   const picked: string[] = [];
   let budget = limits.fileBudgetTokens ?? POST_COMPACT_FILE_BUDGET;
   const max = limits.fileMaxTokens ?? POST_COMPACT_FILE_MAX;

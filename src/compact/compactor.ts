@@ -11,7 +11,7 @@ import type { CompactRequest } from './compactTool';
 
 export const MAX_CONSECUTIVE_FAILURES = 3;
 /** Compacting again this soon, still over the threshold, means compaction is not helping. */
-export const THRASH_TURNS = 3;
+const THRASH_TURNS = 3;
 
 export type CompactTrigger = 'auto' | 'manual' | 'prompt_too_long' | 'tool';
 
@@ -35,7 +35,7 @@ export interface CompactorDeps {
 }
 
 /** Within this share of the threshold, an estimate is not good enough to decide on. */
-export const NEAR_THRESHOLD = 0.1;
+const NEAR_THRESHOLD = 0.1;
 
 export interface CompactedEvent {
   result: CompactionResult;

@@ -31,13 +31,13 @@ function blockMaterial(b: ContentBlockParam): unknown {
 }
 
 /** What identifies one message for coverage purposes. */
-export function messageMaterial(m: MessageParam): string {
+function messageMaterial(m: MessageParam): string {
   const blocks = typeof m.content === 'string' ? [['t', m.content]] : m.content.map(blockMaterial).filter((x) => x !== null);
   return JSON.stringify([m.role, blocks]);
 }
 
 /** The chained hashes of every prefix: hashes[i] covers messages [0, i). */
-export function prefixHashes(history: readonly MessageParam[], upTo = history.length): string[] {
+function prefixHashes(history: readonly MessageParam[], upTo = history.length): string[] {
   const out: string[] = [''];
   let h = '';
   for (let i = 0; i < Math.min(upTo, history.length); i++) {

@@ -27,8 +27,8 @@ export interface CompactLimits {
 }
 
 /** The seeds' figures for the files put back after a summary, for a 200k window. */
-export const FILE_BUDGET_TOKENS = 50_000;
-export const FILE_MAX_TOKENS = 5_000;
+const FILE_BUDGET_TOKENS = 50_000;
+const FILE_MAX_TOKENS = 5_000;
 
 export const DEFAULT_COMPACT_LIMITS: Required<Omit<CompactLimits, 'requestMaxTokens'>> = { keepMinTokens: 10_000, keepMaxTokens: 40_000, carryTokens: 16_000, summaryMaxTokens: 20_000, fileBudgetTokens: FILE_BUDGET_TOKENS, fileMaxTokens: FILE_MAX_TOKENS };
 

@@ -26,7 +26,7 @@ export interface MicroCompactConfig {
   workingSetWindow: number;
 }
 
-export const DEFAULT_MICRO_COMPACT: MicroCompactConfig = {
+const DEFAULT_MICRO_COMPACT: MicroCompactConfig = {
   keepRecent: 3,
   expectedFutureTurns: 8,
   cacheTtlMs: 5 * 60_000,
@@ -34,8 +34,8 @@ export const DEFAULT_MICRO_COMPACT: MicroCompactConfig = {
 };
 
 /** The batch floor's bounds: the seeds' 20k at 100k windows and below, up to 40k. */
-export const MIN_BATCH_TOKENS = 20_000;
-export const MAX_BATCH_TOKENS = 40_000;
+const MIN_BATCH_TOKENS = 20_000;
+const MAX_BATCH_TOKENS = 40_000;
 
 /**
  * The smallest batch worth a cache rewrite: a quarter of the warning threshold, between 20k

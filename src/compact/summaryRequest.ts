@@ -9,11 +9,11 @@ export interface SummaryTransport {
 }
 
 /** How often a summary reply that called a tool is refused and asked again. */
-export const SUMMARY_TOOL_RETRIES = 2;
+const SUMMARY_TOOL_RETRIES = 2;
 
 export const SUMMARY_TOOLS_REFUSED = 'Tools are not available while the summary is written. Reply now with the <analysis> and <summary> blocks as plain text.';
 
-export function turnText(turn: AssistantTurn): string {
+function turnText(turn: AssistantTurn): string {
   return turn.blocks
     .filter((b): b is Extract<AssistantBlock, { type: 'text' }> => b.type === 'text')
     .map((b) => b.text)

@@ -16,7 +16,7 @@ export const CUT_MARKER = '… [cut: ';
 /** A cut message keeps at least this much of its beginning. */
 export const MIN_CARRIED_CHARS = 500;
 /** What the carried messages may cost together before the longest are cut (200k window). */
-export const CARRY_BUDGET_TOKENS = 16_000;
+const CARRY_BUDGET_TOKENS = 16_000;
 
 export interface CarriedText {
   /** Where the text came from in the history, for the report. */

@@ -36,7 +36,7 @@ export interface GitSnapshotOptions {
 }
 
 /** Each line cut to MAX_LINE_CHARS, the whole to `max` characters (at a line's end where one fits). */
-export function capSection(text: string, max: number, maxLine = MAX_LINE_CHARS): { text: string; cut: boolean } {
+function capSection(text: string, max: number, maxLine = MAX_LINE_CHARS): { text: string; cut: boolean } {
   let cut = false;
   const lines = text.split('\n').map((l) => {
     if (l.length <= maxLine) return l;

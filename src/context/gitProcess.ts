@@ -116,7 +116,7 @@ const found = new Map<string, Promise<string | undefined>>();
  * The git program, looked up on PATH's absolute entries only. git runs in the repository's
  * folder, so an empty entry (a trailing ":") or "." would find a `git` the repository ships.
  */
-export function findGit(path = process.env.PATH ?? ''): Promise<string | undefined> {
+function findGit(path = process.env.PATH ?? ''): Promise<string | undefined> {
   let hit = found.get(path);
   if (!hit) {
     hit = (async () => {

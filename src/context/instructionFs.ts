@@ -14,8 +14,8 @@ export const MAX_FILE_BYTES = 512 * 1024;
  * home folder: discovery then stops at these bounds instead of walking the machine.
  */
 export const RULES_MAX_FILES = 500;
-export const RULES_MAX_ENTRIES = 5000;
-export const RULES_TIME_LIMIT_MS = 2000;
+const RULES_MAX_ENTRIES = 5000;
+const RULES_TIME_LIMIT_MS = 2000;
 
 export type ReadOutcome = { text: string; capped: boolean } | { skip: 'missing' | 'unreadable' | 'binary' | 'not-a-file' };
 

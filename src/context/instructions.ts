@@ -23,7 +23,7 @@ export const INSTRUCTIONS_PREAMBLE =
   'Codebase and user instructions are shown below. Be sure to adhere to these instructions. ' +
   'IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.';
 
-export const MAX_INCLUDE_DEPTH = 5;
+const MAX_INCLUDE_DEPTH = 5;
 
 /** Where the reference CLI looks for machine-wide instructions (its own code names these). */
 export function defaultManagedRoot(platform: NodeJS.Platform = process.platform): string {

@@ -8,7 +8,7 @@ export const NO_CONTENT = '(no content)';
  * non-whitespace text"), and models do send them ("\n\n" before a tool call). One such block
  * kept in history makes every later request of the session fail.
  */
-export function isBlankText(block: ContentBlockParam): boolean {
+function isBlankText(block: ContentBlockParam): boolean {
   return block.type === 'text' && block.text.trim().length === 0;
 }
 

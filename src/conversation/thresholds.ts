@@ -3,11 +3,11 @@ import type { TokenLevel, TokenView } from '../shared/viewState';
 
 // Buffers below the effective window, sized for a 200k window: room for the summary's own
 // answer, and for the warning to show before the automatic compaction starts.
-export const MAX_OUTPUT_TOKENS_FOR_SUMMARY = 20_000;
-export const AUTOCOMPACT_BUFFER_TOKENS = 13_000;
-export const WARNING_THRESHOLD_BUFFER_TOKENS = 20_000;
-export const ERROR_THRESHOLD_BUFFER_TOKENS = 20_000;
-export const BLOCKING_BUFFER_TOKENS = 3_000;
+const MAX_OUTPUT_TOKENS_FOR_SUMMARY = 20_000;
+const AUTOCOMPACT_BUFFER_TOKENS = 13_000;
+const WARNING_THRESHOLD_BUFFER_TOKENS = 20_000;
+const ERROR_THRESHOLD_BUFFER_TOKENS = 20_000;
+const BLOCKING_BUFFER_TOKENS = 3_000;
 
 /**
  * The small-window rule. The seeds' buffers are fixed token counts sized for a 200k window: on

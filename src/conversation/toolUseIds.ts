@@ -17,7 +17,7 @@ export function toolUseIdsIn(history: readonly MessageParam[]): Set<string> {
 }
 
 /** `id` when it is free, else `id_2`, `id_3`… (in the API's id alphabet); the result is taken. */
-export function freshToolUseId(id: string, taken: Set<string>): string {
+function freshToolUseId(id: string, taken: Set<string>): string {
   let out = id;
   if (taken.has(out) || !/^[A-Za-z0-9_-]+$/.test(out)) {
     const base = id.replace(/[^A-Za-z0-9_-]/g, '_') || 'toolu';

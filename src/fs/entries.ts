@@ -255,14 +255,4 @@ export async function listDir(dir: string): Promise<string[]> {
   }
 }
 
-export { removeTree } from './write';
 
-/** Moves a folder if it is there (a session's checkpoints going to or back from the trash). */
-export async function moveDirIfThere(from: string, to: string): Promise<void> {
-  try {
-    await makeFolder(dirname(to));
-    await fs.rename(from, to);
-  } catch (err) {
-    if (!isMissing(err)) throw err;
-  }
-}

@@ -10,7 +10,7 @@ import { readCappedSync } from './read';
  * meets, so the cost is rules × paths (1,000 rules cost about a second per 5,000 paths): rules past
  * these caps are not read.
  */
-export const GITIGNORE_MAX_BYTES = 64 * 1024;
+const GITIGNORE_MAX_BYTES = 64 * 1024;
 export const GITIGNORE_MAX_LINES = 1000;
 
 /**

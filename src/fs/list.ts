@@ -11,7 +11,7 @@ export interface FolderEntry {
   kind: 'file' | 'folder' | 'link' | 'other';
 }
 
-export const LIST_MAX_ENTRIES = 100_000;
+const LIST_MAX_ENTRIES = 100_000;
 
 /**
  * The entries of one folder, at most `maxEntries` (read as a stream, so a folder of millions costs

@@ -82,7 +82,3 @@ export function isInside(root: string, abs: string): boolean {
   return within(realLocation(r), realLocation(resolve(r, abs)));
 }
 
-/** `real` relative to the real location of `root` ('/'-separated), or undefined when outside it. */
-export function realRelative(root: string, real: string): string | undefined {
-  return relativeWithin(realLocation(root), real);
-}

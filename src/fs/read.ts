@@ -18,7 +18,7 @@ export interface Caps {
 }
 
 /** Our own state files (indexes, notes, caches): far below this; anything bigger is not ours. */
-export const STATE_FILE_MAX_BYTES = 32 * 1024 * 1024;
+const STATE_FILE_MAX_BYTES = 32 * 1024 * 1024;
 
 // O_NONBLOCK: the open of a FIFO returns at once instead of waiting for a writer; the type check
 // on the open handle then turns it away. On a regular file the flag changes nothing.
@@ -171,7 +171,7 @@ export async function readHead(abs: string, bytes = 8192): Promise<Buffer> {
 }
 
 /** A failure in words, for messages. */
-export function describeFailure(reason: ReadFailure): string {
+function describeFailure(reason: ReadFailure): string {
   switch (reason) {
     case 'missing':
       return 'no such file';

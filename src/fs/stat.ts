@@ -41,7 +41,7 @@ export async function inspect(abs: string, opts: InspectOptions = {}): Promise<P
 }
 
 /** The same, synchronously (for decisions that cannot wait: permission checks, argument checks). */
-export function inspectSync(abs: string, opts: InspectOptions = {}): PathInfo {
+function inspectSync(abs: string, opts: InspectOptions = {}): PathInfo {
   try {
     return describe(opts.follow === false ? lstatSync(abs) : statSync(abs));
   } catch (e) {

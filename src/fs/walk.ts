@@ -51,8 +51,8 @@ export interface WalkResult {
   gitignoreCapped: string[];
 }
 
-export const WALK_MAX_ENTRIES = 1_000_000;
-export const WALK_TIME_LIMIT_MS = 20_000;
+const WALK_MAX_ENTRIES = 1_000_000;
+const WALK_TIME_LIMIT_MS = 20_000;
 
 const toSlash = (p: string) => (sep === '/' ? p : p.split(sep).join('/'));
 

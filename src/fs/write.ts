@@ -115,7 +115,7 @@ export interface AppendableFile {
   close(): Promise<void>;
 }
 
-export class NotAFileError extends Error {
+class NotAFileError extends Error {
   readonly code = 'EINVAL';
 }
 

@@ -16,9 +16,9 @@ import type { ApprovalDecision, ApprovalStore } from './trust';
 import type { Host } from '../ports/host';
 
 /** Claude Code's default: a server gets 30 s to start. */
-export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 /** A tool call with no answer and no progress for this long fails (Stop ends it sooner). */
-export const DEFAULT_TOOL_TIMEOUT_MS = 10 * 60_000;
+const DEFAULT_TOOL_TIMEOUT_MS = 10 * 60_000;
 
 export interface McpManagerOptions {
   /** The workspace folder: a project's servers are its grants, and stdio servers run there. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /** The API's limit on a tool name (`^[a-zA-Z0-9_-]{1,64}$`). */
-export const MAX_TOOL_NAME = 64;
+const MAX_TOOL_NAME = 64;
 const HASH_CHARS = 8;
 
 /** A server or tool name in the characters tool names may hold; anything else becomes `_`. */

@@ -16,7 +16,7 @@ export interface SearchDoc {
 }
 
 /** Words of a name or a text: lowercased, split at punctuation and camelCase. */
-export function tokenize(text: string): string[] {
+function tokenize(text: string): string[] {
   return text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .toLowerCase()

@@ -11,7 +11,7 @@ import { McpConnectError, type Connect, type McpCallResult, type McpConnection, 
 /** Lines of a server's stderr kept for the status view and error messages. */
 const LOG_TAIL_CHARS = 4000;
 /** Delays before reconnecting after a loss or a failed start; then it stays failed until restarted. */
-export const RETRY_DELAYS_MS = [1000, 2000, 4000, 8000, 16000];
+const RETRY_DELAYS_MS = [1000, 2000, 4000, 8000, 16000];
 
 export interface ServerDeps {
   connect(): Promise<Connect>;

@@ -8,7 +8,7 @@ import { toToolResult, type ResultLimits } from './results';
 import type { McpServer } from './server';
 
 /** Longer descriptions are cut, as Claude Code cuts them: one server must not fill the window with prose. */
-export const MAX_DESCRIPTION_CHARS = 2048;
+const MAX_DESCRIPTION_CHARS = 2048;
 
 export type McpInput = Record<string, unknown>;
 

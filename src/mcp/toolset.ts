@@ -16,7 +16,7 @@ import type { McpServer } from './server';
 import { describeTool, mcpTool, type McpInput } from './tool';
 
 /** Above this share of the window, MCP definitions are deferred (sent as names plus ToolSearch). */
-export const DEFER_SHARE = 0.1;
+const DEFER_SHARE = 0.1;
 
 export interface McpToolsetOptions {
   manager: McpManager;

@@ -16,7 +16,7 @@ function filePathOf(input: unknown): string | undefined {
 }
 
 /** True when an assistant message after `fromIndex` wrote into the memory folder itself. */
-export function wroteToMemorySince(messages: readonly MessageParam[], fromIndex: number, memoryDir: string, cwd: string): boolean {
+function wroteToMemorySince(messages: readonly MessageParam[], fromIndex: number, memoryDir: string, cwd: string): boolean {
   for (let i = Math.max(0, fromIndex); i < messages.length; i++) {
     const m = messages[i]!;
     if (m.role !== 'assistant' || typeof m.content === 'string') continue;

@@ -9,8 +9,8 @@ export const MEMORY_TYPES = ['user', 'feedback', 'project', 'reference'] as cons
 export type MemoryType = (typeof MEMORY_TYPES)[number];
 
 export const INDEX_FILE = 'MEMORY.md';
-export const INDEX_MAX_LINES = 200;
-export const INDEX_MAX_BYTES = 25_000;
+const INDEX_MAX_LINES = 200;
+const INDEX_MAX_BYTES = 25_000;
 
 export interface MemoryRecord {
   name: string;
@@ -46,7 +46,7 @@ export function validateMemoryInput(input: MemoryInput): string | undefined {
   return undefined;
 }
 
-export function parseMemoryFile(file: string, text: string): MemoryRecord | InvalidMemory {
+function parseMemoryFile(file: string, text: string): MemoryRecord | InvalidMemory {
   let parsed: ReturnType<typeof parseFrontmatter>;
   try {
     parsed = parseFrontmatter(text);
@@ -62,7 +62,7 @@ export function parseMemoryFile(file: string, text: string): MemoryRecord | Inva
   return { name, description, type: type as MemoryType, body: parsed.content.trim(), file };
 }
 
-export function isInvalid(m: MemoryRecord | InvalidMemory): m is InvalidMemory {
+function isInvalid(m: MemoryRecord | InvalidMemory): m is InvalidMemory {
   return 'reason' in m;
 }
 
@@ -70,7 +70,7 @@ function renderMemoryFile(m: MemoryInput): string {
   return stringifyFrontmatter(`${m.body.trim()}\n`, { name: m.name, description: m.description, type: m.type });
 }
 
-export function indexLine(m: Pick<MemoryRecord, 'name' | 'file' | 'description'>): string {
+function indexLine(m: Pick<MemoryRecord, 'name' | 'file' | 'description'>): string {
   const line = `- [${m.name}](${m.file}) — ${m.description}`;
   return line.length > 150 ? `${line.slice(0, 149)}…` : line;
 }

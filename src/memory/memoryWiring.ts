@@ -8,7 +8,6 @@ import { buildMemorySection, memoryIndexNow } from './memoryPrompt';
 import { SessionMemory } from './sessionMemory';
 import { TurnEndWork, type ForkRunner } from './turnEndWork';
 
-export { defaultTailStart, SM_KEEP_MAX_TOKENS, SM_KEEP_MIN_TEXT_MESSAGES, SM_KEEP_MIN_TOKENS } from '../compact/notesCompaction';
 
 export interface MemorySetup {
   /** The resolved, validated memory folder. */

@@ -10,14 +10,14 @@ export type PathCheck = { ok: true; path: string } | { ok: false; reason: string
  * folders (a write there changes the machine), and, under the home folder, credential stores
  * and the settings of the editors and agents that decide what runs without asking.
  */
-export const SYSTEM_FOLDERS: readonly string[] = [
+const SYSTEM_FOLDERS: readonly string[] = [
   '/etc', '/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/boot', '/dev', '/proc', '/sys', '/var', '/run', '/snap', '/root',
   '/System', '/Library', '/Applications', '/private/etc', '/private/var',
   'C:\\Windows', 'C:\\Program Files', 'C:\\Program Files (x86)', 'C:\\ProgramData',
 ];
 
 /** Relative to the home folder. ~/.claude is refused too, except its per-project memory folders. */
-export const HOME_FOLDERS: readonly string[] = [
+const HOME_FOLDERS: readonly string[] = [
   '.ssh', '.gnupg', '.aws', '.azure', '.kube', '.docker', '.pki', '.password-store',
   '.config/gcloud', '.config/gh', '.local/share/keyrings',
   '.claude',
@@ -93,7 +93,7 @@ export function validateMemoryPath(raw: string, opts: MemoryPathOptions = {}): P
 }
 
 /** Folder-safe name for a repository root: readable tail plus a short hash for uniqueness. */
-export function sanitizeKey(canonicalRoot: string): string {
+function sanitizeKey(canonicalRoot: string): string {
   const tail = canonicalRoot.replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(-60) || 'root';
   const hash = createHash('sha256').update(canonicalRoot).digest('hex').slice(0, 10);
   return `${tail}-${hash}`;

@@ -1,4 +1,4 @@
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { MessageParam } from '../api/types';
 import { readStateFile, readStateText } from '../fs/read';
 import { exists } from '../fs/stat';
@@ -8,14 +8,9 @@ import { estimateTokens } from '../conversation/tokens';
 import { notesEditOutcome, readNotesCoverage, writeNotesCoverage } from './notesCoverage';
 import { DEFAULT_SESSION_MEMORY_CONFIG, notesGrowthFor, SESSION_MEMORY_TEMPLATE, shouldUpdateSessionMemory, type SessionMemoryConfig } from './sessionMemoryPolicy';
 
-export const SESSION_MEMORY_FILE = 'session-memory.md';
 
-export function sessionMemoryPath(workspaceStorageDir: string, sessionId: string): string {
-  return join(workspaceStorageDir, 'sessions', sessionId, SESSION_MEMORY_FILE);
-}
 
 /** The session-notes fork may Read and Edit exactly one file and nothing else. */
-export { sessionNotesPermission as sessionMemoryPermission } from './forkPermissions';
 
 /**
  * The notes agent's instructions, with the notes as they are now: it edits by exact text, so
@@ -51,7 +46,7 @@ export interface SessionMemoryDeps {
   onError?(err: unknown): void;
 }
 
-export class NotesUpdateError extends Error {}
+class NotesUpdateError extends Error {}
 
 /** How an update went: `missing` when the fork made no edit to the notes at all. */
 export type NotesResult = 'updated' | 'missing' | 'failed' | 'not-run';

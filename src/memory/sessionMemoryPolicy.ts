@@ -24,7 +24,7 @@ export const DEFAULT_SESSION_MEMORY_CONFIG: SessionMemoryConfig = {
  * before they are refreshed at a natural break. Below it a compaction can still use the notes
  * with the unseen part kept word for word, so an earlier refresh buys nothing but its cost.
  */
-export const NOTES_LAG_SHARE = 0.75;
+const NOTES_LAG_SHARE = 0.75;
 
 /** The growth that makes an update due, for a verbatim-tail limit (`keepMaxTokens`). */
 export function notesGrowthFor(keepMaxTokens: number | undefined, c: SessionMemoryConfig = DEFAULT_SESSION_MEMORY_CONFIG): number {

@@ -34,10 +34,10 @@ export interface ForkRequest {
  */
 export type ForkRunner = (request: ForkRequest) => Promise<NotesForkOutcome | void>;
 
-export const NOTES_ROLE = 'You keep concise, factual session notes for a coding agent.';
+const NOTES_ROLE = 'You keep concise, factual session notes for a coding agent.';
 
 /** The combined request's opening, so both halves are read as one job. */
-export const COMBINED_HEADER = 'Two background jobs are due at this point of the conversation: update the session notes and save memories. Do both in this one reply.';
+const COMBINED_HEADER = 'Two background jobs are due at this point of the conversation: update the session notes and save memories. Do both in this one reply.';
 
 const EXTRACTION_ONE_REPLY = 'When you write, write every file in one reply, all at once: the work ends as soon as those writes succeed.';
 

@@ -20,7 +20,7 @@ import { realLocation } from '../fs/paths';
 import type { PermissionOutcome, Tool } from '../tools/types';
 import type { SearchScope } from '../tools/walk';
 
-export { parseRule, ruleCovers, ruleMatches, RuleSyntaxError, type ParsedRule } from './ruleMatch';
+export { parseRule, RuleSyntaxError, type ParsedRule } from './ruleMatch';
 
 export interface PermissionRules {
   allow: readonly string[];
@@ -59,7 +59,7 @@ export interface PermissionOptions {
 }
 
 /** Writes inside these folders always ask, as the reference does even in its bypass mode. */
-export const PROTECTED_DIRS: readonly string[] = ['.git', '.vscode', '.claude', '.idea'];
+const PROTECTED_DIRS: readonly string[] = ['.git', '.vscode', '.claude', '.idea'];
 
 interface Collected {
   allow: ParsedRule[];

@@ -13,7 +13,7 @@ import type { Tool } from '../tools/types';
 export { parseRule, RuleSyntaxError, type ParsedRule } from './rules';
 
 /** Rule names of the built-in file tools: a rule names a tool, a call's tool is known by its traits. */
-export const EDIT_RULES = new Set(['Edit', 'Write']);
+const EDIT_RULES = new Set(['Edit', 'Write']);
 export const isFileTool = (tool: Tool) => Boolean(tool.traits.readsFiles || tool.traits.writesFiles);
 
 /**

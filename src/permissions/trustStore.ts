@@ -8,7 +8,7 @@ import { readRegularFile } from '../fs/read';
 import { inspect } from '../fs/stat';
 import { writeFileAtomic } from '../fs/write';
 
-export const TRUST_FILE = 'trusted-folders.json';
+const TRUST_FILE = 'trusted-folders.json';
 const MAX_BYTES = 1024 * 1024;
 
 export interface TrustedFolder {

@@ -19,7 +19,7 @@ export interface ClaudeEnv {
   CLAUDE_CONFIG_DIR?: string | undefined;
 }
 
-export function claudeProjectsRoot(env: ClaudeEnv = process.env): string {
+function claudeProjectsRoot(env: ClaudeEnv = process.env): string {
   return join(env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude'), 'projects');
 }
 

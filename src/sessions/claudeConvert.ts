@@ -16,8 +16,8 @@ export interface Converted {
   view: ViewMessage[];
 }
 
-export const NOT_RECORDED = 'Result not recorded in the Claude Code transcript.';
-export const IMPORT_OPENER = '(conversation imported from Claude Code)';
+const NOT_RECORDED = 'Result not recorded in the Claude Code transcript.';
+const IMPORT_OPENER = '(conversation imported from Claude Code)';
 // Files Claude Code re-attached after compacting can be long; the rest is a Read away.
 const ATTACHED_FILE_MAX_CHARS = 20_000;
 

@@ -68,7 +68,7 @@ export type SkipReason =
 
 export type SkipCounts = Record<SkipReason, number>;
 
-export function emptySkips(): SkipCounts {
+function emptySkips(): SkipCounts {
   return { malformed: 0, unknownType: 0, sidechain: 0, offChain: 0, beforeCompaction: 0, notCarried: 0, duplicate: 0 };
 }
 

@@ -23,7 +23,7 @@ const contentBlock = z.union([
   z.looseObject({ type: z.string().refine((t) => !KNOWN_BLOCKS.has(t), 'a known block type with missing fields') }),
 ]);
 
-export const messageSchema = z.union([
+const messageSchema = z.union([
   z.looseObject({ role: z.enum(['user', 'assistant']), content: z.union([z.string(), z.array(contentBlock)]) }),
   // The API takes text-only system messages between turns.
   z.looseObject({ role: z.literal('system'), content: z.union([z.string(), z.array(textBlock)]) }),

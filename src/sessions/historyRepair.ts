@@ -1,6 +1,6 @@
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '../api/types';
 
-export const LOST_TOOL_RESULT = 'No result: the session ended (Threadline was closed or crashed) before this tool call finished. It may or may not have run.';
+const LOST_TOOL_RESULT = 'No result: the session ended (Threadline was closed or crashed) before this tool call finished. It may or may not have run.';
 const LOST_START = '(The start of this conversation could not be read from the saved session.)';
 
 function blocksOf(m: MessageParam): ContentBlockParam[] {

@@ -35,7 +35,7 @@ export class SessionError extends Error {}
  * A transcript line holds one event; the largest, a whole history after a compaction, is a few
  * megabytes. A line past this is reported and skipped, never built into a string.
  */
-export const TRANSCRIPT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+const TRANSCRIPT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 export function isSessionId(id: string): boolean {
   return ID.test(id);

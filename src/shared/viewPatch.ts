@@ -86,7 +86,7 @@ export function diffViewState(prev: ViewState, next: ViewState): ViewPatchOp[] {
   return ops;
 }
 
-export class PatchError extends Error {}
+class PatchError extends Error {}
 
 /** Applies ops immutably; untouched messages keep their identity so selectors stay quiet. */
 export function applyViewPatch(state: ViewState, ops: readonly ViewPatchOp[]): ViewState {

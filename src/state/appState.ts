@@ -32,7 +32,7 @@ export interface AppState extends ViewState {
   lastUsage: UsageRecord | null;
 }
 
-export const VIEW_KEYS = {
+const VIEW_KEYS = {
   sessionId: true,
   sessionTitle: true,
   model: true,

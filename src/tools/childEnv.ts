@@ -7,7 +7,7 @@
 const SECRET_NAMES = new Set(['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_CUSTOM_HEADERS', 'CLAUDE_CODE_OAUTH_TOKEN', 'CLAUDE_API_KEY']);
 const SECRET_PATTERN = /^(?:ANTHROPIC|CLAUDE|THREADLINE)_\w*(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)$/i;
 
-export function isAgentSecret(name: string): boolean {
+function isAgentSecret(name: string): boolean {
   return SECRET_NAMES.has(name.toUpperCase()) || SECRET_PATTERN.test(name);
 }
 

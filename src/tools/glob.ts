@@ -5,8 +5,6 @@
 import picomatch from 'picomatch';
 import { RE2JS } from 're2js';
 
-/** Characters that make a path segment a pattern rather than a literal name. */
-export const MAGIC = /[*?[{\\]/;
 
 export class GlobSyntaxError extends Error {}
 
@@ -34,7 +32,7 @@ const LOOKAROUND = /\(\?<?[=!]/;
 const MAX_PATTERN = 4096;
 
 /** The RE2 source for a glob, anchored at both ends; throws GlobSyntaxError when it has none. */
-export function globSource(pattern: string): string {
+function globSource(pattern: string): string {
   if (pattern.length > MAX_PATTERN) throw new GlobSyntaxError(`the glob is longer than ${MAX_PATTERN} characters`);
   let source: string;
   try {

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 
 import type { Tool } from './types';
 
-export class ToolPathError extends Error {}
+class ToolPathError extends Error {}
 
 /**
  * The model's path made absolute and normalized: relative paths resolve against the workspace.

@@ -27,7 +27,7 @@ function namesSegment(pattern: string, name: string): boolean {
 }
 
 /** The literal folders a pattern starts with, relative to `root`, or undefined when it names nothing under it. */
-export function patternBase(root: string, pattern: string): { base: string; pattern: string } | undefined {
+function patternBase(root: string, pattern: string): { base: string; pattern: string } | undefined {
   let p = normalizePattern(pattern);
   // An absolute pattern is matched relative to the root when it lies under it; elsewhere nothing
   // is walked (the caller's root is what the permission check approved).

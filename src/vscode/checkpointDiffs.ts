@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { DiffSide, UndoWorkbench } from '../chat/undoController';
 
-export const CHECKPOINT_SCHEME = 'threadline-checkpoint';
+const CHECKPOINT_SCHEME = 'threadline-checkpoint';
 /** Documents served at once; the oldest go first (a tab left open then shows its placeholder). */
 const MAX_DOCS = 200;
 

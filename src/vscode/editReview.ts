@@ -8,7 +8,7 @@ import { subscribeSelector, type Store } from '../shared/store';
 import type { PermissionDecision, PermissionPromptView } from '../shared/viewState';
 import { summarizeChange } from '../tools/changeSummary';
 
-export const PROPOSED_SCHEME = 'threadline-proposed';
+const PROPOSED_SCHEME = 'threadline-proposed';
 /** Set while a Write/Edit waits for review; the diff editor's Accept/Reject show on it. */
 const CONTEXT_KEY = 'threadline.editPending';
 

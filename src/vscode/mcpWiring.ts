@@ -157,7 +157,7 @@ export function createMcpWiring(d: McpWiringDeps): VscodeMcp {
 }
 
 /** Threadline: Reset MCP Server Approvals — the folder's project servers ask again. */
-export async function resetMcpApprovals(services: McpServices): Promise<void> {
+async function resetMcpApprovals(services: McpServices): Promise<void> {
   const n = await services.manager.resetApprovals();
   void vscode.window.showInformationMessage(n ? `Threadline: forgot ${n} MCP server answer${n === 1 ? '' : 's'} for this folder; those servers ask again.` : 'Threadline: no MCP server answers were remembered for this folder.');
 }

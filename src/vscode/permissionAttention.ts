@@ -16,7 +16,7 @@ export interface AttentionDeps {
 }
 
 /** What the badge, the status bar and the notification say about a waiting request. */
-export function attentionText(p: PermissionPromptView): string {
+function attentionText(p: PermissionPromptView): string {
   const what = p.summary.length > 80 ? `${p.summary.slice(0, 79)}…` : p.summary;
   return `Threadline is waiting for permission: ${p.toolName}${what && what !== p.toolName ? ` ${what}` : ''}`;
 }

@@ -4,7 +4,7 @@ import { subscribeSelector, type Store } from '../shared/store';
 import type { ModelView, TokenView } from '../shared/viewState';
 import { formatTokens } from '../shared/format';
 
-export function statusText(t: TokenView): string {
+function statusText(t: TokenView): string {
   const percent = t.contextWindow > 0 ? Math.round((t.used / t.contextWindow) * 100) : 0;
   return `${formatTokens(t.used)} / ${formatTokens(t.contextWindow)} (${percent}%)`;
 }

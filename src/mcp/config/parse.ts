@@ -63,7 +63,7 @@ export function parseServerEntry(name: string, raw: unknown): ParsedEntry {
 }
 
 /** The identity of a definition as written: an approval holds for it, and a change asks again. */
-export function specHash(spec: McpServerSpec): string {
+function specHash(spec: McpServerSpec): string {
   const canonical = JSON.stringify(spec, (_k, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v));
   return createHash('sha256').update(canonical).digest('hex');
 }

@@ -88,7 +88,7 @@ function serversUnder(value: unknown, keys: readonly string[], source: string, p
 }
 
 /** The Claude Code user config: `$CLAUDE_CONFIG_DIR/.claude.json` or `~/.claude.json`. */
-export function claudeJsonPath(home: string, env: NodeJS.ProcessEnv): { path: string; label: string } {
+function claudeJsonPath(home: string, env: NodeJS.ProcessEnv): { path: string; label: string } {
   const dir = env.CLAUDE_CONFIG_DIR;
   if (dir && isAbsolute(dir)) return { path: join(dir, '.claude.json'), label: join(dir, '.claude.json') };
   return { path: join(home, '.claude.json'), label: '~/.claude.json' };

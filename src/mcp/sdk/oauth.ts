@@ -9,7 +9,7 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import type { McpOAuthHost, McpOAuthState } from '../connection';
 
 /** How long the user has to finish signing in. */
-export const AUTHORIZE_TIMEOUT_MS = 5 * 60_000;
+const AUTHORIZE_TIMEOUT_MS = 5 * 60_000;
 
 async function freePort(): Promise<number> {
   const s = createServer();

@@ -10,7 +10,7 @@ import type { IDisposable } from '../../base/lifecycle';
 import { trackProcessGroup } from '../../base/processGroups';
 
 /** One message may be large (a 5 MB result, JSON-escaped); more than this is refused, not buffered. */
-export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 /** How long a server gets to exit after SIGTERM before its group is killed. */
 const TERM_GRACE_MS = 1000;
 

@@ -50,7 +50,7 @@ export const RUNNERS: ReadonlySet<string> = new Set([...WRAPPERS, ...SHELLS, 'ev
  * cp, mv, ln and tee (they put a program, or text, where it can run under another name); export
  * and declare (programs run what some variables hold).
  */
-export const INERT: ReadonlySet<string> = new Set([
+const INERT: ReadonlySet<string> = new Set([
   'echo', 'printf', 'cat', 'tac', 'head', 'tail', 'wc', 'nl', 'cut', 'paste', 'column', 'tr', 'fold', 'fmt', 'expand',
   'unexpand', 'rev', 'comm', 'cmp', 'diff', 'uniq', 'strings', 'hexdump', 'od', 'xxd', 'base64', 'base32', 'basenc',
   'md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'sum', 'file', 'stat', 'ls',

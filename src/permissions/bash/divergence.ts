@@ -16,7 +16,7 @@ const PLAIN_DELIMITER = /^[\w.,:+@%/=-]+$/;
 const QUOTED_DELIMITER = /^(?:'[\w.,:+@%/=-]*'|"[\w.,:+@%/=-]*"|\\[\w.,:+@%/=-]+)$/;
 
 /** A newline that bash reads as one: not removed as a backslash-newline (an odd run of backslashes before it). */
-export function hasUnescapedNewline(text: string): boolean {
+function hasUnescapedNewline(text: string): boolean {
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
     let run = 0;
     while (i - run - 1 >= 0 && text[i - run - 1] === '\\') run++;

@@ -43,7 +43,7 @@ const C_ESCAPES: Record<string, string> = {
 };
 
 /** `$'…'` as bash decodes it; a NUL ends the string, as it does in bash. */
-export function decodeAnsiC(body: string): string {
+function decodeAnsiC(body: string): string {
   let out = '';
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;

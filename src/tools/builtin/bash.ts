@@ -10,9 +10,9 @@ import { z } from 'zod';
 import { nonEmptyString, parseToolInput, toInputSchema } from '../schema';
 import { INTERRUPTED } from './util';
 
-export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
-export const BASH_MAX_TIMEOUT_MS = 600_000;
-export const BASH_MAX_OUTPUT = 30_000;
+const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+const BASH_MAX_TIMEOUT_MS = 600_000;
+const BASH_MAX_OUTPUT = 30_000;
 /** How long to wait for the pipes to close after the shell exits (a background job may hold them). */
 const PIPE_GRACE_MS = 500;
 
@@ -24,7 +24,7 @@ const bashInput = z.object({
 type BashInput = z.output<typeof bashInput>;
 
 /** Keeps the first and last parts of a stream of text, counting what falls in between. */
-export class HeadTailBuffer {
+class HeadTailBuffer {
   private head = '';
   private tail = '';
   private dropped = 0;

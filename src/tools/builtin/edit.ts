@@ -15,7 +15,7 @@ const editInput = z.object({
 type EditInput = z.output<typeof editInput>;
 
 /** Start offsets of every non-overlapping occurrence of `needle`. */
-export function findAll(text: string, needle: string): number[] {
+function findAll(text: string, needle: string): number[] {
   const at: number[] = [];
   if (needle === '') return at;
   for (let k = text.indexOf(needle); k >= 0; k = text.indexOf(needle, k + needle.length)) at.push(k);
@@ -55,7 +55,7 @@ const ambiguous = (abs: string, n: number) =>
   `old_string occurs ${n} times in ${abs}, so the edit is ambiguous. Include more surrounding lines in old_string so it matches exactly one place, or set replace_all to true to change all ${n}.`;
 
 /** The replacement an Edit makes in a text (the UTF-16 path, and the rule the byte path follows). */
-export function planEdit(text: string, i: Pick<EditInput, 'old_string' | 'new_string' | 'replace_all'>, abs: string): EditPlan {
+function planEdit(text: string, i: Pick<EditInput, 'old_string' | 'new_string' | 'replace_all'>, abs: string): EditPlan {
   let oldString = i.old_string;
   let newString = i.new_string;
   let at = findAll(text, oldString);

@@ -12,8 +12,8 @@ import { z } from 'zod';
 import { nonEmptyString, parseToolInput, pathField, toInputSchema } from '../schema';
 import { displayPath, errorMessage, hasBinaryExtension, hasNulByte, INTERRUPTED, walkNotes } from './util';
 
-export const GREP_MAX_FILE_BYTES = 1024 * 1024;
-export const GREP_DEFAULT_HEAD_LIMIT = 200;
+const GREP_MAX_FILE_BYTES = 1024 * 1024;
+const GREP_DEFAULT_HEAD_LIMIT = 200;
 const MAX_LINE_SHOWN = 500;
 
 const MODES = ['files_with_matches', 'content', 'count'] as const;

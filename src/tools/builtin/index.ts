@@ -8,7 +8,7 @@ import { createGrepTool, grepTool } from './grep';
 import { readTool } from './read';
 import { writeTool } from './write';
 
-export { bashTool, editTool, globTool, grepTool, readTool, writeTool };
+export { bashTool, globTool, grepTool, readTool };
 
 export interface ToolOptions {
   /** Which files Grep and Glob may show (the permission engine's read rules); default: only under the searched folder. */

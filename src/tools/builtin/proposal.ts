@@ -5,7 +5,7 @@ import { editTool, planFileEdit } from './edit';
 import { writeTool } from './write';
 
 /** The largest file whose change is shown before it is made; above it the prompt shows the input. */
-export const MAX_PROPOSAL_BYTES = 2 * 1024 * 1024;
+const MAX_PROPOSAL_BYTES = 2 * 1024 * 1024;
 
 export interface ProposedChange {
   /** Absolute path of the file the call writes. */

@@ -9,8 +9,8 @@ import { decodeUtf16, utf16Bom } from './encoding';
 import { errorMessage, hasBinaryExtension, hasNulByte, INTERRUPTED, readHead } from './util';
 
 export const READ_MAX_BYTES = 256 * 1024;
-export const READ_DEFAULT_LIMIT = 2000;
-export const READ_MAX_LINE = 2000;
+const READ_DEFAULT_LIMIT = 2000;
+const READ_MAX_LINE = 2000;
 
 const readInput = z.object({
   file_path: pathField('The file to read, absolute or relative to the workspace'),

@@ -6,7 +6,7 @@ import { post } from '../vscodeApi';
 const selectModel = (s: ViewState) => s.modelView;
 
 /** "Claude Opus 5.5" → "Opus 5.5": the sidebar is narrow and every model is Claude. */
-export function shortModelName(displayName: string): string {
+function shortModelName(displayName: string): string {
   return displayName.replace(/^Claude\s+/i, '') || displayName;
 }
 

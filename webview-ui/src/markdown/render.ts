@@ -9,7 +9,7 @@ export const MARKED_OPTIONS = { gfm: true, breaks: false };
 let highlightNow = true;
 
 /** A fenced or indented code block, marked so the view can add its Copy and Insert buttons. */
-export function codeBlockHtml(text: string, lang: string | undefined, highlighted: boolean): string {
+function codeBlockHtml(text: string, lang: string | undefined, highlighted: boolean): string {
   const language = (lang ?? '').trim().split(/\s+/)[0] ?? '';
   const body = highlighted ? highlightCode(text, language) : escapeHtml(text);
   const label = language ? ` data-lang="${escapeHtml(language)}"` : '';
@@ -37,7 +37,7 @@ export function blockHtml(token: Token, complete: boolean): string {
 }
 
 /** Model output is untrusted: everything it becomes is sanitised before it meets the DOM. */
-export function sanitize(html: string): string {
+function sanitize(html: string): string {
   return DOMPurify.sanitize(html, { FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select'], FORBID_ATTR: ['style'] });
 }
 

@@ -64,7 +64,7 @@ function splitNotes(result: string): { body: string[]; note?: string } {
 const CLIPPED = /\n… \(\d+ more characters\)$/;
 
 /** Reads the end of a Bash result as src/tools/builtin/bash.ts writes it. */
-export function bashOutcome(result: string | undefined, status: ToolStatus): { outcome?: BashOutcome; output: string } {
+function bashOutcome(result: string | undefined, status: ToolStatus): { outcome?: BashOutcome; output: string } {
   if (result === undefined) return { output: '' };
   if (status === 'done') return { outcome: { kind: 'exit', code: 0 }, output: result === '(no output)' ? '' : result };
   if (status !== 'error' && status !== 'interrupted') return { output: result };
