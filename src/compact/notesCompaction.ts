@@ -7,7 +7,6 @@ import { DEFAULT_COMPACT_LIMITS, type CompactLimits } from './limits';
 import { counted, formatTokens } from '../shared/format';
 
 /** Recent messages kept verbatim after a compaction from session notes (sized for a 200k window; kept verbatim so the model sees its latest steps exactly, not through the notes). */
-const SM_KEEP_MIN_TOKENS = DEFAULT_COMPACT_LIMITS.keepMinTokens;
 const SM_KEEP_MIN_TEXT_MESSAGES = 5;
 export const SM_KEEP_MAX_TOKENS = DEFAULT_COMPACT_LIMITS.keepMaxTokens;
 
