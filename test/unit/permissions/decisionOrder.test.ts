@@ -122,7 +122,11 @@ describe('the agent’s own process', () => {
     const linked = engine({ rules }).verdict('Read', read('me/environ'));
     assert.equal(linked.behavior, 'deny');
     assert.match(linked.reason, /me\/environ is the agent's own process/);
+    // /proc/self/cwd leads to this process's folder: the path as written is what names the process.
+    assert.equal(engine({ rules }).decide('Read', read('/proc/self/cwd/package.json')), 'deny');
     assert.equal(engine({ rules }).p.readable(`/proc/${process.pid}/status`), false);
+    assert.equal(engine({ rules }).p.readable('/proc/self/environ'), false);
+    assert.equal(engine({ rules }).p.mayShow('/proc/self/environ', '/proc'), false);
     assert.equal(engine({ rules }).p.mayShow(`/proc/${process.pid}/status`, '/proc'), false);
     assert.equal(engine({ rules }).p.mayShow('/dev/stdin', '/dev'), false);
   });
@@ -162,6 +166,9 @@ describe('default modes', () => {
     assert.equal(decide('Write', write(join(outside, 'a.ts'))), 'ask');
     assert.equal(decide('Bash', bash('touch a')), 'ask');
     assert.equal(decide('Write', write('.git/config')), 'ask');
+    assert.deepEqual(verdict('Read', read('src/a.ts')), { behavior: 'allow', reason: 'Read-only.' }, 'a read is not an edit');
+    const other: Tool = { ...tool('Write'), name: 'Other', traits: {} };
+    assert.equal(engine({ list: [{ label: 'edits.json', defaultMode: 'acceptEdits' }] }).p.decide({ tool: other, input: write('src/a.ts') }).behavior, 'ask', 'only file tools');
   });
 
   it('the first source that sets a mode decides; a mode not honoured is named once and the default applies', () => {
@@ -173,6 +180,10 @@ describe('default modes', () => {
     odd.decide('Write', write('src/b.ts'));
     assert.deepEqual(odd.warnings, ['defaultMode "bypassPermissions" in c.json is not honoured by Threadline; the default applies']);
     assert.equal(odd.p.describeRules().defaultMode, undefined);
+    const plain = engine({ list: [{ label: 'e.json', defaultMode: 'default' }] });
+    assert.equal(plain.decide('Write', write('src/a.ts')), 'ask');
+    assert.deepEqual(plain.warnings, []);
+    assert.deepEqual(plain.p.describeRules().defaultMode, { mode: 'default', source: 'e.json' });
   });
 });
 
@@ -277,6 +288,7 @@ describe('outside the workspace and added folders', () => {
     assert.deepEqual(project.warnings, ['additionalDirectories in proj.json are ignored: a project file may not open folders outside itself']);
     assert.deepEqual(project.p.describeRules().directories, []);
     assert.deepEqual(engine({ list: [{ label: 'proj.json', project: true, additionalDirectories: [] }] }).warnings, []);
+    assert.deepEqual(engine({ list: [{ label: 'user.json', allow: ['Read'] }] }).p.describeRules().directories, []);
   });
 
   it('outside, only a rule naming the path reaches; it names the rule', () => {
@@ -298,6 +310,14 @@ describe('outside the workspace and added folders', () => {
     assert.equal(engine({ list: [{ label: 'user.json', allow: [`Read(/${outside}/**)`] }] }).decide('Read', read(join(outside, 'a'))), 'allow');
     // Deny rules from a project file are kept whatever they name.
     assert.equal(engine({ list: [{ label: 'proj.json', project: true, deny: [`Read(/${outside}/**)`] }], rules: { allow: [`Read(/${outside}/**)`] } }).decide('Read', read(join(outside, 'a'))), 'deny');
+  });
+});
+
+describe('headless refusals', () => {
+  it('name the exact rule that would allow the file, or the tool for the workspace', () => {
+    const v = engine({ headless: true, rulesLabel: '--allowed-tools' }).verdict('Write', write('src/a.ts'));
+    assert.equal(v.behavior, 'deny');
+    assert.equal(v.reason, "Changes files. It needs permission, and a headless run cannot ask; allow it with --allowed-tools 'Write(src/a.ts)' (or Write for every file in the workspace).");
   });
 });
 
@@ -331,6 +351,8 @@ describe('readable: what a read may reach without asking', () => {
     assert.equal(engine({ list: [{ label: 'dirs', additionalDirectories: [added] }] }).p.readable(join(added, 'a')), true);
     assert.equal(engine({ rules: { allow: [`Grep(/${outside}/**)`] } }).p.readable(join(outside, 'a')), true, 'Grep and Glob rules speak for reading too');
     assert.equal(engine({ rules: { allow: [`Write(/${outside}/**)`] } }).p.readable(join(outside, 'a')), false);
+    assert.equal(engine({ rules: { allow: [`Read(${outside}/**)`] } }).p.readable(join(outside, 'a')), false, "an allow rule's /path is under the workspace");
+    assert.equal(engine({ rules: { allow: [`Read(${outside}/**)`] } }).p.readable(join(ws, outside, 'a')), true);
     assert.equal(engine({ rules: { deny: ['Glob'] } }).p.readable(join(ws, 'src', 'a')), false, 'a tool-wide read deny');
     assert.equal(engine({ rules: { deny: ['Read(src/**)'] } }).p.readable(join(ws, 'src', 'a')), false);
     assert.equal(engine({ rules: { deny: ['Read(src/**)'] } }).p.readable(join(ws, 'plain', 'a')), true);
@@ -363,7 +385,11 @@ describe('background agents', () => {
     assert.deepEqual(check(tool('Write'), write(join(mem, 'a.lock'))), { allowed: false, reason: `Denied by the rule Write(/${mem}/*.lock).` });
     assert.deepEqual(check(tool('Write'), write('src/a')), { allowed: false, reason: `${join(ws, 'src', 'a')} is outside what a background agent may touch (its own folder, and what the workspace's rules let it read).` });
     assert.deepEqual(check(tool('Write'), write(join(mem, 'a.md'))), { allowed: true });
-    assert.deepEqual(check(tool('Read'), read('src/a')), { allowed: true });
+    assert.deepEqual(check(tool('Read'), read('src/a')), { allowed: true });    const mem2 = join(root, 'mem-b');
+    mkdirSync(mem2, { recursive: true });
+    const both = p.boundedCheck([mem, mem2], yes);
+    assert.deepEqual(both(tool('Write'), write(join(mem2, 'a.md'))), { allowed: true }, 'any of its folders');
+    assert.deepEqual(both(tool('Write'), write(join(mem, 'a.md'))), { allowed: true });
   });
 
   it('reads where a rule lets the main agent read, not where it would ask', () => {
