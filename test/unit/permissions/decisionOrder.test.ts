@@ -263,6 +263,9 @@ describe('protected folders', () => {
     });
     assert.equal(decide('Write', write('state-link/x')), 'ask', 'through a link to it');
     assert.equal(decide('Write', write(join(outside, 'x'))), 'allow');
+    // A link inside it leads elsewhere, but a write through it is still a write into it.
+    symlinkSync(outside, join(state, 'out'));
+    assert.equal(decide('Write', write(join(state, 'out', 'x'))), 'ask');
     const byLink = engine({ rules: { allow: ['Write', 'Write(//**)'] }, protectedPaths: [join(ws, 'state-link')] });
     assert.equal(byLink.decide('Write', write(join(state, 'x'))), 'ask', 'a protected path that is a link protects where it leads');
     assert.equal(byLink.decide('Write', write('state-link/x')), 'ask');
@@ -314,6 +317,11 @@ describe('outside the workspace and added folders', () => {
 });
 
 describe('headless refusals', () => {
+  it('a write in an added folder names the rule for that file', () => {
+    const v = engine({ headless: true, rulesLabel: '--allowed-tools', list: [{ label: '--add-dir', additionalDirectories: [added] }] }).verdict('Write', write(join(added, 'a')));
+    assert.equal(v.reason, `Write of ${join(added, 'a')} is a write in an added folder, and a headless run cannot ask; allow it with --allowed-tools 'Write(/${join(added, 'a')})'.`);
+  });
+
   it('name the exact rule that would allow the file, or the tool for the workspace', () => {
     const v = engine({ headless: true, rulesLabel: '--allowed-tools' }).verdict('Write', write('src/a.ts'));
     assert.equal(v.behavior, 'deny');
@@ -348,7 +356,9 @@ describe('readable: what a read may reach without asking', () => {
     assert.equal(engine().p.readable(join(ws, 'src', 'a')), true);
     assert.equal(engine().p.readable(ws), true);
     assert.equal(engine().p.readable(join(outside, 'a')), false);
-    assert.equal(engine({ list: [{ label: 'dirs', additionalDirectories: [added] }] }).p.readable(join(added, 'a')), true);
+    const withAdded = engine({ list: [{ label: 'dirs', additionalDirectories: [added] }] }).p;
+    assert.equal(withAdded.readable(join(added, 'a')), true);
+    assert.equal(withAdded.readable(join(outside, 'a')), false, 'an added folder opens itself only');
     assert.equal(engine({ rules: { allow: [`Grep(/${outside}/**)`] } }).p.readable(join(outside, 'a')), true, 'Grep and Glob rules speak for reading too');
     assert.equal(engine({ rules: { allow: [`Write(/${outside}/**)`] } }).p.readable(join(outside, 'a')), false);
     assert.equal(engine({ rules: { allow: [`Read(${outside}/**)`] } }).p.readable(join(outside, 'a')), false, "an allow rule's /path is under the workspace");
