@@ -195,6 +195,14 @@ describe('Bash commands', () => {
     assert.equal(engine({ rules: { allow: ['Read(ls)'] } }).decide('Bash', bash('ls')), 'ask');
   });
 
+  it('a deny rule that names its program by a path holds for the program however it is called', () => {
+    const { decide } = engine({ rules: { allow: ['Bash'], deny: ['Bash(/bin/rm * /)', 'Bash(/usr/bin/git push:*)'] } });
+    assert.equal(decide('Bash', bash('rm -rf /')), 'deny');
+    assert.equal(decide('Bash', bash('/bin/rm -rf /')), 'deny');
+    assert.equal(decide('Bash', bash('git push origin')), 'deny');
+    assert.equal(decide('Bash', bash('rm -rf /tmp/x')), 'allow');
+  });
+
   it('a deny or ask rule that may apply asks, naming the rule and why; one for another tool does not', () => {
     const { verdict } = engine({ rules: { allow: ['Bash'] }, list: [{ label: 'team.json', ask: ['Bash(rm:*)'] }] });
     const v = verdict('Bash', bash('$(echo rm) -rf x'));
