@@ -177,7 +177,7 @@ describe("the agent's own process", () => {
     assert.equal(isOwnProcessPath('/proc/x/../100/environ', 'command', tree), true, 'normalized first');
     assert.equal(isOwnProcessPath('/x/proc/100', 'command', tree), false);
     for (const p of ['/dev/fd', '/dev/fd/3', '/dev/stdin', '/dev/stdout', '/dev/stderr']) assert.equal(isOwnProcessPath(p, 'agent', tree), true, p);
-    for (const p of ['/dev/fdx', '/dev/stdinx', '/dev/null']) assert.equal(isOwnProcessPath(p, 'agent', tree), false, p);
+    for (const p of ['/dev/fdx', '/dev/stdinx', '/dev/null', '/x/dev/stdin']) assert.equal(isOwnProcessPath(p, 'agent', tree), false, p);
     assert.equal(isOwnProcessPath('/dev/stdin', 'command', tree), false);
   });
 });
@@ -195,6 +195,16 @@ describe('the trust file', () => {
       { path: '/a/b', trustedAt: '' },
       { path: 'C:\\work', trustedAt: '' },
     ]);
+  });
+
+  it('forgets only the folder it is asked to', async () => {
+    const store = new TrustStore(tmp('trust'));
+    await store.trust('/a');
+    await store.trust('/b');
+    assert.deepEqual(await store.revoke('/a'), { was: true });
+    assert.deepEqual((await store.list()).map((f) => f.path), ['/b']);
+    assert.deepEqual(await store.revoke('/c'), { was: false });
+    assert.deepEqual((await store.list()).map((f) => f.path), ['/b']);
   });
 
   it('names what is wrong with it', async () => {
