@@ -45,10 +45,13 @@ const targets = {
     last: [],
   },
   sessions: { mutate: ['src/sessions/**/*.ts'], tests: ['test/unit/sessions/*.test.ts'], last: ['recorder.test.ts', 'claudeImport.property.test.ts', 'sessions.test.ts'] },
+  // The whole permission engine: the decision order (permissions.ts), rule syntax and matching,
+  // path rules, rule sources, project trust, the Bash analysis (bash/) and the paths its commands
+  // name, the agent's own /proc entries, and the broker that turns verdicts into answers.
   permissions: {
-    mutate: ['src/permissions/permissions.ts'],
-    tests: ['test/unit/agent/permissions.test.ts', 'test/unit/agent/pathPermissions.test.ts', 'test/unit/agent/bashPermissions.test.ts', 'test/unit/agent/bashCorpus.test.ts'],
-    last: [],
+    mutate: ['src/permissions/**/*.ts', 'src/fs/ownProcess.ts'],
+    tests: ['test/unit/permissions/*.test.ts', ...['permissions', 'pathPermissions', 'bashPermissions', 'bashCorpus', 'bashCorpus.property'].map((f) => `test/unit/agent/${f}.test.ts`)],
+    last: ['bashCorpus.property.test.ts'],
   },
 };
 

@@ -100,7 +100,7 @@ function safeGrant(engine: PermissionEngine, call: Call): { label: string; scope
   }
 }
 
-function safeSummary(tool: Tool, input: unknown): string {
+export function safeSummary(tool: Tool, input: unknown): string {
   try {
     return tool.summarize(input);
   } catch {

@@ -20,7 +20,7 @@ import { realLocation } from '../fs/paths';
 import type { PermissionOutcome, Tool } from '../tools/types';
 import type { SearchScope } from '../tools/walk';
 
-export { parseRule, RuleSyntaxError, type ParsedRule } from './ruleMatch';
+export { parseRule, ruleCovers, ruleMatches, RuleSyntaxError, type ParsedRule } from './ruleMatch';
 
 export interface PermissionRules {
   allow: readonly string[];

@@ -68,7 +68,9 @@ export function denyMatches(p: BashPattern, words: Words): Match {
   const computed = words.some((w) => w === undefined);
   if (p.kind === 'wildcard') {
     if (p.first !== undefined && commandBase(p.first) !== name) return 'no';
-    const text = joined(p.first !== undefined ? [commandBase(p.first), ...words.slice(1)] : words);
+    // The command is known by its base name; the rule's regex spells the program as the rule does
+    // (`/bin/rm * /`), so the text it is tried on must too, or such a rule would never match.
+    const text = joined(p.first !== undefined ? [p.first, ...words.slice(1)] : words);
     if (p.regex.test(text)) return 'yes';
     return computed ? 'maybe' : 'no';
   }

@@ -1,0 +1,147 @@
+// A Bash command an allow rule names (`Bash(cat:*)`) runs unasked only while the files it names
+// are inside the workspace (reads: also the added folders). These pin which words are files,
+// where they really are (globs, ~, cd, variables from the environment, links) and what is asked.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { sharedBashChecker } from '../../../src/permissions/bash/checker';
+import { Permissions } from '../../../src/permissions/permissions';
+import { createTools } from '../../../src/tools/builtin';
+import type { Tool } from '../../../src/tools/types';
+
+before(() => sharedBashChecker().ready());
+
+const bashTool = createTools().find((t) => t.name === 'Bash') as Tool;
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'tl-bashfiles-')));
+const ws = join(root, 'ws');
+const outside = join(root, 'outside');
+const home = join(root, 'home');
+for (const d of [join(ws, 'src'), join(ws, '.git'), outside, home]) mkdirSync(d, { recursive: true });
+writeFileSync(join(ws, 'src', 'a.ts'), '');
+writeFileSync(join(ws, 'src', 'b.ts'), '');
+writeFileSync(join(outside, 'secret.txt'), '');
+symlinkSync(outside, join(ws, 'src', 'zlink'));
+
+const COMMANDS = ['cat', 'tee', 'touch', 'grep', 'rg', 'sort', 'chmod', 'xxd', 'find', 'cd', 'pushd', 'popd', 'git', 'sed', 'cp', 'du', 'ls', 'tree', 'echo'];
+
+function engine() {
+  const p = new Permissions({ cwd: ws, home, rules: () => ({ allow: COMMANDS.map((c) => `Bash(${c}:*)`), ask: [], deny: [] }), trusted: () => true });
+  return (command: string) => p.decide({ tool: bashTool, input: { command } });
+}
+const decide = engine();
+const behavior = (command: string) => decide(command).behavior;
+
+describe('which words a command reads or writes', () => {
+  it('reads and writes outside ask, naming the file; inside they run', () => {
+    assert.deepEqual(decide(`cat ${outside}/secret.txt`), { behavior: 'ask', reason: `cat reads ${outside}/secret.txt, which is outside the workspace and the added folders.` });
+    assert.deepEqual(decide(`touch ${outside}/new`), { behavior: 'ask', reason: `touch writes ${outside}/new, which is outside the workspace.` });
+    assert.equal(behavior('cat src/a.ts src/b.ts'), 'allow');
+    assert.equal(behavior('cat src/a.ts ../outside/secret.txt'), 'ask', 'every file counts, not only the first');
+    assert.equal(behavior(`cat < ${outside}/secret.txt`), 'ask', 'an input redirection is a read');
+    assert.equal(behavior('cat < src/a.ts'), 'allow');
+    assert.equal(behavior('cat - /dev/null /dev/stdin'), 'allow', 'the streams and - are no one’s files');
+    assert.equal(behavior('echo x | tee /dev/stderr'), 'allow');
+    assert.equal(behavior('cat /proc/cpuinfo'), 'ask', '/proc is outside, judged as written');
+  });
+
+  it('a write into a protected folder asks, naming it', () => {
+    assert.deepEqual(decide('touch .git/hooks-x'), { behavior: 'ask', reason: `touch writes ${join(ws, '.git', 'hooks-x')}, inside .git/; Threadline always asks before writing there.` });
+    assert.equal(behavior('cat .git/config'), 'allow', 'reading is not writing');
+  });
+
+  it('options: a value that is not a file is skipped, one that writes is a write, a glued path is a file', () => {
+    assert.equal(behavior('grep -m 5 x src/a.ts'), 'allow');
+    assert.equal(behavior(`grep /etc/passwd src/a.ts`), 'allow', "grep's first operand is its pattern");
+    assert.equal(behavior(`grep -e x ${outside}/secret.txt`), 'ask', 'after -e every operand is a file');
+    assert.equal(behavior(`grep --regexp=x ${outside}/secret.txt`), 'ask');
+    assert.equal(behavior(`grep -ex ${outside}/secret.txt`), 'ask', 'a glued -e too');
+    assert.equal(behavior(`grep --file=${outside}/p src/a.ts`), 'ask');
+    assert.equal(behavior(`grep -f${outside}/p src/a.ts`), 'ask');
+    assert.equal(behavior('grep --label=x y src/a.ts'), 'allow');
+    assert.equal(behavior(`sort -o ${outside}/out src/a.ts`), 'ask');
+    assert.equal(decide(`sort -o ${outside}/out src/a.ts`).reason, `sort writes ${outside}/out, which is outside the workspace.`);
+    assert.equal(behavior('sort -o out src/a.ts'), 'allow');
+    assert.equal(behavior(`sort -t / src/a.ts`), 'allow', "-t's value is not a file");
+    assert.equal(behavior(`cat -- ${outside}/secret.txt`), 'ask');
+    assert.equal(behavior(`ls -- -x`), 'allow');
+  });
+
+  it('operands that are not files: chmod’s mode, find’s expression; a second operand that is written', () => {
+    assert.equal(behavior('chmod 755 src/a.ts'), 'allow');
+    assert.equal(behavior(`chmod 755 ${outside}/secret.txt`), 'ask');
+    assert.equal(behavior(`find src -name '/etc/*'`), 'allow');
+    assert.equal(behavior(`find ${outside} -name x`), 'ask');
+    assert.equal(behavior('xxd src/a.ts out.hex'), 'allow');
+    assert.equal(decide(`xxd src/a.ts ${outside}/out.hex`).reason, `xxd writes ${outside}/out.hex, which is outside the workspace.`);
+    assert.equal(decide(`xxd ${outside}/secret.txt out.hex`).reason, `xxd reads ${outside}/secret.txt, which is outside the workspace and the added folders.`);
+    assert.equal(decide(`sed -i s/a/b/ ${outside}/secret.txt`).reason, `sed writes ${outside}/secret.txt, which is outside the workspace.`);
+    assert.equal(decide(`sed s/a/b/ ${outside}/secret.txt`).reason, `sed reads ${outside}/secret.txt, which is outside the workspace and the added folders.`);
+    assert.equal(behavior('sed -n p src/a.ts'), 'allow');
+  });
+
+  it('git names files only by paths that leave the folder', () => {
+    assert.equal(behavior('git log src'), 'allow');
+    assert.equal(behavior('git diff HEAD~1'), 'allow');
+    assert.equal(behavior(`git log -- ${outside}`), 'ask');
+    assert.equal(behavior('git log ../outside'), 'ask');
+    assert.equal(behavior('git log ~/x'), 'ask');
+    assert.equal(behavior('git log "$HOME"'), 'ask', 'a variable may leave it');
+  });
+
+  it('an option that follows links while walking a folder asks, wherever it points', () => {
+    const reason = (c: string, opt: string, cmd = c.split(' ')[0]) => assert.equal(decide(c).reason, `${cmd} ${opt} follows symlinks while it walks a folder, wherever they lead, which may be outside the workspace.`, c);
+    reason('grep -R x src', '-R');
+    reason('grep -nR x src', '-nR');
+    reason('grep --dereference-recursive x src', '--dereference-recursive');
+    reason('rg -L x src', '-L');
+    reason('du -L src', '-L');
+    reason('find -L src -name x', '-L');
+    reason('cp --dereference src/a.ts b', '--dereference');
+    assert.equal(behavior('grep -rn x src'), 'allow', '-r does not follow links');
+  });
+});
+
+describe('where a word really is', () => {
+  it('~ is the home folder; ~user cannot be known', () => {
+    assert.equal(decide('cat ~/notes').reason, `cat reads ${join(home, 'notes')}, which is outside the workspace and the added folders.`);
+    assert.equal(decide('cat ~').reason, `cat reads ${home}, which is outside the workspace and the added folders.`);
+    assert.equal(decide('cat ~root/x').reason, 'cat is given a file name computed when it runs, which may be outside the workspace.');
+  });
+
+  it('globs are expanded as bash would, links followed; a glob that matches nothing is taken as written', () => {
+    assert.equal(behavior('cat src/*.ts'), 'allow');
+    assert.equal(decide('cat src/*').reason, `cat reads ${outside}, which is outside the workspace and the added folders.`, 'src/zlink leads out');
+    assert.equal(behavior(`cat ${outside}/*.txt`), 'ask');
+    assert.equal(behavior('cat ../outside/*'), 'ask');
+    assert.equal(behavior('cat src/*.none'), 'allow');
+    assert.equal(decide(`cat ${outside}/*.none`).reason, `cat reads ${outside}/*.none, which is outside the workspace and the added folders.`);
+    assert.equal(behavior('cat src/{a,b}.ts'), 'allow');
+    assert.equal(behavior('cat {src/a.ts,../outside/secret.txt}'), 'ask', 'each brace alternative counts');
+    assert.equal(behavior('cat src/[ab].ts'), 'allow');
+    assert.equal(behavior('cat sr?/a.ts'), 'allow');
+  });
+
+  it('a variable the environment set is read from it; one the script sets or bash computes asks', () => {
+    const realHome = homedir();
+    const inside = realHome === ws || realHome.startsWith(`${ws}/`);
+    if (!inside) assert.equal(behavior('cat "$HOME/.bashrc"'), 'ask');
+    assert.equal(decide('cat $SOMEDIR/passwd').reason, 'cat is given a file name computed when it runs, which may be outside the workspace.');
+    assert.equal(behavior('cat "$THREADLINE_UNSET_VARIABLE_FOR_TEST/x"'), 'ask');
+    assert.equal(behavior('cat $(echo src/a.ts)'), 'ask');
+  });
+
+  it('cd changes where the files are; a cd known only when it runs asks', () => {
+    assert.equal(behavior('cd src && cat a.ts'), 'allow');
+    assert.equal(decide(`cd ${outside} && cat secret.txt`).reason, `cd reads ${outside}, which is outside the workspace and the added folders.`);
+    // A relative file is judged from every folder the command may be in by then.
+    assert.equal(decide('cd src && cat ../src/a.ts').reason, `cat reads ${join(root, 'src', 'a.ts')}, which is outside the workspace and the added folders.`);
+    assert.equal(behavior('cd src && cat ../src/a.ts ../../ws/src/b.ts'), 'ask');
+    assert.equal(decide('cd && cat x').reason, `cd reads ${home}, which is outside the workspace and the added folders.`, 'cd alone goes home');
+    assert.equal(decide('cd - && cat x').reason, 'cd is given a file name computed when it runs, which may be outside the workspace.');
+    assert.equal(decide('popd && cat a.ts').reason, 'cat is given a.ts after a cd to a folder known only when it runs.');
+    assert.equal(behavior(`popd && cat ${join(ws, 'src', 'a.ts')}`), 'allow', 'an absolute path does not depend on the folder');
+    assert.equal(decide('cd "$(pwd)" && cat a.ts').behavior, 'ask');
+  });
+});
