@@ -69,7 +69,7 @@ function SessionList({ sessionId, count }: { sessionId: string; count: number })
   const [flash, setFlash] = useState<string | undefined>();
   const initial = useMemo(() => initialIndex(sessionId), [sessionId]);
   const bottom = useRef(true);
-  const { follow, following, hold, jump, toBottom, scrollerRef } = useFollow(list, initial === undefined);
+  const { follow, following, hold, jump, keep, scrollerRef } = useFollow(list, initial === undefined);
   // Where the list still has to go once its first messages are measured (a saved place), and
   // whether it is there (or has had its moment): until then it is hidden.
   const pendingIndex = useRef(initial);
@@ -155,8 +155,8 @@ function SessionList({ sessionId, count }: { sessionId: string; count: number })
       list.current?.scrollToIndex({ index, align: 'start' });
       return;
     }
-    if (following.current) toBottom();
-  }, [following, toBottom]);
+    keep();
+  }, [keep]);
 
   useEffect(
     () =>

@@ -4,6 +4,9 @@ import type { VirtuosoHandle } from 'react-virtuoso';
 /** Pixels from the end that still count as "at the bottom". */
 export const BOTTOM_SLACK = 24;
 
+/** How long after a height change a scroll up may be the library's own (its event comes a frame or so later). */
+const RESIZE_SCROLL_MS = 100;
+
 /**
  * Whether the list follows the end. It does until the reader scrolls up themselves (wheel, keys,
  * the scrollbar) and again once they are back at the bottom; content growing or the panel
@@ -35,6 +38,19 @@ export function useFollow(list: RefObject<VirtuosoHandle | null>, startAtEnd: bo
     el.scrollTop = el.scrollHeight;
     ownTop.current = el.scrollTop;
   }, [list]);
+  // When the list last changed height. A row
+  // above the viewport that shrinks (a divider losing its note on Undo) makes the library scroll
+  // up by as much, to keep the rows on screen in place: read as the reader's scroll, it let go of
+  // the end, and the library, taking it for scrolling upwards, then "corrected" the position by
+  // the height of a long message above and left the reader inside it, with the notice that had
+  // just arrived out of the list. A scroll up right after a height change is the reader's only if
+  // their wheel, keys or scrollbar say so.
+  const resizedAt = useRef(Number.NEGATIVE_INFINITY);
+  /** The list's height changed: the reader at the end stays at the end. */
+  const keep = useCallback(() => {
+    resizedAt.current = performance.now();
+    if (following.current) toBottom();
+  }, [toBottom]);
 
   useEffect(() => {
     const el = scroller;
@@ -70,6 +86,12 @@ export function useFollow(list: RefObject<VirtuosoHandle | null>, startAtEnd: bo
       const movedDown = el.scrollTop > lastTop + 1 && !ours;
       lastTop = el.scrollTop;
       lastHeight = el.scrollHeight;
+      if (movedUp && following.current && performance.now() - resizedAt.current < RESIZE_SCROLL_MS) {
+        // Back to the end at once, before the library takes the move for scrolling upwards; the
+        // reader's wheel, keys or scrollbar still let go (their handlers release).
+        toBottom();
+        return;
+      }
       if (movedUp) {
         release();
         return;
@@ -115,5 +137,5 @@ export function useFollow(list: RefObject<VirtuosoHandle | null>, startAtEnd: bo
     following.current = false;
     setFollow(false);
   }, []);
-  return { follow, following, hold, jump, toBottom, scrollerRef };
+  return { follow, following, hold, jump, keep, scrollerRef };
 }
