@@ -1,5 +1,6 @@
 import { commandBase, fromEnvironment, type SimpleCommand } from './commands';
 import type { BashPattern } from './rules';
+import { scriptDanger } from './scriptTools';
 
 // A prefix rule grants its words "and then anything". What follows must not change which program
 // or which code runs: `npm test --node-options=--import=data:…`, `npm test --script-shell=./x`,
@@ -72,8 +73,13 @@ function ruleWords(p: BashPattern): { own: ReadonlySet<string>; lead: number; pr
  * when they cannot. `mentions`: the names the script spells (see fromEnvironment).
  */
 export function optionInjection(p: BashPattern, c: SimpleCommand, mentions: ReadonlySet<string>): string | undefined {
-  const { own, lead, program } = ruleWords(p);
+  const { own, lead, program: named } = ruleWords(p);
+  // A wildcard rule that names no program (`Bash(* --help)`) still lets the command's own program run.
+  const program = named ?? (c.words[0] === undefined ? undefined : commandBase(c.words[0]));
   if (program === undefined) return undefined;
+  // An exact rule spells the whole script itself: the user's choice.
+  const script = p.kind === 'exact' ? undefined : scriptDanger(program, c, p.kind === 'prefix' ? lead : 1);
+  if (script) return script;
   const narrowRunner = CODE_RUNNERS.has(program) && (p.kind === 'wildcard' ? own.size > 1 : lead > 1);
   const runsProgram = RUNS_PROGRAM.get(program) ?? [];
   for (let i = lead; i < c.words.length; i++) {
