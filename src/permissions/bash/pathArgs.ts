@@ -104,6 +104,11 @@ const PATH_LIKE_ONLY: ReadonlySet<string> = new Set(['git']);
 
 const pathLike = (w: string) => w.startsWith('/') || w.startsWith('~') || w.split('/').includes('..');
 
+/** Whether pathArgs knows which of the command's words it writes (for others, any word may be written). */
+export function knowsWrites(name: string): boolean {
+  return SPECS.has(name);
+}
+
 /** The files each command names, for the commands that read or write files (others: none). */
 export function pathArgs(c: SimpleCommand): PathArg[] {
   const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
