@@ -171,7 +171,7 @@ const leaves = (p: string) => p.startsWith('/') || p.startsWith('~') || p.split(
 export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand[], scope: PathScope): PathFinding | undefined {
   // Allowed by Bash as a whole, or by rules that name their files exactly: nothing to check.
   if (commands.length === 0) return undefined;
-  const args: PathArg[] = [...commands.flatMap(pathArgs), ...a.readsFrom.map((r) => ({ command: '<', write: false, text: r.text, shape: r.shape }))];
+  const args: PathArg[] = [...commands.flatMap((c) => pathArgs(c)), ...a.readsFrom.map((r) => ({ command: '<', write: false, text: r.text, shape: r.shape }))];
   const folders = workingFolders(a.commands, scope);
   const realRoots = { read: scope.readRoots.map(realLocation), write: scope.writeRoots.map(realLocation) };
   for (const arg of args) {
@@ -242,7 +242,11 @@ function wordFinding(c: SimpleCommand, folders: readonly string[], scope: PathSc
   const name = c.words[0] === undefined ? 'the command' : commandBase(c.words[0]);
   const unknownWrites = !knowsWrites(name);
   const roots = scope.readRoots.map(realLocation);
+  // A grep pattern or a sed script (`grep -rn /usr src`) is no file.
+  const notFiles = new Set<number>();
+  pathArgs(c, notFiles);
   for (let i = 1; i < c.words.length; i++) {
+    if (notFiles.has(i)) continue;
     const w = c.words[i];
     const texts = w !== undefined ? embedded(w) : (candidates(undefined, c.shapes?.[i], scope, mentions) ?? []);
     for (const text of texts) {
