@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, join, posix, resolve } from 'node:path';
+import { isAbsolute, join, posix, resolve } from 'node:path';
 import { expand as braces } from 'brace-expansion';
 import picomatch from 'picomatch';
 import type { BashAnalysis } from './bash/analyze';
@@ -8,7 +7,7 @@ import { knowsWrites, pathArgs, type PathArg } from './bash/pathArgs';
 import type { Shape } from './bash/words';
 import { isOwnProcessPath, ownProcessRefusal, ownProcessTree } from '../fs/ownProcess';
 import { folderNamesSync } from '../fs/list';
-import { realLocation, within as isWithin } from '../fs/paths';
+import { existingLocation, realLocation, within as isWithin } from '../fs/paths';
 
 // Where the files a Bash command names really are, for the two checks that need the file system:
 // no command may name the agent's own /proc entries, and a command an allow rule let through
@@ -223,13 +222,6 @@ function embedded(word: string): string[] {
   return [...out];
 }
 
-/** The nearest folder or file at or above `abs` that exists. */
-function existingPart(abs: string): string {
-  let p = abs;
-  while (!existsSync(p) && dirname(p) !== p) p = dirname(p);
-  return p;
-}
-
 /**
  * Any word of a rule-allowed command may be a file to the program (`date -f x`, `xargs -a x`,
  * `dd if=x`, `curl file://x`), whatever pathArgs knows of it: one that names a place outside the
@@ -257,7 +249,7 @@ function wordFinding(c: SimpleCommand, folders: readonly string[], scope: PathSc
         const special = /^\/(proc|dev)(\/|$)/.test(abs);
         const real = special ? abs : realLocation(abs);
         if (!roots.some((r) => isWithin(r, real))) {
-          if (!special && realLocation(existingPart(abs)) === '/') continue;
+          if (!special && existingLocation(abs) === '/') continue;
           return { behavior: 'ask', reason: `${name} is given ${real}, which is outside the workspace and the added folders.`, path: real, write: false };
         }
         const dir = unknownWrites ? scope.protectedDir(abs) : undefined;
