@@ -139,6 +139,12 @@ describe('any word of a rule-allowed command that names a place outside the work
     }
   });
 
+  it('a file that lists the names to open asks: the names inside it are never checked', () => {
+    for (const [rule, command] of [['Bash(file:*)', 'file -f list.txt'], ['Bash(wc:*)', 'wc --files0-from=list.txt'], ['Bash(sort:*)', 'sort --files0-from=list.txt'], ['Bash(tar:*)', 'tar -cf x.tar -T list.txt']]) {
+      assert.equal(decide([rule!], command!).behavior, 'ask', command);
+    }
+  });
+
   it('an added folder lets the read through', () => {
     assert.equal(decide(['Bash(date:*)'], 'date -f ../secret', ['$BASE']).behavior, 'allow');
   });
