@@ -50,6 +50,20 @@ export function realLocation(abs: string): string {
   }
 }
 
+/** Where the longest part of `abs` that exists really is (`/` when nothing under the root does). */
+export function existingLocation(abs: string): string {
+  let existing = resolve(abs);
+  for (;;) {
+    try {
+      return realpathSync(existing);
+    } catch {
+      const parent = dirname(existing);
+      if (parent === existing) return existing;
+      existing = parent;
+    }
+  }
+}
+
 /** The same, without blocking the event loop. */
 export async function realLocationAsync(abs: string): Promise<string> {
   let existing = resolve(abs);

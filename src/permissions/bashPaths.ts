@@ -3,11 +3,11 @@ import { expand as braces } from 'brace-expansion';
 import picomatch from 'picomatch';
 import type { BashAnalysis } from './bash/analyze';
 import { commandBase, fromEnvironment, type SimpleCommand } from './bash/commands';
-import { pathArgs, type PathArg } from './bash/pathArgs';
+import { knowsWrites, pathArgs, type PathArg } from './bash/pathArgs';
 import type { Shape } from './bash/words';
 import { isOwnProcessPath, ownProcessRefusal, ownProcessTree } from '../fs/ownProcess';
 import { folderNamesSync } from '../fs/list';
-import { realLocation, within as isWithin } from '../fs/paths';
+import { existingLocation, realLocation, within as isWithin } from '../fs/paths';
 
 // Where the files a Bash command names really are, for the two checks that need the file system:
 // no command may name the agent's own /proc entries, and a command an allow rule let through
@@ -170,8 +170,7 @@ const leaves = (p: string) => p.startsWith('/') || p.startsWith('~') || p.split(
 export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand[], scope: PathScope): PathFinding | undefined {
   // Allowed by Bash as a whole, or by rules that name their files exactly: nothing to check.
   if (commands.length === 0) return undefined;
-  const args: PathArg[] = [...commands.flatMap(pathArgs), ...a.readsFrom.map((r) => ({ command: '<', write: false, text: r.text, shape: r.shape }))];
-  if (args.length === 0) return undefined;
+  const args: PathArg[] = [...commands.flatMap((c) => pathArgs(c)), ...a.readsFrom.map((r) => ({ command: '<', write: false, text: r.text, shape: r.shape }))];
   const folders = workingFolders(a.commands, scope);
   const realRoots = { read: scope.readRoots.map(realLocation), write: scope.writeRoots.map(realLocation) };
   for (const arg of args) {
@@ -195,6 +194,66 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
         }
         const dir = arg.write ? scope.protectedDir(abs) : undefined;
         if (dir) return { behavior: 'ask', reason: `${arg.command} writes ${real}, inside ${dir}; Threadline always asks before writing there.`, path: real, write: true };
+      }
+    }
+  }
+  return commands.map((c) => wordFinding(c, folders ?? [scope.cwd], scope, a.mentions)).find((f) => f !== undefined);
+}
+
+/** The texts in one word that may name a file: the word, a value after `=` (`--in=x`, dd's `if=x`), after `@` or `<` (curl), a glued short option's value, a file: URL's path. */
+function embedded(word: string): string[] {
+  const out = new Set([word]);
+  const eq = word.indexOf('=');
+  if (eq > 0) out.add(word.slice(eq + 1));
+  if (/^-[A-Za-z]./.test(word)) out.add(word.slice(2));
+  for (const w of [...out]) {
+    const bare = w.replace(/^[@<]/, '');
+    out.add(bare);
+    const url = /^file:(?:\/\/[^/]*)?(\/.*)?$/i.exec(bare);
+    if (url) {
+      try {
+        out.add(decodeURIComponent(url[1] ?? '/'));
+      } catch {
+        out.add(url[1] ?? '/');
+      }
+    }
+  }
+  out.delete('');
+  return [...out];
+}
+
+/**
+ * Any word of a rule-allowed command may be a file to the program (`date -f x`, `xargs -a x`,
+ * `dd if=x`, `curl file://x`), whatever pathArgs knows of it: one that names a place outside the
+ * workspace asks. By where it really is, and by its nearest existing part, so that whether a
+ * file exists out there is not told by which words are allowed. The root alone is every absolute
+ * text (`/api/v1`, an awk `/regex/`) and is not taken as a file. For a program whose writes are
+ * not known, a word inside a protected folder (.git/…) asks as a write.
+ */
+function wordFinding(c: SimpleCommand, folders: readonly string[], scope: PathScope, mentions: ReadonlySet<string>): PathFinding | undefined {
+  const name = c.words[0] === undefined ? 'the command' : commandBase(c.words[0]);
+  const unknownWrites = !knowsWrites(name);
+  const roots = scope.readRoots.map(realLocation);
+  // A grep pattern or a sed script (`grep -rn /usr src`) is no file.
+  const notFiles = new Set<number>();
+  pathArgs(c, notFiles);
+  for (let i = 1; i < c.words.length; i++) {
+    if (notFiles.has(i)) continue;
+    const w = c.words[i];
+    const texts = w !== undefined ? embedded(w) : (candidates(undefined, c.shapes?.[i], scope, mentions) ?? []);
+    for (const text of texts) {
+      const spelled = tilde(text, scope.home);
+      if (spelled === undefined) continue;
+      for (const abs of isAbsolute(spelled) ? [posix.normalize(spelled)] : folders.map((f) => resolve(f, spelled))) {
+        if (STREAMS.has(abs)) continue;
+        const special = /^\/(proc|dev)(\/|$)/.test(abs);
+        const real = special ? abs : realLocation(abs);
+        if (!roots.some((r) => isWithin(r, real))) {
+          if (!special && existingLocation(abs) === '/') continue;
+          return { behavior: 'ask', reason: `${name} is given ${real}, which is outside the workspace and the added folders.`, path: real, write: false };
+        }
+        const dir = unknownWrites ? scope.protectedDir(abs) : undefined;
+        if (dir) return { behavior: 'ask', reason: `${name} is given ${real}, inside ${dir}, and may write there; Threadline always asks before writing there.`, path: real, write: true };
       }
     }
   }

@@ -117,7 +117,7 @@ describe('Bash(npm test:*) and rules like it', () => {
       'npm test -- --grep foo',
       'npm test -- -u',
       'npm test -- --watch=false --coverage',
-      'npm test -- $HOME',
+      'npm test -- $USER',
       'npm run build -- --watch=false',
       'python -m pytest -x -k "slow and not db" tests/',
       'python -m pytest -xvs',

@@ -1,5 +1,6 @@
 import { commandBase, fromEnvironment, type SimpleCommand } from './commands';
 import type { BashPattern } from './rules';
+import { scriptDanger } from './scriptTools';
 
 // A prefix rule grants its words "and then anything". What follows must not change which program
 // or which code runs: `npm test --node-options=--import=data:…`, `npm test --script-shell=./x`,
@@ -54,6 +55,15 @@ const RUNS_PROGRAM: ReadonlyMap<string, readonly string[]> = new Map([
   ['man', ['-P', '--pager', '-H', '--html']],
 ]);
 
+/** Options by which a program reads the names of the files to open from a file: names no check sees. */
+const NAMES_FROM_FILE: ReadonlyMap<string, readonly string[]> = new Map([
+  ['file', ['-f', '--files-from']],
+  ['tar', ['-T', '--files-from']],
+  ['rsync', ['--files-from', '--include-from', '--exclude-from']],
+  ['cpio', ['-E', '--pattern-file']],
+  ['zip', ['-@', '--names-stdin']],
+]);
+
 function spells(word: string, option: string): boolean {
   if (word === option || word.startsWith(`${option}=`)) return true;
   // find's and tar's long single-dash names, and short options with a glued value (-Icmd) or in a bundle (-xI).
@@ -72,8 +82,13 @@ function ruleWords(p: BashPattern): { own: ReadonlySet<string>; lead: number; pr
  * when they cannot. `mentions`: the names the script spells (see fromEnvironment).
  */
 export function optionInjection(p: BashPattern, c: SimpleCommand, mentions: ReadonlySet<string>): string | undefined {
-  const { own, lead, program } = ruleWords(p);
+  const { own, lead, program: named } = ruleWords(p);
+  // A wildcard rule that names no program (`Bash(* --help)`) still lets the command's own program run.
+  const program = named ?? (c.words[0] === undefined ? undefined : commandBase(c.words[0]));
   if (program === undefined) return undefined;
+  // An exact rule spells the whole script itself: the user's choice.
+  const script = p.kind === 'exact' ? undefined : scriptDanger(program, c, p.kind === 'prefix' ? lead : 1);
+  if (script) return script;
   const narrowRunner = CODE_RUNNERS.has(program) && (p.kind === 'wildcard' ? own.size > 1 : lead > 1);
   const runsProgram = RUNS_PROGRAM.get(program) ?? [];
   for (let i = lead; i < c.words.length; i++) {
@@ -88,6 +103,8 @@ export function optionInjection(p: BashPattern, c: SimpleCommand, mentions: Read
     if (own.has(w)) continue;
     const hit = runsProgram.find((o) => spells(w, o));
     if (hit) return `${hit} lets ${program} run another program or write where it is told`;
+    const list = [...(NAMES_FROM_FILE.get(program) ?? []), '--files0-from'].find((o) => spells(w, o));
+    if (list) return `${list} makes ${program} open files named inside another file, which may be outside the workspace`;
     if (!narrowRunner || w === '--' || w === '-') continue;
     if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) return `${w.split('=')[0]}=… may set what ${program} runs (make SHELL=…, a config key)`;
     // A test file, script or module outside the workspace would run as code too.

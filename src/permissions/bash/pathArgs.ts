@@ -104,8 +104,16 @@ const PATH_LIKE_ONLY: ReadonlySet<string> = new Set(['git']);
 
 const pathLike = (w: string) => w.startsWith('/') || w.startsWith('~') || w.split('/').includes('..');
 
-/** The files each command names, for the commands that read or write files (others: none). */
-export function pathArgs(c: SimpleCommand): PathArg[] {
+/** Whether pathArgs knows which of the command's words it writes (for others, any word may be written). */
+export function knowsWrites(name: string): boolean {
+  return SPECS.has(name);
+}
+
+/**
+ * The files each command names, for the commands that read or write files (others: none).
+ * `notFiles` gets the indexes of the words known not to be files (a pattern, a script, an option's value).
+ */
+export function pathArgs(c: SimpleCommand, notFiles?: Set<number>): PathArg[] {
   const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
   const spec = name === undefined ? undefined : (SPECS.get(name) ?? (PATH_LIKE_ONLY.has(name) ? {} : undefined));
   if (name === undefined || !spec) return [];
@@ -141,6 +149,7 @@ export function pathArgs(c: SimpleCommand): PathArg[] {
       }
       if (values.has(w)) {
         i++;
+        notFiles?.add(i);
         continue;
       }
       // A value glued to an option names a file when it reads like one: --file=/etc/x, -f/etc/x.
@@ -151,6 +160,7 @@ export function pathArgs(c: SimpleCommand): PathArg[] {
     }
     if (pattern) {
       pattern = false;
+      notFiles?.add(i);
       continue;
     }
     if (leading > 0) {
