@@ -46,7 +46,6 @@ const DRIVER_PROGRAMS: Record<string, readonly GitSetting[]> = {
     ['clean', ''],
     ['smudge', ''],
     ['process', ''],
-    ['required', 'false'],
   ],
   // Git runs an empty textconv or command as a program (and fails): the file as it is instead,
   // and a diff command that says why it did not run.
@@ -59,20 +58,30 @@ const DRIVER_PROGRAMS: Record<string, readonly GitSetting[]> = {
   mergetool: [['cmd', '']],
 };
 
-/** The program-naming keys of every driver among config names (filter.NAME.clean, …), switched off. */
+/**
+ * The program-naming keys the config names for its drivers (filter.NAME.clean, …), switched off.
+ * Only the keys named: a neutral `command` or `textconv` given to a driver that had none would
+ * itself change what git runs. Every filter named is also made optional, so a filter that now
+ * runs nothing does not fail the command.
+ */
 export function driverOverrides(names: readonly string[]): GitSetting[] {
   const out: GitSetting[] = [];
   const seen = new Set<string>();
+  const add = (k: string, v: string) => {
+    if (seen.has(k)) return;
+    seen.add(k);
+    out.push([k, v]);
+  };
   for (const name of names) {
     const first = name.indexOf('.');
     const last = name.lastIndexOf('.');
     if (first < 0 || last <= first) continue;
     const section = name.slice(0, first).toLowerCase();
-    const keys = DRIVER_PROGRAMS[section];
     const driver = name.slice(first + 1, last);
-    if (!keys || seen.has(`${section}\0${driver}`)) continue;
-    seen.add(`${section}\0${driver}`);
-    for (const [key, value] of keys) out.push([`${section}.${driver}.${key}`, value]);
+    const key = name.slice(last + 1).toLowerCase();
+    const neutral = DRIVER_PROGRAMS[section]?.find(([k]) => k.toLowerCase() === key);
+    if (neutral) add(`${section}.${driver}.${neutral[0]}`, neutral[1]);
+    if (section === 'filter') add(`filter.${driver}.required`, 'false');
   }
   return out;
 }

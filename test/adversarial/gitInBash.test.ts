@@ -56,13 +56,17 @@ describe('git inside an allowed Bash command runs nothing the repository names',
     const mark = join(tmp('tl-mark-'), 'ran');
     git(cwd, 'init', '-q');
     writeFileSync(join(cwd, 'a.txt'), 'a\n');
-    git(cwd, '-c', 'user.name=x', '-c', 'user.email=x@x', 'commit', '-qm', 'init', '--allow-empty');
+    git(cwd, 'add', 'a.txt');
+    git(cwd, '-c', 'user.name=x', '-c', 'user.email=x@x', 'commit', '-qm', 'init');
+    // Changed since it was staged: `git status` hashes it again, through the clean filter.
+    writeFileSync(join(cwd, 'a.txt'), 'a\nb\n');
     const evil = markerProgram(cwd, mark);
-    writeFileSync(join(cwd, '.git', 'config'), `${readFileSync(join(cwd, '.git', 'config'), 'utf8')}[core]\n\tfsmonitor = ${evil}\n\tpager = ${evil}\n[diff "x"]\n\ttextconv = ${evil}\n[filter "f"]\n\tclean = ${evil}\n\tsmudge = ${evil}\n`);
+    writeFileSync(join(cwd, '.git', 'config'), `${readFileSync(join(cwd, '.git', 'config'), 'utf8')}[core]\n\tfsmonitor = ${evil}\n\tpager = ${evil}\n[diff "x"]\n\ttextconv = ${evil}\n[filter "f"]\n\tclean = ${evil}\n\tsmudge = ${evil}\n\tprocess = ${evil}\n`);
     writeFileSync(join(cwd, '.gitattributes'), '*.txt diff=x filter=f\n');
     const results = await runCli(cwd, ['Bash(git status:*)', 'Bash(git diff:*)'], ['git status', 'git diff --no-index /dev/null a.txt', 'git diff HEAD']);
     assert.match(results[0]!, /a\.txt|\.gitattributes/, 'git status ran and answered');
     assert.match(results[1]!, /\+a/, 'git diff ran and answered');
+    assert.match(results[2]!, /\+b/, 'git diff HEAD shows the change');
     assert.equal(existsSync(mark) ? readFileSync(mark, 'utf8') : '', '', 'a program the repository names ran');
   });
 

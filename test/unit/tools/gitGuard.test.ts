@@ -18,7 +18,7 @@ describe("the Bash tool's child environment", () => {
     const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'tl-gitenv-')));
     mkdirSync(join(cwd, '.git'));
     writeFileSync(join(cwd, '.git', 'HEAD'), 'ref: refs/heads/main\n');
-    writeFileSync(join(cwd, '.git', 'config'), '[core]\n\tfsmonitor = ./x\n[filter "lfs-ish"]\n\tclean = ./x\n[diff "a.b"]\n\ttextconv = ./x\n[merge "m"]\n\tdriver = ./x\n[credential "https://h"]\n\thelper = ./x\n');
+    writeFileSync(join(cwd, '.git', 'config'), '[core]\n\tfsmonitor = ./x\n[filter "lfs-ish"]\n\tclean = ./x\n\tprocess = ./x\n[diff "a.b"]\n\ttextconv = ./x\n[merge "m"]\n\tdriver = ./x\n[credential "https://h"]\n\thelper = ./x\n');
     process.env.GIT_EXTERNAL_DIFF = '/bin/evil';
     try {
       const env = await bashEnv(cwd);
@@ -29,10 +29,11 @@ describe("the Bash tool's child environment", () => {
       assert.equal(cfg.get('safe.bareRepository'), 'explicit');
       assert.equal(cfg.get('core.attributesFile'), '/dev/null');
       assert.equal(cfg.get('filter.lfs-ish.clean'), '');
-      assert.equal(cfg.get('filter.lfs-ish.smudge'), '');
+      assert.equal(cfg.has('filter.lfs-ish.smudge'), false, 'a key the repository does not name is left alone');
       assert.equal(cfg.get('filter.lfs-ish.process'), '');
       assert.equal(cfg.get('filter.lfs-ish.required'), 'false');
       assert.equal(cfg.get('diff.a.b.textconv'), 'cat');
+      assert.equal(cfg.has('diff.a.b.command'), false, 'a neutral command would itself become the external diff');
       assert.equal(cfg.get('merge.m.driver'), '');
       assert.equal(cfg.get('credential.helper'), '', 'the repository names a helper: reset');
       assert.equal(cfg.has('core.sshCommand'), false, "the user's own ssh command is kept when the repository names none");
