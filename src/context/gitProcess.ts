@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { isExecutableFile } from '../fs/stat';
 import { childEnv } from '../tools/childEnv';
+import { driverOverrides, GIT_PROGRAM_SETTINGS, gitConfigEnv, type GitSetting } from '../tools/gitGuard';
 import type { RepoLocation } from './gitRepo';
 
 export interface GitRunOptions {
@@ -36,23 +37,13 @@ export interface GitCallOptions {
   input?: string;
 }
 
-/** Settings that launch nothing whatever the repository says, for every call. */
-const FIXED: ReadonlyArray<readonly [string, string]> = [
-  ['core.fsmonitor', 'false'],
-  ['core.hooksPath', process.platform === 'win32' ? 'NUL' : '/dev/null'],
-  ['core.pager', 'cat'],
-  ['core.askPass', ''],
-  ['core.sshCommand', ''],
-  ['core.gitProxy', ''],
-  ['core.alternateRefsCommand', ''],
-  ['credential.helper', ''],
+/**
+ * Settings that launch nothing whatever the repository says, for every call: the program-naming
+ * ones every git the agent starts gets (tools/gitGuard.ts), and what only these calls need.
+ */
+const FIXED: readonly GitSetting[] = [
+  ...GIT_PROGRAM_SETTINGS,
   ['protocol.allow', 'never'],
-  ['log.showSignature', 'false'],
-  ['gpg.program', ''],
-  ['gpg.openpgp.program', ''],
-  ['gpg.x509.program', ''],
-  ['gpg.ssh.program', ''],
-  ['gpg.ssh.defaultKeyCommand', ''],
   // A submodule's git reads its own config, with drivers this process never saw: do not enter.
   ['diff.ignoreSubmodules', 'all'],
   ['status.submoduleSummary', 'false'],
@@ -64,28 +55,13 @@ const FIXED: ReadonlyArray<readonly [string, string]> = [
   ['core.quotePath', 'true'],
 ];
 
-/** Per-driver keys that name a program; the drivers are whatever the config defines. */
-const DRIVER_PROGRAMS: Record<string, ReadonlyArray<readonly [string, string]>> = {
-  filter: [
-    ['clean', ''],
-    ['smudge', ''],
-    ['process', ''],
-    ['required', 'false'],
-  ],
-  diff: [
-    ['command', ''],
-    ['textconv', ''],
-  ],
-  merge: [['driver', '']],
-};
-
 /**
  * The environment every git process gets: no inherited `GIT_*` (a hook's `GIT_DIR`, a user's
  * `GIT_EXTERNAL_DIFF`), none of the agent's credentials, the system config skipped, nothing that
  * prompts, and the repository pinned to the folder that was opened (`GIT_DIR`, `GIT_WORK_TREE`
  * beat `core.worktree`).
  */
-function baseEnv(repo: RepoLocation, overrides: ReadonlyArray<readonly [string, string]>): NodeJS.ProcessEnv {
+function baseEnv(repo: RepoLocation, overrides: readonly GitSetting[]): NodeJS.ProcessEnv {
   const inherited: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!/^GIT_/i.test(k)) inherited[k] = v;
   const env: Record<string, string> = {
@@ -100,13 +76,8 @@ function baseEnv(repo: RepoLocation, overrides: ReadonlyArray<readonly [string, 
     GIT_EDITOR: ':',
     GIT_SEQUENCE_EDITOR: ':',
     GIT_OPTIONAL_LOCKS: '0',
-    GIT_CONFIG_COUNT: String(overrides.length),
+    ...gitConfigEnv(overrides),
   };
-  // Keys and values apart, so a driver named `a=b` cannot be misread as `-c a=b…` would be.
-  overrides.forEach(([k, v], i) => {
-    env[`GIT_CONFIG_KEY_${i}`] = k;
-    env[`GIT_CONFIG_VALUE_${i}`] = v;
-  });
   return childEnv(env, inherited);
 }
 
@@ -135,7 +106,7 @@ function findGit(path = process.env.PATH ?? ''): Promise<string | undefined> {
   return hit;
 }
 
-async function run(repo: RepoLocation, overrides: ReadonlyArray<readonly [string, string]>, args: readonly string[], opts: GitRunOptions & { input?: string }): Promise<GitBytes | undefined> {
+async function run(repo: RepoLocation, overrides: readonly GitSetting[], args: readonly string[], opts: GitRunOptions & { input?: string }): Promise<GitBytes | undefined> {
   const git = await findGit();
   if (!git) return undefined;
   return new Promise((resolvePromise) => {
@@ -182,24 +153,6 @@ async function run(repo: RepoLocation, overrides: ReadonlyArray<readonly [string
   });
 }
 
-/** The program-naming keys of every driver the config defines (filter.NAME.clean, …), switched off. */
-function driverOverrides(names: readonly string[]): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
-  const seen = new Set<string>();
-  for (const name of names) {
-    const first = name.indexOf('.');
-    const last = name.lastIndexOf('.');
-    if (first < 0 || last <= first) continue;
-    const section = name.slice(0, first).toLowerCase();
-    const keys = DRIVER_PROGRAMS[section];
-    const driver = name.slice(first + 1, last);
-    if (!keys || seen.has(`${section}\0${driver}`)) continue;
-    seen.add(`${section}\0${driver}`);
-    for (const [key, value] of keys) out.push([`${section}.${driver}.${key}`, value]);
-  }
-  return out;
-}
-
 /**
  * A git for one trusted repository: `run(args)` answers with git's output, or undefined when git
  * failed, timed out or is not installed. The first call reads the names in the config (reading
@@ -209,14 +162,14 @@ function driverOverrides(names: readonly string[]): Array<[string, string]> {
  * once with the fixed settings; by default a call waits for the drivers to be known.
  */
 export class HardenedGit {
-  private overrides: Promise<ReadonlyArray<readonly [string, string]> | undefined> | undefined;
+  private overrides: Promise<readonly GitSetting[] | undefined> | undefined;
 
   constructor(
     readonly repo: RepoLocation,
     private readonly timeoutMs: number,
   ) {}
 
-  private settings(): Promise<ReadonlyArray<readonly [string, string]> | undefined> {
+  private settings(): Promise<readonly GitSetting[] | undefined> {
     return (this.overrides ??= run(this.repo, FIXED, ['config', '-z', '--name-only', '--list'], { timeoutMs: this.timeoutMs, maxBytes: 1024 * 1024 }).then((out) => {
       // Config too big to read whole: its drivers cannot all be known, so nothing more runs.
       if (!out || out.cut) return undefined;

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { inspect } from '../../fs/stat';
 import { childEnv } from '../childEnv';
+import { bashGitEnv } from '../gitGuard';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 import { endProcessTree, ownerMarker, processGroupAlive, trackProcessGroup } from '../../base/processGroups';
@@ -70,7 +71,7 @@ function seconds(ms: number): string {
 const LIVE_OUTPUT_MS = 250;
 const LIVE_OUTPUT_CHARS = 4000;
 
-function runShell(command: string, cwd: string, timeoutMs: number, signal: AbortSignal, onOutput?: (text: string) => void): Promise<ToolResult> {
+function runShell(command: string, cwd: string, baseEnv: NodeJS.ProcessEnv, timeoutMs: number, signal: AbortSignal, onOutput?: (text: string) => void): Promise<ToolResult> {
   return new Promise((resolve) => {
     const out = new HeadTailBuffer(BASH_MAX_OUTPUT);
     // The end of what it printed, at most every LIVE_OUTPUT_MS: a chatty command costs one update a quarter second.
@@ -136,7 +137,7 @@ function runShell(command: string, cwd: string, timeoutMs: number, signal: Abort
       const marker = ownerMarker();
       const how = supervisedLaunch(shell, ['-c', command], `${marker.name}=${marker.value}`);
       // A supervisor gives the marker to the command only (it must not be swept before it has ended its tree).
-      const env = childEnv({ PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...(how.supervised ? {} : { [marker.name]: marker.value }) });
+      const env = how.supervised ? baseEnv : { ...baseEnv, [marker.name]: marker.value };
       const child = spawn(how.file, how.args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe', how.supervised ? 'pipe' : 'ignore'], env });
       current = child;
       pid = child.pid;
@@ -208,6 +209,17 @@ function runShell(command: string, cwd: string, timeoutMs: number, signal: Abort
   });
 }
 
+/**
+ * The command's environment: the host's without the agent's credentials, and set up so that any
+ * git inside it runs no program the repository names (tools/gitGuard.ts).
+ */
+export async function bashEnv(cwd: string): Promise<NodeJS.ProcessEnv> {
+  const git = await bashGitEnv(cwd, process.env);
+  const env = childEnv(git.set);
+  for (const name of git.unset) delete env[name];
+  return env;
+}
+
 export const bashTool: Tool<BashInput> = {
   name: 'Bash',
   description: [
@@ -235,6 +247,6 @@ export const bashTool: Tool<BashInput> = {
     if (where === 'missing' || where === 'unreadable') return { content: `The working folder ${cwd} does not exist.`, isError: true };
     if (where !== 'folder') return { content: `The working folder ${cwd} is not a folder.`, isError: true };
     const timeout = Math.min(Math.round(i.timeout ?? BASH_DEFAULT_TIMEOUT_MS), BASH_MAX_TIMEOUT_MS);
-    return runShell(i.command, cwd, Math.max(1, timeout), signal, onOutput);
+    return runShell(i.command, cwd, await bashEnv(cwd), Math.max(1, timeout), signal, onOutput);
   },
 };
