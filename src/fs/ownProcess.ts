@@ -43,7 +43,22 @@ export function isOwnProcessPath(path: string, self: 'agent' | 'command', tree: 
   const m = /^\/proc\/(self|thread-self|\d+)(\/|$)/.exec(p);
   if (!m) return false;
   if (m[1] === 'self' || m[1] === 'thread-self') return self === 'agent';
-  return tree.has(Number(m[1]));
+  const id = Number(m[1]);
+  return tree.has(id) || tree.has(threadGroup(id) ?? id);
+}
+
+/**
+ * The process a thread id belongs to. Every thread has a /proc/<tid> directory of its own (left
+ * out of a listing of /proc, but open to anyone who names it) holding its process's environ:
+ * a thread of the agent is the agent. Looked up each time, since threads come and go.
+ */
+function threadGroup(id: number): number | undefined {
+  try {
+    const m = /^Tgid:\s*(\d+)$/m.exec(readFileSync(`/proc/${id}/status`, 'utf8'));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The refusal, the same for every tool. */
