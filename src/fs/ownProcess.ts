@@ -3,7 +3,7 @@
 // entries: no read through the gate opens them whatever path leads there (/proc/self, /proc/<pid>,
 // a link in the workspace), checked on the open handle; and the permission engine refuses every
 // tool, Bash included, that names one. One list of those processes, decided here.
-import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { posix } from 'node:path';
 
 let cached: ReadonlySet<number> | undefined;
@@ -59,6 +59,19 @@ function threadGroup(id: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The /proc directories of the agent's processes, each of their threads' included (`/proc/<tid>`). */
+export function ownProcessEntries(tree: ReadonlySet<number> = ownProcessTree()): string[] {
+  const ids = new Set(tree);
+  for (const pid of tree) {
+    try {
+      for (const t of readdirSync(`/proc/${pid}/task`)) ids.add(Number(t));
+    } catch {
+      // gone, or no /proc: its pid is in the list still
+    }
+  }
+  return [...ids].map((id) => `/proc/${id}`);
 }
 
 /** The refusal, the same for every tool. */

@@ -1,11 +1,11 @@
-import { readdirSync } from 'node:fs';
 import { isAbsolute, posix, resolve } from 'node:path';
 import { expand as braces } from 'brace-expansion';
 import picomatch from 'picomatch';
 import type { BashAnalysis } from './bash/analyze';
+import { commandBase } from './bash/commands';
 import type { Shape } from './bash/words';
 import { expandGlob, tilde, workingFolders, type PathFinding, type PathScope } from './bashPaths';
-import { isOwnProcessPath, ownProcessRefusal, ownProcessTree } from '../fs/ownProcess';
+import { isOwnProcessPath, ownProcessEntries, ownProcessRefusal, ownProcessTree } from '../fs/ownProcess';
 import { realLocation } from '../fs/paths';
 
 // No Bash command, whatever rule allowed it (Bash as a whole included), reaches the /proc entries
@@ -15,6 +15,9 @@ import { realLocation } from '../fs/paths';
 // xargs), so the check is deny-by-default: a command naming one of the agent's entries is denied,
 // and any other command that refers to /proc at all (spelled, globbed, reached through a link or a
 // cd, or an environ file) asks, and is refused in a headless run.
+
+/** Debuggers and tracers: attached to the agent (same user), they read its memory, the key in it. */
+const ATTACHERS: ReadonlySet<string> = new Set(['gdb', 'gcore', 'lldb', 'strace', 'ltrace', 'perf', 'py-spy', 'rr', 'pstack', 'eu-stack']);
 
 /** How a script spells /proc as a folder, a path inside a `proc` folder, or an environ file. */
 const MENTIONS_PROC = /\/proc(?![\w.-])|(?:^|[^\w.-])proc\/|environ/;
@@ -35,19 +38,6 @@ function reentered(abs: string): string {
 }
 
 const inProc = (abs: string) => /^\/proc(\/|$)/.test(abs);
-
-/** The /proc directories of the agent's processes, each thread's included. */
-function ownEntries(tree: ReadonlySet<number>): string[] {
-  const ids = new Set(tree);
-  for (const pid of tree) {
-    try {
-      for (const t of readdirSync(`/proc/${pid}/task`)) ids.add(Number(t));
-    } catch {
-      // gone, or no /proc: its pid is still in the list
-    }
-  }
-  return [...ids].map((id) => `/proc/${id}`);
-}
 
 /** Whether a glob (absolute) may match `target` or something inside it, segment by segment. */
 function globReaches(pattern: string, target: string): boolean {
@@ -89,6 +79,13 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
   if (MENTIONS_PROC.test(script)) note('names /proc or an environ file');
   else if (NAMES_PARENT.test(script)) note("names $PPID, the agent's process");
   let entries: string[] | undefined;
+  // A debugger reads the memory of the process it attaches to; `ps e` prints every listed process's environment (it reads /proc/<pid>/environ itself).
+  for (const c of [...a.commands, ...a.runs]) {
+    const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
+    if (name && ATTACHERS.has(name)) note(`runs ${name}, which can attach to the agent's process and read its memory`);
+    if (name !== 'ps') continue;
+    if (c.words.slice(1).some((w) => w === undefined || /^[A-Za-z]*e[A-Za-z]*$/.test(w))) note('runs ps with the e option, which prints the environments of processes');
+  }
   for (const { text, shape } of everyWord(a)) {
     if (text !== undefined) {
       if (MENTIONS_PROC.test(text)) note(`names ${text.slice(0, 80)}`);
@@ -117,7 +114,7 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
         const spelled = tilde(word, scope.home) ?? word;
         for (const folder of isAbsolute(spelled) ? [scope.cwd] : folders) {
           const pattern = reentered(resolve(folder, spelled));
-          entries ??= ownEntries(tree);
+          entries ??= ownProcessEntries(tree);
           const hit = entries.find((e) => globReaches(pattern, e));
           if (hit) return own(`${shape.text} (which matches ${hit})`);
           if (globReaches(pattern, '/proc')) note(`has a glob, ${shape.text}, that may match /proc`);
