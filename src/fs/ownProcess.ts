@@ -3,7 +3,7 @@
 // entries: no read through the gate opens them whatever path leads there (/proc/self, /proc/<pid>,
 // a link in the workspace), checked on the open handle; and the permission engine refuses every
 // tool, Bash included, that names one. One list of those processes, decided here.
-import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { posix } from 'node:path';
 
 let cached: ReadonlySet<number> | undefined;
@@ -43,7 +43,35 @@ export function isOwnProcessPath(path: string, self: 'agent' | 'command', tree: 
   const m = /^\/proc\/(self|thread-self|\d+)(\/|$)/.exec(p);
   if (!m) return false;
   if (m[1] === 'self' || m[1] === 'thread-self') return self === 'agent';
-  return tree.has(Number(m[1]));
+  const id = Number(m[1]);
+  return tree.has(id) || tree.has(threadGroup(id) ?? id);
+}
+
+/**
+ * The process a thread id belongs to. Every thread has a /proc/<tid> directory of its own (left
+ * out of a listing of /proc, but open to anyone who names it) holding its process's environ:
+ * a thread of the agent is the agent. Looked up each time, since threads come and go.
+ */
+function threadGroup(id: number): number | undefined {
+  try {
+    const m = /^Tgid:\s*(\d+)$/m.exec(readFileSync(`/proc/${id}/status`, 'utf8'));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The /proc directories of the agent's processes, each of their threads' included (`/proc/<tid>`). */
+export function ownProcessEntries(tree: ReadonlySet<number> = ownProcessTree()): string[] {
+  const ids = new Set(tree);
+  for (const pid of tree) {
+    try {
+      for (const t of readdirSync(`/proc/${pid}/task`)) ids.add(Number(t));
+    } catch {
+      // gone, or no /proc: its pid is in the list still
+    }
+  }
+  return [...ids].map((id) => `/proc/${id}`);
 }
 
 /** The refusal, the same for every tool. */

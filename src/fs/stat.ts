@@ -1,6 +1,8 @@
 // What a path is (a regular file, a folder, a link, something else, nothing), asked of the file
 // system without opening it: opening a FIFO or a device to find out is what must never happen.
 import { accessSync, constants, promises as fs, lstatSync, statSync, type Stats } from 'node:fs';
+import { isOwnProcessFile } from './ownProcess';
+import { ownProcessRefusal } from './read';
 
 export type PathKind = 'file' | 'folder' | 'link' | 'other' | 'missing' | 'unreadable';
 
@@ -20,7 +22,10 @@ export interface InspectOptions {
   follow?: boolean;
 }
 
-function describe(st: Stats): PathInfo {
+function describe(st: Stats, abs: string, follow: boolean): PathInfo {
+  // A /proc file reports a size of 0 whatever it holds: one of the agent's own is refused here,
+  // before a caller takes it for empty.
+  if (follow && st.isFile() && isOwnProcessFile(abs, st)) return { kind: 'unreadable', size: 0, mtimeMs: 0, mode: 0, error: ownProcessRefusal() };
   const kind: PathKind = st.isFile() ? 'file' : st.isDirectory() ? 'folder' : st.isSymbolicLink() ? 'link' : 'other';
   return { kind, size: st.size, mtimeMs: st.mtimeMs, mode: st.mode & 0o7777 };
 }
@@ -34,7 +39,7 @@ function failed(e: unknown): PathInfo {
 /** What `abs` is, following links unless told not to. Never throws. */
 export async function inspect(abs: string, opts: InspectOptions = {}): Promise<PathInfo> {
   try {
-    return describe(opts.follow === false ? await fs.lstat(abs) : await fs.stat(abs));
+    return describe(opts.follow === false ? await fs.lstat(abs) : await fs.stat(abs), abs, opts.follow !== false);
   } catch (e) {
     return failed(e);
   }
@@ -43,7 +48,7 @@ export async function inspect(abs: string, opts: InspectOptions = {}): Promise<P
 /** The same, synchronously (for decisions that cannot wait: permission checks, argument checks). */
 function inspectSync(abs: string, opts: InspectOptions = {}): PathInfo {
   try {
-    return describe(opts.follow === false ? lstatSync(abs) : statSync(abs));
+    return describe(opts.follow === false ? lstatSync(abs) : statSync(abs), abs, opts.follow !== false);
   } catch (e) {
     return failed(e);
   }

@@ -5,13 +5,12 @@ import type { BashAnalysis } from './bash/analyze';
 import { commandBase, fromEnvironment, type SimpleCommand } from './bash/commands';
 import { knowsWrites, pathArgs, type PathArg } from './bash/pathArgs';
 import type { Shape } from './bash/words';
-import { isOwnProcessPath, ownProcessRefusal, ownProcessTree } from '../fs/ownProcess';
 import { folderNamesSync } from '../fs/list';
 import { existingLocation, realLocation, within as isWithin } from '../fs/paths';
 
-// Where the files a Bash command names really are, for the two checks that need the file system:
-// no command may name the agent's own /proc entries, and a command an allow rule let through
-// must name files inside the workspace (reads: also the added folders).
+// Where the files a Bash command names really are: a command an allow rule let through must name
+// files inside the workspace (reads: also the added folders). The /proc check (bashProc.ts) uses
+// the same expansion of globs, tildes and cd.
 
 export interface PathFinding {
   behavior: 'deny' | 'ask';
@@ -43,14 +42,14 @@ const GLOB_CHARS = /[*?[]/;
 const STREAMS: ReadonlySet<string> = new Set(['/dev/null', '/dev/stdin', '/dev/stdout', '/dev/stderr']);
 
 /** What bash makes of `~` and `~/x`; `~user`, `~+`, `~-` are not known here. */
-function tilde(text: string, home: string): string | undefined {
+export function tilde(text: string, home: string): string | undefined {
   if (text === '~') return home;
   if (text.startsWith('~/')) return join(home, text.slice(2));
   return text.startsWith('~') ? undefined : text;
 }
 
 /** The files a glob matches, as bash expands it (dot files only by a leading dot); undefined: too many to look at. */
-function expandGlob(pattern: string, cwd: string): string[] | undefined {
+export function expandGlob(pattern: string, cwd: string): string[] | undefined {
   const abs = isAbsolute(pattern) ? pattern : join(cwd, pattern);
   let current = ['/'];
   let budget = GLOB_BUDGET;
@@ -103,50 +102,8 @@ function candidates(text: string | undefined, shape: Shape | undefined, scope: P
   return out;
 }
 
-interface Word {
-  text: string | undefined;
-  shape?: Shape | undefined;
-}
-
-/** Every literal word and computed-word shape of the script, for the /proc scan. */
-function everyWord(a: BashAnalysis): Word[] {
-  const words: Word[] = [];
-  for (const c of [...a.commands, ...a.runs, ...a.opaque]) c.words.forEach((w, i) => words.push({ text: w, shape: c.shapes?.[i] }));
-  for (const o of a.opaque) for (const input of o.inputs) if (input !== undefined) words.push({ text: input });
-  words.push(...a.readsFrom);
-  return words;
-}
-
-/**
- * A word naming the agent's process, or an ancestor, in /proc: denied, whatever rule allowed the
- * command. A /proc path computed when it runs (`/proc/$PPID/environ`) asks.
- */
-export function ownProcessFinding(a: BashAnalysis, cwd: string): PathFinding | undefined {
-  const tree = ownProcessTree();
-  for (const { text, shape } of everyWord(a)) {
-    if (text !== undefined) {
-      // By the text alone: links are resolved where a rule allowed the command (outsideFinding),
-      // and resolving /proc/self here would name this process instead of the command's.
-      if (!text.includes('/proc')) continue;
-      for (const piece of text.split(/[\s=:,;'"`()<>|&]+/)) {
-        const abs = piece.startsWith('/') ? posix.normalize(piece) : resolve(cwd, piece);
-        if (isOwnProcessPath(abs, 'command', tree)) return { behavior: 'deny', reason: ownProcessRefusal(abs), path: abs };
-      }
-      continue;
-    }
-    if (shape?.kind === 'glob' && shape.text.startsWith('/proc/')) {
-      const pid = shape.text.split('/')[2] ?? '';
-      if ([...tree].some((n) => picomatch.isMatch(String(n), pid))) return { behavior: 'deny', reason: ownProcessRefusal(shape.text), path: shape.text };
-    }
-    if (shape?.kind === 'variable' && /(^|\/)proc(\/|$)/.test(shape.before)) {
-      return { behavior: 'ask', reason: `A path in /proc computed when it runs (${shape.before}$${shape.name}${shape.after}) may be the agent's own process, whose environment holds its API key.` };
-    }
-  }
-  return undefined;
-}
-
 /** The folders a command may run in: the workspace, and where each literal `cd` goes; undefined once one goes somewhere unknown. */
-function workingFolders(commands: readonly SimpleCommand[], scope: PathScope): string[] | undefined {
+export function workingFolders(commands: readonly SimpleCommand[], scope: Pick<PathScope, 'cwd' | 'home'>): string[] | undefined {
   const folders = new Set([scope.cwd]);
   for (const c of commands) {
     const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);

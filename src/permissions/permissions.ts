@@ -7,7 +7,8 @@
 import { homedir } from 'node:os';
 import { resolve, sep } from 'node:path';
 import { sharedBashChecker, type BashChecker } from './bash/checker';
-import { outsideFinding, ownProcessFinding, type PathScope } from './bashPaths';
+import { outsideFinding, type PathScope } from './bashPaths';
+import { ownProcessFinding } from './bashProc';
 import { isOwnProcessPath, ownProcessRefusal } from '../fs/ownProcess';
 import type { PermissionEngine, PermissionVerdict } from './permissionBroker';
 import { mcpAskReason, serverRule } from './mcpRules';
@@ -192,7 +193,7 @@ export class Permissions implements PermissionEngine, SearchScope {
     const own = touched.find((t) => isOwnProcessPath(t.lexical, 'agent') || isOwnProcessPath(t.real, 'agent'));
     if (own) return { behavior: 'deny', reason: ownProcessRefusal(own.lexical) };
     const analysis = tool.traits.runsCommands ? this.bash.analyze(bashCommand(input)) : undefined;
-    const ownInCommand = analysis && !('unavailable' in analysis) ? ownProcessFinding(analysis, ctx.cwd) : undefined;
+    const ownInCommand = analysis && !('unavailable' in analysis) ? ownProcessFinding(analysis, bashCommand(input), ctx) : undefined;
     if (ownInCommand) return { behavior: ownInCommand.behavior, reason: ownInCommand.reason, why: { kind: 'default' } };
     const asked = match(c.ask, 'ask');
     if (asked) return { behavior: 'ask', reason: `The rule ${asked.source}${from(asked)} asks first.`, why: { kind: 'askRule', rule: asked } };

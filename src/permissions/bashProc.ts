@@ -1,0 +1,133 @@
+import { isAbsolute, posix, resolve } from 'node:path';
+import { expand as braces } from 'brace-expansion';
+import picomatch from 'picomatch';
+import type { BashAnalysis } from './bash/analyze';
+import { commandBase } from './bash/commands';
+import type { Shape } from './bash/words';
+import { expandGlob, tilde, workingFolders, type PathFinding, type PathScope } from './bashPaths';
+import { isOwnProcessPath, ownProcessEntries, ownProcessRefusal, ownProcessTree } from '../fs/ownProcess';
+import { realLocation } from '../fs/paths';
+
+// No Bash command, whatever rule allowed it (Bash as a whole included), reaches the /proc entries
+// of the agent or a process above it: their environ holds the API key. The ways there are many (a
+// thread id, which has a /proc directory of its own; a loop or find over /proc; a cd into it; a
+// glob such as /pro?; /proc/self/root, which leads back to /proc; a link; a here-string handed to
+// xargs), so the check is deny-by-default: a command naming one of the agent's entries is denied,
+// and any other command that refers to /proc at all (spelled, globbed, reached through a link or a
+// cd, or an environ file) asks, and is refused in a headless run.
+
+/** Debuggers and tracers: attached to the agent (same user), they read its memory, the key in it. */
+const ATTACHERS: ReadonlySet<string> = new Set(['gdb', 'gcore', 'lldb', 'strace', 'ltrace', 'perf', 'py-spy', 'rr', 'pstack', 'eu-stack']);
+
+/** How a script spells /proc as a folder, a path inside a `proc` folder, or an environ file. */
+const MENTIONS_PROC = /\/proc(?![\w.-])|(?:^|[^\w.-])proc\/|environ/;
+
+/** $PPID is the agent's pid (or its shell's), which `ps e` and /proc both turn into its environment. */
+const NAMES_PARENT = /\bPPID\b/;
+
+const GLOB_CHARS = /[*?[]/;
+
+/** Where a word is split into the paths it may hold (`--file=/proc/1/environ`, `a:b`). */
+const PIECES = /[\s=:,;'"`()<>|&]+/;
+
+/** `/proc/<pid>/root` is the root folder again (same mount namespace): read past it. */
+function reentered(abs: string): string {
+  let p = posix.normalize(abs);
+  for (let m = /^\/proc\/[^/]+\/root(?:\/|$)/.exec(p); m; m = /^\/proc\/[^/]+\/root(?:\/|$)/.exec(p)) p = posix.normalize(`/${p.slice(m[0].length)}`);
+  return p;
+}
+
+const inProc = (abs: string) => /^\/proc(\/|$)/.test(abs);
+
+/** Whether a glob (absolute) may match `target` or something inside it, segment by segment. */
+function globReaches(pattern: string, target: string): boolean {
+  const ps = pattern.split('/').filter(Boolean);
+  const ts = target.split('/').filter(Boolean);
+  for (let i = 0; i < Math.min(ps.length, ts.length); i++) {
+    const seg = ps[i]!;
+    const ok = GLOB_CHARS.test(seg) ? picomatch.isMatch(ts[i]!, seg, { dot: true, nobrace: true, noextglob: true }) : seg === ts[i];
+    if (!ok) return false;
+  }
+  return ps.length >= ts.length;
+}
+
+interface Word {
+  text: string | undefined;
+  shape?: Shape | undefined;
+}
+
+/** Every literal word and computed-word shape of the script, here-docs and here-strings included. */
+function everyWord(a: BashAnalysis): Word[] {
+  const words: Word[] = [];
+  for (const c of [...a.commands, ...a.runs, ...a.opaque]) c.words.forEach((w, i) => words.push({ text: w, shape: c.shapes?.[i] }));
+  for (const o of a.opaque) for (const input of o.inputs) if (input !== undefined) words.push({ text: input });
+  words.push(...a.readsFrom);
+  return words;
+}
+
+const own = (path: string): PathFinding => ({ behavior: 'deny', reason: ownProcessRefusal(path), path });
+
+/**
+ * The agent's own /proc entries, or /proc at all, in a Bash command: deny for the first, ask for
+ * the second; undefined when the command does not refer to /proc.
+ */
+export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<PathScope, 'cwd' | 'home'>): PathFinding | undefined {
+  const tree = ownProcessTree();
+  const folders = workingFolders(a.commands, scope) ?? [scope.cwd];
+  let reaches: string | undefined;
+  const note = (why: string) => (reaches ??= why);
+  if (MENTIONS_PROC.test(script)) note('names /proc or an environ file');
+  else if (NAMES_PARENT.test(script)) note("names $PPID, the agent's process");
+  let entries: string[] | undefined;
+  // A debugger reads the memory of the process it attaches to; `ps e` prints every listed process's environment (it reads /proc/<pid>/environ itself).
+  for (const c of [...a.commands, ...a.runs]) {
+    const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
+    if (name && ATTACHERS.has(name)) note(`runs ${name}, which can attach to the agent's process and read its memory`);
+    if (name !== 'ps') continue;
+    if (c.words.slice(1).some((w) => w === undefined || /^[A-Za-z]*e[A-Za-z]*$/.test(w))) note('runs ps with the e option, which prints the environments of processes');
+  }
+  for (const { text, shape } of everyWord(a)) {
+    if (text !== undefined) {
+      if (MENTIONS_PROC.test(text)) note(`names ${text.slice(0, 80)}`);
+      for (const piece of text.split(PIECES)) {
+        if (!piece) continue;
+        const spelled = tilde(piece, scope.home) ?? piece;
+        for (const folder of isAbsolute(spelled) ? [scope.cwd] : folders) {
+          const abs = reentered(resolve(folder, spelled));
+          // Judged as written first: /proc/self is the command's own, not this process's.
+          if (isOwnProcessPath(abs, 'command', tree)) return own(abs);
+          if (inProc(abs)) {
+            note(`names ${abs}`);
+            continue;
+          }
+          // A link (in the workspace, say) into /proc.
+          const real = reentered(realLocation(abs));
+          if (!inProc(real)) continue;
+          if (isOwnProcessPath(real, 'command', tree)) return own(real);
+          note(`names ${abs}, which leads to ${real}`);
+        }
+      }
+      continue;
+    }
+    if (shape?.kind === 'glob') {
+      for (const word of braces(shape.text)) {
+        const spelled = tilde(word, scope.home) ?? word;
+        for (const folder of isAbsolute(spelled) ? [scope.cwd] : folders) {
+          const pattern = reentered(resolve(folder, spelled));
+          entries ??= ownProcessEntries(tree);
+          const hit = entries.find((e) => globReaches(pattern, e));
+          if (hit) return own(`${shape.text} (which matches ${hit})`);
+          if (globReaches(pattern, '/proc')) note(`has a glob, ${shape.text}, that may match /proc`);
+          // A link inside the folder the glob lists may lead into /proc.
+          else if (!isAbsolute(spelled) && (expandGlob(pattern, folder) ?? []).some((m) => inProc(reentered(realLocation(m))))) note(`has a glob, ${shape.text}, that matches a link into /proc`);
+        }
+      }
+      continue;
+    }
+    if (shape?.kind === 'variable' && (MENTIONS_PROC.test(`${shape.before}/${shape.after}`) || /(^|\/)proc$/.test(shape.before) || shape.name === 'PPID')) {
+      note(`computes a path when it runs (${shape.before}$${shape.name}${shape.after})`);
+    }
+  }
+  if (reaches === undefined) return undefined;
+  return { behavior: 'ask', reason: `The command ${reaches}: the /proc entries of the agent's own process, whose environment holds its API key, may be reached this way.` };
+}
