@@ -303,7 +303,8 @@ describe('the chat panel in real VS Code', { timeout: 600_000 }, () => {
       const rect = (sel) => document.querySelector(sel)?.getBoundingClientRect();
       const title = document.querySelector('[data-testid="session-title"]');
       const header = document.querySelector('.header');
-      const kids = [...header.children].map((c) => c.getBoundingClientRect());
+      // Items a narrow header hides (display: none) have no box and sit on no row.
+      const kids = [...header.children].map((c) => c.getBoundingClientRect()).filter((r) => r.width > 0 || r.height > 0);
       const figures = document.querySelector('.token-meter .figures');
       const area = document.querySelector('[data-testid="prompt-input"]');
       const style = getComputedStyle(area);
