@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline';
+import { UNSAFE_BEYOND_ASCII } from '../base/printable';
 
 /** Where the CLI writes: stdout for results, stderr for everything a script should not parse. */
 export interface CliIo {
@@ -9,9 +10,8 @@ export interface CliIo {
 // C0 controls but tab and newline, DEL, and the C1 controls (U+0080-U+009F, which some terminals
 // read as ESC sequences: U+009B is CSI). A carriage return is one of them: it lets a line overwrite
 // what was printed before it. The bidirectional marks and overrides too: they make a file name
-// read as another.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// read as another (the list beyond ASCII is base/printable's, shared).
+const CONTROL = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${UNSAFE_BEYOND_ASCII}]`, 'g');
 
 /**
  * Text a terminal shows as text. What the CLI prints comes from places it does not control (the

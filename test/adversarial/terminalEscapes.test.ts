@@ -22,11 +22,14 @@ const HOSTILE: Array<[string, string]> = [
   ['carriage return', 'over\rwrite'],
   ['DEL', 'x\u007fy'],
   ['right-to-left override', 'txt.\u202eexe'],
+  ['Arabic letter mark', 'a\u061cb'],
+  ['line separator', 'one\u2028two'],
+  ['paragraph separator', 'one\u2029two'],
 ];
 
 /** Any control character a terminal acts on: all but tab and newline. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 async function cli(argv: string[], cwd: string) {
   let out = '';
