@@ -11,6 +11,7 @@ import { getDefaultAppState, type AppState } from '../state/appState';
 import { RuntimeState } from '../state/runtimeState';
 import { createStore } from '../shared/store';
 import { printable } from '../base/printable';
+import { markPrivate } from '../fs/write';
 import { cliSessionsDir, cliStateDir } from '../sessions/paths';
 import { SessionStore } from '../sessions/sessionStore';
 import { memoryKeyFolder } from '../context/gitRepo';
@@ -108,6 +109,9 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
   // Every print below goes through this one io, which neutralises terminal escapes.
   const io = opts.io ? terminalSafeIo(opts.io) : stdio;
   const env = opts.env ?? process.env;
+  // Sessions, memory, approvals and trust of every project live under it; its folder names come
+  // from project paths, so it is closed to other users from the top, not only per project.
+  markPrivate(cliStateDir(env));
   let args;
   try {
     args = parseCliArgs(argv, opts.cwd ?? process.cwd());

@@ -106,4 +106,14 @@ describe('finding 17: private data readable by every account', () => {
     assert.ok(readdirSync(dir).some((n) => n.endsWith('.jsonl')));
     assert.deepEqual(open(dir), []);
   });
+
+  it('the CLI: its state folder, made on first use, is private from the top (other users cannot list the projects in it)', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tl-adv-cli-'));
+    const stateDir = join(mkdtempSync(join(tmpdir(), 'tl-adv-home-')), 'state', 'threadline');
+    const env = { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: standin.url, THREADLINE_STATE_DIR: stateDir, THREADLINE_AUTO_MEMORY: '0' };
+    standin.enqueue({ content: [{ type: 'text', text: 'hello' }] });
+    const code = await runCli(['-p', 'hi', '--model', 'claude-sonnet-4-6'], { io: { out: () => undefined, err: () => undefined }, env, cwd });
+    assert.equal(code, 0);
+    assert.deepEqual(open(stateDir), []);
+  });
 });
