@@ -2,7 +2,7 @@
 // appended to or removed. One rule decides permissions here: a file under a folder marked
 // private (sessions, memory, notes: what the user said and what the agent learnt) is 0600 in
 // 0700 folders, whoever writes it (our own code, or the background agent's Write tool).
-import { chmod, mkdir, open, rename, rm, utimes, type FileHandle } from 'node:fs/promises';
+import { chmod, mkdir, open, rename, rm, stat, utimes, type FileHandle } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import writeFileAtomicLib from 'write-file-atomic';
 import { realLocationAsync, within } from './paths';
@@ -46,8 +46,10 @@ export async function makeFolder(dir: string): Promise<void> {
   await mkdir(abs, { recursive: true, mode: 0o700 });
   if (!tightened.has(root)) {
     tightened.add(root);
-    // Not ours (another user's folder, a read-only mount): it stays as it is.
-    await chmod(root, 0o700).catch(() => undefined);
+    // Closed to others, never opened further for the owner (a folder the user made read-only
+    // stays so). Not ours (another user's folder, a read-only mount): it stays as it is.
+    const mode = (await stat(root).catch(() => undefined))?.mode;
+    if (mode !== undefined && mode & 0o077) await chmod(root, mode & 0o700).catch(() => undefined);
   }
 }
 
