@@ -31,6 +31,8 @@ const GLOB_CHARS = /[*?[]/;
 const PIECES = /[\s=:,;'"`()<>|&]+/;
 
 /** `/proc/<pid>/root` is the root folder again (same mount namespace): read past it. */
+const STREAMS = /^\/dev\/(stdin|stdout|stderr|fd(\/\d+)?)$/;
+
 function reentered(abs: string): string {
   let p = posix.normalize(abs);
   for (let m = /^\/proc\/[^/]+\/root(?:\/|$)/.exec(p); m; m = /^\/proc\/[^/]+\/root(?:\/|$)/.exec(p)) p = posix.normalize(`/${p.slice(m[0].length)}`);
@@ -100,6 +102,9 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
             note(`names ${abs}`);
             continue;
           }
+          // The standard streams lead through /proc/self, which is the command's own when it
+          // opens them, not this process's: resolving them here would name the agent.
+          if (STREAMS.test(abs)) continue;
           // A link (in the workspace, say) into /proc.
           const real = reentered(realLocation(abs));
           if (!inProc(real)) continue;
