@@ -251,7 +251,7 @@ export async function compactWithSummary(opts: CompactOptions): Promise<Compacti
   let rounds = splitRounds(opts.history);
   let dropped = 0;
   for (let attempt = 0; ; attempt++) {
-    const fit = fitSummaryRounds(opts.history, rounds, limits.requestMaxTokens, dropped);
+    const fit = fitSummaryRounds(opts.history, rounds, limits.requestMaxTokens, dropped, limits.requestHardMaxTokens ?? limits.requestMaxTokens);
     ({ rounds, dropped } = fit);
     const messages = fit.messages;
     // The request must end with the user asking for the summary; tool calls left unanswered

@@ -20,6 +20,12 @@ export interface CompactLimits {
    * limit is never sent, the summary request included (undefined: not checked).
    */
   requestMaxTokens?: number;
+  /**
+   * The blocking limit itself. When even the newest round alone is over `requestMaxTokens` (the
+   * share left for system, tools and instructions is an estimate), it is still sent up to this,
+   * which no request ever passes.
+   */
+  requestHardMaxTokens?: number;
   /** Files put back after a summary, all together (the 200k figure when not given)... */
   fileBudgetTokens?: number;
   /** ...and each (a longer one is cut). */
@@ -30,7 +36,7 @@ export interface CompactLimits {
 const FILE_BUDGET_TOKENS = 50_000;
 const FILE_MAX_TOKENS = 5_000;
 
-export const DEFAULT_COMPACT_LIMITS: Required<Omit<CompactLimits, 'requestMaxTokens'>> = { keepMinTokens: 10_000, keepMaxTokens: 40_000, carryTokens: 16_000, summaryMaxTokens: 20_000, fileBudgetTokens: FILE_BUDGET_TOKENS, fileMaxTokens: FILE_MAX_TOKENS };
+export const DEFAULT_COMPACT_LIMITS: Required<Omit<CompactLimits, 'requestMaxTokens' | 'requestHardMaxTokens'>> = { keepMinTokens: 10_000, keepMaxTokens: 40_000, carryTokens: 16_000, summaryMaxTokens: 20_000, fileBudgetTokens: FILE_BUDGET_TOKENS, fileMaxTokens: FILE_MAX_TOKENS };
 
 /** Of the blocking limit, what the summary request's messages may fill. */
 const SUMMARY_REQUEST_SHARE = 0.85;
@@ -45,6 +51,7 @@ export function compactLimits(t: Thresholds): CompactLimits {
     // The messages alone: the system prompt, the tools and the instructions ride along, so a
     // share of the blocking limit is left for them.
     requestMaxTokens: Math.floor(t.blockingAt * SUMMARY_REQUEST_SHARE),
+    requestHardMaxTokens: t.blockingAt,
     // The seeds' 5 x 5k (50k at most) is 30% of a 200k window's threshold: the same share below.
     fileBudgetTokens: Math.min(DEFAULT_COMPACT_LIMITS.fileBudgetTokens, Math.floor(room * 0.3)),
     fileMaxTokens: Math.min(DEFAULT_COMPACT_LIMITS.fileMaxTokens, Math.floor(room * 0.06)),

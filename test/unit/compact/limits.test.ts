@@ -14,6 +14,7 @@ describe('compaction limits follow the window', () => {
       carryTokens: 16_000,
       summaryMaxTokens: 20_000,
       requestMaxTokens: 150_450, // 85 % of the 177k blocking limit
+      requestHardMaxTokens: 177_000, // the blocking limit itself, for a newest round alone
       fileBudgetTokens: 50_000,
       fileMaxTokens: 5_000,
     });
@@ -28,6 +29,7 @@ describe('compaction limits follow the window', () => {
       carryTokens: 2_736, // 10 %
       summaryMaxTokens: 5_407, // what the window leaves above the threshold
       requestMaxTokens: 24_649, // 85 % of the blocking limit
+      requestHardMaxTokens: 28_999,
       fileBudgetTokens: 8_208, // 30 %
       fileMaxTokens: 1_641, // 6 %
     });
