@@ -56,6 +56,7 @@ export async function benchActivate(root: string): Promise<Record<string, number
   const context = {
     subscriptions: [] as { dispose(): void }[],
     extensionUri: {},
+    extension: { packageJSON: { version: '0.0.0-bench' } },
     secrets: { get: async () => undefined, store: async () => undefined, onDidChange: () => ({ dispose() {} }) },
     globalStorageUri: { fsPath: '/tmp/threadline-bench-global' },
     storageUri: { fsPath: '/tmp/threadline-bench-ws' },
