@@ -104,6 +104,17 @@ const PATH_LIKE_ONLY: ReadonlySet<string> = new Set(['git']);
 
 const pathLike = (w: string) => w.startsWith('/') || w.startsWith('~') || w.split('/').includes('..');
 
+/**
+ * find's tests whose value is a pattern matched against names, never opened: `-name '/etc/*'`
+ * names no file. Other tests' values are left to the word check (`-newer FILE`, `-samefile FILE`
+ * read the file they name).
+ */
+const FIND_PATTERN_TESTS: ReadonlySet<string> = new Set(['-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-lname', '-ilname']);
+
+function patternValues(words: readonly (string | undefined)[], from: number, notFiles: Set<number>): void {
+  for (let i = from; i < words.length - 1; i++) if (words[i] !== undefined && FIND_PATTERN_TESTS.has(words[i]!)) notFiles.add(++i);
+}
+
 /** Whether pathArgs knows which of the command's words it writes (for others, any word may be written). */
 export function knowsWrites(name: string): boolean {
   return SPECS.has(name);
@@ -131,7 +142,10 @@ export function pathArgs(c: SimpleCommand, notFiles?: Set<number>): PathArg[] {
   for (let i = 1; i < c.words.length; i++) {
     const w = c.words[i];
     // find's expression starts at its first word beginning with -, (, ! or ) other than -H, -L, -P.
-    if (spec.stopAt && w !== undefined && spec.stopAt.test(w) && !/^-[HLP]$/.test(w)) break;
+    if (spec.stopAt && w !== undefined && spec.stopAt.test(w) && !/^-[HLP]$/.test(w)) {
+      if (notFiles) patternValues(c.words, i, notFiles);
+      break;
+    }
     if ((name === 'cd' || name === 'pushd') && w !== undefined && /^[-+]\d*$/.test(w)) {
       // The folder before, or one on the stack: known only when it runs.
       push(undefined, { kind: 'computed' });

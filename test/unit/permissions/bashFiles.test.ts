@@ -71,9 +71,11 @@ describe('which words a command reads or writes', () => {
   it('operands that are not files: chmod’s mode, find’s expression; a second operand that is written', () => {
     assert.equal(behavior('chmod 755 src/a.ts'), 'allow');
     assert.equal(behavior(`chmod 755 ${outside}/secret.txt`), 'ask');
-    // A word that names an existing place outside asks, even where find reads it as a pattern:
-    // deny-by-default costs a question here, and a rule cannot be told apart from a path.
-    assert.equal(behavior(`find src -name '/etc/*'`), 'ask');
+    // find's name tests take a pattern, never a file; its other tests' values may be files.
+    assert.equal(behavior(`find src -name '/etc/*'`), 'allow');
+    assert.equal(behavior(`find src -type f -o -ipath '${outside}/*' -print`), 'allow');
+    assert.equal(behavior(`find src -newer ${outside}/secret.txt`), 'ask');
+    assert.equal(behavior(`find src -name x -newer ${outside}/secret.txt`), 'ask');
     assert.equal(behavior(`find src -name '*.ts'`), 'allow');
     assert.equal(behavior(`find ${outside} -name x`), 'ask');
     assert.equal(behavior('xxd src/a.ts out.hex'), 'allow');
