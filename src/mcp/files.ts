@@ -1,17 +1,11 @@
 // Every file MCP reads or writes goes through here (config files, the approvals file, results
-// written aside, where a folder really is), so that moving them onto the file-system gate is a
+// written aside), so that moving them onto the file-system gate is a
 // change to this file only.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { withFileLock } from '../fs/lock';
-import { realLocation } from '../fs/paths';
 import { readRegularFile } from '../fs/read';
 import { makeFolder, markPrivate, writeFileAtomic } from '../fs/write';
-
-/** Where a path really is (symlinks resolved), or the path made absolute when it does not exist. */
-export function realPathOr(path: string): string {
-  return realLocation(path);
-}
 
 export type TextRead = { ok: true; text: string } | { ok: false; missing: boolean; reason: string };
 

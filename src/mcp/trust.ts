@@ -5,7 +5,8 @@
 import type { WithheldGrant } from '../permissions/projectTrust';
 import type { McpServerConfig } from './config/types';
 import { needsApproval, needsTrust } from './config/types';
-import { readTextFile, realPathOr, updateStateFile } from './files';
+import { readTextFile, updateStateFile } from './files';
+import { realLocation } from '../fs/paths';
 
 export type ApprovalDecision = 'approved' | 'denied';
 
@@ -36,7 +37,7 @@ const MAX_BYTES = 4 * 1024 * 1024;
 
 /** The key of a folder: where it really is, so a link to it shares its answers. */
 export function folderKey(folder: string): string {
-  return realPathOr(folder);
+  return realLocation(folder);
 }
 
 function parse(text: string | undefined): FileShape {

@@ -3,9 +3,10 @@
 // entry for this project, then the project's files, then the user's settings.
 import { isAbsolute, join, resolve } from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { readTextFile, realPathOr } from '../files';
+import { readTextFile } from '../files';
 import { parseServerEntry } from './parse';
 import type { McpConfigProblem, McpConfigSet, McpScope, McpServerConfig } from './types';
+import { realLocation } from '../../fs/paths';
 
 /** Settings files are small; ~/.claude.json also keeps Claude Code's history, and can be large. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -135,7 +136,7 @@ export async function readMcpConfig(opts: McpSourceOptions): Promise<McpConfigRe
     // The user's own entries for this folder (Claude Code's "local" scope), keyed by its path.
     if (claudeJson.ok && isRecord(claudeJson.value) && isRecord(claudeJson.value.projects)) {
       const projects = claudeJson.value.projects;
-      const key = [opts.cwd, realPathOr(opts.cwd)].find((k) => isRecord(projects[k]));
+      const key = [opts.cwd, realLocation(opts.cwd)].find((k) => isRecord(projects[k]));
       if (key) {
         const local = serversUnder(projects[key], ['mcpServers'], `${claude.label} (this project)`, problems);
         if (local) found.push({ scope: 'local', source: `${claude.label} (this project)`, entries: local });
