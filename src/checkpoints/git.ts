@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { HardenedGit } from '../context/gitProcess';
-import { findRepository } from '../context/gitRepo';
+import { findRepository } from '../tools/gitRepo';
 import { entryAt, realPath } from '../fs/entries';
 import { relativeWithin } from '../fs/paths';
 import type { StatKey } from './manifest';

@@ -14,7 +14,7 @@ import { printable } from '../base/printable';
 import { markPrivate } from '../fs/write';
 import { cliSessionsDir, cliStateDir } from '../sessions/paths';
 import { SessionStore } from '../sessions/sessionStore';
-import { memoryKeyFolder } from '../context/gitRepo';
+import { memoryKeyFolder } from '../tools/gitRepo';
 import { MemoryDir } from '../memory/memdir';
 import type { MemorySetup } from '../memory/memoryWiring';
 import { resolveMemoryDir } from '../memory/paths';

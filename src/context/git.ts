@@ -1,4 +1,4 @@
-import { branchFromFiles, findRepository, type RepoLocation } from './gitRepo';
+import { branchFromFiles, findRepository, type RepoLocation } from '../tools/gitRepo';
 import { HardenedGit } from './gitProcess';
 
 export const MAX_STATUS_CHARS = 2000;
@@ -84,14 +84,20 @@ async function fromGit(repo: RepoLocation, timeoutMs: number): Promise<GitSnapsh
   const git = new HardenedGit(repo, timeoutMs);
   // All at once, the repository check included. The branch comes from the symbolic ref, which
   // exists before the first commit: asking `rev-parse HEAD` in a fresh `git init` fails.
-  const [inside, symbolic, mainBranch, status, log, userName] = await Promise.all([
+  const [inside, symbolic, mainBranch, tracked, untracked, log, userName] = await Promise.all([
     quiet(git, ['rev-parse', '--is-inside-work-tree'], { noDrivers: true }),
     quiet(git, ['symbolic-ref', '--short', '-q', 'HEAD'], { noDrivers: true }),
     mainBranchOf(git),
     // --no-optional-locks: a snapshot must never contend with the user's own git commands, and
     // never writes the index (whose hook would run).
     // Status hashes changed files through their filters: it waits until every driver is known.
-    quiet(git, ['--no-optional-locks', 'status', '--short', '--ignore-submodules=all'], { keepLeading: true }),
+    // The untracked files come from a second process at the same time: on a big tree the scan
+    // for them costs as much as the index check, and the two together are most of a new
+    // session's wait. `status --short` lists untracked files after all the tracked ones, in the
+    // same form, so the two outputs join into what one `status` would print.
+    quiet(git, ['--no-optional-locks', 'status', '--short', '--untracked-files=no', '--ignore-submodules=all'], { keepLeading: true }),
+    // Lists names only, reading no content: no driver can run, so it need not wait for them.
+    quiet(git, ['ls-files', '--others', '--exclude-standard', '--directory', '--no-empty-directory'], { noDrivers: true }),
     // A subject line only, cut by git itself (a 4 MB subject must not crowd out the other four);
     // no signature check, no diff drivers, whatever the config says.
     quiet(git, ['log', `--format=%h %<(${MAX_LINE_CHARS},trunc)%s`, '-n', '5', '--no-show-signature', '--no-ext-diff', '--no-textconv', '--no-color'], { noDrivers: true }),
@@ -103,7 +109,8 @@ async function fromGit(repo: RepoLocation, timeoutMs: number): Promise<GitSnapsh
     const sha = (await quiet(git, ['rev-parse', '--short', 'HEAD'], { noDrivers: true }))?.text;
     branch = sha ? `HEAD (detached at ${sha})` : undefined;
   }
-  const s = capSection(status?.text ?? '', MAX_STATUS_CHARS);
+  const status = [tracked?.text, untracked?.text.split('\n').map((f) => `?? ${f}`).join('\n')].filter(Boolean).join('\n');
+  const s = capSection(status, MAX_STATUS_CHARS);
   // `%<(N,trunc)` pads short subjects with spaces.
   const commits = capSection((log?.text ?? '').split('\n').map((l) => l.trimEnd()).join('\n'), MAX_COMMITS_CHARS);
   return {
@@ -111,7 +118,7 @@ async function fromGit(repo: RepoLocation, timeoutMs: number): Promise<GitSnapsh
     mainBranch: name(mainBranch),
     userName: name(userName?.text),
     status: s.text,
-    statusTruncated: s.cut || Boolean(status?.cut),
+    statusTruncated: s.cut || Boolean(tracked?.cut) || Boolean(untracked?.cut),
     recentCommits: commits.text,
   };
 }

@@ -9,7 +9,7 @@ import { delimiter, isAbsolute, join } from 'node:path';
 import { isExecutableFile } from '../fs/stat';
 import { childEnv } from '../tools/childEnv';
 import { driverOverrides, GIT_PROGRAM_SETTINGS, gitConfigEnv, type GitSetting } from '../tools/gitGuard';
-import type { RepoLocation } from './gitRepo';
+import type { RepoLocation } from '../tools/gitRepo';
 
 export interface GitRunOptions {
   /** The process is killed when it has not finished by then. */

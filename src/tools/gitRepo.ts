@@ -52,7 +52,7 @@ async function looksLikeGitDir(dir: string): Promise<boolean> {
  * `.git` file. Anything else (a pointer into someone else's repository, a forged `commondir`)
  * is not followed.
  */
-async function verifiedWorktree(dotGit: string): Promise<{ gitDir: string; commonDir: string } | undefined> {
+export async function verifiedWorktree(dotGit: string): Promise<{ gitDir: string; commonDir: string } | undefined> {
   const line = await readPointer(dotGit);
   const m = line ? /^gitdir:\s*(.+)$/.exec(line) : null;
   if (!m) return undefined;

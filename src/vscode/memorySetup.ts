@@ -1,4 +1,4 @@
-import { memoryKeyFolder } from '../context/gitRepo';
+import { memoryKeyFolder } from '../tools/gitRepo';
 import type { MemorySetup } from '../memory/memoryWiring';
 import { resolveMemoryDir } from '../memory/paths';
 import type { Host } from '../ports/host';

@@ -213,11 +213,12 @@ function runShell(command: string, cwd: string, baseEnv: NodeJS.ProcessEnv, time
  * The command's environment: the host's without the agent's credentials, and set up so that any
  * git inside it runs no program the repository names (tools/gitGuard.ts).
  */
-export async function bashEnv(cwd: string): Promise<NodeJS.ProcessEnv> {
+export async function bashEnv(cwd: string): Promise<{ env: NodeJS.ProcessEnv } | { refused: string }> {
   const git = await bashGitEnv(cwd, process.env);
+  if ('refused' in git) return git;
   const env = childEnv(git.set);
   for (const name of git.unset) delete env[name];
-  return env;
+  return { env };
 }
 
 export const bashTool: Tool<BashInput> = {
@@ -247,6 +248,8 @@ export const bashTool: Tool<BashInput> = {
     if (where === 'missing' || where === 'unreadable') return { content: `The working folder ${cwd} does not exist.`, isError: true };
     if (where !== 'folder') return { content: `The working folder ${cwd} is not a folder.`, isError: true };
     const timeout = Math.min(Math.round(i.timeout ?? BASH_DEFAULT_TIMEOUT_MS), BASH_MAX_TIMEOUT_MS);
-    return runShell(i.command, cwd, await bashEnv(cwd), Math.max(1, timeout), signal, onOutput);
+    const prepared = await bashEnv(cwd);
+    if ('refused' in prepared) return { content: prepared.refused, isError: true };
+    return runShell(i.command, cwd, prepared.env, Math.max(1, timeout), signal, onOutput);
   },
 };

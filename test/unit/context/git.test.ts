@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -53,6 +53,30 @@ describe('git snapshot', () => {
     assert.equal(s.recentCommits, '');
     assert.match(s.status, /^\?\? a\.txt$/m);
     assert.match(formatGitSnapshot(s), /Recent commits:\n\(none\)/);
+  });
+
+  it('lists the status exactly as one `git status --short` at the top would: tracked, then untracked, folders whole, ignored and empty ones left out', async () => {
+    const dir = repo();
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
+    writeFileSync(join(dir, '.gitignore'), 'build/\n*.log\n');
+    mkdirSync(join(dir, 'build'));
+    writeFileSync(join(dir, 'build', 'out.js'), 'x');
+    writeFileSync(join(dir, 'debug.log'), 'x');
+    mkdirSync(join(dir, 'empty'));
+    mkdirSync(join(dir, 'fresh', 'deep'), { recursive: true });
+    writeFileSync(join(dir, 'fresh', 'deep', 'a.ts'), 'x');
+    mkdirSync(join(dir, 'sub'));
+    writeFileSync(join(dir, 'sub', 'tracked.ts'), 'x');
+    git('add', 'sub/tracked.ts');
+    writeFileSync(join(dir, 'sub', 'loose.ts'), 'x');
+    writeFileSync(join(dir, 'odd\tname "ü".txt'), 'x');
+    git('rm', '-q', 'f2.txt');
+    git('mv', 'f3.txt', 'f3-moved.txt');
+    const s = await takeGitSnapshot(join(dir, 'sub'), { trusted: true });
+    const expected = git('-c', 'core.quotePath=true', 'status', '--short').replace(/^\n+/, '').trimEnd();
+    assert.equal(s?.status, expected);
+    assert.match(s.status, /^\?\? fresh\/$/m, 'a wholly untracked folder is one line');
+    assert.doesNotMatch(s.status, /build|debug\.log|empty/);
   });
 
   it('names a detached HEAD by its commit', async () => {

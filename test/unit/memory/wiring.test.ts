@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { MessageParam } from '../../../src/api/types';
-import { memoryKeyFolder } from '../../../src/context/gitRepo';
+import { memoryKeyFolder } from '../../../src/tools/gitRepo';
 import { MemoryDir } from '../../../src/memory/memdir';
 import { resolveMemoryDir } from '../../../src/memory/paths';
 import { createStandinAgent } from '../../support/standinAgent';

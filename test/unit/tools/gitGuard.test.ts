@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { bashEnv } from '../../../src/tools/builtin/bash';
-import { configNames } from '../../../src/tools/gitGuard';
+import { configNames } from '../../../src/tools/gitConfigFile';
 
 /** The GIT_CONFIG_KEY/VALUE pairs of an environment, as key → last value. */
 function envConfig(env: NodeJS.ProcessEnv): Map<string, string> {
@@ -21,7 +21,9 @@ describe("the Bash tool's child environment", () => {
     writeFileSync(join(cwd, '.git', 'config'), '[core]\n\tfsmonitor = ./x\n[filter "lfs-ish"]\n\tclean = ./x\n\tprocess = ./x\n[diff "a.b"]\n\ttextconv = ./x\n[merge "m"]\n\tdriver = ./x\n[credential "https://h"]\n\thelper = ./x\n');
     process.env.GIT_EXTERNAL_DIFF = '/bin/evil';
     try {
-      const env = await bashEnv(cwd);
+      const prepared = await bashEnv(cwd);
+      assert.ok('env' in prepared, 'a plain repository is not refused');
+      const env = prepared.env;
       const cfg = envConfig(env);
       assert.equal(cfg.get('core.fsmonitor'), 'false');
       assert.equal(cfg.get('core.hooksPath'), '/dev/null');

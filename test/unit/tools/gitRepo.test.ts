@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
-import { branchFromFiles, findRepository, memoryKeyFolder } from '../../../src/context/gitRepo';
+import { branchFromFiles, findRepository, memoryKeyFolder } from '../../../src/tools/gitRepo';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'protocol.file.allow=always', ...args], { cwd, stdio: 'ignore' });
 const tmp = () => realpathSync(mkdtempSync(join(tmpdir(), 'tl-repo-')));

@@ -1,0 +1,128 @@
+// The repositories a git inside a Bash command may use, and what their own files tell git to do.
+// Git finds a repository by walking up from where it runs (or down, once a command changes into a
+// nested one), then obeys what that repository's files say: the config's settings and includes,
+// `core.worktree`, a `.git` file's `gitdir:`, a `commondir` file. A downloaded repository writes all
+// of those itself. The settings are switched off by the guard (gitGuard.ts); a pointer that sends
+// git to work on another folder or another repository cannot be switched off from outside, so
+// such a repository makes the command refused instead.
+import { basename, dirname, join, resolve } from 'node:path';
+import { isInside, realLocation } from '../fs/paths';
+import { readRegularFile } from '../fs/read';
+import { listTree } from '../fs/scan';
+import { inspect } from '../fs/stat';
+import { readConfigFile, type FileEntry } from './gitConfigFile';
+import { verifiedWorktree } from './gitRepo';
+
+/** How much of the workspace is looked through for nested repositories, and for how long. */
+const NESTED_MAX_ENTRIES = 50_000;
+const NESTED_TIME_MS = 1_000;
+
+export interface Reach {
+  /** Every config name the reachable repositories set, includes followed (any condition). */
+  names: string[];
+  /** Why no command may run here: a repository points git at files outside the workspace. */
+  refusal?: string;
+}
+
+/** `.git` entries a command run in `cwd` may reach: those of the folders above it, and nested ones below. */
+async function dotGitsAround(cwd: string): Promise<string[]> {
+  const out: string[] = [];
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    out.push(join(dir, '.git'));
+    if (dirname(dir) === dir) break;
+  }
+  // A repository nested in the workspace (a vendored checkout, a submodule) is git's repository
+  // once a command changes into it. Bounded: a huge tree is looked through only in part.
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), NESTED_TIME_MS);
+  let met = 0;
+  const found = (rel: string) => {
+    if (++met > NESTED_MAX_ENTRIES) stop.abort();
+    if (basename(rel) !== '.git') return false;
+    out.push(join(cwd, rel));
+    return true;
+  };
+  try {
+    await listTree(cwd, { maxFiles: 0, signal: stop.signal, skipDir: (rel) => found(rel), skipFile: (rel) => (found(rel), true) });
+  } catch {
+    // an unreadable folder: what was found so far stands
+  } finally {
+    clearTimeout(timer);
+  }
+  return out;
+}
+
+async function firstLine(path: string): Promise<string | undefined> {
+  const read = await readRegularFile(path, 4096);
+  return read.ok ? read.bytes.toString('utf8').split('\n')[0]!.trim() : undefined;
+}
+
+interface Located {
+  /** The folder holding the `.git` entry: where git takes the work tree to be. */
+  top: string;
+  gitDir: string;
+  commonDir: string;
+  /** `.git` is a file or a link, not the folder itself. */
+  redirected: boolean;
+}
+
+/** The git folder a `.git` entry stands for, as git follows it: the folder, a `gitdir:` file, a link; and its shared folder. */
+async function locate(dotGit: string): Promise<Located | undefined> {
+  const kind = (await inspect(dotGit, { follow: false })).kind;
+  const top = dirname(dotGit);
+  let gitDir: string | undefined;
+  if (kind === 'folder') gitDir = dotGit;
+  else if (kind === 'link') gitDir = realLocation(dotGit);
+  else if (kind === 'file') {
+    const m = /^gitdir:\s*(.+)$/.exec((await firstLine(dotGit)) ?? '');
+    gitDir = m ? resolve(top, m[1]!) : undefined;
+  }
+  if (!gitDir || (await inspect(gitDir)).kind !== 'folder') return undefined;
+  const common = await firstLine(join(gitDir, 'commondir'));
+  return { top, gitDir, commonDir: common ? resolve(gitDir, common) : gitDir, redirected: kind !== 'folder' };
+}
+
+const same = (a: string, b: string) => realLocation(a) === realLocation(b);
+
+/**
+ * Why git would work outside the workspace from this repository, if it would: a `core.worktree`
+ * naming another folder than the one holding `.git`, or git data kept in another repository's
+ * folder. Allowed are the pointers git itself writes: a worktree whose folder points back
+ * (`git worktree add`), a submodule whose git folder names it as its work tree, and any pointer
+ * that stays inside the workspace.
+ */
+async function redirection(repo: Located, entries: readonly FileEntry[], workspace: string): Promise<string | undefined> {
+  const worktrees = entries.filter((e) => e.name === 'core.worktree' && e.value).map((e) => resolve(repo.gitDir, e.value!));
+  const away = worktrees.find((w) => !same(w, repo.top));
+  if (away) return `sets core.worktree to ${away}, so git would read and change the files there`;
+  const verified = repo.redirected ? await verifiedWorktree(join(repo.top, '.git')) : undefined;
+  const pointsBack = worktrees.length > 0 || (verified !== undefined && same(verified.gitDir, repo.gitDir));
+  if (repo.redirected && !pointsBack && !isInside(workspace, repo.gitDir)) return `keeps its git data in ${repo.gitDir}, another repository's folder`;
+  const sharedOk = same(repo.commonDir, repo.gitDir) || (verified !== undefined && same(verified.commonDir, repo.commonDir)) || isInside(workspace, repo.commonDir);
+  if (!sharedOk) return `shares its git data with ${repo.commonDir} (its commondir file), another repository's folder`;
+  return undefined;
+}
+
+/** What the repositories reachable from `cwd` (the workspace folder) tell git, and whether any points git out of the workspace. */
+export async function reachableRepositories(cwd: string): Promise<Reach> {
+  const names: string[] = [];
+  for (const dotGit of await dotGitsAround(cwd)) {
+    const repo = await locate(dotGit);
+    if (!repo) continue;
+    const files = [join(repo.commonDir, 'config'), join(repo.gitDir, 'config.worktree'), join(repo.commonDir, 'config.worktree')];
+    if (!same(repo.commonDir, repo.gitDir)) files.push(join(repo.gitDir, 'config'));
+    // Each repository reads its files afresh: two repositories sharing a config judge its core.worktree each against their own folder.
+    const entries: FileEntry[] = [];
+    const seen = new Set<string>();
+    for (const file of files) await readConfigFile(file, entries, 0, seen);
+    names.push(...entries.map((e) => e.name));
+    const why = await redirection(repo, entries, cwd);
+    if (why) {
+      return {
+        names,
+        refusal: `Not run: the repository at ${repo.top} ${why}, outside the workspace. A git command here (or a program that runs git) could reach files the workspace rules do not cover. Remove that setting, or open the folder it names instead.`,
+      };
+    }
+  }
+  return { names };
+}

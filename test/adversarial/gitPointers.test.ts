@@ -1,0 +1,122 @@
+// Git inside a Bash command obeys what the repository's own files say: where the work tree is
+// (`core.worktree`), where its data is (a `.git` file, a `.git` link, a `commondir` file), which
+// files the config includes however their names are spelled, and programs under settings beyond
+// the usual drivers (trailer commands, a tool's path, an alias). An archive can carry any `.git`
+// folder. Each case runs the real Bash tool with real git, and checks what git did, not what the
+// guard says.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { describe, it } from 'node:test';
+import { bashTool } from '../../src/tools/builtin/bash';
+
+const tmp = (p: string) => realpathSync(mkdtempSync(join(tmpdir(), p)));
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'protocol.file.allow=always', '-C', cwd, ...args], { env: { PATH: process.env.PATH, HOME: cwd }, stdio: ['ignore', 'pipe', 'ignore'] }).toString();
+
+async function bash(command: string, cwd: string): Promise<{ content: string; isError?: boolean }> {
+  const p = bashTool.parse({ command });
+  assert.ok(p.ok);
+  return bashTool.call(p.value, { cwd, signal: new AbortController().signal });
+}
+
+/** A repository with one committed file. */
+function repo(prefix: string, content = 'a\n'): string {
+  const dir = tmp(prefix);
+  git(dir, 'init', '-q');
+  writeFileSync(join(dir, 'a.txt'), content);
+  git(dir, 'add', 'a.txt');
+  git(dir, 'commit', '-qm', 'init');
+  return dir;
+}
+
+/** A program that records that it ran. */
+function marker(): { program: string; ran: () => boolean } {
+  const dir = tmp('tl-mark-');
+  const program = join(dir, 'evil.sh');
+  writeFileSync(program, `#!/bin/sh\necho "$0 $*" >> ${join(dir, 'ran')}\ncat\n`);
+  chmodSync(program, 0o755);
+  return { program, ran: () => existsSync(join(dir, 'ran')) };
+}
+
+describe('git pointers in a repository send no Bash command outside the workspace', () => {
+  it('core.worktree naming a folder outside: refused, and the files there are neither read nor changed', async () => {
+    const cwd = repo('tl-wt-');
+    const outside = tmp('tl-wt-home-');
+    writeFileSync(join(outside, 'a.txt'), 'OUTSIDE-SECRET\n');
+    git(cwd, 'config', 'core.worktree', relative(join(cwd, '.git'), outside));
+    for (const command of ['git diff', 'git status', 'git checkout -- .', 'git stash']) {
+      const r = await bash(command, cwd);
+      assert.equal(r.isError, true, command);
+      assert.match(r.content, /core\.worktree/);
+      assert.doesNotMatch(r.content, /OUTSIDE-SECRET/);
+    }
+    assert.equal(readFileSync(join(outside, 'a.txt'), 'utf8'), 'OUTSIDE-SECRET\n');
+  });
+
+  it('a .git file, a .git link or a commondir file pointing at another repository: refused', async () => {
+    const other = repo('tl-other-', 'OTHER-SECRET\n');
+    const viaFile = tmp('tl-gitfile-');
+    writeFileSync(join(viaFile, '.git'), `gitdir: ${join(other, '.git')}\n`);
+    const viaLink = tmp('tl-gitlink-');
+    symlinkSync(join(other, '.git'), join(viaLink, '.git'));
+    const viaCommon = repo('tl-common-');
+    writeFileSync(join(viaCommon, '.git', 'commondir'), `${join(other, '.git')}\n`);
+    for (const cwd of [viaFile, viaLink, viaCommon]) {
+      const r = await bash('git log -p', cwd);
+      assert.equal(r.isError, true, cwd);
+      assert.match(r.content, /another repository/);
+      assert.doesNotMatch(r.content, /OTHER-SECRET/);
+    }
+  });
+
+  it('what git writes itself still runs: a submodule, a worktree (opened on its own or beside its repository), a repository above the folder', async () => {
+    const lib = repo('tl-lib-', 'lib\n');
+    const main = repo('tl-main-');
+    git(main, 'submodule', 'add', '-q', lib, 'lib');
+    const sub = await bash('git status --short && git log --oneline -1', join(main, 'lib'));
+    assert.notEqual(sub.isError, true, sub.content);
+    const fromTop = await bash('git status --short', main);
+    assert.notEqual(fromTop.isError, true, fromTop.content);
+    const wt = join(tmp('tl-wtparent-'), 'wt');
+    git(main, 'worktree', 'add', '-q', wt);
+    const inWorktree = await bash('git status --short', wt);
+    assert.notEqual(inWorktree.isError, true, inWorktree.content);
+    mkdirSync(join(main, 'pkg'));
+    const below = await bash('git status --short', join(main, 'pkg'));
+    assert.notEqual(below.isError, true, below.content);
+  });
+
+  it('a driver in an included file whose name is spelled with escapes or a continuation is switched off', async () => {
+    for (const spelling of ['"evil\\tcfg"', 'evil\\\ncfg', '"x\\ny"']) {
+      const cwd = repo('tl-inc-');
+      const m = marker();
+      const name = spelling.startsWith('"x') ? 'x\ny' : 'evil\tcfg';
+      writeFileSync(join(cwd, '.git', name), `[filter "evil"]\n\tclean = ${m.program}\n\tsmudge = ${m.program}\n[diff "evil"]\n\ttextconv = ${m.program}\n`);
+      writeFileSync(join(cwd, '.git', 'config'), `${readFileSync(join(cwd, '.git', 'config'), 'utf8')}[include]\n\tpath = ${spelling}\n`);
+      writeFileSync(join(cwd, '.gitattributes'), '* filter=evil diff=evil\n');
+      writeFileSync(join(cwd, 'a.txt'), 'changed\n');
+      const r = await bash('git status --short && git diff', cwd);
+      assert.notEqual(r.isError, true, r.content);
+      assert.equal(m.ran(), false, `${spelling}: ${r.content}`);
+    }
+  });
+
+  it('trailer commands, a diff tool’s path and an alias the repository defines run nothing', async () => {
+    const cwd = repo('tl-more-');
+    const m = marker();
+    git(cwd, 'config', 'trailer.rev.cmd', m.program);
+    git(cwd, 'config', 'trailer.rev.command', m.program);
+    git(cwd, 'config', 'difftool.vimdiff.path', m.program);
+    git(cwd, 'config', 'mergetool.vimdiff.path', m.program);
+    git(cwd, 'config', 'alias.st', `!${m.program}`);
+    writeFileSync(join(cwd, 'a.txt'), 'changed\n');
+    await bash('git difftool -y --tool=vimdiff', cwd);
+    await bash('git st', cwd);
+    const commit = await bash('git -c user.name=t -c user.email=t@t commit -qam fix --trailer "rev: me" && git log -1 --format=%B', cwd);
+    assert.notEqual(commit.isError, true, commit.content);
+    assert.equal(m.ran(), false);
+  });
+});
