@@ -6,6 +6,7 @@ import { commandBase, fromEnvironment, type SimpleCommand } from './bash/command
 import { knowsWrites, pathArgs, type PathArg } from './bash/pathArgs';
 import type { Shape } from './bash/words';
 import { folderNamesSync } from '../fs/list';
+import { isFolderSync } from '../fs/stat';
 import { existingLocation, realLocation, within as isWithin } from '../fs/paths';
 
 // Where the files a Bash command names really are: a command an allow rule let through must name
@@ -31,6 +32,13 @@ export interface PathScope {
   writeRoots: readonly string[];
   /** The protected folder a write would land in (.git/, .claude/…), or undefined. */
   protectedDir(abs: string): string | undefined;
+  /**
+   * The deny rule (its source) that keeps the file tools off this real path: Read rules for a
+   * read, Edit and Write rules for a write. A command an allow rule lets run is held to them too.
+   */
+  deniedBy?(real: string, write: boolean): string | undefined;
+  /** A Read deny rule that covers something inside this real folder, for a command that may read all of it. */
+  deniedInside?(realFolder: string): string | undefined;
 }
 
 /** More directory entries than this, looked at to expand one glob, and the glob counts as unknown. */
@@ -151,10 +159,24 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
         }
         const dir = arg.write ? scope.protectedDir(abs) : undefined;
         if (dir) return { behavior: 'ask', reason: `${arg.command} writes ${real}, inside ${dir}; Threadline always asks before writing there.`, path: real, write: true };
+        const denied = deniedFinding(arg.command, real, arg.write, scope);
+        if (denied) return denied;
       }
     }
   }
   return commands.map((c) => wordFinding(c, folders ?? [scope.cwd], scope, a.mentions)).find((f) => f !== undefined);
+}
+
+/**
+ * A file the user's deny rules keep the file tools off is kept from an allowed command too: by
+ * name, and inside a folder the command is given (`grep -r x ~` reads ~/.ssh).
+ */
+function deniedFinding(command: string, real: string, write: boolean, scope: PathScope): PathFinding | undefined {
+  const rule = scope.deniedBy?.(real, write);
+  if (rule) return { behavior: 'deny', reason: `${command} ${write ? 'writes' : 'reads'} ${real}, which the rule ${rule} denies.`, path: real, write };
+  const inside = isFolderSync(real) ? scope.deniedInside?.(real) : undefined;
+  if (inside) return { behavior: 'ask', reason: `${command} is given the folder ${real}, which holds files the rule ${inside} denies.`, path: real, write };
+  return undefined;
 }
 
 /** The texts in one word that may name a file: the word, a value after `=` (`--in=x`, dd's `if=x`), after `@` or `<` (curl), a glued short option's value, a file: URL's path. */
@@ -211,6 +233,10 @@ function wordFinding(c: SimpleCommand, folders: readonly string[], scope: PathSc
         }
         const dir = unknownWrites ? scope.protectedDir(abs) : undefined;
         if (dir) return { behavior: 'ask', reason: `${name} is given ${real}, inside ${dir}, and may write there; Threadline always asks before writing there.`, path: real, write: true };
+        if (!special && existingLocation(abs) === real) {
+          const denied = deniedFinding(name, real, false, scope);
+          if (denied) return denied;
+        }
       }
     }
   }

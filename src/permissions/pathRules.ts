@@ -70,3 +70,16 @@ export function ruleForPath(tool: string, abs: string, ctx: PathContext): string
   if (home !== undefined && home !== '') return `${tool}(~/${home})`;
   return `${tool}(/${toSlash(abs)})`;
 }
+
+/**
+ * The folder a pattern's literal part names (absolute), where everything it can match lies: the
+ * pattern up to its first glob character. A bare name matching at any depth has its root.
+ */
+export function patternBase(pattern: PathPattern): string {
+  const g = pattern.glob;
+  const glob = g.search(/[*?[{]/);
+  const literal = glob < 0 ? g : g.slice(0, g.lastIndexOf('/', glob) + 1);
+  if (pattern.kind === 'absolute') return literal.replace(/\/+$/, '') || '/';
+  if (pattern.kind === 'relative' && !g.includes('/')) return pattern.root;
+  return `${toSlash(pattern.root).replace(/\/$/, '')}/${literal}`.replace(/\/+$/, '');
+}

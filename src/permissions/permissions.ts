@@ -12,7 +12,7 @@ import { ownProcessFinding } from './bashProc';
 import { isOwnProcessPath, ownProcessRefusal } from '../fs/ownProcess';
 import type { PermissionEngine, PermissionVerdict } from './permissionBroker';
 import { mcpAskReason, serverRule } from './mcpRules';
-import { under, type PathContext } from './pathRules';
+import { parsePathPattern, patternBase, under, type PathContext } from './pathRules';
 import { refusal, type Verdict } from './refusal';
 import { bashCommand, isFileTool, parseRule, patternMatches, ruleMatches, touchedPaths, type ParsedRule, type RuleMode, type Touched } from './ruleMatch';
 import { describeSources, type DescribedRule, type RuleSource } from './ruleSources';
@@ -208,6 +208,7 @@ export class Permissions implements PermissionEngine, SearchScope {
       const allowed = this.bash.allowedBy([...c.allow, ...this.grants].filter((r) => r.tool === tool.name), bashCommand(input));
       // A rule naming a command lets it touch files inside the workspace (reads: and added folders) only.
       const outside = 'rules' in allowed && analysis && !('unavailable' in analysis) ? outsideFinding(analysis, allowed.patterned, this.pathScope(c)) : undefined;
+      if (outside?.behavior === 'deny') return { behavior: 'deny', reason: outside.reason };
       if (outside) return { behavior: 'ask', reason: outside.reason, why: { kind: 'bashFile', write: Boolean(outside.write), ...(outside.path ? { path: outside.path } : {}) } };
       if ('rules' in allowed) return { behavior: 'allow', reason: `Allowed by ${allowed.rules.map((r) => `${r.source}${from(r)}`).join(', ')}.` };
       return { behavior: 'ask', reason: allowed.reason, why: { kind: 'default' } };
@@ -236,7 +237,17 @@ export class Permissions implements PermissionEngine, SearchScope {
   private pathScope(c: Collected): PathScope {
     const ctx = this.ctx();
     const cwd = resolve(this.opts.cwd);
-    return { cwd, home: ctx.home, env: process.env, readRoots: [cwd, ...c.dirs.map((d) => d.dir)], writeRoots: [cwd], protectedDir: (abs) => this.protectedDir({ lexical: abs, real: realLocation(abs) }) };
+    const fileDeny = (write: boolean) => c.deny.filter((r) => r.pattern !== undefined && (write ? WRITE_RULES : READ_RULES).has(r.tool));
+    return {
+      cwd,
+      home: ctx.home,
+      env: process.env,
+      readRoots: [cwd, ...c.dirs.map((d) => d.dir)],
+      writeRoots: [cwd],
+      protectedDir: (abs) => this.protectedDir({ lexical: abs, real: realLocation(abs) }),
+      deniedBy: (real, write) => fileDeny(write).find((r) => patternMatches(r, real, 'deny', ctx))?.source,
+      deniedInside: (folder) => fileDeny(false).find((r) => !r.exact && under(folder, patternBase(parsePathPattern(r.pattern!, ctx, r.root))) !== undefined)?.source,
+    };
   }
 
   /** The protected folder a write would land in, as a name for messages, or undefined. */
@@ -382,6 +393,7 @@ export class Permissions implements PermissionEngine, SearchScope {
 
 /** Rules that speak for reading a file, whatever tool found it (a search's results). */
 const READ_RULES = new Set(['Read', 'Grep', 'Glob']);
+const WRITE_RULES = new Set(['Edit', 'Write']);
 
 function safeReadOnly(tool: Tool, input: unknown): boolean {
   try {

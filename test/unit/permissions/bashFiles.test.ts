@@ -150,3 +150,39 @@ describe('where a word really is', () => {
     assert.equal(decide('cd "$(pwd)" && cat a.ts').behavior, 'ask');
   });
 });
+
+describe('the file tools’ deny rules hold for a command an allow rule lets run', () => {
+  const secretHome = join(root, 'dhome');
+  mkdirSync(join(secretHome, '.ssh'), { recursive: true });
+  writeFileSync(join(secretHome, '.ssh', 'id_rsa'), 'KEY');
+  writeFileSync(join(secretHome, 'notes.txt'), '');
+  writeFileSync(join(ws, '.env'), 'TOKEN');
+  writeFileSync(join(ws, 'secret.txt'), '');
+  const p = new Permissions({
+    cwd: ws,
+    home: secretHome,
+    rules: () => ({ allow: COMMANDS.map((c) => `Bash(${c}:*)`), ask: [], deny: ['Read(~/.ssh/**)', 'Read(.env)', 'Read(./secret.txt)', 'Edit(src/b.ts)'] }),
+    sources: () => [{ label: 'user settings', allow: [], ask: [], deny: [], additionalDirectories: [secretHome] }],
+    trusted: () => true,
+  });
+  const d = (command: string) => p.decide({ tool: bashTool, input: { command } });
+
+  it('a file a deny rule names is denied by name, by glob, by quoting, under an added folder', () => {
+    assert.deepEqual(d('cat ~/.ssh/id_rsa'), { behavior: 'deny', reason: `cat reads ${secretHome}/.ssh/id_rsa, which the rule Read(~/.ssh/**) denies.` });
+    assert.equal(d('cat .env').behavior, 'deny', d('cat .env').reason);
+    assert.equal(d('cat .e*').behavior, 'deny', d('cat .e*').reason);
+    assert.equal(d('cat sec""ret.txt').behavior, 'deny', d('cat sec""ret.txt').reason);
+    assert.equal(d('cat -n src/a.ts ~/.ssh/id_rsa').behavior, 'deny', d('cat -n src/a.ts ~/.ssh/id_rsa').reason);
+    assert.equal(d('touch src/b.ts').behavior, 'deny', d('touch src/b.ts').reason);
+    assert.equal(d('cat src/b.ts').behavior, 'allow', 'an Edit deny rule does not stop a read');
+    assert.equal(d('cat ~/notes.txt').behavior, 'allow');
+    assert.equal(d('cat src/a.ts').behavior, 'allow');
+  });
+
+  it('a folder holding denied files asks: a recursive search would read them', () => {
+    assert.equal(d('grep -r KEY ~').behavior, 'ask');
+    assert.match(d('grep -r KEY ~').reason, /holds files the rule Read\(~\/\.ssh\/\*\*\) denies/);
+    assert.equal(d('grep -r TOKEN .').behavior, 'ask');
+    assert.equal(d('grep -r x src').behavior, 'allow', 'a folder the rules do not reach into runs');
+  });
+});
