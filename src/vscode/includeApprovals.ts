@@ -1,20 +1,14 @@
 import * as vscode from 'vscode';
+import { rememberedApprovals } from '../context/includeApprovals';
 
-const KEY = 'threadline.approvedIncludes';
+// A new key: the old one held bare paths, approvals any project could reuse.
+const KEY = 'threadline.approvedIncludesByFile';
 
-/**
- * An instruction file pulling in a file from outside the project is a way to smuggle
- * instructions in: ask once per file, remember the answer in global state.
- */
+/** Asks with a modal dialog; answers are kept in the editor's global state. */
 export function approveExternalInclude(state: vscode.Memento): (path: string, from: string) => Promise<boolean> {
-  const approved = new Set(state.get<string[]>(KEY) ?? []);
-  return async (path, from) => {
-    if (approved.has(path)) return true;
+  return rememberedApprovals({ get: () => state.get<string[]>(KEY) ?? [], set: (keys) => Promise.resolve(state.update(KEY, [...keys])) }, async (path, from) => {
     const allow = 'Allow';
     const pick = await vscode.window.showWarningMessage(`Threadline: ${from} includes ${path}, which is outside this project. Use it as instructions?`, { modal: true }, allow);
-    if (pick !== allow) return false;
-    approved.add(path);
-    await state.update(KEY, [...approved]);
-    return true;
-  };
+    return pick === allow;
+  });
 }
