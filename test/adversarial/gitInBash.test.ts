@@ -3,13 +3,12 @@
 // `.gitattributes` filter or textconv, not a bare repository's config that a clone checked out as
 // plain files. Each program, if run, leaves a marker file; the marker must not appear.
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { startStandin, type Standin } from '../standin/server';
-import { cliBundle } from '../support/cliBundle';
+import { describe, it } from 'node:test';
+import { useCli } from '../support/useCli';
 
 const tmp = (p: string) => realpathSync(mkdtempSync(join(tmpdir(), p)));
 const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-C', cwd, ...args], { env: { PATH: process.env.PATH, HOME: cwd } });
@@ -23,26 +22,14 @@ function markerProgram(dir: string, mark: string): string {
 }
 
 describe('git inside an allowed Bash command runs nothing the repository names', () => {
-  let standin: Standin;
-  let cli: string;
-  before(async () => {
-    standin = await startStandin();
-    cli = await cliBundle();
-  });
-  after(() => standin.close());
+  const { standin, run } = useCli();
 
   /** Runs the CLI in `cwd` (not trusted) with the rules, the model asking for each command in turn. */
   async function runCli(cwd: string, rules: string[], commands: string[]): Promise<string[]> {
     standin.reset();
     for (const command of commands) standin.enqueue({ content: [{ type: 'tool_use', name: 'Bash', input: { command } }] });
     standin.enqueue({ content: [{ type: 'text', text: 'Done.' }] });
-    const p = spawn(process.execPath, [cli, '-p', 'check the repository', '--allowed-tools', ...rules, '--cwd', cwd], {
-      env: { PATH: process.env.PATH, HOME: tmp('tl-home-'), ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: standin.url, THREADLINE_STATE_DIR: tmp('tl-state-'), THREADLINE_AUTO_MEMORY: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let err = '';
-    p.stderr.on('data', (b: Buffer) => (err += b.toString()));
-    const code = await new Promise<number | null>((resolve) => p.once('close', resolve));
+    const { code, err } = await run(['-p', 'check the repository', '--allowed-tools', ...rules], { cwd });
     assert.equal(code, 0, err);
     const last = standin.requests.at(-1)?.body as { messages: Array<{ content: unknown }> };
     const results: string[] = [];

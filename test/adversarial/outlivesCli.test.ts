@@ -3,31 +3,18 @@
 // daemonises in full (fork, setsid, fork, closed descriptors, cleared environment, another
 // folder) must not leave that process running once the CLI has exited, or has been killed.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { startStandin, type Standin } from '../standin/server';
-import { cliBundle } from '../support/cliBundle';
+import { describe, it } from 'node:test';
+import { liveProcesses } from '../support/processes';
+import { useCli } from '../support/useCli';
 
 const tmp = (p: string) => realpathSync(mkdtempSync(join(tmpdir(), p)));
 
 /** Live processes whose command line is `sleep <seconds>` (the program by any path). */
 function sleeping(seconds: string): number[] {
-  const out: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\u0000');
-      if (argv[0]?.split('/').at(-1) !== 'sleep' || argv[1] !== seconds || argv.length !== 3) continue;
-      if (readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]?.[0] === 'Z') continue;
-      out.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
+  return liveProcesses((argv) => argv.length === 2 && argv[0]!.split('/').at(-1) === 'sleep' && argv[1] === seconds);
 }
 
 async function waitFor(check: () => boolean, ms: number): Promise<boolean> {
@@ -52,26 +39,13 @@ const DETACHING: Array<[string, (s: string) => string]> = [
 ];
 
 describe('processes a Bash command detached do not outlive the CLI', { skip: process.platform !== 'linux' && 'reads /proc' }, () => {
-  let standin: Standin;
-  let cli: string;
-  before(async () => {
-    standin = await startStandin();
-    cli = await cliBundle();
-  });
-  after(() => standin.close());
+  const { standin, start: startCli } = useCli();
 
   function start(command: string) {
     const cwd = tmp('tl-detach-');
     standin.reset();
     standin.enqueue({ content: [{ type: 'tool_use', name: 'Bash', input: { command } }] }, { content: [{ type: 'text', text: 'Started it.' }] });
-    const p = spawn(process.execPath, [cli, '-p', 'start it', '--allowed-tools', 'Bash', '--cwd', cwd], {
-      env: { PATH: process.env.PATH, HOME: tmp('tl-home-'), ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: standin.url, THREADLINE_STATE_DIR: tmp('tl-state-'), THREADLINE_AUTO_MEMORY: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let err = '';
-    p.stderr.on('data', (b: Buffer) => (err += b.toString()));
-    const exit = new Promise<number | null>((resolve) => p.once('close', (code) => resolve(code)));
-    return { p, exit, err: () => err };
+    return startCli(['-p', 'start it', '--allowed-tools', 'Bash'], { cwd });
   }
 
   for (const [k, [name, command]] of DETACHING.entries()) {

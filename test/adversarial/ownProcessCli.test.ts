@@ -3,25 +3,17 @@
 // over /proc, a cd, /proc/self/root, a glob for /proc, a here-string), and the API key never
 // reaches a request. Each such command is refused with a reason that names /proc.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { ScriptedTurn } from '../standin/answer';
-import { startStandin, type Standin } from '../standin/server';
-import { cliBundle } from '../support/cliBundle';
+import { useCli } from '../support/useCli';
 
 const tmp = (p: string) => realpathSync(mkdtempSync(join(tmpdir(), p)));
 
 describe("`--allowed-tools Bash` does not hand the model the CLI's API key through /proc", { skip: process.platform !== 'linux' && 'needs /proc' }, () => {
-  let standin: Standin;
-  let cli: string;
-  before(async () => {
-    standin = await startStandin();
-    cli = await cliBundle();
-  });
-  after(() => standin.close());
+  const { standin, start } = useCli();
 
   it('thread ids, loops, finds, cd, re-entry, globs and here-strings are all refused', async () => {
     const cwd = tmp('tl-proc-');
@@ -42,17 +34,11 @@ describe("`--allowed-tools Bash` does not hand the model the CLI's API key throu
       () => `cat /pro?/${pid}/environ`,
       () => `xargs cat <<< /proc/${pid}/environ`,
     ];
-    const p = spawn(process.execPath, [cli, '-p', 'look around', '--allowed-tools', 'Bash', '--cwd', cwd], {
-      env: { PATH: process.env.PATH, HOME: tmp('tl-home-'), ANTHROPIC_API_KEY: key, ANTHROPIC_BASE_URL: standin.url, THREADLINE_STATE_DIR: tmp('tl-state-'), THREADLINE_AUTO_MEMORY: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    pid = p.pid!;
+    const run = start(['-p', 'look around', '--allowed-tools', 'Bash'], { cwd, key });
+    pid = run.p.pid!;
     standin.reset();
     standin.enqueue(...commands.map(bash), { content: [{ type: 'text', text: 'done' }] });
-    let err = '';
-    p.stderr.on('data', (b: Buffer) => (err += b.toString()));
-    const code = await new Promise<number | null>((resolve) => p.once('close', resolve));
-    assert.equal(code, 0, err);
+    assert.equal(await run.exit, 0, run.err());
     const bodies = standin.requests.map((r) => JSON.stringify(r.body));
     assert.equal(bodies.length, commands.length + 1);
     assert.ok(!bodies.some((b) => b.includes(key)), 'the key reached the model');

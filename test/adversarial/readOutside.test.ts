@@ -3,17 +3,15 @@
 // names are judged where they really are (tilde, $HOME, globs, links, cd), and the agent's own
 // process tree in /proc is never readable, by Bash or by Read, Grep and Glob.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { BashChecker } from '../../src/permissions/bash/checker';
 import { Permissions } from '../../src/permissions/permissions';
 import { createTools } from '../../src/tools/builtin';
 import type { Tool } from '../../src/tools/types';
-import { startStandin, type Standin } from '../standin/server';
-import { cliBundle } from '../support/cliBundle';
+import { useCli } from '../support/useCli';
 import { bashEngine, runBash } from './support';
 
 const checker = new BashChecker();
@@ -150,21 +148,12 @@ describe("the agent's own process in /proc", () => {
 });
 
 describe('through the real CLI', () => {
-  let standin: Standin;
-  let cli: string;
-  before(async () => {
-    standin = await startStandin();
-    cli = await cliBundle();
-  });
-  after(() => standin.close());
+  const { standin, start } = useCli();
 
   it("`Bash(cat:*)` does not hand the model the CLI's API key", async () => {
     const cwd = tmp('tl-key-');
     const key = `sk-ant-secret-${process.pid}`;
-    const p = spawn(process.execPath, [cli, '-p', 'look around', '--allowed-tools', 'Bash(cat:*)', '--cwd', cwd], {
-      env: { PATH: process.env.PATH, HOME: tmp('tl-home-'), ANTHROPIC_API_KEY: key, ANTHROPIC_BASE_URL: standin.url, THREADLINE_STATE_DIR: tmp('tl-state-'), THREADLINE_AUTO_MEMORY: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const { p, exit } = start(['-p', 'look around', '--allowed-tools', 'Bash(cat:*)'], { cwd, key });
     // Queued before the CLI's first request, which comes once it has started.
     standin.enqueue(
       { content: [{ type: 'tool_use', name: 'Bash', input: { command: `cat /proc/${p.pid}/environ` } }] },
@@ -172,8 +161,7 @@ describe('through the real CLI', () => {
       { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'cat /proc/$PPID/environ' } }] },
       { content: [{ type: 'text', text: 'done' }] },
     );
-    const code = await new Promise<number | null>((resolve) => p.once('close', resolve));
-    assert.equal(code, 0);
+    assert.equal(await exit, 0);
     const bodies = standin.requests.map((r) => JSON.stringify(r.body));
     assert.equal(bodies.length, 4);
     assert.ok(!bodies.some((b) => b.includes(key)), 'the key reached the model');

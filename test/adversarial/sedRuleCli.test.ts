@@ -3,24 +3,16 @@
 // (`w .git/hooks/pre-commit`). Through the bundled CLI, none of it runs, and the secret never
 // reaches the next request; an ordinary sed still does.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { startStandin, type Standin } from '../standin/server';
-import { cliBundle } from '../support/cliBundle';
+import { describe, it } from 'node:test';
+import { useCli } from '../support/useCli';
 
 const tmp = (p: string) => realpathSync(mkdtempSync(join(tmpdir(), p)));
 
 describe('a Bash(sed:*) rule through the CLI', () => {
-  let standin: Standin;
-  let cli: string;
-  before(async () => {
-    standin = await startStandin();
-    cli = await cliBundle();
-  });
-  after(() => standin.close());
+  const { standin, run: runCli } = useCli();
 
   async function run(commands: string[]) {
     const base = tmp('tl-sedcli-');
@@ -31,13 +23,7 @@ describe('a Bash(sed:*) rule through the CLI', () => {
     standin.reset();
     for (const command of commands) standin.enqueue({ content: [{ type: 'tool_use', name: 'Bash', input: { command } }] });
     standin.enqueue({ content: [{ type: 'text', text: 'Done.' }] });
-    const p = spawn(process.execPath, [cli, '-p', 'follow the README', '--allowed-tools', 'Bash(sed:*)', '--cwd', cwd], {
-      env: { PATH: process.env.PATH, HOME: tmp('tl-home-'), ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: standin.url, THREADLINE_STATE_DIR: tmp('tl-state-'), THREADLINE_AUTO_MEMORY: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let err = '';
-    p.stderr.on('data', (b: Buffer) => (err += b.toString()));
-    await new Promise((resolve) => p.once('close', resolve));
+    const { err } = await runCli(['-p', 'follow the README', '--allowed-tools', 'Bash(sed:*)'], { cwd });
     return { base, cwd, err, sent: standin.requests.map((r) => JSON.stringify(r.body)) };
   }
 

@@ -4,7 +4,7 @@
 // completed, and go out with the next prompt. Real Chromium, the real SDK against the stand-in.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { crashCodeServer, eventually, openWorkbench, restartCodeServer, startEnvironment } from './harness.mjs';
+import { crashCodeServer, eventually, openPanel, openWorkbench, restartCodeServer } from './harness.mjs';
 
 const STEPS = 12;
 const FILES = ['README.md', 'src/greet.js'];
@@ -46,9 +46,7 @@ describe('a crash of the editor mid-turn', { timeout: 600_000 }, () => {
   let wb;
 
   before(async () => {
-    env = await startEnvironment();
-    wb = await openWorkbench(env.browser, env.server.url);
-    await wb.openThreadline();
+    ({ env, wb } = await openPanel());
   });
   after(() => env?.close());
 

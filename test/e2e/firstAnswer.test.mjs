@@ -72,30 +72,11 @@ describe('the first answer of a new session shows while it streams', { timeout: 
   });
   after(() => env?.close());
 
-  /** Drags the sidebar's sash until the panel is about `px` wide, as a person resizes it. */
-  async function panelWidth(px) {
-    const sidebar = wb.page.locator('.part.sidebar');
-    for (let i = 0; i < 3; i++) {
-      const box = await sidebar.boundingBox();
-      const now = await frame.locator('body').evaluate(() => window.innerWidth);
-      if (Math.abs(now - px) <= 8) return now;
-      // VS Code's sash sits on the sidebar's right edge.
-      const x = box.x + box.width;
-      await wb.page.mouse.move(x, box.y + box.height / 2);
-      await wb.page.mouse.down();
-      await wb.page.mouse.move(x + (px - now), box.y + box.height / 2, { steps: 6 });
-      await wb.page.mouse.up();
-      await new Promise((r) => setTimeout(r, 300));
-    }
-    return frame.locator('body').evaluate(() => window.innerWidth);
-  }
-
   const idle = () => eventually(() => frame.locator('[data-testid="send-button"]').count(), (n) => n === 1, { what: 'the panel to be idle' });
 
   /** One new session, one prompt typed and sent, the answer streamed at `cps`: ms until it showed. */
   async function oneRun(cps) {
-    await wb.page.locator('.part.sidebar .title-actions [aria-label^="New Session"]').click();
-    await frame.locator('[data-testid="empty-state"]').waitFor();
+    await wb.newSession();
     await env.standin.enqueue([{ content: [{ type: 'text', text: PROSE }], chunkChars: CHUNK, chunkDelayMs: Math.round((1000 * CHUNK) / cps) }]);
     await frame.locator('body').evaluate(watchFirstAnswer);
     const input = frame.locator('[data-testid="prompt-input"]');
@@ -118,7 +99,7 @@ describe('the first answer of a new session shows while it streams', { timeout: 
   it('shows the user message and the streaming answer within a second of the first token, at every width and pace', async () => {
     const results = [];
     for (const [px, cps, runs] of RUNS) {
-      const width = await panelWidth(px);
+      const width = await wb.panelWidth(px);
       for (let i = 0; i < runs; i++) {
         const { ms, hiddenFrames, listHidden } = await oneRun(cps);
         results.push({ width, cps, ms });
@@ -133,9 +114,8 @@ describe('the first answer of a new session shows while it streams', { timeout: 
   });
 
   it('a list opened again while the answer streams (Context view and back) shows it at once', async () => {
-    await panelWidth(250);
-    await wb.page.locator('.part.sidebar .title-actions [aria-label^="New Session"]').click();
-    await frame.locator('[data-testid="empty-state"]').waitFor();
+    await wb.panelWidth(250);
+    await wb.newSession();
     await env.standin.enqueue([{ content: [{ type: 'text', text: PROSE }], chunkChars: CHUNK, chunkDelayMs: 25 }]);
     const input = frame.locator('[data-testid="prompt-input"]');
     await input.click();

@@ -2,7 +2,7 @@
 // workspace, and drives it with Debian's Chromium through playwright-core. Every wait is on
 // something the page shows; nothing sleeps.
 // Functions passed to evaluate() run in the page, where document is defined.
-/* global document */
+/* global document, window */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -87,6 +87,29 @@ export function workbenchHelpers(page) {
     },
     showThreadline,
     openPalette,
+    /** New Session from the sidebar's title bar, as a person clicks it; resolves once the empty state shows. */
+    async newSession() {
+      await page.locator('.part.sidebar .title-actions [aria-label^="New Session"]').click();
+      await chatFrame().locator('[data-testid="empty-state"]').waitFor();
+    },
+    /** Drags the sidebar's sash until the panel is about `px` wide, as a person resizes it; returns the width reached. */
+    async panelWidth(px) {
+      const sidebar = page.locator('.part.sidebar');
+      const width = () => chatFrame().locator('body').evaluate(() => window.innerWidth);
+      for (let i = 0; i < 3; i++) {
+        const box = await sidebar.boundingBox();
+        const now = await width();
+        if (Math.abs(now - px) <= 8) return now;
+        // VS Code's sash sits on the sidebar's right edge.
+        const x = box.x + box.width;
+        await page.mouse.move(x, box.y + box.height / 2);
+        await page.mouse.down();
+        await page.mouse.move(x + (px - now), box.y + box.height / 2, { steps: 6 });
+        await page.mouse.up();
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      return width();
+    },
     /** Types a prompt into the panel's composer and sends it, as a user does. */
     async send(text) {
       const input = chatFrame().locator('[data-testid="prompt-input"]');

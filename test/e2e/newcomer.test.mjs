@@ -3,12 +3,12 @@
 // header at narrow widths, tool cards, the recent list, a prompt too big for the window, and a
 // permission left waiting over Reload Window. Real code-server, real Chromium, the stand-in.
 // Functions passed to evaluate() run in the page, where these are defined.
-/* global document, window, getComputedStyle */
+/* global document, getComputedStyle */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { eventually, openWorkbench, startEnvironment } from './harness.mjs';
+import { eventually, openPanel } from './harness.mjs';
 
 describe("a newcomer's first sessions in real VS Code", { timeout: 900_000 }, () => {
   let env;
@@ -17,10 +17,7 @@ describe("a newcomer's first sessions in real VS Code", { timeout: 900_000 }, ()
 
   before(async () => {
     // No key anywhere: the first thing a newcomer does is send a message and be asked for one.
-    env = await startEnvironment({ env: { ANTHROPIC_API_KEY: '' } });
-    wb = await openWorkbench(env.browser, env.server.url);
-    await wb.openThreadline();
-    frame = wb.chatFrame();
+    ({ env, wb, frame } = await openPanel({ env: { ANTHROPIC_API_KEY: '' } }));
   });
   after(() => env?.close());
 
@@ -38,27 +35,6 @@ describe("a newcomer's first sessions in real VS Code", { timeout: 900_000 }, ()
     await wb.page.keyboard.press('Control+A');
     await wb.page.keyboard.press('Backspace');
   };
-  const newSession = async () => {
-    await wb.page.locator('.part.sidebar .title-actions [aria-label^="New Session"]').click();
-    await frame.locator('[data-testid="empty-state"]').waitFor();
-  };
-  /** Drags the sidebar's sash until the panel is about `px` wide. */
-  const panelWidth = async (px) => {
-    const sidebar = wb.page.locator('.part.sidebar');
-    for (let i = 0; i < 3; i++) {
-      const box = await sidebar.boundingBox();
-      const now = await frame.locator('body').evaluate(() => window.innerWidth);
-      if (Math.abs(now - px) <= 8) return now;
-      const x = box.x + box.width;
-      await wb.page.mouse.move(x, box.y + box.height / 2);
-      await wb.page.mouse.down();
-      await wb.page.mouse.move(x + (px - now), box.y + box.height / 2, { steps: 6 });
-      await wb.page.mouse.up();
-      await new Promise((r) => setTimeout(r, 300));
-    }
-    return frame.locator('body').evaluate(() => window.innerWidth);
-  };
-
   it('Set API Key while a message waits leaves one notice, which sends the message', async () => {
     await type('hello there');
     await wb.page.keyboard.press('Enter');
@@ -81,7 +57,7 @@ describe("a newcomer's first sessions in real VS Code", { timeout: 900_000 }, ()
   });
 
   it('@ opens the file picker with the keyboard in it: what is typed after the @ filters the list', async () => {
-    await newSession();
+    await wb.newSession();
     await type('Explain @gre');
     const picker = frame.locator('[data-testid="file-picker-input"]');
     await picker.waitFor();
@@ -169,7 +145,7 @@ describe("a newcomer's first sessions in real VS Code", { timeout: 900_000 }, ()
 
   it('the header keeps the model\'s name readable from 200 to 400 px, nothing overlapping', async () => {
     for (const px of [200, 250, 300, 400]) {
-      const width = await panelWidth(px);
+      const width = await wb.panelWidth(px);
       const m = await frame.locator('body').evaluate(() => {
         const name = document.querySelector('.model-name');
         const kids = [...document.querySelector('.header').children].filter((k) => getComputedStyle(k).display !== 'none').map((k) => k.getBoundingClientRect());
@@ -183,11 +159,11 @@ describe("a newcomer's first sessions in real VS Code", { timeout: 900_000 }, ()
       assert.ok(m.overlap <= 0.5, `${width} px: header items overlap by ${m.overlap} px`);
       assert.ok(m.inside, `${width} px: nothing of the model button spills onto the meter`);
     }
-    await panelWidth(300);
+    await wb.panelWidth(300);
   });
 
   it('cards show a change and a command once, a running command shows its output, and "allow for this session" says what it covers', async () => {
-    await newSession();
+    await wb.newSession();
     await env.standin.enqueue([
       { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'echo first line && sleep 4 && echo second line', description: 'Print two lines' } }] },
       { content: [{ type: 'tool_use', name: 'Edit', input: { file_path: 'README.md', old_string: 'A tiny project', new_string: 'A small project' } }] },
@@ -229,7 +205,7 @@ describe("a newcomer's first sessions in real VS Code", { timeout: 900_000 }, ()
   });
 
   it('the jump-to-bottom button never covers a code block\'s Copy or Insert', async () => {
-    await panelWidth(250);
+    await wb.panelWidth(250);
     const blocks = Array.from({ length: 8 }, (_, i) => `Step ${i}: run this.\n\n\`\`\`sh\necho step ${i}\n\`\`\``).join('\n\n');
     await env.standin.enqueue([{ content: [{ type: 'text', text: blocks }] }]);
     await type('Show me the steps');
@@ -256,11 +232,11 @@ describe("a newcomer's first sessions in real VS Code", { timeout: 900_000 }, ()
     });
     assert.equal(columns, false, 'not even in the same column, wherever the list is scrolled');
     await jump.click();
-    await panelWidth(300);
+    await wb.panelWidth(300);
   });
 
   it('the empty state lists a recent session with its title above its time and count', async () => {
-    await newSession();
+    await wb.newSession();
     const item = frame.locator('[data-testid="recent-session"]').first();
     await item.waitFor();
     const m = await item.evaluate((el) => {
@@ -274,7 +250,7 @@ describe("a newcomer's first sessions in real VS Code", { timeout: 900_000 }, ()
   });
 
   it('a Write waiting for permission, then Reload Window: the session comes back with Continue, and Continue continues', async () => {
-    await newSession();
+    await wb.newSession();
     await env.standin.enqueue([
       { content: [{ type: 'tool_use', name: 'Write', input: { file_path: 'notes/reload.txt', content: 'after reload\n' } }] },
       { content: [{ type: 'text', text: 'Picked up after the reload.' }] },
@@ -307,10 +283,7 @@ describe('a first prompt too big for the window, in real VS Code', { timeout: 30
 
   before(async () => {
     // The smallest window there is, so a pasted log is too big for any conversation.
-    env = await startEnvironment({ settings: { 'threadline.contextWindow': 8192 } });
-    wb = await openWorkbench(env.browser, env.server.url);
-    await wb.openThreadline();
-    frame = wb.chatFrame();
+    ({ env, wb, frame } = await openPanel({ settings: { 'threadline.contextWindow': 8192 } }));
   });
   after(() => env?.close());
 

@@ -5,16 +5,14 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { eventually, openWorkbench, startEnvironment } from './harness.mjs';
+import { eventually, openPanel } from './harness.mjs';
 
 describe('the open session across Reload Window', { timeout: 600_000 }, () => {
   let env;
   let wb;
 
   before(async () => {
-    env = await startEnvironment();
-    wb = await openWorkbench(env.browser, env.server.url);
-    await wb.openThreadline();
+    ({ env, wb } = await openPanel());
   });
   after(() => env?.close());
 

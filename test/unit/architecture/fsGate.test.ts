@@ -2,30 +2,14 @@
 // (eslint and dependency-cruiser) must fail on a module outside src/fs/ that touches the file
 // system itself, and pass the gate's own modules.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { ESLint } from 'eslint';
+import { depcruise } from '../../support/depcruise';
 
 const root = resolve(__dirname, '../../..');
-const cli = join(root, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
-const config = join(root, '.dependency-cruiser.cjs');
 
 const STRAY_READ = "import { readFileSync } from 'node:fs';\nexport const secret = (p: string): string => readFileSync(p, 'utf8');\n";
-
-function depcruise(files: Record<string, string>) {
-  const dir = mkdtempSync(join(tmpdir(), 'tl-fsgate-'));
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'Preserve', moduleResolution: 'bundler', strict: true } }));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  mkdirSync(join(dir, 'webview-ui'), { recursive: true });
-  const r = spawnSync(process.execPath, [cli, 'src', 'webview-ui', '--config', config], { cwd: dir, encoding: 'utf8' });
-  return { status: r.status, out: `${r.stdout}${r.stderr}` };
-}
 
 let eslint: ESLint | undefined;
 /** The project's eslint configuration, on a source file at `path` of the repository. */

@@ -1,26 +1,6 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
-
-const root = resolve(__dirname, '../../..');
-const cli = join(root, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
-const config = join(root, '.dependency-cruiser.cjs');
-
-/** A small tree shaped like ours, checked with the project's own layer rules (what `npm run lint` runs). */
-function check(files: Record<string, string>) {
-  const dir = mkdtempSync(join(tmpdir(), 'tl-layers-'));
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'Preserve', moduleResolution: 'bundler', strict: true } }));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  mkdirSync(join(dir, 'webview-ui'), { recursive: true });
-  const r = spawnSync(process.execPath, [cli, 'src', 'webview-ui', '--config', config], { cwd: dir, encoding: 'utf8' });
-  return { status: r.status, out: `${r.stdout}${r.stderr}` };
-}
+import { depcruise } from '../../support/depcruise';
 
 describe('the layer rules of npm run lint', () => {
   const base = {
@@ -29,18 +9,18 @@ describe('the layer rules of npm run lint', () => {
   };
 
   it('pass a tree whose imports run downward', () => {
-    const r = check(base);
+    const r = depcruise(base);
     assert.equal(r.status, 0, r.out);
   });
 
   it('fail on an import from a lower layer to a higher one, naming the rule', () => {
-    const r = check({ ...base, 'src/context/probe.ts': "import { loop } from '../agent/loop';\nexport const p = loop;\n" });
+    const r = depcruise({ ...base, 'src/context/probe.ts': "import { loop } from '../agent/loop';\nexport const p = loop;\n" });
     assert.notEqual(r.status, 0);
     assert.match(r.out, /layer-3-imports-upward: src\/context\/probe\.ts → src\/agent\/loop\.ts/);
   });
 
   it('count a type-only import, and fail on a cycle', () => {
-    const r = check({
+    const r = depcruise({
       'src/cli/a.ts': "import type { B } from './b';\nexport type A = B | 1;\n",
       'src/cli/b.ts': "import type { A } from './a';\nexport type B = A | 2;\n",
     });
@@ -49,7 +29,7 @@ describe('the layer rules of npm run lint', () => {
   });
 
   it('fail when the webview imports the host beyond src/shared, or a new folder has no layer', () => {
-    const r = check({
+    const r = depcruise({
       'src/state/app.ts': 'export const s = 1;\n',
       'webview-ui/src/view.ts': "import { s } from '../../src/state/app';\nexport const v = s;\n",
       'src/newthing/x.ts': "import { h } from '../conversation/history';\nexport const x = h;\n",

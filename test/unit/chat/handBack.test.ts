@@ -3,21 +3,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { Agent } from '../../../src/agent/agent';
-import { createAgent } from '../../../src/agent/createAgent';
-import { Permissions } from '../../../src/permissions/permissions';
-import { createToolRegistry } from '../../../src/tools/builtin';
 import { createChatHandlers } from '../../../src/chat/chatController';
-import { silentLogger } from '../../../src/ports/logger';
-import { SessionDriver } from '../../../src/sessions/sessionDriver';
-import { SessionStore, titleFrom } from '../../../src/sessions/sessionStore';
+import { titleFrom } from '../../../src/sessions/sessionStore';
 import type { HostToWebviewMessage } from '../../../src/shared/protocol';
-import { createStore } from '../../../src/shared/store';
 import type { ViewMessage } from '../../../src/shared/viewState';
-import { getDefaultAppState, type AppSettings, type AppState } from '../../../src/state/appState';
-import { RuntimeState } from '../../../src/state/runtimeState';
+import type { AppSettings } from '../../../src/state/appState';
 import { chatDeps, stubWorkbench } from '../../support/chatDeps';
-import { testHost } from '../../support/host';
+import { testDriver } from '../../support/driverFixture';
 import { useStandin } from '../../support/useStandin';
 
 const standin = useStandin();
@@ -26,35 +18,7 @@ const lastMessages = () => (standin.requests.at(-1)!.body as { messages: { role:
 /** The panel's handlers over the real session driver and agent, against the stand-in. */
 function setup(settings: Partial<AppSettings> = {}) {
   const cwd = mkdtempSync(join(tmpdir(), 'tl-handback-'));
-  const runtime = new RuntimeState(cwd);
-  const store = createStore<AppState>(getDefaultAppState({ sessionId: runtime.sessionId, settings: { model: 'claude-sonnet-4-6', ...settings } }));
-  store.setState((s) => ({ ...s, apiKeySet: true }));
-  const sessions = new SessionStore(join(cwd, '.sessions'));
-  const host = testHost({ apiKey: 'k', baseUrl: standin.url });
-  const driver = new SessionDriver<Agent>(
-    {
-      store,
-      runtime,
-      log: silentLogger,
-      cwd,
-      sessions,
-      host,
-      context: { clear: () => undefined, prefetch: () => undefined },
-      prepareOpen: async () => undefined,
-      createAgent: (session) =>
-        createAgent({
-          store,
-          runtime,
-          log: silentLogger,
-          cwd,
-          host,
-          tools: createToolRegistry(),
-          permissions: new Permissions({ cwd, rules: () => ({ allow: [], ask: [], deny: [] }), trusted: () => true }),
-          session,
-        }),
-    },
-    { kind: 'new' },
-  );
+  const { store, driver, sessions } = testDriver({ url: standin.url, cwd, sessionsDir: join(cwd, '.sessions'), settings, state: { apiKeySet: true } });
   const replies: HostToWebviewMessage[] = [];
   const attachments = { listFiles: async () => ['src/greet.js'], readFile: async () => ({ ok: true as const, text: 'export function greet() {}\n' }) };
   const handlers = createChatHandlers(chatDeps(store, { session: driver, workbench: stubWorkbench({ attachments }), reply: (m) => void replies.push(m) }));

@@ -1,33 +1,20 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
+import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { appendUserContent } from '../../../src/conversation/history';
 import { cliSessionsDir } from '../../../src/sessions/paths';
 import { SessionStore } from '../../../src/sessions/sessionStore';
-import { startStandin, type Standin } from '../../standin/server';
 import { validateRequest } from '../../standin/validate';
-import { cliBundle } from '../../support/cliBundle';
+import { liveProcesses } from '../../support/processes';
+import { useCli } from '../../support/useCli';
 
 const tmp = (p: string) => realpathSync(mkdtempSync(join(tmpdir(), p)));
 
 /** Processes running `sleep 1000` in this folder (each test has its own). */
 function sleepsIn(cwd: string): number[] {
-  const out: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (readFileSync(`/proc/${name}/cmdline`, 'utf8') !== 'sleep\u00001000\u0000') continue;
-      if (readlinkSync(`/proc/${name}/cwd`) !== cwd) continue;
-      if (readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]?.[0] === 'Z') continue; // killed, not yet reaped
-      out.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
+  return liveProcesses((argv, dir) => argv.length === 2 && argv[0] === 'sleep' && argv[1] === '1000' && dir() === cwd);
 }
 
 async function waitFor<T>(check: () => T | undefined | false, ms = 15_000): Promise<T> {
@@ -41,26 +28,7 @@ async function waitFor<T>(check: () => T | undefined | false, ms = 15_000): Prom
 }
 
 describe('the CLI stopped by a signal', { skip: process.platform !== 'linux' && 'reads /proc' }, () => {
-  let standin: Standin;
-  let cli: string;
-  before(async () => {
-    standin = await startStandin();
-    cli = await cliBundle();
-  });
-  after(() => standin.close());
-
-  function start(args: string[], cwd: string, stateDir: string): { p: ChildProcess; out: () => string; err: () => string; exit: Promise<number | null> } {
-    const p = spawn(process.execPath, [cli, ...args, '--cwd', cwd], {
-      env: { PATH: process.env.PATH, HOME: tmp('tl-home-'), ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: standin.url, THREADLINE_STATE_DIR: stateDir, THREADLINE_AUTO_MEMORY: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    p.stdout!.on('data', (b: Buffer) => (out += b.toString()));
-    p.stderr!.on('data', (b: Buffer) => (err += b.toString()));
-    const exit = new Promise<number | null>((resolve) => p.once('close', (code) => resolve(code)));
-    return { p, out: () => out, err: () => err, exit };
-  }
+  const { standin, start } = useCli();
 
   for (const [signal, code] of [
     ['SIGTERM', 143],
@@ -72,7 +40,7 @@ describe('the CLI stopped by a signal', { skip: process.platform !== 'linux' && 
       const stateDir = tmp('tl-state-');
       // The signal ends the turn during the command: no request follows it, so none is scripted.
       standin.enqueue({ content: [{ type: 'text', text: 'Waiting.' }, { type: 'tool_use', id: 'toolu_sleep', name: 'Bash', input: { command: 'sleep 1000' } }] });
-      const run = start(['-p', 'wait a while', '--allowed-tools', 'Bash', '--output-format', 'json'], cwd, stateDir);
+      const run = start(['-p', 'wait a while', '--allowed-tools', 'Bash', '--output-format', 'json'], { cwd, stateDir });
       const [sleep] = await waitFor(() => sleepsIn(cwd).length > 0 && sleepsIn(cwd));
       run.p.kill(signal);
       assert.equal(await run.exit, code, run.err());
@@ -93,7 +61,7 @@ describe('the CLI stopped by a signal', { skip: process.platform !== 'linux' && 
     standin.reset();
     const cwd = tmp('tl-bg-');
     standin.enqueue({ content: [{ type: 'tool_use', name: 'Bash', input: { command: 'sleep 1000 & echo started' } }] }, { content: [{ type: 'text', text: 'Started it.' }] });
-    const run = start(['-p', 'start something', '--allowed-tools', 'Bash'], cwd, tmp('tl-state-'));
+    const run = start(['-p', 'start something', '--allowed-tools', 'Bash'], { cwd });
     assert.equal(await run.exit, 0, run.err());
     assert.equal(run.out(), 'Started it.\n');
     assert.match(JSON.stringify(standin.requests[1]?.body), /started/, 'the command ran');

@@ -2,38 +2,19 @@
 // `threadline rewind` lists and restores, `threadline diff` shows the session's changes,
 // `threadline compact` summarises part of the conversation and undoes it.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { startStandin, type Standin } from '../../standin/server';
-import { cliBundle } from '../../support/cliBundle';
+import { describe, it } from 'node:test';
+import { useCli } from '../../support/useCli';
 import { repo, tmp } from '../checkpoints/workspace';
 
 describe('threadline rewind, diff and compact (the bundled CLI)', () => {
-  let standin: Standin;
-  let cli: string;
-  before(async () => {
-    standin = await startStandin();
-    cli = await cliBundle();
-  });
-  after(() => standin.close());
+  const { standin, run } = useCli();
 
+  /** Runs in `cwd`, one home and state folder for all of them, so `-c` and `rewind` find the earlier runs' session. */
   function runner(cwd: string) {
-    const stateDir = tmp('tl-undo-state-');
-    const home = tmp('tl-undo-home-');
-    return (args: string[]) =>
-      new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-        const p = spawn(process.execPath, [cli, ...args, '--cwd', cwd], {
-          env: { PATH: process.env.PATH, HOME: home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: standin.url, THREADLINE_STATE_DIR: stateDir, THREADLINE_AUTO_MEMORY: '0' },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let out = '';
-        let err = '';
-        p.stdout.on('data', (b: Buffer) => (out += b.toString()));
-        p.stderr.on('data', (b: Buffer) => (err += b.toString()));
-        p.once('close', (code) => resolve({ code, out, err }));
-      });
+    const o = { cwd, stateDir: tmp('tl-undo-state-'), home: tmp('tl-undo-home-') };
+    return (args: string[]) => run(args, o);
   }
 
   const read = (ws: string, rel: string) => readFileSync(join(ws, rel), 'utf8');

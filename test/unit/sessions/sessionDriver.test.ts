@@ -3,18 +3,9 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { Agent } from '../../../src/agent/agent';
-import { createAgent } from '../../../src/agent/createAgent';
-import { Permissions } from '../../../src/permissions/permissions';
-import { createToolRegistry } from '../../../src/tools/builtin';
 import type { MessageParam } from '../../../src/api/types';
-import { silentLogger } from '../../../src/ports/logger';
-import { SessionDriver } from '../../../src/sessions/sessionDriver';
-import { SessionStore, type LoadedSession } from '../../../src/sessions/sessionStore';
-import { createStore } from '../../../src/shared/store';
-import { getDefaultAppState, type AppState } from '../../../src/state/appState';
-import { RuntimeState } from '../../../src/state/runtimeState';
-import { testHost } from '../../support/host';
+import type { LoadedSession, SessionStore } from '../../../src/sessions/sessionStore';
+import { testDriver } from '../../support/driverFixture';
 import { useStandin } from '../../support/useStandin';
 
 const standin = useStandin();
@@ -22,35 +13,9 @@ const standin = useStandin();
 /** The driver as the panel builds it, with the real agent and tools over the stand-in. */
 function setup(o: { allow?: string[] } = {}) {
   const cwd = mkdtempSync(join(tmpdir(), 'tl-driver-'));
-  const runtime = new RuntimeState(cwd);
-  const store = createStore<AppState>(getDefaultAppState({ sessionId: runtime.sessionId, settings: { model: 'claude-sonnet-4-6' } }));
-  const sessions = new SessionStore(join(cwd, '.sessions'));
   const contextCalls: string[] = [];
-  const host = testHost({ apiKey: 'k', baseUrl: standin.url });
-  const driver = new SessionDriver<Agent>(
-    {
-      store,
-      runtime,
-      log: silentLogger,
-      cwd,
-      sessions,
-      host,
-      context: { clear: () => contextCalls.push('clear'), prefetch: () => contextCalls.push('prefetch') },
-      prepareOpen: async () => undefined,
-      createAgent: (session) =>
-        createAgent({
-          store,
-          runtime,
-          log: silentLogger,
-          cwd,
-          host,
-          tools: createToolRegistry(),
-          permissions: new Permissions({ cwd, rules: () => ({ allow: o.allow ?? [], ask: [], deny: [] }), trusted: () => true }),
-          session,
-        }),
-    },
-    { kind: 'new' },
-  );
+  const context = { clear: () => void contextCalls.push('clear'), prefetch: () => void contextCalls.push('prefetch') };
+  const { driver, store, sessions, runtime } = testDriver({ url: standin.url, cwd, sessionsDir: join(cwd, '.sessions'), context, ...(o.allow ? { allow: o.allow } : {}) });
   const texts = () => store.getState().messages.map((m) => (m.kind === 'user' || m.kind === 'assistant' ? m.text : m.kind));
   const events: string[] = [];
   driver.onDidOpen((e) => events.push(`open:${e.how}`));
