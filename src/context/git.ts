@@ -82,11 +82,10 @@ async function fromFiles(repo: RepoLocation): Promise<GitSnapshot> {
 
 async function fromGit(repo: RepoLocation, timeoutMs: number): Promise<GitSnapshot | undefined> {
   const git = new HardenedGit(repo, timeoutMs);
-  // All at once, the repository check included. The branch comes from the symbolic ref, which
-  // exists before the first commit: asking `rev-parse HEAD` in a fresh `git init` fails.
-  const [inside, symbolic, mainBranch, tracked, untracked, log, userName] = await Promise.all([
-    quiet(git, ['rev-parse', '--is-inside-work-tree'], { noDrivers: true }),
-    quiet(git, ['symbolic-ref', '--short', '-q', 'HEAD'], { noDrivers: true }),
+  // All at once. Each process costs a start-up that a big, busy machine feels, so what the
+  // files say without git (the branch, from HEAD) is not asked of git.
+  const [fromHead, mainBranch, tracked, untracked, log, userName] = await Promise.all([
+    branchFromFiles(repo),
     mainBranchOf(git),
     // --no-optional-locks: a snapshot must never contend with the user's own git commands, and
     // never writes the index (whose hook would run).
@@ -96,20 +95,24 @@ async function fromGit(repo: RepoLocation, timeoutMs: number): Promise<GitSnapsh
     // session's wait. `status --short` lists untracked files after all the tracked ones, in the
     // same form, so the two outputs join into what one `status` would print.
     quiet(git, ['--no-optional-locks', 'status', '--short', '--untracked-files=no', '--ignore-submodules=all'], { keepLeading: true }),
-    // Lists names only, reading no content: no driver can run, so it need not wait for them.
-    quiet(git, ['ls-files', '--others', '--exclude-standard', '--directory', '--no-empty-directory'], { noDrivers: true }),
+    // Lists names only, reading no content: no driver can run, so it need not wait for them. It
+    // also answers whether git takes this for a work tree at all (an empty list is an answer).
+    git.run(['ls-files', '--others', '--exclude-standard', '--directory', '--no-empty-directory'], MAX_OUTPUT_BYTES, { drivers: false }).catch(() => undefined),
     // A subject line only, cut by git itself (a 4 MB subject must not crowd out the other four);
     // no signature check, no diff drivers, whatever the config says.
     quiet(git, ['log', `--format=%h %<(${MAX_LINE_CHARS},trunc)%s`, '-n', '5', '--no-show-signature', '--no-ext-diff', '--no-textconv', '--no-color'], { noDrivers: true }),
     quiet(git, ['config', '--get', 'user.name'], { noDrivers: true }),
   ]);
-  if (inside?.text !== 'true') return undefined;
-  let branch = symbolic?.text;
+  if (!untracked) return undefined;
+  // The branch from HEAD's file; git is asked only where that file is not read (a linked .git).
+  // The symbolic ref exists before the first commit, where `rev-parse HEAD` fails.
+  let branch = fromHead ?? (await quiet(git, ['symbolic-ref', '--short', '-q', 'HEAD'], { noDrivers: true }))?.text;
   if (!branch) {
     const sha = (await quiet(git, ['rev-parse', '--short', 'HEAD'], { noDrivers: true }))?.text;
     branch = sha ? `HEAD (detached at ${sha})` : undefined;
   }
-  const status = [tracked?.text, untracked?.text.split('\n').map((f) => `?? ${f}`).join('\n')].filter(Boolean).join('\n');
+  const others = untracked.stdout.trim();
+  const status = [tracked?.text, others && others.split('\n').map((f) => `?? ${f}`).join('\n')].filter(Boolean).join('\n');
   const s = capSection(status, MAX_STATUS_CHARS);
   // `%<(N,trunc)` pads short subjects with spaces.
   const commits = capSection((log?.text ?? '').split('\n').map((l) => l.trimEnd()).join('\n'), MAX_COMMITS_CHARS);
@@ -118,7 +121,7 @@ async function fromGit(repo: RepoLocation, timeoutMs: number): Promise<GitSnapsh
     mainBranch: name(mainBranch),
     userName: name(userName?.text),
     status: s.text,
-    statusTruncated: s.cut || Boolean(tracked?.cut) || Boolean(untracked?.cut),
+    statusTruncated: s.cut || Boolean(tracked?.cut) || untracked.cut,
     recentCommits: commits.text,
   };
 }
