@@ -32,9 +32,13 @@ function readPermissions(file: string, warn: (message: string) => void): Omit<Ru
   }
   let json: unknown;
   try {
-    json = JSON.parse(read.bytes.toString('utf8'));
+    // Editors on Windows save with a byte order mark; JSON.parse refuses it, and the deny rules with it.
+    json = JSON.parse(read.bytes.toString('utf8').replace(/^\uFEFF/, ''));
   } catch (err) {
-    warn(`${file} is not valid JSON (${err instanceof Error ? err.message : String(err)}); its rules are ignored`);
+    // The parser's message quotes the text around the error: a settings file linked to a secret would show part of it.
+    const where = err instanceof Error ? /position \d+(?: \(line \d+ column \d+\))?/.exec(err.message)?.[0] : undefined;
+    const at = where ?? (err instanceof Error && /end of JSON/i.test(err.message) ? 'its end' : 'a place the parser did not name');
+    warn(`${file} is not valid JSON (at ${at}); its rules are ignored`);
     return undefined;
   }
   const perms = typeof json === 'object' && json !== null ? (json as { permissions?: unknown }).permissions : undefined;

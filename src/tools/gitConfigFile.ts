@@ -5,7 +5,8 @@
 // obeys it (an include path spelled `"evil\tcfg"`, or one continued over a backslash-newline), so
 // this follows git character by character, and its tests compare it with git itself.
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
+import { realPathOf } from '../fs/paths';
 import { readRegularFile } from '../fs/read';
 
 export interface ConfigEntry {
@@ -202,11 +203,25 @@ export function configNames(text: string): { names: string[]; includes: string[]
 const CONFIG_MAX_BYTES = 1024 * 1024;
 /** Git's own limit on nested includes. */
 const INCLUDE_DEPTH = 10;
+/** Config files read for one repository, includes counted: past this the reading stops and says so. */
+const MAX_FILES = 64;
 
-/** Where an include path leads from the file that names it, as git resolves it. */
-function includeTarget(from: string, path: string): string {
-  if (path.startsWith('~/')) return join(homedir(), path.slice(2));
-  return isAbsolute(path) ? path : resolve(dirname(from), path);
+/**
+ * Where an include path leads from the file that names it, as the kernel resolves the path git
+ * builds: `..` after a symlinked folder leads to the link target's parent, not back where the
+ * text suggests. Undefined when a folder on the way is missing (git then reads nothing).
+ */
+async function includeTarget(from: string, path: string): Promise<string | undefined> {
+  let cur = path.startsWith('~/') ? homedir() : isAbsolute(path) ? '/' : dirname(from);
+  for (const seg of (path.startsWith('~/') ? path.slice(2) : path).split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      const real = await realPathOf(cur);
+      if (real === undefined) return undefined;
+      cur = dirname(real);
+    } else cur = join(cur, seg);
+  }
+  return cur;
 }
 
 /** An entry and the file it was read from (a relative core.worktree is read against the git folder, not the file). */
@@ -214,15 +229,47 @@ export interface FileEntry extends ConfigEntry {
   file: string;
 }
 
-/** The entries of a config file and of everything it includes, in the order git reads them. */
-export async function readConfigFile(file: string, into: FileEntry[] = [], depth = 0, seen = new Set<string>()): Promise<FileEntry[]> {
-  if (depth > INCLUDE_DEPTH || seen.has(file)) return into;
-  seen.add(file);
-  const read = await readRegularFile(file, CONFIG_MAX_BYTES);
-  if (!read.ok) return into;
-  for (const e of parseGitConfig(read.bytes.toString('utf8')).entries) {
-    into.push({ ...e, file });
-    if (isInclude(e.name)) for (const path of spellings(e)) if (path) await readConfigFile(includeTarget(file, path), into, depth + 1, seen);
+/** What a repository's config files say, and what could not be read the way git reads it. */
+export interface ConfigRead {
+  entries: FileEntry[];
+  /** Why the entries may not be all git obeys: a file too big, an include path not followed, too many files. */
+  problems: string[];
+  /** Real paths already read (an include loop, or links leading to one file by many paths). */
+  seen: Set<string>;
+}
+
+export const newConfigRead = (): ConfigRead => ({ entries: [], problems: [], seen: new Set() });
+
+/** The entries of a config file and of everything it includes, in the order git reads them, added to `into`. */
+export async function readConfigFile(file: string, into: ConfigRead, depth = 0): Promise<ConfigRead> {
+  if (depth > INCLUDE_DEPTH) return into;
+  const real = await realPathOf(file);
+  // A file git cannot open is skipped by git too (a missing include is not an error).
+  if (real === undefined || into.seen.has(real)) return into;
+  if (into.seen.size >= MAX_FILES) {
+    into.problems.push(`more than ${MAX_FILES} config files are included`);
+    return into;
+  }
+  into.seen.add(real);
+  const read = await readRegularFile(real, CONFIG_MAX_BYTES);
+  if (!read.ok) {
+    if (read.reason !== 'missing') into.problems.push(`${file} could not be read whole (${read.reason})`);
+    return into;
+  }
+  const text = read.bytes.toString('utf8');
+  for (const e of parseGitConfig(text).entries) {
+    into.entries.push({ ...e, file });
+    if (!isInclude(e.name)) continue;
+    for (const path of spellings(e)) {
+      if (!path) continue;
+      // Git opens the bytes as written, up to a NUL; text that is not UTF-8 cannot be followed here.
+      if (path.includes('\0') || path.includes('\uFFFD')) {
+        into.problems.push(`${file} includes a file by a name that cannot be followed`);
+        continue;
+      }
+      const target = await includeTarget(file, path);
+      if (target !== undefined) await readConfigFile(target, into, depth + 1);
+    }
   }
   return into;
 }

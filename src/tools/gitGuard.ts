@@ -5,7 +5,7 @@
 // `git status` or `git diff`; the user allowed the command, not those programs. Git reads config
 // from the environment (GIT_CONFIG_COUNT/KEY/VALUE) after the repository's, so the neutral values
 // given there win; driver names are arbitrary, so they are read from the repository's config files.
-import { reachableRepositories } from './gitReach';
+import { reachableRepositories, type Reach } from './gitReach';
 
 export type GitSetting = readonly [key: string, value: string];
 
@@ -161,7 +161,7 @@ const EXTERNAL_DIFF_REFUSED: GitSetting = ['diff.external', 'echo >&2 "The exter
  * kept unless the repository names its own), drivers and tools the repositories define switched
  * off, no bare repository found by walking into it, and no attributes file outside the repository.
  */
-export function bashGitSettings(repoNames: readonly string[]): GitSetting[] {
+export function bashGitSettings(repoNames: readonly string[], noLocalTransport = false): GitSetting[] {
   const fixed = GIT_PROGRAM_SETTINGS.filter(([k]) => !USER_SETUP_KEYS.has(k.toLowerCase()) || repoNames.some((n) => names(k, n)));
   return [
     ...fixed,
@@ -170,6 +170,8 @@ export function bashGitSettings(repoNames: readonly string[]): GitSetting[] {
     // An empty diff.external is itself run (and fails), so it is replaced only when the repository names one.
     ...(repoNames.some((n) => n === 'diff.external') ? [EXTERNAL_DIFF_REFUSED] : []),
     ['protocol.ext.allow', 'never'],
+    // A remote the repository names on this machine, outside the workspace, is not fetched from.
+    ...(noLocalTransport ? [['protocol.file.allow', 'never'] as const] : []),
     ...driverOverrides(repoNames),
   ];
 }
@@ -183,13 +185,13 @@ export type BashGitEnv = { set: Record<string, string>; unset: string[] } | { re
  * workspace (gitReach.ts).
  */
 export async function bashGitEnv(cwd: string, inherited: NodeJS.ProcessEnv): Promise<BashGitEnv> {
-  const reach = await reachableRepositories(cwd).catch((e: unknown) => ({ names: [] as string[], refusal: `Not run: the repositories around ${cwd} could not be read (${e instanceof Error ? e.message : String(e)}), so git could not be kept from running what they name.` }));
+  const reach: Reach = await reachableRepositories(cwd).catch((e: unknown) => ({ names: [] as string[], refusal: `Not run: the repositories around ${cwd} could not be read (${e instanceof Error ? e.message : String(e)}), so git could not be kept from running what they name.` }));
   if (reach.refusal) return { refused: reach.refusal };
   const count = Number(inherited.GIT_CONFIG_COUNT);
   const from = Number.isInteger(count) && count > 0 && count < 10_000 ? count : 0;
   return {
     set: {
-      ...gitConfigEnv(bashGitSettings(reach.names), from),
+      ...gitConfigEnv(bashGitSettings(reach.names, reach.noLocalTransport), from),
       GIT_PAGER: 'cat',
       PAGER: 'cat',
       GIT_TERMINAL_PROMPT: '0',

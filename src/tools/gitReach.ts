@@ -10,7 +10,10 @@ import { isInside, realLocation } from '../fs/paths';
 import { readRegularFile } from '../fs/read';
 import { listTree } from '../fs/scan';
 import { inspect } from '../fs/stat';
-import { readConfigFile, type FileEntry } from './gitConfigFile';
+import { newConfigRead, readConfigFile, type FileEntry } from './gitConfigFile';
+import { LOCAL_REMOTE, settingRefusal } from './gitSettings';
+import { homedir } from 'node:os';
+import { folderNames } from '../fs/list';
 import { verifiedWorktree } from './gitRepo';
 
 /** How much of the workspace is looked through for nested repositories, and for how long. */
@@ -22,6 +25,8 @@ export interface Reach {
   names: string[];
   /** Why no command may run here: a repository points git at files outside the workspace. */
   refusal?: string;
+  /** A repository names a remote on this machine outside the workspace: git's local transport goes off. */
+  noLocalTransport?: boolean;
 }
 
 /** `.git` entries a command run in `cwd` may reach: those of the folders above it, and nested ones below. */
@@ -103,26 +108,62 @@ async function redirection(repo: Located, entries: readonly FileEntry[], workspa
   return undefined;
 }
 
+/**
+ * Git data of this repository kept outside the workspace: a link among the git folder's own
+ * files (MERGE_MSG, info/grafts, objects, refs) to somewhere else, or objects borrowed from
+ * another repository (objects/info/alternates). Git reads them as this repository's.
+ */
+async function dataOutside(repo: Located, workspace: string): Promise<string | undefined> {
+  for (const dir of new Set([repo.gitDir, repo.commonDir, join(repo.commonDir, 'info'), join(repo.commonDir, 'objects'), join(repo.commonDir, 'objects', 'info')])) {
+    // A folder git made for itself is inside the repository; one reached through a link is judged where it is.
+    const listed = await folderNames(dir, 2_000);
+    for (const name of listed) {
+      const path = join(dir, name);
+      if ((await inspect(path, { follow: false })).kind !== 'link') continue;
+      const target = realLocation(path);
+      if (!isInside(workspace, target) && !isInside(repo.commonDir, target)) return `keeps ${path} as a link to ${target}, outside the workspace`;
+    }
+  }
+  for (const file of ['alternates', 'http-alternates']) {
+    const read = await readRegularFile(join(repo.commonDir, 'objects', 'info', file), 64 * 1024);
+    if (!read.ok) continue;
+    const objects = join(repo.commonDir, 'objects');
+    for (const line of read.bytes.toString('utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))) {
+      if (file === 'http-alternates' || !isInside(workspace, resolve(objects, line))) return `borrows objects from ${line} (objects/info/${file}), outside the workspace`;
+    }
+  }
+  return undefined;
+}
+
 /** What the repositories reachable from `cwd` (the workspace folder) tell git, and whether any points git out of the workspace. */
 export async function reachableRepositories(cwd: string): Promise<Reach> {
   const names: string[] = [];
+  let noLocalTransport = false;
   for (const dotGit of await dotGitsAround(cwd)) {
     const repo = await locate(dotGit);
     if (!repo) continue;
     const files = [join(repo.commonDir, 'config'), join(repo.gitDir, 'config.worktree'), join(repo.commonDir, 'config.worktree')];
     if (!same(repo.commonDir, repo.gitDir)) files.push(join(repo.gitDir, 'config'));
     // Each repository reads its files afresh: two repositories sharing a config judge its core.worktree each against their own folder.
-    const entries: FileEntry[] = [];
-    const seen = new Set<string>();
-    for (const file of files) await readConfigFile(file, entries, 0, seen);
+    const read = newConfigRead();
+    for (const file of files) await readConfigFile(file, read);
+    const entries = read.entries;
     names.push(...entries.map((e) => e.name));
-    const why = await redirection(repo, entries, cwd);
-    if (why) {
-      return {
-        names,
-        refusal: `Not run: the repository at ${repo.top} ${why}, outside the workspace. A git command here (or a program that runs git) could reach files the workspace rules do not cover. Remove that setting, or open the folder it names instead.`,
-      };
+    const refuse = (why: string): Reach => ({
+      names,
+      refusal: `Not run: the repository at ${repo.top} ${why}. A git command here (or a program that runs git) could run programs or reach files the workspace rules do not cover. Remove that from its git folder, or open the folder it names instead.`,
+    });
+    const redirected = await redirection(repo, entries, cwd);
+    if (redirected) return refuse(`${redirected}, outside the workspace`);
+    if (read.problems[0]) return refuse(`has a config git reads differently from Threadline: ${read.problems[0]}`);
+    const ctx = { workspace: cwd, top: repo.top, home: homedir() };
+    for (const e of entries) {
+      const why = settingRefusal(e, ctx);
+      if (why === LOCAL_REMOTE) noLocalTransport = true;
+      else if (why) return refuse(`${why} (in ${e.file})`);
     }
+    const linked = await dataOutside(repo, cwd);
+    if (linked) return refuse(linked);
   }
-  return { names };
+  return { names, ...(noLocalTransport ? { noLocalTransport } : {}) };
 }

@@ -119,4 +119,87 @@ describe('git pointers in a repository send no Bash command outside the workspac
     assert.notEqual(commit.isError, true, commit.content);
     assert.equal(m.ran(), false);
   });
+
+  it('a config git reads differently (over the read cap, an include name with a NUL or a byte that is not UTF-8): refused, nothing runs', async () => {
+    for (const variant of ['big', 'nul', 'latin1']) {
+      const cwd = repo('tl-odd-');
+      const m = marker();
+      const drivers = `[filter "evil"]\n\tclean = ${m.program}\n[diff "evil"]\n\ttextconv = ${m.program}\n`;
+      const config = join(cwd, '.git', 'config');
+      if (variant === 'big') writeFileSync(config, `${readFileSync(config, 'utf8')}${drivers}[user]\n${'\tname = x\n'.repeat(120_000)}`);
+      else {
+        const name = variant === 'nul' ? 'inc' : 'e\xffv';
+        writeFileSync(join(cwd, '.git', 'inc'), drivers);
+        writeFileSync(join(cwd, '.git', 'e\xffv'), drivers);
+        const path = Buffer.from(variant === 'nul' ? 'inc\0zz' : name, 'latin1');
+        writeFileSync(config, Buffer.concat([readFileSync(config), Buffer.from('[include]\n\tpath = '), path, Buffer.from('\n')]));
+      }
+      writeFileSync(join(cwd, '.gitattributes'), '* filter=evil diff=evil\n');
+      writeFileSync(join(cwd, 'a.txt'), 'changed\n');
+      const r = await bash('git status --short && git diff', cwd);
+      assert.equal(m.ran(), false, `${variant}: ${r.content}`);
+      assert.equal(r.isError, true, variant);
+    }
+  });
+
+  it('an include reached through a link and .. is read where the kernel takes git, and its drivers go off', async () => {
+    const cwd = repo('tl-dotdot-');
+    const m = marker();
+    mkdirSync(join(cwd, '.git', 'a', 'b'), { recursive: true });
+    symlinkSync(join(cwd, '.git', 'a', 'b'), join(cwd, '.git', 'sub'));
+    writeFileSync(join(cwd, '.git', 'a', 'evil'), `[filter "evil"]\n\tclean = ${m.program}\n\tsmudge = ${m.program}\n[diff "evil"]\n\ttextconv = ${m.program}\n`);
+    writeFileSync(join(cwd, '.git', 'config'), `${readFileSync(join(cwd, '.git', 'config'), 'utf8')}[include]\n\tpath = sub/../evil\n`);
+    writeFileSync(join(cwd, '.gitattributes'), '* filter=evil diff=evil\n');
+    writeFileSync(join(cwd, 'a.txt'), 'changed\n');
+    const r = await bash('git status --short && git diff', cwd);
+    assert.notEqual(r.isError, true, r.content);
+    assert.equal(m.ran(), false, r.content);
+  });
+
+  it('settings git would obey that are not known to be safe stop the command, naming the setting', async () => {
+    const home = tmp('tl-sethome-');
+    const m = marker();
+    for (const [key, value] of [
+      ['submodule.lib.update', `!${m.program}`],
+      ['tar.tgz.command', m.program],
+      ['blame.ignoreRevsFile', join(home, '.git-credentials')],
+      ['core.excludesFile', '~/.ssh/id_rsa'],
+      ['madeup.setting', 'x'],
+    ]) {
+      const cwd = repo('tl-set-');
+      git(cwd, 'config', key!, value!);
+      const r = await bash('git blame a.txt; git archive --format=tgz -o out.tgz HEAD; git submodule update', cwd);
+      assert.equal(r.isError, true, key);
+      assert.match(r.content, new RegExp(key!.toLowerCase().replace('.', '\\.').replace(/(\w+)$/, '$1'), 'i'));
+    }
+    assert.equal(m.ran(), false);
+  });
+
+  it('git data linked or borrowed from outside is refused; a remote on this machine outside is not fetched from', async () => {
+    const other = repo('tl-priv-', 'PRIVATE-HISTORY\n');
+    const secret = join(tmp('tl-secret-'), 'secret.txt');
+    writeFileSync(secret, 'SECRET-LINE\n');
+    const linked = repo('tl-mergemsg-');
+    symlinkSync(secret, join(linked, '.git', 'MERGE_MSG'));
+    const borrowed = repo('tl-alt-');
+    writeFileSync(join(borrowed, '.git', 'objects', 'info', 'alternates'), `${join(other, '.git', 'objects')}\n`);
+    for (const cwd of [linked, borrowed]) {
+      const r = await bash('git log -1', cwd);
+      assert.equal(r.isError, true, cwd);
+      assert.match(r.content, /outside the workspace/);
+    }
+    const remote = repo('tl-remote-');
+    git(remote, 'remote', 'add', 'origin', other);
+    const r = await bash('git fetch -q origin; git log -p --all', remote);
+    assert.doesNotMatch(r.content, /PRIVATE-HISTORY/);
+  });
+
+  it('includes that fan out through links to one file are read once: a Bash command is not held up', async () => {
+    const cwd = repo('tl-fan-');
+    for (let i = 0; i < 4; i++) symlinkSync('.', join(cwd, '.git', `l${i}`));
+    writeFileSync(join(cwd, '.git', 'config'), `${readFileSync(join(cwd, '.git', 'config'), 'utf8')}[include]\n${[0, 1, 2, 3].map((i) => `\tpath = l${i}/config\n`).join('')}`);
+    const r = await bash('echo hi', cwd);
+    assert.equal(r.content.trim(), 'hi');
+  });
 });
+

@@ -50,7 +50,7 @@ const RUNS_PROGRAM: ReadonlyMap<string, readonly string[]> = new Map([
   ['tar', ['--to-command', '-I', '--use-compress-program', '--checkpoint-action', '--info-script', '--new-volume-script', '-F', '--rsh-command', '--rmt-command']],
   ['zip', ['-TT', '--unzip-command']],
   ['rsync', ['-e', '--rsh', '--rsync-path']],
-  ['git', ['--upload-pack', '--receive-pack', '--exec', '--extcmd', '--open-files-in-pager', '-O', '--output', '--ext-diff']],
+  ['git', ['--upload-pack', '--receive-pack', '--exec', '--extcmd', '--open-files-in-pager', '-O', '--output', '--ext-diff', '--template', '--config', '--separate-git-dir']],
   ['find', ['-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls', '-delete']],
   ['man', ['-P', '--pager', '-H', '--html']],
 ]);
@@ -77,6 +77,29 @@ function ruleWords(p: BashPattern): { own: ReadonlySet<string>; lead: number; pr
   return { own: new Set(p.words), lead: p.words.length, program: p.words[0] === undefined ? undefined : commandBase(p.words[0]) };
 }
 
+/** `git config` words that only read settings (the old flags, and the newer `get` and `list` verbs). */
+const CONFIG_READS: ReadonlySet<string> = new Set(['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--get-color', '--get-colorbool', '--list', '-l']);
+
+/**
+ * Git commands that write git's own settings: a setting can name a program git runs later, for
+ * the user's next `git status` or the editor's git (`git config core.fsmonitor ./x`, `git
+ * maintenance register` writing the user's config, `git clone -c`). They land in `.git/` or in the
+ * user's own config, where writes always ask, so even a rule naming the verb (`Bash(git
+ * config:*)`) asks; only an exact rule spells the setting itself.
+ */
+function gitSettingsWrite(c: SimpleCommand): string | undefined {
+  const at = c.words.findIndex((w, i) => i > 0 && w !== undefined && !w.startsWith('-'));
+  const verb = at < 0 ? undefined : c.words[at];
+  if (verb === undefined) return undefined;
+  const rest = c.words.slice(at + 1);
+  if (verb === 'config' && !rest.some((w) => w !== undefined && CONFIG_READS.has(w)) && !['get', 'list'].includes(rest.find((w) => w !== undefined && !w.startsWith('-')) ?? '')) {
+    return 'git config writes git settings, and a setting can name a program git runs later';
+  }
+  if (verb === 'maintenance' && rest.some((w) => w === 'register' || w === 'start' || w === 'unregister' || w === 'stop')) return `git maintenance ${rest.find((w) => w && !w.startsWith('-'))} writes your own git settings`;
+  if ((verb === 'clone' || verb === 'init' || verb === 'submodule') && rest.some((w) => w === '-c' || (w?.startsWith('-c') && w.includes('=')))) return `git ${verb} -c writes a git setting, which can name a program git runs later`;
+  return undefined;
+}
+
 /**
  * Why the words of `c` after what rule `p` spells may change what program or code runs; undefined
  * when they cannot. `mentions`: the names the script spells (see fromEnvironment).
@@ -89,6 +112,8 @@ export function optionInjection(p: BashPattern, c: SimpleCommand, mentions: Read
   // An exact rule spells the whole script itself: the user's choice.
   const script = p.kind === 'exact' ? undefined : scriptDanger(program, c, p.kind === 'prefix' ? lead : 1);
   if (script) return script;
+  const settings = program === 'git' && p.kind !== 'exact' ? gitSettingsWrite(c) : undefined;
+  if (settings) return settings;
   const narrowRunner = CODE_RUNNERS.has(program) && (p.kind === 'wildcard' ? own.size > 1 : lead > 1);
   const runsProgram = RUNS_PROGRAM.get(program) ?? [];
   for (let i = lead; i < c.words.length; i++) {

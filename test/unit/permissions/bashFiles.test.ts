@@ -186,3 +186,31 @@ describe('the file tools’ deny rules hold for a command an allow rule lets run
     assert.equal(d('grep -r x src').behavior, 'allow', 'a folder the rules do not reach into runs');
   });
 });
+
+describe('git commands that write git’s own settings or plant hooks ask under a prefix rule', () => {
+  const p = new Permissions({
+    cwd: ws,
+    home,
+    rules: () => ({ allow: ['Bash(git:*)', 'Bash(git config:*)', 'Bash(git init:*)', 'Bash(git clone:*)', 'Bash(git maintenance:*)', 'Bash(git fetch:*)', 'Bash(git config user.name Ada)'], ask: [], deny: [] }),
+    trusted: () => true,
+  });
+  const b = (command: string) => p.decide({ tool: bashTool, input: { command } }).behavior;
+
+  it('git config writes, --template, clone -c, maintenance register and upload-pack programs ask; reads run', () => {
+    assert.equal(b('git config core.fsmonitor tools/x.sh'), 'ask');
+    assert.equal(b('git config --global core.hooksPath tools'), 'ask');
+    assert.equal(b('git config --add alias.x "!sh"'), 'ask');
+    assert.equal(b('git init --template=tools'), 'ask');
+    assert.equal(b('git clone --template=tools . sub'), 'ask');
+    assert.equal(b('git clone -c core.fsmonitor=./x . sub'), 'ask');
+    assert.equal(b('git clone --config=core.pager=./x . sub'), 'ask');
+    assert.equal(b('git maintenance register'), 'ask');
+    assert.equal(b("git fetch --upload-pack='touch x' ."), 'ask');
+    assert.equal(b('git config --get user.name'), 'allow');
+    assert.equal(b('git config -l'), 'allow');
+    assert.equal(b('git config get user.name'), 'allow');
+    assert.equal(b('git config user.name Ada'), 'allow', 'an exact rule spells the setting itself');
+    assert.equal(b('git log -c'), 'allow');
+    assert.equal(b('git init'), 'allow');
+  });
+});

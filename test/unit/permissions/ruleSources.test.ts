@@ -85,11 +85,22 @@ describe("Claude Code's settings files", () => {
     assert.equal(warnings[0], `${join(ws, '.claude', 'settings.local.json')} is not a regular file; its rules are ignored`);
     assert.equal(warnings[1], `${project} is larger than 1 MB; its rules are ignored`);
     assert.match(warnings[2]!, new RegExp(`^${join(home, '.claude', 'settings.json')} is not valid JSON \\(.+\\); its rules are ignored$`));
+    // The parser's message quotes the text: a settings file linked to a secret must not show it.
+    warnings.length = 0;
+    put(join(home, '.claude', 'settings.json'), 'CANARY-SECRET-KEY-MATERIAL');
+    read();
+    assert.ok(warnings.some((w) => w.startsWith(`${join(home, '.claude', 'settings.json')} is not valid JSON`)), warnings.join('\n'));
+    assert.doesNotMatch(warnings.join('\n'), /CANARY/);
+    // A byte order mark (Windows editors) is not bad JSON: the deny rules after it hold.
+    writeFileSync(join(home, '.claude', 'settings.json'), `\uFEFF${JSON.stringify({ permissions: { deny: ['Bash'] } })}`);
+    warnings.length = 0;
+    assert.deepEqual(read().filter((s) => s.deny?.length).map((s) => s.deny), [['Bash']]);
+    assert.ok(!warnings.some((w) => w.includes('not valid JSON')), warnings.join('\n'));
     // Exactly 1 MB is still read.
     const exact = JSON.stringify({ permissions: { allow: ['Bash'] }, pad: '' });
     put(project, exact.replace('"pad":""', `"pad":"${'x'.repeat(1024 * 1024 - exact.length)}"`));
     warnings.length = 0;
-    assert.deepEqual(read().map((s) => s.allow), [['Bash']]);
+    assert.deepEqual(read().filter((s) => s.allow).map((s) => s.allow), [['Bash']]);
   });
 });
 

@@ -1,0 +1,100 @@
+// Which settings in a repository's own config git may obey inside a Bash command. Git has
+// hundreds of settings and adds more; a list of the dangerous ones misses the next one (a tar
+// format's command, a submodule's `update = !cmd`, a blame file read from the home folder). So
+// this is the other way round: a setting passes when it is known to start nothing and read
+// nothing outside the repository, or when the guard switches it off (gitGuard.ts); a setting that
+// names a file passes when the file is inside the workspace; anything else stops the command and
+// names the setting. A repository's config is its own to write only through a clone's defaults
+// and the user's own commands, so a stop here is rare outside a downloaded `.git` folder.
+import { isAbsolute, resolve } from 'node:path';
+import { isInside } from '../fs/paths';
+import type { ConfigEntry } from './gitConfigFile';
+
+/** Sections whose every key starts nothing and reads no file outside (or is switched off by the guard). */
+const PLAIN_SECTIONS = new Set([
+  'user', 'color', 'advice', 'pull', 'push', 'fetch', 'gc', 'pack', 'repack', 'index', 'feature', 'rerere', 'status',
+  'log', 'rebase', 'merge', 'diff', 'difftool', 'mergetool', 'filter', 'trailer', 'alias', 'credential', 'branch',
+  'lfs', 'extensions', 'tag', 'commit', 'protocol', 'sequence', 'interactive', 'gpg', 'receive', 'uploadpack',
+  'transfer', 'maintenance', 'column', 'i18n', 'grep', 'am', 'apply', 'checkout', 'clean', 'clone', 'stash', 'notes',
+  'versionsort', 'worktree', 'splitindex', 'ssh', 'mailmap', 'web', 'man', 'browser', 'guitool', 'instaweb',
+  'sendemail', 'imap', 'pager', 'include', 'includeif', 'format', 'blame', 'http', 'init', 'safe', 'submodule',
+  'remote', 'url', 'core', 'gui', 'gitflow', 'help', 'bundle', 'fsmonitor', 'reset', 'showbranch', 'add',
+  'bitmappseudomerge', 'repo', 'tar',
+]);
+
+/** Keys of those sections that are not plain: programs the guard does not switch off, and files read. */
+const FILE_KEYS = new Set([
+  'commit.template', 'blame.ignorerevsfile', 'core.excludesfile', 'diff.orderfile', 'format.signaturefile', 'init.templatedir',
+  'mailmap.file', 'gpg.ssh.allowedsignersfile', 'http.cookiefile', 'http.sslcert', 'http.sslkey', 'http.sslcainfo', 'http.sslcapath',
+  'sendemail.aliasesfile', 'core.worktree',
+]);
+
+/** Settings that run a program the guard cannot switch off by a value of its own. */
+const PROGRAM_KEYS: readonly RegExp[] = [/^tar\..+\.command$/, /^help\.browser$/, /^gui\.editor$/, /^lfs\.customtransfer\./, /^lfs\.extension\./];
+
+/** core's keys that are plain; the rest of core (editor, pager and the like) the guard sets itself, or stop the command. */
+const PLAIN_CORE = new Set([
+  'repositoryformatversion', 'filemode', 'bare', 'logallrefupdates', 'ignorecase', 'precomposeunicode', 'symlinks', 'autocrlf', 'eol',
+  'safecrlf', 'quotepath', 'compression', 'loosecompression', 'bigfilethreshold', 'abbrev', 'commentchar', 'commentstring',
+  'whitespace', 'checkstat', 'trustctime', 'splitindex', 'untrackedcache', 'preloadindex', 'fscache', 'longpaths',
+  'sparsecheckout', 'sparsecheckoutcone', 'multipackindex', 'commitgraph', 'fsync', 'fsyncmethod', 'fsyncobjectfiles',
+  'packedgitlimit', 'packedgitwindowsize', 'deltabasecachelimit', 'warnambiguousrefs', 'notesref', 'protecthfs', 'protectntfs',
+  'checkroundtripencoding', 'filesrefslockTimeout', 'packedrefstimeout', 'createobject', 'restrictinheritedhandles', 'unsetenvvars',
+  'sharedrepository', 'hidedotfiles', 'usereplacerefs', 'maxtreedepth',
+  // Files and the work tree: judged by where they are (below, and gitReach.ts).
+  'excludesfile', 'worktree',
+  // Set by the guard to values that launch nothing, whatever the repository says.
+  'fsmonitor', 'hookspath', 'pager', 'alternaterefscommand', 'askpass', 'sshcommand', 'gitproxy', 'editor', 'attributesfile',
+].map((k) => k.toLowerCase()));
+
+/** A URL or remote location that is a path on this machine (not `host:path`, not `scheme://` other than file). */
+function localPath(url: string): string | undefined {
+  if (/^file:\/\//i.test(url)) return url.replace(/^file:\/\/[^/]*/i, '') || '/';
+  if (/^[a-z][a-z0-9+.-]*::/i.test(url) || /^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return undefined;
+  // scp-like `host:path` has a colon before any slash.
+  const colon = url.indexOf(':');
+  const slash = url.indexOf('/');
+  if (colon > 0 && (slash < 0 || colon < slash)) return undefined;
+  return url;
+}
+
+export interface SettingContext {
+  /** The workspace folder: files and local remotes must lie inside it. */
+  workspace: string;
+  /** The folder holding `.git`: what a relative path in the config is read against. */
+  top: string;
+  home: string;
+}
+
+function outside(path: string, ctx: SettingContext): boolean {
+  const abs = path.startsWith('~/') || path === '~' ? resolve(ctx.home, path.slice(2)) : isAbsolute(path) ? path : resolve(ctx.top, path);
+  return !isInside(ctx.workspace, abs);
+}
+
+/**
+ * A remote (or URL rewrite, or submodule) that is another repository on this machine, outside the
+ * workspace: fetching from it would copy that repository's history in. Not a reason to stop every
+ * command (local clones are common); the guard turns off git's local transport instead.
+ */
+export const LOCAL_REMOTE = 'local-remote';
+
+/** Why git must not obey this setting inside a Bash command, LOCAL_REMOTE, or undefined when it may. */
+export function settingRefusal(e: ConfigEntry, ctx: SettingContext): string | undefined {
+  const first = e.name.indexOf('.');
+  const last = e.name.lastIndexOf('.');
+  const section = first < 0 ? '' : e.name.slice(0, first);
+  const key = e.name.slice(last + 1);
+  const sub = first < last ? e.name.slice(first + 1, last) : undefined;
+  const bare = `${section}.${key}`;
+  if (!PLAIN_SECTIONS.has(section)) return `sets ${e.name}, a setting Threadline does not know to be safe for git to obey`;
+  if (PROGRAM_KEYS.some((r) => r.test(e.name))) return `sets ${e.name}, which names a program git runs`;
+  if (section === 'core' && sub === undefined && !PLAIN_CORE.has(key)) return `sets ${e.name}, a setting Threadline does not know to be safe for git to obey`;
+  if (section === 'submodule' && key === 'update' && e.value?.trimStart().startsWith('!')) return `sets ${e.name} to a command, which git runs on submodule update`;
+  if ((section === 'remote' && (key === 'url' || key === 'pushurl')) || (section === 'submodule' && key === 'url') || (section === 'url' && (key === 'insteadof' || key === 'pushinsteadof'))) {
+    const where = section === 'url' ? sub : e.value;
+    const local = where === undefined ? undefined : localPath(where);
+    if (local !== undefined && outside(local, ctx)) return LOCAL_REMOTE;
+  }
+  if (FILE_KEYS.has(bare) && key !== 'worktree' && e.value && outside(e.value, ctx)) return `sets ${e.name} to ${e.value}, a file outside the workspace that git would read`;
+  return undefined;
+}
