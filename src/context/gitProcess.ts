@@ -173,7 +173,11 @@ export class HardenedGit {
     return (this.overrides ??= run(this.repo, FIXED, ['config', '-z', '--name-only', '--list'], { timeoutMs: this.timeoutMs, maxBytes: 1024 * 1024 }).then((out) => {
       // Config too big to read whole: its drivers cannot all be known, so nothing more runs.
       if (!out || out.cut) return undefined;
-      return [...FIXED, ...driverOverrides(out.bytes.toString('utf8').split('\0').filter(Boolean))];
+      // A name that is not UTF-8 cannot be given back to git by the environment (it would switch
+      // off some other driver): nothing more runs either.
+      const names = out.bytes.toString('utf8');
+      if (names.includes('\uFFFD')) return undefined;
+      return [...FIXED, ...driverOverrides(names.split('\0').filter(Boolean))];
     }));
   }
 

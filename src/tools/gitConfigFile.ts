@@ -244,26 +244,33 @@ export const newConfigRead = (): ConfigRead => ({ entries: [], problems: [], see
 export async function readConfigFile(file: string, into: ConfigRead, depth = 0): Promise<ConfigRead> {
   if (depth > INCLUDE_DEPTH) return into;
   const real = await realPathOf(file);
-  // A file git cannot open is skipped by git too (a missing include is not an error).
-  if (real === undefined || into.seen.has(real)) return into;
+  // A file git cannot open is skipped by git too (a missing include is not an error). One file
+  // named by two paths includes different files (relative includes resolve from the name it was
+  // opened by), so it is read once per folder it was named from.
+  if (real === undefined) return into;
+  const key = `${real}\0${dirname(file)}`;
+  if (into.seen.has(key)) return into;
   if (into.seen.size >= MAX_FILES) {
     into.problems.push(`more than ${MAX_FILES} config files are included`);
     return into;
   }
-  into.seen.add(real);
+  into.seen.add(key);
   const read = await readRegularFile(real, CONFIG_MAX_BYTES);
   if (!read.ok) {
     if (read.reason !== 'missing') into.problems.push(`${file} could not be read whole (${read.reason})`);
     return into;
   }
   const text = read.bytes.toString('utf8');
+  // Git compares names as bytes; a name that is not UTF-8 cannot be named back to it (an override
+  // for `filter.e\uFFFD` switches off some other driver).
+  if (text.includes('\uFFFD')) into.problems.push(`${file} holds bytes that are not UTF-8`);
   for (const e of parseGitConfig(text).entries) {
     into.entries.push({ ...e, file });
     if (!isInclude(e.name)) continue;
     for (const path of spellings(e)) {
       if (!path) continue;
-      // Git opens the bytes as written, up to a NUL; text that is not UTF-8 cannot be followed here.
-      if (path.includes('\0') || path.includes('\uFFFD')) {
+      // Git opens the bytes as written, up to a NUL: such a name cannot be followed here.
+      if (path.includes('\0')) {
         into.problems.push(`${file} includes a file by a name that cannot be followed`);
         continue;
       }

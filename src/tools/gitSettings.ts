@@ -9,6 +9,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { isInside } from '../fs/paths';
 import type { ConfigEntry } from './gitConfigFile';
+import { switchedOff } from './gitPrograms';
 
 /** Sections whose every key starts nothing and reads no file outside (or is switched off by the guard). */
 const PLAIN_SECTIONS = new Set([
@@ -46,6 +47,9 @@ const PLAIN_CORE = new Set([
   // Set by the guard to values that launch nothing, whatever the repository says.
   'fsmonitor', 'hookspath', 'pager', 'alternaterefscommand', 'askpass', 'sshcommand', 'gitproxy', 'editor', 'attributesfile',
 ].map((k) => k.toLowerCase()));
+
+/** Settings the guard's environment overrides (GIT_EDITOR, GIT_SEQUENCE_EDITOR). */
+const ENV_SET = new Set(['core.editor', 'sequence.editor']);
 
 /** A URL or remote location that is a path on this machine (not `host:path`, not `scheme://` other than file). */
 function localPath(url: string): string | undefined {
@@ -96,5 +100,10 @@ export function settingRefusal(e: ConfigEntry, ctx: SettingContext): string | un
     if (local !== undefined && outside(local, ctx)) return LOCAL_REMOTE;
   }
   if (FILE_KEYS.has(bare) && key !== 'worktree' && e.value && outside(e.value, ctx)) return `sets ${e.name} to ${e.value}, a file outside the workspace that git would read`;
+  // Beyond the lists: a setting named like a program is one, and one named like a file or folder
+  // is judged by where it leads (format.outputDirectory writes there), unless the guard sets it.
+  if (section === 'include' || section === 'includeif' || ENV_SET.has(e.name) || switchedOff(e.name)) return undefined;
+  if (/(cmd|command|program|helper|editor|pager|exec|hook|script)$/.test(key)) return `sets ${e.name}, which names a program git runs`;
+  if (/(file|dir|directory|path|prefix)$/.test(key) && e.value && key !== 'worktree' && outside(e.value, ctx)) return `sets ${e.name} to ${e.value}, outside the workspace, where git would read or write`;
   return undefined;
 }

@@ -6,7 +6,7 @@
 // guard says.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
@@ -194,12 +194,52 @@ describe('git pointers in a repository send no Bash command outside the workspac
     assert.doesNotMatch(r.content, /PRIVATE-HISTORY/);
   });
 
-  it('includes that fan out through links to one file are read once: a Bash command is not held up', async () => {
+  it('includes that fan out through links end at a bound with a clear answer, not a stall or a stack overflow', async () => {
     const cwd = repo('tl-fan-');
     for (let i = 0; i < 4; i++) symlinkSync('.', join(cwd, '.git', `l${i}`));
     writeFileSync(join(cwd, '.git', 'config'), `${readFileSync(join(cwd, '.git', 'config'), 'utf8')}[include]\n${[0, 1, 2, 3].map((i) => `\tpath = l${i}/config\n`).join('')}`);
     const r = await bash('echo hi', cwd);
-    assert.equal(r.content.trim(), 'hi');
+    // Git itself gives up at its include depth; the guard stops at 64 files and says so.
+    assert.equal(r.isError, true);
+    assert.match(r.content, /more than 64 config files/);
+  });
+
+  it('one config file named by two paths is read from each, and driver names that are not UTF-8 stop the command', async () => {
+    const linked = repo('tl-twonames-');
+    const m = marker();
+    const g = join(linked, '.git');
+    mkdirSync(join(g, 'sub'));
+    writeFileSync(join(g, 'sub', 'realF'), '[include]\n\tpath = inc\n');
+    symlinkSync(join(g, 'sub', 'realF'), join(g, 'F'));
+    writeFileSync(join(g, 'inc'), '[user]\n\tname = x\n');
+    writeFileSync(join(g, 'sub', 'inc'), `[filter "evil"]\n\tclean = ${m.program}\n\tsmudge = ${m.program}\n[diff "evil"]\n\ttextconv = ${m.program}\n`);
+    writeFileSync(join(g, 'config'), `${readFileSync(join(g, 'config'), 'utf8')}[include]\n\tpath = F\n[include]\n\tpath = sub/realF\n`);
+    const bytes = repo('tl-bytes-');
+    const driver = Buffer.from('e\xff', 'latin1');
+    writeFileSync(join(bytes, '.git', 'config'), Buffer.concat([readFileSync(join(bytes, '.git', 'config')), Buffer.from('[filter "'), driver, Buffer.from(`"]\n\tclean = ${m.program}\n\tsmudge = ${m.program}\n`)]));
+    writeFileSync(join(bytes, '.gitattributes'), Buffer.concat([Buffer.from('* filter='), driver, Buffer.from('\n')]));
+    for (const cwd of [linked, bytes]) {
+      if (cwd === linked) writeFileSync(join(cwd, '.gitattributes'), '* filter=evil diff=evil\n');
+      writeFileSync(join(cwd, 'a.txt'), 'changed\n');
+      const r = await bash('git status --short && git diff', cwd);
+      assert.equal(m.ran(), false, `${cwd}: ${r.content}`);
+    }
+  });
+
+  it('settings named like a program, file or folder are judged as one beyond the lists (format.outputDirectory)', async () => {
+    const out = tmp('tl-outdir-');
+    const cwd = repo('tl-fmt-');
+    git(cwd, 'config', 'format.outputDirectory', out);
+    const r = await bash('git format-patch -1', cwd);
+    assert.equal(r.isError, true);
+    assert.match(r.content, /format\.outputdirectory/);
+    assert.deepEqual(readdirSync(out), []);
+    const inside = repo('tl-fmtin-');
+    git(inside, 'config', 'format.outputDirectory', 'patches');
+    git(inside, 'config', 'core.editor', 'vim');
+    git(inside, 'config', 'core.hooksPath', '.husky');
+    const ok = await bash('git format-patch -1 && ls patches', inside);
+    assert.notEqual(ok.isError, true, ok.content);
   });
 });
 

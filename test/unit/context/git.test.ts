@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -131,6 +131,24 @@ describe('git snapshot in a hostile repository', () => {
     assert.ok(s, 'the snapshot is still taken');
     assert.match(s.status, /new\.txt/);
     assert.equal(existsSync(marker), false, 'the snapshot ran the fsmonitor hook');
+  });
+
+  it('runs no filter whose driver name is not UTF-8 (its override could not name it back to git)', async () => {
+    const dir = repo();
+    const marker = join(dir, '..', `${dir.split('/').pop()}-filter-ran`);
+    const prog = join(dir, 'filter.sh');
+    writeFileSync(prog, `#!/bin/sh\ntouch '${marker}'\ncat\n`);
+    chmodSync(prog, 0o755);
+    const driver = Buffer.from('e\xff', 'latin1');
+    const config = join(dir, '.git', 'config');
+    writeFileSync(config, Buffer.concat([readFileSync(config), Buffer.from('[filter "'), driver, Buffer.from(`"]\n\tclean = ${prog}\n\tsmudge = ${prog}\n`)]));
+    writeFileSync(join(dir, '.gitattributes'), Buffer.concat([Buffer.from('* filter='), driver, Buffer.from('\n')]));
+    // Plain git runs it: the trap is armed.
+    execFileSync('git', ['status', '--short'], { cwd: dir, stdio: 'ignore' });
+    assert.ok(existsSync(marker), 'plain git status runs the filter here');
+    rmSync(marker);
+    await takeGitSnapshot(dir, { trusted: true });
+    assert.equal(existsSync(marker), false, 'the snapshot ran the filter');
   });
 
   it('runs no git at all in Restricted Mode, and takes the snapshot once the folder is trusted', async () => {

@@ -214,3 +214,25 @@ describe('git commands that write git’s own settings or plant hooks ask under 
     assert.equal(b('git init'), 'allow');
   });
 });
+
+describe('git commands that read the whole tree are held to the deny rules of files in it', () => {
+  const wsDeny = realpathSync(mkdtempSync(join(tmpdir(), 'tl-gitdeny-')));
+  writeFileSync(join(wsDeny, '.env'), 'SECRET');
+  mkdirSync(join(wsDeny, 'src'));
+  const p = new Permissions({
+    cwd: wsDeny,
+    home,
+    rules: () => ({ allow: ['Bash(git grep:*)', 'Bash(git add:*)', 'Bash(git diff:*)', 'Bash(git status:*)', 'Bash(git log:*)'], ask: [], deny: ['Read(**/.env)'] }),
+    trusted: () => true,
+  });
+  const b = (command: string) => p.decide({ tool: bashTool, input: { command } }).behavior;
+
+  it('git grep, add and diff without a path ask where a Read deny rule covers a file in the tree; names-only verbs run', () => {
+    assert.equal(b('git grep --no-index -e SECRET'), 'ask');
+    assert.equal(b('git grep --untracked SECRET'), 'ask');
+    assert.equal(b('git add -A && git diff --cached'), 'ask');
+    assert.equal(b('git status --short'), 'allow');
+    const plain = new Permissions({ cwd: wsDeny, home, rules: () => ({ allow: ['Bash(git grep:*)'], ask: [], deny: [] }), trusted: () => true });
+    assert.equal(plain.decide({ tool: bashTool, input: { command: 'git grep SECRET' } }).behavior, 'allow', 'without a deny rule the tree is the workspace');
+  });
+});
