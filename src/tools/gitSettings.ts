@@ -48,6 +48,9 @@ const PLAIN_CORE = new Set([
   'fsmonitor', 'hookspath', 'pager', 'alternaterefscommand', 'askpass', 'sshcommand', 'gitproxy', 'editor', 'attributesfile',
 ].map((k) => k.toLowerCase()));
 
+/** Program settings git reads first-come: the guard's neutral value cannot replace the repository's. */
+const FIRST_WINS: readonly RegExp[] = [/^core\.gitproxy$/, /^remote\..+\.(uploadpack|receivepack)$/];
+
 /** Settings the guard's environment overrides (GIT_EDITOR, GIT_SEQUENCE_EDITOR). */
 const ENV_SET = new Set(['core.editor', 'sequence.editor']);
 
@@ -91,6 +94,8 @@ export function settingRefusal(e: ConfigEntry, ctx: SettingContext): string | un
   const sub = first < last ? e.name.slice(first + 1, last) : undefined;
   const bare = `${section}.${key}`;
   if (!PLAIN_SECTIONS.has(section)) return `sets ${e.name}, a setting Threadline does not know to be safe for git to obey`;
+  // Git keeps the first value it reads for these, so an override given after the repository's is never read.
+  if (FIRST_WINS.some((r) => r.test(e.name))) return `sets ${e.name}, which names a program git runs; git keeps the repository's value over any given later`;
   if (PROGRAM_KEYS.some((r) => r.test(e.name))) return `sets ${e.name}, which names a program git runs`;
   if (section === 'core' && sub === undefined && !PLAIN_CORE.has(key)) return `sets ${e.name}, a setting Threadline does not know to be safe for git to obey`;
   if (section === 'submodule' && key === 'update' && e.value?.trimStart().startsWith('!')) return `sets ${e.name} to a command, which git runs on submodule update`;

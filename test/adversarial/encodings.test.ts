@@ -31,6 +31,16 @@ describe('finding 15: Edit and Write keep the bytes they do not change', () => {
     assert.deepEqual(readFileSync(join(cwd, 'menu.ini')), latin1('# caf\xe9 cr\xe8me br\xfbl\xe9e\nname = new\nprice = 5\xa3\n'));
   });
 
+  it('UTF-16 without a byte order mark, which Read calls binary, is not edited as bytes', async () => {
+    const cwd = tempDir('utf16nobom');
+    const before = Buffer.from('\u0161ab\u0160 text\n', 'utf16le');
+    writeFileSync(join(cwd, 'u.txt'), before);
+    const r = await run(cwd, 'Edit', { file_path: 'u.txt', old_string: 'a', new_string: 'b' });
+    assert.equal(r.isError, true, r.content);
+    assert.match(r.content, /looks binary/);
+    assert.deepEqual(readFileSync(join(cwd, 'u.txt')), before);
+  });
+
   it('Windows-1252 quotes, replace_all, CRLF: every untouched byte stays', async () => {
     const cwd = tempDir('cp1252');
     writeFileSync(join(cwd, 'notes.txt'), latin1('\x93quoted\x94 TODO\r\nplain TODO\r\n\x85 end\r\n'));

@@ -241,5 +241,24 @@ describe('git pointers in a repository send no Bash command outside the workspac
     const ok = await bash('git format-patch -1 && ls patches', inside);
     assert.notEqual(ok.isError, true, ok.content);
   });
+
+  it('program settings git reads first-come (core.gitProxy, a remote\'s uploadpack and receivepack) stop the command', async () => {
+    const m = marker();
+    for (const [key, value] of [
+      ['core.gitProxy', m.program],
+      ['remote.origin.uploadpack', m.program],
+      ['remote.origin.receivepack', m.program],
+    ]) {
+      const cwd = repo('tl-first-');
+      const inside = join(cwd, 'up');
+      git(cwd, 'clone', '-q', '--bare', cwd, inside);
+      git(cwd, 'remote', 'add', 'origin', inside);
+      git(cwd, 'config', key!, value!);
+      const r = await bash('git fetch -q origin; git push -q origin HEAD:refs/heads/x', cwd);
+      assert.equal(r.isError, true, key);
+      assert.match(r.content, new RegExp(key!.toLowerCase().replace(/\./g, '\\.')));
+    }
+    assert.equal(m.ran(), false);
+  });
 });
 

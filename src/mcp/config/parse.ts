@@ -68,11 +68,24 @@ function specHash(spec: McpServerSpec): string {
   return createHash('sha256').update(canonical).digest('hex');
 }
 
+/**
+ * Each name, with the variables of the user's environment its value takes in: a header of
+ * `Bearer ${AWS_SECRET_ACCESS_KEY}` sends that secret to the server, and the approval must say so.
+ */
+function named(map: Record<string, string>): string {
+  return Object.entries(map)
+    .map(([k, v]) => {
+      const vars = [...new Set([...v.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => `$${m[1]}`))];
+      return vars.length ? `${k} from ${vars.join(', ')}` : k;
+    })
+    .join('; ');
+}
+
 /** What a server runs, as the approval prompt and the status view show it (unexpanded: no secret in it). */
 export function describeSpec(spec: McpServerSpec): string {
-  if (spec.transport !== 'stdio') return `${spec.transport} ${spec.url ?? ''}${spec.headers ? ` (headers: ${Object.keys(spec.headers).join(', ')})` : ''}`;
+  if (spec.transport !== 'stdio') return `${spec.transport} ${spec.url ?? ''}${spec.headers ? ` (headers: ${named(spec.headers)})` : ''}`;
   const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
   // What it runs with counts as much as the command (NODE_OPTIONS can load any file): the names show, the values may be secrets.
-  const env = spec.env && Object.keys(spec.env).length ? ` (env: ${Object.keys(spec.env).join(', ')})` : '';
+  const env = spec.env && Object.keys(spec.env).length ? ` (env: ${named(spec.env)})` : '';
   return `${[spec.command ?? '', ...(spec.args ?? [])].map(quote).join(' ')}${env}${spec.cwd ? ` (in ${spec.cwd})` : ''}`;
 }

@@ -77,6 +77,39 @@ function ruleWords(p: BashPattern): { own: ReadonlySet<string>; lead: number; pr
   return { own: new Set(p.words), lead: p.words.length, program: p.words[0] === undefined ? undefined : commandBase(p.words[0]) };
 }
 
+/** git verbs that run a command they are given, or a program of their own choosing, whatever follows. */
+const GIT_RUNNING_VERBS: ReadonlySet<string> = new Set(['send-email', 'instaweb', 'web--browse', 'daemon', 'cvsimport', 'cvsserver', 'cvsexportcommit', 'svn', 'p4', 'archimport', 'quiltimport', 'imap-send']);
+
+/** Per git verb, the options and words after which git runs a command given on the command line. */
+const GIT_RUNNING_OPTIONS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['clone', ['-u', '--upload-pack']],
+  ['rebase', ['-x', '--exec']],
+  ['difftool', ['-x', '--extcmd']],
+  ['bisect', ['run']],
+  ['submodule', ['foreach']],
+  ['filter-branch', ['--tree-filter', '--index-filter', '--msg-filter', '--env-filter', '--commit-filter', '--parent-filter', '--tag-name-filter', '--setup']],
+]);
+
+/**
+ * Why a git command's words make it run a command of their own (`git rebase -x CMD`, `git clone -u
+ * CMD`, `git submodule foreach CMD`, `git bisect run CMD`, `git filter-branch --tree-filter CMD`):
+ * a rule naming the verb does not name what those run. A word the rule itself spells is the
+ * user's choice.
+ */
+function gitRunsCommand(c: SimpleCommand, own: ReadonlySet<string>): string | undefined {
+  const at = c.words.findIndex((w, i) => i > 0 && w !== undefined && !w.startsWith('-'));
+  const verb = at < 0 ? undefined : c.words[at];
+  if (verb === undefined) return undefined;
+  if (GIT_RUNNING_VERBS.has(verb) && !own.has(verb)) return `git ${verb} runs programs or commands of its own`;
+  const options = GIT_RUNNING_OPTIONS.get(verb) ?? [];
+  for (const w of c.words.slice(at + 1)) {
+    if (w === undefined || own.has(w)) continue;
+    const hit = options.find((o) => (o.startsWith('-') ? spells(w, o) : w === o));
+    if (hit) return `git ${verb} ${hit} runs a command it is given`;
+  }
+  return undefined;
+}
+
 /** `git config` words that only read settings (the old flags, and the newer `get` and `list` verbs). */
 const CONFIG_READS: ReadonlySet<string> = new Set(['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--get-color', '--get-colorbool', '--list', '-l']);
 
@@ -112,7 +145,7 @@ export function optionInjection(p: BashPattern, c: SimpleCommand, mentions: Read
   // An exact rule spells the whole script itself: the user's choice.
   const script = p.kind === 'exact' ? undefined : scriptDanger(program, c, p.kind === 'prefix' ? lead : 1);
   if (script) return script;
-  const settings = program === 'git' && p.kind !== 'exact' ? gitSettingsWrite(c) : undefined;
+  const settings = program === 'git' && p.kind !== 'exact' ? (gitSettingsWrite(c) ?? gitRunsCommand(c, own)) : undefined;
   if (settings) return settings;
   const narrowRunner = CODE_RUNNERS.has(program) && (p.kind === 'wildcard' ? own.size > 1 : lead > 1);
   const runsProgram = RUNS_PROGRAM.get(program) ?? [];

@@ -4,7 +4,7 @@ import type { Tool } from '../types';
 import { z } from 'zod';
 import { parseToolInput, pathField, toInputSchema } from '../schema';
 import { decodeText, describeText, encodeText, findAllBytes, hasNonAscii, spliceBytes, type TextForm } from './encoding';
-import { errorMessage, INTERRUPTED, writeAtomic } from './util';
+import { errorMessage, hasNulByte, INTERRUPTED, writeAtomic } from './util';
 
 const editInput = z.object({
   file_path: pathField('The file to change, absolute or relative to the workspace'),
@@ -98,6 +98,9 @@ export function planFileEdit(bytes: Buffer, i: Pick<EditInput, 'old_string' | 'n
     const plan = planEdit(decodeText(bytes, form), i, abs);
     return plan.ok ? { ok: true, bytes: encodeText(plan.next, form), text: plan.next, first: plan.first, newLength: plan.newLength, count: plan.count } : plan;
   }
+  // What Read would not show as text, Edit does not change as text: in UTF-16 without its mark,
+  // say, the bytes of old_string can sit across two characters.
+  if (hasNulByte(bytes)) return { ok: false, message: `${abs} looks binary (it has NUL bytes in its first 8 KB), so Read does not return it as text and Edit does not change it. If it is text in UTF-16 without a byte order mark, change it with a command that knows its encoding.` };
   if (!form.valid && (hasNonAscii(i.old_string) || hasNonAscii(i.new_string))) {
     return {
       ok: false,

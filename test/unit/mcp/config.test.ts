@@ -49,7 +49,13 @@ describe('MCP server entries', () => {
     assert.ok(a.ok && b.ok && c.ok);
     assert.equal(a.hash, b.hash);
     assert.notEqual(a.hash, c.hash);
-    assert.equal(describeSpec(a.spec), 'x (env: A, B)', 'the approval shows the variables it runs with, not their values');
+    assert.equal(describeSpec(a.spec), 'x (env: A; B)', 'the approval shows the variables it runs with, not their values');
+    // Which of the user's own variables a value takes in is shown too: that is what the server receives.
+    assert.equal(
+      describeSpec({ transport: 'http', url: 'https://mcp.example', headers: { Authorization: 'Bearer ${AWS_SECRET_ACCESS_KEY}${GITHUB_TOKEN}', 'X-Id': 'abc' } }),
+      'http https://mcp.example (headers: Authorization from $AWS_SECRET_ACCESS_KEY, $GITHUB_TOKEN; X-Id)',
+    );
+    assert.equal(describeSpec({ transport: 'stdio', command: 'x', env: { TOKEN: '${HOME}/t ${GH:-none}' } }), 'x (env: TOKEN from $HOME, $GH)');
     assert.equal(describeSpec({ transport: 'stdio', command: 'node', args: ['my server.js', '--x=1'] }), "node 'my server.js' --x=1");
   });
 });

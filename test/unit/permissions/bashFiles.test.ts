@@ -236,3 +236,27 @@ describe('git commands that read the whole tree are held to the deny rules of fi
     assert.equal(plain.decide({ tool: bashTool, input: { command: 'git grep SECRET' } }).behavior, 'allow', 'without a deny rule the tree is the workspace');
   });
 });
+
+describe('git verbs and options that run a command they are given ask under a rule naming the verb', () => {
+  const p = new Permissions({
+    cwd: ws,
+    home,
+    rules: () => ({ allow: ['Bash(git clone:*)', 'Bash(git rebase:*)', 'Bash(git difftool:*)', 'Bash(git submodule:*)', 'Bash(git bisect:*)', 'Bash(git filter-branch:*)', 'Bash(git submodule foreach:*)'], ask: [], deny: [] }),
+    trusted: () => true,
+  });
+  const b = (command: string) => p.decide({ tool: bashTool, input: { command } }).behavior;
+
+  it('clone -u, rebase -x, difftool -x, bisect run and filter-branch ask; the verbs alone run', () => {
+    assert.equal(b("git clone -u 'touch x' . c"), 'ask');
+    assert.equal(b("git clone --upload-pack='touch x' . c"), 'ask');
+    assert.equal(b("git rebase -x 'cat ~/.ssh/id_rsa' HEAD~1"), 'ask');
+    assert.equal(b("git rebase --exec='make' HEAD~1"), 'ask');
+    assert.equal(b("git difftool -y -x 'sh -c x' HEAD~1"), 'ask');
+    assert.equal(b("git bisect run sh -c 'x'"), 'ask');
+    assert.equal(b("git filter-branch --tree-filter 'x'"), 'ask');
+    assert.equal(b("git submodule foreach 'x'"), 'allow', 'a rule that names foreach allows what it runs');
+    assert.equal(b('git clone . c'), 'allow');
+    assert.equal(b('git rebase HEAD~1'), 'allow');
+    assert.equal(b('git bisect good'), 'allow');
+  });
+});
