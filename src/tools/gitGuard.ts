@@ -75,6 +75,10 @@ export async function bashGitEnv(cwd: string, inherited: NodeJS.ProcessEnv): Pro
       PAGER: 'cat',
       GIT_TERMINAL_PROMPT: '0',
       GIT_ATTR_NOSYSTEM: '1',
+      // Transports other than the known network ones (http, https, ssh, git) are refused: a local
+      // path (a push into a repository here runs its hooks, without any of these settings, which
+      // git does not pass on), and remote helpers a URL or `remote.*.vcs` names by a relative path.
+      GIT_PROTOCOL_FROM_USER: '0',
       // core.editor and sequence.editor are the repository's to name; there is no terminal anyway.
       GIT_EDITOR: ':',
       GIT_SEQUENCE_EDITOR: ':',

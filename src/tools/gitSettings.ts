@@ -15,7 +15,7 @@ import { switchedOff } from './gitPrograms';
 const PLAIN_SECTIONS = new Set([
   'user', 'color', 'advice', 'pull', 'push', 'fetch', 'gc', 'pack', 'repack', 'index', 'feature', 'rerere', 'status',
   'log', 'rebase', 'merge', 'diff', 'difftool', 'mergetool', 'filter', 'trailer', 'alias', 'credential', 'branch',
-  'lfs', 'extensions', 'tag', 'commit', 'protocol', 'sequence', 'interactive', 'gpg', 'receive', 'uploadpack',
+  'lfs', 'extensions', 'tag', 'commit', 'sequence', 'interactive', 'gpg', 'receive', 'uploadpack',
   'transfer', 'maintenance', 'column', 'i18n', 'grep', 'am', 'apply', 'checkout', 'clean', 'clone', 'stash', 'notes',
   'versionsort', 'worktree', 'splitindex', 'ssh', 'mailmap', 'web', 'man', 'browser', 'guitool', 'instaweb',
   'sendemail', 'imap', 'pager', 'include', 'includeif', 'format', 'blame', 'http', 'init', 'safe', 'submodule',
@@ -31,7 +31,7 @@ const FILE_KEYS = new Set([
 ]);
 
 /** Settings that run a program the guard cannot switch off by a value of its own. */
-const PROGRAM_KEYS: readonly RegExp[] = [/^tar\..+\.command$/, /^help\.browser$/, /^gui\.editor$/, /^lfs\.customtransfer\./, /^lfs\.extension\./];
+const PROGRAM_KEYS: readonly RegExp[] = [/^remote\..+\.vcs$/, /^tar\..+\.command$/, /^help\.browser$/, /^gui\.editor$/, /^lfs\.customtransfer\./, /^lfs\.extension\./];
 
 /** core's keys that are plain; the rest of core (editor, pager and the like) the guard sets itself, or stop the command. */
 const PLAIN_CORE = new Set([

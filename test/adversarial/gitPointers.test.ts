@@ -260,5 +260,33 @@ describe('git pointers in a repository send no Bash command outside the workspac
     }
     assert.equal(m.ran(), false);
   });
+
+  it('no push or fetch reaches a repository on this machine (its hooks would run without the guard), and no helper a URL or remote.*.vcs names runs', async () => {
+    const m = marker();
+    const cwd = repo('tl-localpush-');
+    // A bare repository committed as plain files, its hook a program of the attacker's.
+    git(cwd, 'clone', '-q', '--bare', cwd, join(cwd, 'other.git'));
+    writeFileSync(join(cwd, 'other.git', 'hooks', 'pre-receive'), `#!/bin/sh\n${m.program}\n`);
+    chmodSync(join(cwd, 'other.git', 'hooks', 'pre-receive'), 0o755);
+    writeFileSync(join(cwd, '.git', 'hooks', 'pre-receive'), `#!/bin/sh\n${m.program}\n`);
+    chmodSync(join(cwd, '.git', 'hooks', 'pre-receive'), 0o755);
+    mkdirSync(join(cwd, 'git-remote-x'));
+    writeFileSync(join(cwd, 'git-remote-x', 'evil'), `#!/bin/sh\n${m.program}\n`);
+    chmodSync(join(cwd, 'git-remote-x', 'evil'), 0o755);
+    for (const command of ['git push other.git HEAD:refs/heads/x', 'git push . HEAD:refs/heads/y', 'git fetch other.git', "git fetch 'x/evil::foo'", 'git clone -q other.git c']) {
+      const r = await bash(command, cwd);
+      assert.equal(m.ran(), false, `${command}: ${r.content}`);
+    }
+    const vcs = repo('tl-vcs-');
+    git(vcs, 'remote', 'add', 'origin', 'foo');
+    git(vcs, 'config', 'remote.origin.vcs', 'x/evil');
+    const r = await bash('git fetch origin', vcs);
+    assert.equal(r.isError, true);
+    assert.match(r.content, /remote\.origin\.vcs/);
+    const proto = repo('tl-proto-');
+    git(proto, 'config', 'protocol.file.allow', 'always');
+    assert.equal((await bash('git status', proto)).isError, true, 'a repository may not widen the transports');
+    assert.equal(m.ran(), false);
+  });
 });
 

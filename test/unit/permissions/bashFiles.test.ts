@@ -254,6 +254,14 @@ describe('git verbs and options that run a command they are given ask under a ru
     assert.equal(b("git difftool -y -x 'sh -c x' HEAD~1"), 'ask');
     assert.equal(b("git bisect run sh -c 'x'"), 'ask');
     assert.equal(b("git filter-branch --tree-filter 'x'"), 'ask');
+    // git takes any unambiguous start of a long option.
+    assert.equal(b("git rebase --ex 'cat ~/.ssh/id_rsa' HEAD~1"), 'ask');
+    assert.equal(b("git rebase --exe='x' HEAD~1"), 'ask');
+    assert.equal(b("git clone --upload 'touch PWN; false' . c"), 'ask');
+    assert.equal(b("git clone --upl='x' . c"), 'ask');
+    assert.equal(b("git clone --templ=tools . c"), 'ask');
+    assert.equal(b("git clone --conf=core.hooksPath=x . c"), 'ask');
+    assert.equal(b("git difftool --extc='x' HEAD~1"), 'ask');
     assert.equal(b("git submodule foreach 'x'"), 'allow', 'a rule that names foreach allows what it runs');
     assert.equal(b('git clone . c'), 'allow');
     assert.equal(b('git rebase HEAD~1'), 'allow');
