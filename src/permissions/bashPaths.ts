@@ -90,6 +90,10 @@ function candidates(text: string | undefined, shape: Shape | undefined, scope: P
   else if (shape?.kind === 'glob') {
     spelled = shape.text;
     glob = true;
+  } else if (shape?.kind === 'variable' && shape.before.startsWith('-')) {
+    // An option with a value the shell fills in (`--from-file=$HOME/x`, `-o$HOME/x`): which
+    // file it names is known only when it runs.
+    return undefined;
   } else if (shape?.kind === 'variable' && fromEnvironment(shape.name, mentions) && scope.env[shape.name] !== undefined) {
     spelled = `${shape.before}${scope.env[shape.name]}${shape.after}`;
   } else return undefined;
@@ -241,7 +245,10 @@ function wordFinding(c: SimpleCommand, folders: readonly string[], scope: PathSc
   for (let i = 1; i < c.words.length; i++) {
     if (notFiles.has(i)) continue;
     const w = c.words[i];
-    const texts = w !== undefined ? embedded(w) : (candidates(undefined, c.shapes?.[i], scope, mentions) ?? []);
+    const shape = c.shapes?.[i];
+    // A glued value the shell fills in (`date --file=$HOME/x`): the file is known only when it runs.
+    if (w === undefined && shape?.kind === 'variable' && shape.before.startsWith('-')) return { behavior: 'ask', reason: `${name} is given the option ${shape.before}… with a value computed when it runs, which may name a file outside the workspace.` };
+    const texts = w !== undefined ? embedded(w) : (candidates(undefined, shape, scope, mentions) ?? []).flatMap(embedded);
     for (const text of texts) {
       const spelled = tilde(text, scope.home);
       if (spelled === undefined) continue;

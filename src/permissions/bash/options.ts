@@ -139,6 +139,11 @@ function gitSettingsWrite(c: SimpleCommand): string | undefined {
   return undefined;
 }
 
+/** Programs with options by which they run another program: a word the shell computes may be one. */
+function mayRunPrograms(program: string): boolean {
+  return program === 'git' || (RUNS_PROGRAM.get(program)?.length ?? 0) > 0 || NAMES_FROM_FILE.has(program);
+}
+
 /**
  * Why the words of `c` after what rule `p` spells may change what program or code runs; undefined
  * when they cannot. `mentions`: the names the script spells (see fromEnvironment).
@@ -161,6 +166,12 @@ export function optionInjection(p: BashPattern, c: SimpleCommand, mentions: Read
       const shape = c.shapes?.[i];
       if (narrowRunner && !(shape?.kind === 'variable' && fromEnvironment(shape.name, mentions) && !shape.before.startsWith('-'))) {
         return `${program} is given a word computed when it runs, which may be an option that changes what code runs`;
+      }
+      // An option whose name or value the shell fills in (`--exec=$PWD/x`, `-x$X`, `--exec$IFS…`)
+      // is checked by no list; nor is a word that may turn into one (`$X-exec` with X unset).
+      if (shape?.kind === 'variable' && shape.before.startsWith('-')) return `${shape.before}… is an option of ${program} whose value is computed when it runs`;
+      if (mayRunPrograms(program) && !(shape?.kind === 'glob' && !shape.text.startsWith('-'))) {
+        return `${program} is given a word computed when it runs, which may be an option by which it runs another program`;
       }
       continue;
     }

@@ -268,3 +268,38 @@ describe('git verbs and options that run a command they are given ask under a ru
     assert.equal(b('git bisect good'), 'allow');
   });
 });
+
+describe('words the shell computes cannot carry an option or a file past the checks', () => {
+  const p = new Permissions({
+    cwd: ws,
+    home,
+    rules: () => ({ allow: ['Bash(find:*)', 'Bash(git rebase:*)', 'Bash(git grep:*)', 'Bash(git log:*)', 'Bash(tar:*)', 'Bash(diff:*)', 'Bash(date:*)', 'Bash(grep:*)', 'Bash(sort:*)'], ask: [], deny: [] }),
+    trusted: () => true,
+  });
+  const b = (command: string) => p.decide({ tool: bashTool, input: { command } }).behavior;
+
+  it('an option computed when it runs, or a word that may become one, asks', () => {
+    assert.equal(b("find . -name a.txt $X-exec sh -c 'cat ~/.ssh/id_rsa' \\;"), 'ask');
+    assert.equal(b("git rebase $X--exec='x' HEAD~1"), 'ask');
+    assert.equal(b('git rebase --exec=$PWD/evil.sh HEAD~1'), 'ask');
+    assert.equal(b('git rebase -x$PWD/evil.sh HEAD~1'), 'ask');
+    assert.equal(b('git rebase "--exec=${PWD}/evil.sh" HEAD~1'), 'ask');
+    assert.equal(b('git rebase --exec$IFS./evil.sh HEAD~1'), 'ask');
+    assert.equal(b("git grep $X--open-files-in-pager='x' a"), 'ask');
+    assert.equal(b('tar -c --use-compress-program=$PWD/evil.sh -f x.tgz src'), 'ask');
+    assert.equal(b('git log $X--output=$HOME/PWN'), 'ask');
+  });
+
+  it('a file named in a glued option value through a variable asks', () => {
+    assert.equal(b('diff --from-file=$HOME/.ssh/id_rsa src/a.ts'), 'ask');
+    assert.equal(b('date --file=${HOME}/.git-credentials'), 'ask');
+    assert.equal(b('date --fi=$HOME/.ssh/id_rsa'), 'ask');
+    assert.equal(b('grep --file=$HOME/.ssh/id_rsa pat src'), 'ask');
+    assert.equal(b('grep -f$HOME/x pat src'), 'ask');
+    assert.equal(b('sort -o$HOME/.bashrc src/a.ts'), 'ask');
+    assert.equal(b('sort --output=$HOME/PWN src/a.ts'), 'ask');
+    assert.equal(b('grep -rn TODO src'), 'allow');
+    assert.equal(b('find src -name "*.ts"'), 'allow');
+    assert.equal(b('git log --oneline -5'), 'allow');
+  });
+});
