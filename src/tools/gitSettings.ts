@@ -23,12 +23,11 @@ const PLAIN_SECTIONS = new Set([
   'bitmappseudomerge', 'repo', 'tar',
 ]);
 
-/** Keys of those sections that are not plain: programs the guard does not switch off, and files read. */
-const FILE_KEYS = new Set([
-  'commit.template', 'blame.ignorerevsfile', 'core.excludesfile', 'diff.orderfile', 'format.signaturefile', 'init.templatedir',
-  'mailmap.file', 'gpg.ssh.allowedsignersfile', 'http.cookiefile', 'http.sslcert', 'http.sslkey', 'http.sslcainfo', 'http.sslcapath',
-  'sendemail.aliasesfile', 'core.worktree',
-]);
+/**
+ * Keys that name a file git reads but are not named like one: the rest (`*file`, `*dir`, `*path`)
+ * the suffix rule below judges the same way.
+ */
+const FILE_KEYS = new Set(['commit.template', 'http.sslcert', 'http.sslkey', 'http.sslcainfo']);
 
 /** Settings that run a program the guard cannot switch off by a value of its own. */
 const PROGRAM_KEYS: readonly RegExp[] = [/^remote\..+\.vcs$/, /^tar\..+\.command$/, /^help\.browser$/, /^gui\.editor$/, /^lfs\.customtransfer\./, /^lfs\.extension\./];
@@ -104,7 +103,7 @@ export function settingRefusal(e: ConfigEntry, ctx: SettingContext): string | un
     const local = where === undefined ? undefined : localPath(where);
     if (local !== undefined && outside(local, ctx)) return LOCAL_REMOTE;
   }
-  if (FILE_KEYS.has(bare) && key !== 'worktree' && e.value && outside(e.value, ctx)) return `sets ${e.name} to ${e.value}, a file outside the workspace that git would read`;
+  if (FILE_KEYS.has(bare) && e.value && outside(e.value, ctx)) return `sets ${e.name} to ${e.value}, a file outside the workspace that git would read`;
   // Beyond the lists: a setting named like a program is one, and one named like a file or folder
   // is judged by where it leads (format.outputDirectory writes there), unless the guard sets it.
   if (section === 'include' || section === 'includeif' || ENV_SET.has(e.name) || switchedOff(e.name)) return undefined;
