@@ -26,9 +26,20 @@ symlinkSync(outside, join(ws, 'src', 'zlink'));
 
 const COMMANDS = ['cat', 'tee', 'touch', 'grep', 'rg', 'sort', 'chmod', 'xxd', 'find', 'cd', 'pushd', 'popd', 'git', 'sed', 'cp', 'du', 'ls', 'tree', 'echo'];
 
-function engine() {
-  const p = new Permissions({ cwd: ws, home, rules: () => ({ allow: COMMANDS.map((c) => `Bash(${c}:*)`), ask: [], deny: [] }), trusted: () => true });
+/** A permission engine for the workspace `cwd` with these rules, as command → decision. */
+function engineWith(allow: string[], deny: string[] = [], opts: { cwd?: string; home?: string; additional?: string[] } = {}) {
+  const p = new Permissions({
+    cwd: opts.cwd ?? ws,
+    home: opts.home ?? home,
+    rules: () => ({ allow, ask: [], deny }),
+    ...(opts.additional ? { sources: () => [{ label: 'user settings', allow: [], ask: [], deny: [], additionalDirectories: opts.additional! }] } : {}),
+    trusted: () => true,
+  });
   return (command: string) => p.decide({ tool: bashTool, input: { command } });
+}
+
+function engine() {
+  return engineWith(COMMANDS.map((c) => `Bash(${c}:*)`));
 }
 const decide = engine();
 const behavior = (command: string) => decide(command).behavior;
@@ -158,14 +169,7 @@ describe('the file tools’ deny rules hold for a command an allow rule lets run
   writeFileSync(join(secretHome, 'notes.txt'), '');
   writeFileSync(join(ws, '.env'), 'TOKEN');
   writeFileSync(join(ws, 'secret.txt'), '');
-  const p = new Permissions({
-    cwd: ws,
-    home: secretHome,
-    rules: () => ({ allow: COMMANDS.map((c) => `Bash(${c}:*)`), ask: [], deny: ['Read(~/.ssh/**)', 'Read(.env)', 'Read(./secret.txt)', 'Edit(src/b.ts)'] }),
-    sources: () => [{ label: 'user settings', allow: [], ask: [], deny: [], additionalDirectories: [secretHome] }],
-    trusted: () => true,
-  });
-  const d = (command: string) => p.decide({ tool: bashTool, input: { command } });
+  const d = engineWith(COMMANDS.map((c) => `Bash(${c}:*)`), ['Read(~/.ssh/**)', 'Read(.env)', 'Read(./secret.txt)', 'Edit(src/b.ts)'], { home: secretHome, additional: [secretHome] });
 
   it('a file a deny rule names is denied by name, by glob, by quoting, under an added folder', () => {
     assert.deepEqual(d('cat ~/.ssh/id_rsa'), { behavior: 'deny', reason: `cat reads ${secretHome}/.ssh/id_rsa, which the rule Read(~/.ssh/**) denies.` });
@@ -188,13 +192,8 @@ describe('the file tools’ deny rules hold for a command an allow rule lets run
 });
 
 describe('git commands that write git’s own settings or plant hooks ask under a prefix rule', () => {
-  const p = new Permissions({
-    cwd: ws,
-    home,
-    rules: () => ({ allow: ['Bash(git:*)', 'Bash(git config:*)', 'Bash(git init:*)', 'Bash(git clone:*)', 'Bash(git maintenance:*)', 'Bash(git fetch:*)', 'Bash(git config user.name Ada)'], ask: [], deny: [] }),
-    trusted: () => true,
-  });
-  const b = (command: string) => p.decide({ tool: bashTool, input: { command } }).behavior;
+  const decideIn = engineWith(['Bash(git:*)', 'Bash(git config:*)', 'Bash(git init:*)', 'Bash(git clone:*)', 'Bash(git maintenance:*)', 'Bash(git fetch:*)', 'Bash(git config user.name Ada)']);
+  const b = (command: string) => decideIn(command).behavior;
 
   it('git config writes, --template, clone -c, maintenance register and upload-pack programs ask; reads run', () => {
     assert.equal(b('git config core.fsmonitor tools/x.sh'), 'ask');
@@ -219,32 +218,21 @@ describe('git commands that read the whole tree are held to the deny rules of fi
   const wsDeny = realpathSync(mkdtempSync(join(tmpdir(), 'tl-gitdeny-')));
   writeFileSync(join(wsDeny, '.env'), 'SECRET');
   mkdirSync(join(wsDeny, 'src'));
-  const p = new Permissions({
-    cwd: wsDeny,
-    home,
-    rules: () => ({ allow: ['Bash(git grep:*)', 'Bash(git add:*)', 'Bash(git diff:*)', 'Bash(git status:*)', 'Bash(git log:*)'], ask: [], deny: ['Read(**/.env)'] }),
-    trusted: () => true,
-  });
-  const b = (command: string) => p.decide({ tool: bashTool, input: { command } }).behavior;
+  const decideIn = engineWith(['Bash(git grep:*)', 'Bash(git add:*)', 'Bash(git diff:*)', 'Bash(git status:*)', 'Bash(git log:*)'], ['Read(**/.env)'], { cwd: wsDeny });
+  const b = (command: string) => decideIn(command).behavior;
 
   it('git grep, add and diff without a path ask where a Read deny rule covers a file in the tree; names-only verbs run', () => {
     assert.equal(b('git grep --no-index -e SECRET'), 'ask');
     assert.equal(b('git grep --untracked SECRET'), 'ask');
     assert.equal(b('git add -A && git diff --cached'), 'ask');
     assert.equal(b('git status --short'), 'allow');
-    const plain = new Permissions({ cwd: wsDeny, home, rules: () => ({ allow: ['Bash(git grep:*)'], ask: [], deny: [] }), trusted: () => true });
-    assert.equal(plain.decide({ tool: bashTool, input: { command: 'git grep SECRET' } }).behavior, 'allow', 'without a deny rule the tree is the workspace');
+    assert.equal(engineWith(['Bash(git grep:*)'], [], { cwd: wsDeny })('git grep SECRET').behavior, 'allow', 'without a deny rule the tree is the workspace');
   });
 });
 
 describe('git verbs and options that run a command they are given ask under a rule naming the verb', () => {
-  const p = new Permissions({
-    cwd: ws,
-    home,
-    rules: () => ({ allow: ['Bash(git clone:*)', 'Bash(git rebase:*)', 'Bash(git difftool:*)', 'Bash(git submodule:*)', 'Bash(git bisect:*)', 'Bash(git filter-branch:*)', 'Bash(git submodule foreach:*)'], ask: [], deny: [] }),
-    trusted: () => true,
-  });
-  const b = (command: string) => p.decide({ tool: bashTool, input: { command } }).behavior;
+  const decideIn = engineWith(['Bash(git clone:*)', 'Bash(git rebase:*)', 'Bash(git difftool:*)', 'Bash(git submodule:*)', 'Bash(git bisect:*)', 'Bash(git filter-branch:*)', 'Bash(git submodule foreach:*)']);
+  const b = (command: string) => decideIn(command).behavior;
 
   it('clone -u, rebase -x, difftool -x, bisect run and filter-branch ask; the verbs alone run', () => {
     assert.equal(b("git clone -u 'touch x' . c"), 'ask');
@@ -270,13 +258,8 @@ describe('git verbs and options that run a command they are given ask under a ru
 });
 
 describe('words the shell computes cannot carry an option or a file past the checks', () => {
-  const p = new Permissions({
-    cwd: ws,
-    home,
-    rules: () => ({ allow: ['Bash(find:*)', 'Bash(git rebase:*)', 'Bash(git grep:*)', 'Bash(git log:*)', 'Bash(tar:*)', 'Bash(diff:*)', 'Bash(date:*)', 'Bash(grep:*)', 'Bash(sort:*)'], ask: [], deny: [] }),
-    trusted: () => true,
-  });
-  const b = (command: string) => p.decide({ tool: bashTool, input: { command } }).behavior;
+  const decideIn = engineWith(['Bash(find:*)', 'Bash(git rebase:*)', 'Bash(git grep:*)', 'Bash(git log:*)', 'Bash(tar:*)', 'Bash(diff:*)', 'Bash(date:*)', 'Bash(grep:*)', 'Bash(sort:*)']);
+  const b = (command: string) => decideIn(command).behavior;
 
   it('an option computed when it runs, or a word that may become one, asks', () => {
     assert.equal(b("find . -name a.txt $X-exec sh -c 'cat ~/.ssh/id_rsa' \\;"), 'ask');
