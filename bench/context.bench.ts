@@ -6,6 +6,7 @@ import { ContextService } from '../src/context/contextService';
 import { createStandinAgent } from '../test/support/standinAgent';
 import { startStandin } from '../test/standin/server';
 import { testHost } from '../test/support/host';
+import { bashGitEnv } from '../src/tools/gitGuard';
 
 /** A repository of 50,000 files in nested folders, with instruction files along one path. */
 function bigRepo(): { root: string; cwd: string } {
@@ -34,7 +35,7 @@ function bigRepo(): { root: string; cwd: string } {
 }
 
 export async function benchContext(): Promise<Record<string, number>> {
-  const { cwd } = bigRepo();
+  const { root, cwd } = bigRepo();
   const home = mkdtempSync(join(tmpdir(), 'tl-bench-home-'));
   const probe = new ContextService({ cwd, home, host: testHost() });
   const ti = performance.now();
@@ -60,6 +61,23 @@ export async function benchContext(): Promise<Record<string, number>> {
     sessionCold.push(performance.now() - t);
   }
   sessionCold.sort((a, b) => a - b);
+
+  // What every Bash call pays before it starts in this workspace: reading the repositories git
+  // may reach (the folders above, and a walk of the tree for nested ones), with a spawn of `true`
+  // measured alongside as the floor a command pays anyway.
+  const guard: number[] = [];
+  const spawnFloor: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    const env = await bashGitEnv(root, process.env);
+    guard.push(performance.now() - t);
+    if ('refused' in env) throw new Error(`the bench repository was refused: ${env.refused}`);
+    const s = performance.now();
+    execFileSync('true');
+    spawnFloor.push(performance.now() - s);
+  }
+  guard.sort((a, b) => a - b);
+  spawnFloor.sort((a, b) => a - b);
 
   // Cache hits over a 20-turn scripted session: share of input tokens read from cache.
   const standin = await startStandin();
@@ -92,6 +110,8 @@ export async function benchContext(): Promise<Record<string, number>> {
       assemblyNewSessionMedianMs: +sessionCold[2]!.toFixed(1),
       instructionsColdMs: +instructionsCold.toFixed(1),
       gitSnapshotColdMs: +gitCold.toFixed(1),
+      bashGitGuardMedianMs: +guard[2]!.toFixed(1),
+      bashSpawnFloorMedianMs: +spawnFloor[2]!.toFixed(1),
       assemblyMemoisedMs: +warm.toFixed(3),
       cacheReadShareTurn1: +shares[0]!.toFixed(3),
       cacheReadShareFromTurn2Min: +Math.min(...later).toFixed(3),
