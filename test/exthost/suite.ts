@@ -84,7 +84,21 @@ const cases: Array<[string, () => Promise<void>]> = [
     'a changed setting reaches the extension (Show Context reports the new model)',
     async () => {
       const c = vscode.workspace.getConfiguration('threadline');
+      // update() can resolve before the change event reaches this host's listeners; the
+      // extension's listener, registered at activation, runs before this one in the same event.
+      const seen = new Promise<void>((resolve) => {
+        const sub = vscode.workspace.onDidChangeConfiguration((e) => {
+          if (!e.affectsConfiguration('threadline.model')) return;
+          sub.dispose();
+          resolve();
+        });
+      });
       await c.update('model', 'claude-opus-4-1', vscode.ConfigurationTarget.Global);
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('no configuration change event for threadline.model within 10 s')), 10_000);
+      });
+      await Promise.race([seen, deadline]).finally(() => clearTimeout(timer));
       try {
         await vscode.commands.executeCommand('threadline.showContextMarkdown');
         assert.match(vscode.window.activeTextEditor!.document.getText(), /Model: claude-opus-4-1/);
