@@ -1,5 +1,6 @@
 import { branchFromFiles, findRepository, type RepoLocation } from '../tools/gitRepo';
 import { HardenedGit } from './gitProcess';
+import { pointerRefusal } from '../tools/gitReach';
 
 export const MAX_STATUS_CHARS = 2000;
 export const MAX_COMMITS_CHARS = 2000;
@@ -136,6 +137,9 @@ export async function takeGitSnapshot(cwd: string, opts: GitSnapshotOptions): Pr
   const repo = await findRepository(cwd);
   if (!repo) return undefined;
   if (!opts.trusted) return fromFiles(repo);
+  // A `.git` file or link that is not a verified worktree may point at another repository's
+  // data: git is started only where the guard Bash uses would let it (tools/gitReach.ts).
+  if (repo.gitDir === undefined && (await pointerRefusal(repo.dotGit, cwd).catch(() => 'unreadable'))) return fromFiles(repo);
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<undefined>((resolve) => {

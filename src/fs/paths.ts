@@ -2,8 +2,8 @@
 // Every other module asks here rather than comparing strings itself: a hand-written check
 // (`rel.startsWith('..')`) reads a file named `..notes` as outside, and one that forgets
 // symlinks reads a link to ~/.ssh as inside.
-import { promises as fs, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { lstatSync, promises as fs, readlinkSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 
 const toSlash = (p: string) => (sep === '/' ? p : p.split(sep).join('/'));
 
@@ -29,56 +29,115 @@ export function within(root: string, p: string): boolean {
   return relativeWithin(root, p) !== undefined;
 }
 
+// A backslash is a separator on Windows only; elsewhere it is part of a name.
+const SEPARATORS = sep === '/' ? /\/+/ : /[\\/]+/;
+const UP = sep === '/' ? /(^|\/)\.\.(\/|$)/ : /(^|[\\/])\.\.([\\/]|$)/;
+
+/** Links followed in one path before the kernel gives up (Linux's own limit). */
+const MAX_LINKS = 40;
+
 /**
- * Where a path really is: the realpath of its longest existing prefix, with the part that does
- * not exist yet added back. A new file inside a symlinked folder lands where the link points;
- * a dangling link is judged as itself (writing replaces it, and nothing is made where it points).
+ * `p` put after `base` as the kernel reads it: nothing collapsed. `resolve` and `join` drop
+ * `link/..` as text, but the kernel follows `link` first, so `t/../x` with `t -> /etc` is `/x`.
+ * Paths another program will open (a shell command's words, git's settings) join with this.
+ */
+export function kernelJoin(base: string, p: string): string {
+  if (isAbsolute(p)) return p;
+  const b = resolve(base);
+  return b.endsWith(sep) || b.endsWith('/') ? b + p : `${b}${sep}${p}`;
+}
+
+interface Walked {
+  /** Where the path leads: the real existing part, then what does not exist yet. */
+  location: string;
+  /** The real location of the longest part that exists. */
+  existing: string;
+}
+
+/**
+ * The kernel's walk of a path, one name at a time: a link is followed where it stands (so a
+ * later `..` leaves its target, not the link's folder), a dangling link leads to where its
+ * target would be made (`sort -o link` creates the target), and a name that does not exist
+ * ends what is real; the rest is added as written.
+ */
+function walk(abs: string): Walked {
+  const start = kernelJoin(process.cwd(), abs);
+  const root = parse(start).root;
+  let names = start.slice(root.length).split(SEPARATORS).filter(Boolean);
+  let current = realpathSync(root);
+  let links = 0;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    if (name === '.') continue;
+    if (name === '..') {
+      current = dirname(current);
+      continue;
+    }
+    const next = join(current, name);
+    let kind: 'link' | 'other' | 'missing';
+    try {
+      kind = lstatSync(next).isSymbolicLink() ? 'link' : 'other';
+    } catch {
+      kind = 'missing';
+    }
+    if (kind === 'other') {
+      current = next;
+      continue;
+    }
+    if (kind === 'missing' || ++links > MAX_LINKS) {
+      // Past here nothing exists (or the kernel gives up on the loop): the rest stands as written.
+      const rest = names.slice(i);
+      return { location: resolve(current, ...rest), existing: current };
+    }
+    const target = readlinkSync(next);
+    const targetRoot = isAbsolute(target) ? parse(target).root : '';
+    if (targetRoot) current = realpathSync(targetRoot);
+    names = [...names.slice(0, i), ...target.slice(targetRoot.length).split(SEPARATORS).filter(Boolean), ...names.slice(i + 1)];
+    i--;
+  }
+  return { location: current, existing: current };
+}
+
+/**
+ * Where a path really is, as the kernel walks it: every link followed where it stands (also a
+ * dangling one, to where a write through it would create the file), `..` taken after the link
+ * it follows, and the part that does not exist yet added back as written. Not collapsed first:
+ * give it the path as the program that opens it will (see `kernelJoin`).
  */
 export function realLocation(abs: string): string {
-  let existing = resolve(abs);
-  const rest: string[] = [];
-  for (;;) {
+  const start = kernelJoin(process.cwd(), abs);
+  // Most paths exist and name no `..`: the system's realpath answers them in one call.
+  if (!UP.test(start)) {
     try {
-      const real = realpathSync(existing);
-      return rest.length ? join(real, ...rest.reverse()) : real;
+      return realpathSync(start);
     } catch {
-      const parent = dirname(existing);
-      if (parent === existing) return resolve(abs);
-      rest.push(existing.slice(parent.length).replace(/^[\\/]+/, ''));
-      existing = parent;
+      // missing, dangling, or a loop: walked below
     }
+  }
+  try {
+    return walk(start).location;
+  } catch {
+    return resolve(start);
   }
 }
 
 /** Where the longest part of `abs` that exists really is (`/` when nothing under the root does). */
 export function existingLocation(abs: string): string {
-  let existing = resolve(abs);
-  for (;;) {
-    try {
-      return realpathSync(existing);
-    } catch {
-      const parent = dirname(existing);
-      if (parent === existing) return existing;
-      existing = parent;
-    }
+  try {
+    return walk(abs).existing;
+  } catch {
+    return resolve(abs);
   }
 }
 
-/** The same, without blocking the event loop. */
+/** The same as `realLocation`, without blocking the event loop on the common case. */
 export async function realLocationAsync(abs: string): Promise<string> {
-  let existing = resolve(abs);
-  const rest: string[] = [];
-  for (;;) {
-    try {
-      const real = await fs.realpath(existing);
-      return rest.length ? join(real, ...rest.reverse()) : real;
-    } catch {
-      const parent = dirname(existing);
-      if (parent === existing) return resolve(abs);
-      rest.push(existing.slice(parent.length).replace(/^[\\/]+/, ''));
-      existing = parent;
-    }
+  const start = kernelJoin(process.cwd(), abs);
+  if (!UP.test(start)) {
+    const real = await fs.realpath(start).catch(() => undefined);
+    if (real) return real;
   }
+  return realLocation(start);
 }
 
 /** The realpath of an existing path, or undefined (missing, a dangling link, a loop). */
@@ -93,6 +152,6 @@ export async function realPathOf(p: string): Promise<string | undefined> {
  */
 export function isInside(root: string, abs: string): boolean {
   const r = resolve(root);
-  return within(realLocation(r), realLocation(resolve(r, abs)));
+  return within(realLocation(r), realLocation(kernelJoin(r, abs)));
 }
 

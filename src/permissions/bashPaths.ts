@@ -7,7 +7,7 @@ import { knowsWrites, pathArgs, type PathArg } from './bash/pathArgs';
 import type { Shape } from './bash/words';
 import { folderNamesSync } from '../fs/list';
 import { isFolderSync } from '../fs/stat';
-import { existingLocation, realLocation, within as isWithin } from '../fs/paths';
+import { existingLocation, kernelJoin, realLocation, within as isWithin } from '../fs/paths';
 
 // Where the files a Bash command names really are: a command an allow rule let through must name
 // files inside the workspace (reads: also the added folders). The /proc check (bashProc.ts) uses
@@ -30,8 +30,8 @@ export interface PathScope {
   readRoots: readonly string[];
   /** Where writes may go: the workspace. */
   writeRoots: readonly string[];
-  /** The protected folder a write would land in (.git/, .claude/…), or undefined. */
-  protectedDir(abs: string): string | undefined;
+  /** The protected folder a write would land in (.git/, .claude/…), by the path as given and where it really leads, or undefined. */
+  protectedDir(abs: string, real: string): string | undefined;
   /**
    * The deny rule (its source) that keeps the file tools off this real path: Read rules for a
    * read, Edit and Write rules for a write. A command an allow rule lets run is held to them too.
@@ -124,7 +124,11 @@ export function workingFolders(commands: readonly SimpleCommand[], scope: Pick<P
     for (const arg of pathArgs(c)) {
       const to = arg.text === undefined ? undefined : tilde(arg.text, scope.home);
       if (to === undefined) return undefined;
-      for (const f of [...folders]) folders.add(resolve(f, to));
+      // bash's cd takes `..` as text (cd -L) unless told -P; the kernel's walk is kept beside it.
+      for (const f of [...folders]) {
+        folders.add(resolve(f, to));
+        folders.add(realLocation(kernelJoin(f, to)));
+      }
     }
   }
   return [...folders];
@@ -154,14 +158,15 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
     for (const p of paths) {
       if (arg.onlyIfPathLike && !leaves(p)) continue;
       if (!isAbsolute(p) && folders === undefined) return { behavior: 'ask', reason: `${arg.command} is given ${p} after a cd to a folder known only when it runs.` };
-      for (const abs of isAbsolute(p) ? [p] : folders!.map((f) => resolve(f, p))) {
+      // Joined, not resolved: the program opens `link/../x` through the link, so `..` is the kernel's to take.
+      for (const abs of isAbsolute(p) ? [p] : folders!.map((f) => kernelJoin(f, p))) {
         if (STREAMS.has(posix.normalize(abs))) continue;
         // /proc/self and /dev/fd resolve to this process here, not to the command's: judged as written.
-        const real = /^\/(proc|dev)(\/|$)/.test(abs) ? abs : realLocation(abs);
+        const real = /^\/(proc|dev)(\/|$)/.test(posix.normalize(abs)) ? posix.normalize(abs) : realLocation(abs);
         if (!(arg.write ? realRoots.write : realRoots.read).some((r) => isWithin(r, real))) {
           return { behavior: 'ask', reason: `${arg.command} ${arg.write ? 'writes' : 'reads'} ${real}, which is outside the workspace${arg.write ? '' : ' and the added folders'}.`, path: real, write: arg.write };
         }
-        const dir = arg.write ? scope.protectedDir(abs) : undefined;
+        const dir = arg.write ? scope.protectedDir(abs, real) : undefined;
         if (dir) return { behavior: 'ask', reason: `${arg.command} writes ${real}, inside ${dir}; Threadline always asks before writing there.`, path: real, write: true };
         const denied = deniedFinding(arg.command, real, arg.write, scope);
         if (denied) return denied;
@@ -252,15 +257,16 @@ function wordFinding(c: SimpleCommand, folders: readonly string[], scope: PathSc
     for (const text of texts) {
       const spelled = tilde(text, scope.home);
       if (spelled === undefined) continue;
-      for (const abs of isAbsolute(spelled) ? [posix.normalize(spelled)] : folders.map((f) => resolve(f, spelled))) {
-        if (STREAMS.has(abs)) continue;
-        const special = /^\/(proc|dev)(\/|$)/.test(abs);
-        const real = special ? abs : realLocation(abs);
+      for (const abs of isAbsolute(spelled) ? [spelled] : folders.map((f) => kernelJoin(f, spelled))) {
+        const plain = posix.normalize(abs);
+        if (STREAMS.has(plain)) continue;
+        const special = /^\/(proc|dev)(\/|$)/.test(plain);
+        const real = special ? plain : realLocation(abs);
         if (!roots.some((r) => isWithin(r, real))) {
           if (!special && existingLocation(abs) === '/') continue;
           return { behavior: 'ask', reason: `${name} is given ${real}, which is outside the workspace and the added folders.`, path: real, write: false };
         }
-        const dir = unknownWrites ? scope.protectedDir(abs) : undefined;
+        const dir = unknownWrites ? scope.protectedDir(abs, real) : undefined;
         if (dir) return { behavior: 'ask', reason: `${name} is given ${real}, inside ${dir}, and may write there; Threadline always asks before writing there.`, path: real, write: true };
         if (!special && existingLocation(abs) === real) {
           const denied = deniedFinding(name, real, false, scope);

@@ -6,7 +6,7 @@ import { commandBase } from './bash/commands';
 import type { Shape } from './bash/words';
 import { expandGlob, tilde, workingFolders, type PathFinding, type PathScope } from './bashPaths';
 import { isOwnProcessPath, ownProcessEntries, ownProcessRefusal, ownProcessTree } from '../fs/ownProcess';
-import { realLocation } from '../fs/paths';
+import { kernelJoin, realLocation } from '../fs/paths';
 
 // No Bash command, whatever rule allowed it (Bash as a whole included), reaches the /proc entries
 // of the agent or a process above it: their environ holds the API key. The ways there are many (a
@@ -105,8 +105,8 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
           // The standard streams lead through /proc/self, which is the command's own when it
           // opens them, not this process's: resolving them here would name the agent.
           if (STREAMS.test(abs)) continue;
-          // A link (in the workspace, say) into /proc.
-          const real = reentered(realLocation(abs));
+          // A link (in the workspace, say) into /proc, walked as the kernel walks it (`t/..` leaves t's target).
+          const real = reentered(realLocation(kernelJoin(folder, spelled)));
           if (!inProc(real)) continue;
           if (isOwnProcessPath(real, 'command', tree)) return own(real);
           note(`names ${abs}, which leads to ${real}`);

@@ -244,7 +244,7 @@ export class Permissions implements PermissionEngine, SearchScope {
       env: process.env,
       readRoots: [cwd, ...c.dirs.map((d) => d.dir)],
       writeRoots: [cwd],
-      protectedDir: (abs) => this.protectedDir({ lexical: abs, real: realLocation(abs) }),
+      protectedDir: (abs, real) => this.protectedDir({ lexical: resolve(abs), real }),
       deniedBy: (real, write) => fileDeny(write).find((r) => patternMatches(r, real, 'deny', ctx))?.source,
       deniedInside: (folder) => fileDeny(false).find((r) => !r.exact && under(folder, patternBase(parsePathPattern(r.pattern!, ctx, r.root))) !== undefined)?.source,
     };

@@ -6,7 +6,7 @@
 // git to work on another folder or another repository cannot be switched off from outside, so
 // such a repository makes the command refused instead.
 import { basename, dirname, join, resolve } from 'node:path';
-import { isInside, realLocation } from '../fs/paths';
+import { isInside, kernelJoin, realLocation } from '../fs/paths';
 import { readRegularFile } from '../fs/read';
 import { listTree } from '../fs/scan';
 import { inspect } from '../fs/stat';
@@ -80,11 +80,11 @@ async function locate(dotGit: string): Promise<Located | undefined> {
   else if (kind === 'link') gitDir = realLocation(dotGit);
   else if (kind === 'file') {
     const m = /^gitdir:\s*(.+)$/.exec((await firstLine(dotGit)) ?? '');
-    gitDir = m ? resolve(top, m[1]!) : undefined;
+    gitDir = m ? realLocation(kernelJoin(top, m[1]!)) : undefined;
   }
   if (!gitDir || (await inspect(gitDir)).kind !== 'folder') return undefined;
   const common = await firstLine(join(gitDir, 'commondir'));
-  return { top, gitDir, commonDir: common ? resolve(gitDir, common) : gitDir, redirected: kind !== 'folder' };
+  return { top, gitDir, commonDir: common ? realLocation(kernelJoin(gitDir, common)) : gitDir, redirected: kind !== 'folder' };
 }
 
 const same = (a: string, b: string) => realLocation(a) === realLocation(b);
@@ -97,7 +97,8 @@ const same = (a: string, b: string) => realLocation(a) === realLocation(b);
  * that stays inside the workspace.
  */
 async function redirection(repo: Located, entries: readonly FileEntry[], workspace: string): Promise<string | undefined> {
-  const worktrees = entries.filter((e) => e.name === 'core.worktree' && e.value).map((e) => resolve(repo.gitDir, e.value!));
+  // Walked as git's chdir walks them: `../link/..` leaves the link's target.
+  const worktrees = entries.filter((e) => e.name === 'core.worktree' && e.value).map((e) => realLocation(kernelJoin(repo.gitDir, e.value!)));
   const away = worktrees.find((w) => !same(w, repo.top));
   if (away) return `sets core.worktree to ${away}, so git would read and change the files there`;
   const verified = repo.redirected ? await verifiedWorktree(join(repo.top, '.git')) : undefined;
@@ -129,10 +130,24 @@ async function dataOutside(repo: Located, workspace: string): Promise<string | u
     if (!read.ok) continue;
     const objects = join(repo.commonDir, 'objects');
     for (const line of read.bytes.toString('utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))) {
-      if (file === 'http-alternates' || !isInside(workspace, resolve(objects, line))) return `borrows objects from ${line} (objects/info/${file}), outside the workspace`;
+      if (file === 'http-alternates' || !isInside(workspace, kernelJoin(objects, line))) return `borrows objects from ${line} (objects/info/${file}), outside the workspace`;
     }
   }
   return undefined;
+}
+
+/**
+ * Why git must not be started on the repository whose `.git` entry this is (a file or a link
+ * pointing at another repository's git data, or a work tree elsewhere), or undefined when its
+ * pointers are git's own. For callers that start git on one known repository (the snapshot).
+ */
+export async function pointerRefusal(dotGit: string, workspace: string): Promise<string | undefined> {
+  const repo = await locate(dotGit);
+  if (!repo) return `${dotGit} leads to no git folder`;
+  const read = newConfigRead();
+  for (const file of [join(repo.commonDir, 'config'), join(repo.gitDir, 'config.worktree'), join(repo.commonDir, 'config.worktree'), join(repo.gitDir, 'config')]) await readConfigFile(file, read);
+  if (read.problems[0]) return read.problems[0];
+  return redirection(repo, read.entries, workspace);
 }
 
 /** What the repositories reachable from `cwd` (the workspace folder) tell git, and whether any points git out of the workspace. */

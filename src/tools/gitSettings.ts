@@ -6,8 +6,7 @@
 // names a file passes when the file is inside the workspace; anything else stops the command and
 // names the setting. A repository's config is its own to write only through a clone's defaults
 // and the user's own commands, so a stop here is rare outside a downloaded `.git` folder.
-import { isAbsolute, resolve } from 'node:path';
-import { isInside } from '../fs/paths';
+import { isInside, kernelJoin } from '../fs/paths';
 import type { ConfigEntry } from './gitConfigFile';
 import { switchedOff } from './gitPrograms';
 
@@ -73,7 +72,8 @@ export interface SettingContext {
 }
 
 function outside(path: string, ctx: SettingContext): boolean {
-  const abs = path.startsWith('~/') || path === '~' ? resolve(ctx.home, path.slice(2)) : isAbsolute(path) ? path : resolve(ctx.top, path);
+  // Joined as git opens it: `link/..` is taken after the link, not dropped as text.
+  const abs = path === '~' ? ctx.home : path.startsWith('~/') ? kernelJoin(ctx.home, path.slice(2)) : kernelJoin(ctx.top, path);
   return !isInside(ctx.workspace, abs);
 }
 

@@ -288,5 +288,32 @@ describe('git pointers in a repository send no Bash command outside the workspac
     assert.equal((await bash('git status', proto)).isError, true, 'a repository may not widen the transports');
     assert.equal(m.ran(), false);
   });
+  it('pointers and settings spelled through `link/..` are followed as git follows them', async () => {
+    const secretHome = tmp('tl-ddhome-');
+    mkdirSync(join(secretHome, '.ssh'));
+    writeFileSync(join(secretHome, '.ssh', 'id_rsa'), 'DD-SECRET\n');
+    const other = repo('tl-ddother-', 'DD-OTHER\n');
+    const cases: Array<[string, (cwd: string) => void, RegExp]> = [
+      ['core.worktree', (cwd) => git(cwd, 'config', 'core.worktree', '../sl/..'), /core\.worktree/],
+      ['a .git file', (cwd) => {
+        execFileSync('rm', ['-rf', join(cwd, '.git')]);
+        writeFileSync(join(cwd, '.git'), `gitdir: ol/../${relative(join(other, '..'), join(other, '.git'))}\n`);
+      }, /git data|outside/],
+      ['alternates', (cwd) => writeFileSync(join(cwd, '.git', 'objects', 'info', 'alternates'), `../../ol/../${relative(join(other, '..'), join(other, '.git', 'objects'))}\n`), /alternates/],
+      ['blame.ignoreRevsFile', (cwd) => git(cwd, 'config', 'blame.ignoreRevsFile', 'sl/../.ssh/id_rsa'), /ignorerevsfile/i],
+      ['format.outputDirectory', (cwd) => git(cwd, 'config', 'format.outputDirectory', 'sl/../out'), /outputdirectory/i],
+    ];
+    for (const [what, plant, reason] of cases) {
+      const cwd = repo('tl-dd-');
+      // sl leads to the home folder's .ssh; ol to the folder holding the other repository.
+      symlinkSync(join(secretHome, '.ssh'), join(cwd, 'sl'));
+      symlinkSync(join(other, '..', relative(join(other, '..'), other)), join(cwd, 'ol'));
+      plant(cwd);
+      const r = await bash('git status --short; git log -p -1', cwd);
+      assert.equal(r.isError, true, `${what}: ${r.content}`);
+      assert.match(r.content, reason, what);
+      assert.doesNotMatch(r.content, /DD-SECRET|DD-OTHER/, what);
+    }
+  });
 });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -176,6 +176,19 @@ describe('git snapshot in a hostile repository', () => {
       assert.ok(existsSync(log), 'git runs once the folder is trusted');
     } finally {
       process.env.PATH = saved;
+    }
+  });
+  it('a .git file pointing at another repository (however spelled) starts no git there: the snapshot comes from files', async () => {
+    const victim = repo();
+    execFileSync('git', ['commit', '-q', '--allow-empty', '-m', 'VICTIM-SUBJECT'], { cwd: victim, stdio: 'ignore' });
+    for (const pointer of [join(victim, '.git'), `vl/../${victim.split('/').pop()}/.git`]) {
+      const ws = mkdtempSync(join(tmpdir(), 'tl-gitfile-'));
+      symlinkSync(victim, join(ws, 'vl'));
+      writeFileSync(join(ws, '.git'), `gitdir: ${pointer}\n`);
+      const s = await takeGitSnapshot(ws, { trusted: true });
+      assert.ok(s, pointer);
+      assert.equal(s.filesOnly, true, pointer);
+      assert.doesNotMatch(formatGitSnapshot(s), /VICTIM-SUBJECT|commit number/, pointer);
     }
   });
 });

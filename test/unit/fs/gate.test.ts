@@ -4,12 +4,12 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, mkdirSync, mkdtempSync, openSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { GITIGNORE_MAX_LINES, GitignoreRules } from '../../../src/fs/gitignore';
 import { lineRecords, readLines } from '../../../src/fs/lines';
 import { listFolder, listTree } from '../../../src/fs/list';
-import { isInside, realLocation, relativeWithin, within } from '../../../src/fs/paths';
+import { isInside, kernelJoin, realLocation, relativeWithin, within } from '../../../src/fs/paths';
 import { readCapped, readCappedSync, readRegularFile } from '../../../src/fs/read';
 import { inspect } from '../../../src/fs/stat';
 import { walkFiles } from '../../../src/fs/walk';
@@ -41,14 +41,43 @@ describe('paths: one containment rule', () => {
     assert.equal(within('/', '/etc'), true);
   });
 
-  it('realLocation: a new file in a linked folder is where the link leads; a dangling link is itself', () => {
+  it('realLocation: a new file in a linked folder is where the link leads; a dangling link leads where a write through it lands', () => {
     const d = tmp();
     mkdirSync(join(d, 'real'));
     symlinkSync(join(d, 'real'), join(d, 'link'));
     symlinkSync(join(d, 'nowhere', 'x'), join(d, 'dangling'));
+    symlinkSync('../../.profile', join(d, 'real', 'rel-dangling'));
     assert.equal(realLocation(join(d, 'link', 'new', 'f.txt')), join(realLocation(d), 'real', 'new', 'f.txt'));
-    assert.equal(realLocation(join(d, 'dangling')), join(realLocation(d), 'dangling'));
+    // `sort -o dangling` and `tee dangling` create the target, so that is where it is.
+    assert.equal(realLocation(join(d, 'dangling')), join(realLocation(d), 'nowhere', 'x'));
+    assert.equal(realLocation(join(d, 'link', 'rel-dangling')), join(dirname(realLocation(d)), '.profile'));
+    assert.equal(isInside(d, join(d, 'link', 'rel-dangling')), false);
     assert.equal(isInside(join(d, 'link'), join(d, 'real', 'f')), true);
+  });
+
+  it('realLocation walks as the kernel does: `..` after a link leaves its target, not the link\'s folder', () => {
+    const d = tmp();
+    const ws = join(d, 'ws');
+    const away = join(d, 'away', 'deep');
+    mkdirSync(ws);
+    mkdirSync(away, { recursive: true });
+    writeFileSync(join(d, 'away', 'secret'), 'x');
+    symlinkSync(away, join(ws, 't'));
+    symlinkSync('t', join(ws, 'chain'));
+    const R = realLocation(d);
+    for (const spelled of ['t/../secret', 't/./../secret', './t//../secret', 'chain/../secret', 't/../deep/../secret']) {
+      assert.equal(realLocation(`${ws}/${spelled}`), join(R, 'away', 'secret'), spelled);
+      assert.equal(isInside(ws, spelled), false, spelled);
+      assert.equal(realLocation(kernelJoin(ws, spelled)), join(R, 'away', 'secret'), spelled);
+    }
+    // Without links, `..` is plain text: inside stays inside.
+    mkdirSync(join(ws, 'src'));
+    assert.equal(realLocation(`${ws}/src/../t/../deep`), join(R, 'away', 'deep'));
+    assert.equal(isInside(ws, 'src/../a.txt'), true);
+    // A loop ends, as the kernel's walk does, without hanging.
+    symlinkSync('loop2', join(ws, 'loop1'));
+    symlinkSync('loop1', join(ws, 'loop2'));
+    assert.equal(typeof realLocation(join(ws, 'loop1', 'x')), 'string');
   });
 });
 

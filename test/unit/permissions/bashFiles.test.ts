@@ -286,3 +286,59 @@ describe('words the shell computes cannot carry an option or a file past the che
     assert.equal(b('git log --oneline -5'), 'allow');
   });
 });
+
+describe('a path is judged where the kernel takes it: `..` after a link, and a dangling link', () => {
+  const k = realpathSync(mkdtempSync(join(tmpdir(), 'tl-kernelpath-')));
+  const kws = join(k, 'home', 'src', 'repo');
+  const khome = join(k, 'home');
+  const away = join(k, 'etc');
+  for (const d of [join(kws, '.git', 'info'), join(kws, '.git', 'hooks'), join(kws, '.claude', 'rules'), join(kws, '.vscode', 'sub'), away, join(khome, '.ssh')]) mkdirSync(d, { recursive: true });
+  writeFileSync(join(khome, '.ssh', 'id_rsa'), 'CANARY');
+  writeFileSync(join(kws, 'evil.sh'), '');
+  symlinkSync(away, join(kws, 't'));
+  symlinkSync(join(khome, '.ssh'), join(kws, 'sl'));
+  symlinkSync('.git/info', join(kws, 'm'));
+  symlinkSync('.claude/rules', join(kws, 'n'));
+  symlinkSync('.vscode/sub', join(kws, 'v'));
+  // Dangling: nothing there yet; a write through them creates the target.
+  symlinkSync('../../.profile', join(kws, 'p'));
+  symlinkSync('../../.ssh/authorized_keys', join(kws, 'ak'));
+  symlinkSync('.git/hooks/pre-commit', join(kws, 'h'));
+  const allow = ['cat', 'head', 'sort', 'cp', 'tee', 'rm', 'grep', 'dd', 'shuf', 'truncate', 'git diff', 'git commit', 'git format-patch'].map((c) => `Bash(${c}:*)`);
+  const b = (command: string) => engineWith(allow, [], { cwd: kws, home: khome })(command).behavior;
+
+  it('reads and writes through `link/..` ask (cat, sort -o, cp, rm, grep -r, git)', () => {
+    for (const command of [
+      'cat sl/../.ssh/id_rsa',
+      'cat t/../home/.ssh/id_rsa',
+      'head -c 100 ./sl//../.ssh/id_rsa',
+      'cat sl/./../.ssh/id_rsa',
+      'cat < sl/../.ssh/id_rsa',
+      'grep -r CANARY sl/..',
+      'sort -o sl/../.bashrc evil.sh',
+      'cp evil.sh sl/../.bashrc',
+      'rm sl/../.git-credentials',
+      'git diff --no-index evil.sh sl/../.ssh/id_rsa',
+      'git commit -F sl/../.ssh/id_rsa',
+      'git format-patch -o sl/../out HEAD~1',
+    ]) assert.equal(b(command), 'ask', command);
+  });
+
+  it('writes through `link/..` into .git/, .claude/ and .vscode/ ask', () => {
+    for (const command of ['cp evil.sh m/../hooks/pre-commit', 'cp evil.sh m/../config', 'cp evil.sh n/../settings.local.json', 'cp evil.sh v/../tasks.json', 'tee m/../hooks/post-checkout < evil.sh']) {
+      assert.equal(b(command), 'ask', command);
+    }
+  });
+
+  it('a dangling link is where a write through it lands', () => {
+    for (const command of ['sort -o p evil.sh', 'sort -o ak evil.sh', 'tee p < evil.sh', 'dd if=evil.sh of=p', 'shuf -o ak evil.sh', 'truncate -s 0 p', 'sort -o h evil.sh']) {
+      assert.equal(b(command), 'ask', command);
+    }
+  });
+
+  it('paths that stay inside still run', () => {
+    for (const command of ['cat evil.sh', 'sort -o out.txt evil.sh', 'cat ./evil.sh', 'head evil.sh']) {
+      assert.equal(b(command), 'allow', command);
+    }
+  });
+});
