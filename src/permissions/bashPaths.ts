@@ -3,6 +3,7 @@ import { expand as braces } from 'brace-expansion';
 import picomatch from 'picomatch';
 import type { BashAnalysis } from './bash/analyze';
 import { commandBase, fromEnvironment, type SimpleCommand } from './bash/commands';
+import { linkRace } from './bash/linkRace';
 import { knowsWrites, pathArgs, type PathArg } from './bash/pathArgs';
 import type { Shape } from './bash/words';
 import { folderNamesSync } from '../fs/list';
@@ -143,6 +144,8 @@ const leaves = (p: string) => p.startsWith('/') || p.startsWith('~') || p.split(
 export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand[], scope: PathScope): PathFinding | undefined {
   // Allowed by Bash as a whole, or by rules that name their files exactly: nothing to check.
   if (commands.length === 0) return undefined;
+  const race = linkRace(a.commands, commands, a.readsFrom.length > 0);
+  if (race) return { behavior: 'ask', reason: race };
   const args: PathArg[] = [...commands.flatMap((c) => pathArgs(c)), ...a.readsFrom.map((r) => ({ command: '<', write: false, text: r.text, shape: r.shape }))];
   const folders = workingFolders(a.commands, scope);
   const realRoots = { read: scope.readRoots.map(realLocation), write: scope.writeRoots.map(realLocation) };

@@ -24,6 +24,11 @@ const CODE_RUNNERS: ReadonlySet<string> = new Set([
   'turbo', 'lerna', 'rush', 'eslint', 'prettier', 'tsc', 'webpack', 'vite', 'rollup', 'esbuild', 'babel',
 ]);
 
+/** Whether the program runs the project's code (scripts, tests, builds) once a rule lets it run. */
+export function runsProjectCode(name: string): boolean {
+  return CODE_RUNNERS.has(name);
+}
+
 /** Long options (without `--` and `=value`) that only pick tests or shape output, installs or builds. */
 const QUIET_OPTIONS: ReadonlySet<string> = new Set([
   'verbose', 'quiet', 'silent', 'color', 'colors', 'no-color', 'no-colors', 'update', 'updateSnapshot', 'update-snapshots', 'ci',

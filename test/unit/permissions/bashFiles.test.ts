@@ -342,3 +342,33 @@ describe('a path is judged where the kernel takes it: `..` after a link, and a d
     }
   });
 });
+
+describe('a part that may make links first: the files the other parts name are not judged as they are now', () => {
+  const allow = ['git checkout', 'git switch', 'git restore', 'git status', 'git add', 'git commit', 'git -C', 'tar', 'unzip', 'cp', 'mv', 'ln', 'cat', 'sort', 'grep', 'cd', 'npm test'].map((c) => `Bash(${c}:*)`);
+  const b = (command: string) => engineWith(allow)(command).behavior;
+
+  it('checkout, switch, restore, unpacking, cp, mv and ln before or beside a part that names files ask', () => {
+    for (const command of [
+      'git checkout -q origin/evil -- src/a.ts && cat src/a.ts',
+      'git switch -q evil; cat src/a.ts',
+      'git restore -s evil src/a.ts && cat src/a.ts',
+      'git -C . checkout evil && cat src/a.ts',
+      'tar -xf x.tar && cat src/l',
+      'unzip -q x.zip && cat src/l',
+      'cp -a src/d src/e && cat src/e/x',
+      'mv src/a.ts src/c && cat src/c/x',
+      'ln -s /etc src/e && cat src/e/passwd',
+      'git checkout evil -- src/a.ts | cat src/a.ts',
+      'git checkout evil -- src/a.ts; sort < src/a.ts',
+      'for i in 1 2; do cat src/a.ts; git checkout evil -- src/a.ts; done',
+      'npm test && cat src/out.txt',
+      'npm test && npm test -- -u && cat src/out.txt',
+    ]) assert.equal(b(command), 'ask', command);
+  });
+
+  it('parts that leave the files as they are still run together', () => {
+    for (const command of ['git status && cat src/a.ts', 'git add -A && git commit -qm x', 'cd src && cat a.ts', 'cat src/a.ts | grep x', 'git checkout -q main && git status', 'npm test', 'npm test && npm test -- -u']) {
+      assert.equal(b(command), 'allow', command);
+    }
+  });
+});
