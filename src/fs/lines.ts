@@ -26,6 +26,11 @@ export interface LineReadOptions {
   maxOutputBytes: number;
   /** Read on to the end to count every line (cheap: newlines are counted, nothing is kept). */
   countAll?: boolean;
+  /**
+   * Stop after reading this many bytes of the file: a far offset in a huge file, or a sparse
+   * file of a terabyte of zeros (one endless line), ends here instead of scanning it all.
+   */
+  maxScanBytes?: number;
   signal?: AbortSignal;
 }
 
@@ -37,6 +42,8 @@ export type LineRead =
       more: boolean;
       /** The number of lines in the file, when the read reached its end. */
       total?: number;
+      /** The scan cap ended the read before the lines wanted were all found: where it stopped, in bytes. */
+      scanStoppedAt?: number;
       /** The output cap, not `count`, ended the read. */
       outputCapped: boolean;
     }
@@ -152,6 +159,7 @@ export async function readLines(abs: string, o: LineReadOptions): Promise<LineRe
     };
     for (;;) {
       if (o.signal?.aborted) return { ok: true, lines, more: true, outputCapped };
+      if (o.maxScanBytes !== undefined && pos >= o.maxScanBytes) return { ok: true, lines, more: true, outputCapped, ...(full ? {} : { scanStoppedAt: pos }) };
       const { bytesRead } = await handle.read(buf, 0, CHUNK, pos);
       if (bytesRead === 0) break;
       pos += bytesRead;

@@ -9,6 +9,9 @@ import { decodeUtf16, utf16Bom } from './encoding';
 import { errorMessage, hasBinaryExtension, hasNulByte, INTERRUPTED, readHead } from './util';
 
 export const READ_MAX_BYTES = 256 * 1024;
+/** Bytes Read scans to reach the lines asked for: far enough for any source file, short of a terabyte of zeros. */
+export const READ_MAX_SCAN_BYTES = 256 * 1024 * 1024;
+const MB = 1024 * 1024;
 const READ_DEFAULT_LIMIT = 2000;
 const READ_MAX_LINE = 2000;
 
@@ -86,6 +89,7 @@ export const readTool: Tool<ReadInput> = {
       let more: boolean;
       let total: number | undefined;
       let capped = false;
+      let scanStopped: number | undefined;
       if (utf16Bom(head)) {
         const r = await utf16Lines(abs, first, limit);
         if (typeof r === 'string') return { content: `Cannot read ${abs}: ${r}.`, isError: true };
@@ -94,10 +98,17 @@ export const readTool: Tool<ReadInput> = {
         if (hasNulByte(head)) return { content: `${abs} looks binary (it has NUL bytes); Read only returns text.`, isError: true };
         // Streamed, each line kept only up to its cap and the whole up to the result cap: a file of
         // one enormous line, or a limit of a hundred million lines, gives a bounded answer.
-        const r = await readLines(abs, { first, count: limit, maxLineChars: READ_MAX_LINE, maxOutputBytes: READ_MAX_BYTES, countAll: info.size <= READ_MAX_BYTES, signal });
+        const r = await readLines(abs, { first, count: limit, maxLineChars: READ_MAX_LINE, maxOutputBytes: READ_MAX_BYTES, countAll: info.size <= READ_MAX_BYTES, maxScanBytes: READ_MAX_SCAN_BYTES, signal });
         if (!r.ok) return { content: `Cannot read ${abs}: ${r.reason === 'unreadable' ? errorMessage(r.error) : 'it is no longer a regular file'}.`, isError: true };
         ({ lines, more, total } = r);
         capped = r.outputCapped;
+        if (r.scanStoppedAt !== undefined && lines.length === 0) {
+          return {
+            content: `Stopped after reading ${Math.round(r.scanStoppedAt / MB)} MB of ${abs} without reaching line ${first}: lines that far into a file (or one endless line, such as a run of zero bytes) are not read by Read. Find the part you need with Grep, or with Bash (tail -c, or sed -n on a byte range).`,
+            isError: true,
+          };
+        }
+        if (r.scanStoppedAt !== undefined) scanStopped = r.scanStoppedAt;
       }
       if (signal.aborted) return INTERRUPTED;
       if (lines.length === 0) return { content: `${abs} has ${total ?? 'fewer'} lines; offset ${first} is past the end.`, isError: true };
@@ -105,7 +116,9 @@ export const readTool: Tool<ReadInput> = {
       const body = lines.map((l, k) => numbered(first + k, l)).join('\n');
       const last = first + lines.length - 1;
       const of = total !== undefined ? ` of ${total}` : '';
-      const note = capped
+      const note = scanStopped !== undefined
+        ? `\n\n(Showing lines ${first}–${last}: reading stopped ${Math.round(scanStopped / MB)} MB into the file, in a line that had not ended. Use Grep or Bash for what follows.)`
+        : capped
         ? `\n\n(Showing lines ${first}–${last}${of}: the result stops at ${READ_MAX_BYTES / 1024} KB. Continue with offset ${last + 1}.)`
         : more
           ? `\n\n(Showing lines ${first}–${last}${of}. Continue with offset ${last + 1}.)`
