@@ -21,6 +21,17 @@ export function nonEmptyString(description: string) {
     .refine((s) => s.trim() !== '', { message: 'must not be empty' });
 }
 
+/** A half of a UTF-16 surrogate pair standing alone: no character, so no encoding can store it faithfully. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Text to be written into a file: any characters, but only characters. */
+export function fileText(description: string) {
+  return z
+    .string()
+    .describe(description)
+    .refine((s) => !LONE_SURROGATE.test(s), { message: 'contains a lone surrogate (\\uD800–\\uDFFF without its pair), which is no character; write the character itself' });
+}
+
 /** The JSON Schema the Messages API takes, from the tool's zod schema (input side). */
 export function toInputSchema(schema: z.ZodObject): JsonSchema {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;

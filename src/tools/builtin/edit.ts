@@ -2,14 +2,14 @@ import { readRegularFile } from '../../fs/read';
 import { resolveToolPath } from '../paths';
 import type { Tool } from '../types';
 import { z } from 'zod';
-import { parseToolInput, pathField, toInputSchema } from '../schema';
-import { decodeText, describeText, encodeText, findAllBytes, hasNonAscii, spliceBytes, type TextForm } from './encoding';
+import { fileText, parseToolInput, pathField, toInputSchema } from '../schema';
+import { decodeText, describeText, encodeText, findAllBytes, hasNonAscii, spliceBytes, type TextForm, withLineEnds } from './encoding';
 import { errorMessage, hasNulByte, INTERRUPTED, writeAtomic } from './util';
 
 const editInput = z.object({
   file_path: pathField('The file to change, absolute or relative to the workspace'),
   old_string: z.string().describe('The exact text to replace'),
-  new_string: z.string().describe('The text to put in its place (must differ from old_string)'),
+  new_string: fileText('The text to put in its place (must differ from old_string)'),
   replace_all: z.boolean().optional().describe('Replace every occurrence instead of requiring exactly one (default false)'),
 });
 type EditInput = z.output<typeof editInput>;
@@ -92,8 +92,10 @@ export type FileEditPlan =
  * file is edited as text and stored back in UTF-16 with its mark; anything else is edited as
  * bytes, so a file in Latin-1 or with a byte order mark keeps every byte old_string does not cover.
  */
-export function planFileEdit(bytes: Buffer, i: Pick<EditInput, 'old_string' | 'new_string' | 'replace_all'>, abs: string): FileEditPlan {
+export function planFileEdit(bytes: Buffer, asked: Pick<EditInput, 'old_string' | 'new_string' | 'replace_all'>, abs: string): FileEditPlan {
   const form = describeText(bytes);
+  // Lines added to a file whose every line ends in \r\n end the same way, whatever old_string was.
+  const i = { ...asked, new_string: withLineEnds(asked.new_string, form) };
   if (form.encoding !== 'utf8') {
     const plan = planEdit(decodeText(bytes, form), i, abs);
     return plan.ok ? { ok: true, bytes: encodeText(plan.next, form), text: plan.next, first: plan.first, newLength: plan.newLength, count: plan.count } : plan;

@@ -3,7 +3,7 @@ import { inspect } from '../../fs/stat';
 import { resolveToolPath } from '../paths';
 import type { Tool } from '../types';
 import { z } from 'zod';
-import { parseToolInput, pathField, toInputSchema } from '../schema';
+import { fileText, parseToolInput, pathField, toInputSchema } from '../schema';
 import { describeText, encodeText, hasNonAscii, withLineEnds } from './encoding';
 import { EDIT_MAX_BYTES } from './edit';
 import { countLines, errorMessage, INTERRUPTED, writeAtomic } from './util';
@@ -34,7 +34,7 @@ async function storedForm(abs: string, content: string): Promise<{ ok: true; byt
 
 const writeInput = z.object({
   file_path: pathField('The file to write, absolute or relative to the workspace'),
-  content: z.string().describe('The complete content of the file'),
+  content: fileText('The complete content of the file'),
 });
 type WriteInput = z.output<typeof writeInput>;
 

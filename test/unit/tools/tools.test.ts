@@ -209,6 +209,32 @@ describe('Edit', () => {
     assert.equal(r.isError, undefined);
     assert.equal(readFileSync(f, 'utf8'), 'A\r\nB\r\nc\r\n');
   });
+
+  it('lines added to a CRLF file end in CRLF whatever old_string was, in UTF-8 and UTF-16', async () => {
+    const cwd = ws();
+    const utf8 = put(cwd, 'u8.txt', 'a\r\nb\r\n');
+    assert.equal((await run(editTool, { file_path: 'u8.txt', old_string: 'a', new_string: 'a\nnew' }, cwd)).isError, undefined);
+    assert.equal(readFileSync(utf8, 'utf8'), 'a\r\nnew\r\nb\r\n');
+    const utf16 = put(cwd, 'u16.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a\r\nb\r\n', 'utf16le')]));
+    assert.equal((await run(editTool, { file_path: 'u16.txt', old_string: 'b', new_string: 'b\nnew' }, cwd)).isError, undefined);
+    assert.equal(readFileSync(utf16).subarray(2).toString('utf16le'), 'a\r\nb\r\nnew\r\n');
+  });
+
+  it('refuses a lone surrogate in what Edit or Write would store, and leaves the file as it was', async () => {
+    const cwd = ws();
+    const f = put(cwd, 'u16.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('smile\n', 'utf16le')]));
+    const before = readFileSync(f);
+    for (const [tool, input] of [
+      [editTool, { file_path: 'u16.txt', old_string: 'smile', new_string: 'x\uDE00' }],
+      [writeTool, { file_path: 'u16.txt', content: '\uD83D alone' }],
+    ] as const) {
+      const p = (tool as Tool<unknown>).parse(input);
+      assert.equal(p.ok, false, JSON.stringify(input));
+      assert.match(p.ok ? '' : p.error, /lone surrogate/);
+    }
+    assert.deepEqual(readFileSync(f), before);
+    assert.equal((await run(editTool, { file_path: 'u16.txt', old_string: 'smile', new_string: '\u{1F600}' }, cwd)).isError, undefined, 'a whole pair is a character');
+  });
 });
 
 describe('Bash', () => {
