@@ -65,7 +65,7 @@ export async function benchClaudeImport(): Promise<Record<string, number>> {
 
   // Listing reads each file only as far as its first prompt.
   const home = mkdtempSync(join(tmpdir(), 'tl-bench-cchome-'));
-  const cwd = '/work/bench-project';
+  const cwd = '/work/project';
   const pdir = claudeProjectDir(cwd, { HOME: home });
   mkdirSync(pdir, { recursive: true });
   const text = session(50, 1);

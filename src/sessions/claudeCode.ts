@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { MessageParam } from '../api/types';
 import { folderNames } from '../fs/list';
-import { realPathOf } from '../fs/paths';
+import { realPathOf, within } from '../fs/paths';
 import { inspect } from '../fs/stat';
 import { DEFAULT_MODEL, resolveModel } from '../api/models';
 import { estimateTokens } from '../conversation/tokens';
@@ -44,9 +44,21 @@ export function claudeProjectDir(cwd: string, env: ClaudeEnv = process.env): str
  * Code keys it) and on the path as given; for long paths, any folder with the same capped
  * prefix, since builds of Claude Code hash the rest differently.
  */
+async function folderPaths(cwd: string): Promise<Set<string>> {
+  return new Set([resolve(cwd), (await realPathOf(cwd)) ?? resolve(cwd)]);
+}
+
+/**
+ * Whether a transcript whose first prompt was typed in `sessionCwd` belongs to this folder: the
+ * folder key maps every punctuation mark to '-', so `~/a/b-c` and `~/a/b/c` share one.
+ */
+function ofThisFolder(s: ClaudeSessionSummary, paths: ReadonlySet<string>): boolean {
+  return s.cwd === undefined || [...paths].some((p) => within(p, s.cwd!));
+}
+
 async function projectDirs(cwd: string, env: ClaudeEnv): Promise<string[]> {
   const root = claudeProjectsRoot(env);
-  const paths = new Set([resolve(cwd), (await realPathOf(cwd)) ?? resolve(cwd)]);
+  const paths = await folderPaths(cwd);
   const out = new Set([...paths].map((p) => join(root, projectKey(p))));
   const prefixes = [...paths].map((p) => projectKey(p)).filter((k) => k.length > KEY_MAX).map((k) => k.slice(0, KEY_MAX + 1));
   if (prefixes.length) {
@@ -101,6 +113,7 @@ async function summaryOf(file: string, id: string): Promise<ClaudeSessionSummary
 /** This folder's Claude Code sessions that hold at least one prompt, newest first. */
 export async function listClaudeSessions(cwd: string, env: ClaudeEnv = process.env): Promise<ClaudeSessionSummary[]> {
   const out = new Map<string, ClaudeSessionSummary>();
+  const paths = await folderPaths(cwd);
   for (const dir of await projectDirs(cwd, env)) {
     const names = await folderNames(dir);
     for (const name of names) {
@@ -109,7 +122,7 @@ export async function listClaudeSessions(cwd: string, env: ClaudeEnv = process.e
       // Only regular files: opening a FIFO would wait for a writer forever.
       if ((await inspect(join(dir, name))).kind !== 'file') continue;
       const s = await summaryOf(join(dir, name), id).catch(() => undefined);
-      if (s) out.set(id, s);
+      if (s && ofThisFolder(s, paths)) out.set(id, s);
     }
   }
   return [...out.values()].sort((a, b) => b.updatedAt - a.updatedAt);
@@ -122,7 +135,9 @@ export async function findClaudeSession(cwd: string, id: string, env: ClaudeEnv 
     const file = join(dir, `${id}.jsonl`);
     const st = await inspect(file);
     if (st.kind !== 'file') continue;
-    return (await summaryOf(file, id)) ?? { id, file, title: 'Claude Code session', updatedAt: st.mtimeMs };
+    const s = await summaryOf(file, id);
+    if (s && !ofThisFolder(s, await folderPaths(cwd))) continue;
+    return s ?? { id, file, title: 'Claude Code session', updatedAt: st.mtimeMs };
   }
   return undefined;
 }

@@ -9,8 +9,8 @@ import { ClaudeTranscriptWriter } from '../../support/claudeTranscript';
 import { validateRequest } from '../../standin/validate';
 
 // A transcript in the Claude Code CLI's format (one JSON object per line), written by hand.
-function transcript(): string {
-  const base = { sessionId: 's', cwd: '/w', version: '2.1.197', userType: 'external' };
+function transcript(cwd = '/w'): string {
+  const base = { sessionId: 's', cwd, version: '2.1.197', userType: 'external' };
   const lines = [
     { type: 'queue-operation', operation: 'enqueue', content: 'Fix the failing test' },
     { ...base, type: 'user', isSidechain: false, uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'Fix the failing test' } },
@@ -43,13 +43,13 @@ describe('Claude Code transcripts', () => {
     const dir = claudeProjectDir(cwd, { HOME: home });
     assert.equal(dir, join(home, '.claude', 'projects', '-work-my-repo'));
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, '11111111-2222.jsonl'), transcript());
+    writeFileSync(join(dir, '11111111-2222.jsonl'), transcript(cwd));
     writeFileSync(join(dir, 'empty.jsonl'), JSON.stringify({ type: 'queue-operation' }) + '\n');
     // A FIFO or a folder with the right name is not a transcript, and must not hang the listing.
     execFileSync('mkfifo', [join(dir, 'fifo.jsonl')]);
     mkdirSync(join(dir, 'folder.jsonl'));
     const list = await listClaudeSessions(cwd, { HOME: home });
-    assert.deepEqual(list.map((s) => [s.id, s.title, s.cwd]), [['11111111-2222', 'Fix the failing test', '/w']]);
+    assert.deepEqual(list.map((s) => [s.id, s.title, s.cwd]), [['11111111-2222', 'Fix the failing test', cwd]]);
     const before = readFileSync(list[0]!.file, 'utf8');
     const s = await loadClaudeSession(list[0]!.file);
     assert.equal(readFileSync(list[0]!.file, 'utf8'), before, 'the transcript is never changed');
@@ -64,17 +64,31 @@ describe('Claude Code transcripts', () => {
     assert.doesNotMatch(text, /cache_control/, 'breakpoints Claude Code wrote are not carried into ours');
     assert.match(text, /Result not recorded/, 'the final unanswered Bash call is answered');
     assert.deepEqual(s.view.map((m) => m.kind), ['user', 'assistant', 'tool', 'assistant', 'tool']);
-    assert.equal(s.cwd, '/w');
+    assert.equal(s.cwd, cwd);
   });
 
   it('are looked up by id, only with ids that cannot leave the folder', async () => {
     const home = mkdtempSync(join(tmpdir(), 'tl-cchome-'));
     const cwd = mkdtempSync(join(tmpdir(), 'tl-ccws-'));
     mkdirSync(claudeProjectDir(cwd, { HOME: home }), { recursive: true });
-    writeFileSync(join(claudeProjectDir(cwd, { HOME: home }), 'abc-123.jsonl'), transcript());
+    writeFileSync(join(claudeProjectDir(cwd, { HOME: home }), 'abc-123.jsonl'), transcript(cwd));
     assert.equal((await findClaudeSession(cwd, 'abc-123', { HOME: home }))?.title, 'Fix the failing test');
     assert.equal(await findClaudeSession(cwd, 'nope', { HOME: home }), undefined);
     assert.equal(await findClaudeSession(cwd, '../../../etc/passwd', { HOME: home }), undefined);
+  });
+
+  it('of another folder that shares this one\'s key (`a/b-c` and `a/b/c`) are neither listed nor found', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'tl-cchome-'));
+    const here = '/work/a/b-c';
+    const there = '/work/a/b/c';
+    assert.equal(claudeProjectDir(here, { HOME: home }), claudeProjectDir(there, { HOME: home }));
+    mkdirSync(claudeProjectDir(here, { HOME: home }), { recursive: true });
+    writeFileSync(join(claudeProjectDir(here, { HOME: home }), 'mine.jsonl'), transcript(here));
+    writeFileSync(join(claudeProjectDir(here, { HOME: home }), 'theirs.jsonl'), transcript(there));
+    writeFileSync(join(claudeProjectDir(here, { HOME: home }), 'sub.jsonl'), transcript(`${here}/src`));
+    assert.deepEqual((await listClaudeSessions(here, { HOME: home })).map((s) => s.id).sort(), ['mine', 'sub']);
+    assert.equal(await findClaudeSession(here, 'theirs', { HOME: home }), undefined);
+    assert.deepEqual((await listClaudeSessions(there, { HOME: home })).map((s) => s.id), ['theirs']);
   });
 
   it('follow Claude Code\'s folder rules: CLAUDE_CONFIG_DIR, the real path of a symlinked folder, long paths capped with a hash', async () => {
@@ -84,7 +98,7 @@ describe('Claude Code transcripts', () => {
     symlinkSync(real, link);
     const dir = join(config, 'projects', projectKey(real));
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 's1.jsonl'), transcript());
+    writeFileSync(join(dir, 's1.jsonl'), transcript(real));
     assert.deepEqual((await listClaudeSessions(link, { CLAUDE_CONFIG_DIR: config, HOME: '/nonexistent' })).map((s) => s.id), ['s1']);
     const long = `/${'deep/'.repeat(50)}repo`;
     const key = projectKey(long);
