@@ -59,12 +59,13 @@ export function tilde(text: string, home: string): string | undefined {
 
 /** The files a glob matches, as bash expands it (dot files only by a leading dot); undefined: too many to look at. */
 export function expandGlob(pattern: string, cwd: string): string[] | undefined {
-  const abs = isAbsolute(pattern) ? pattern : join(cwd, pattern);
+  const abs = kernelJoin(cwd, pattern);
   let current = ['/'];
   let budget = GLOB_BUDGET;
   for (const segment of abs.split('/').filter(Boolean)) {
     if (!GLOB_CHARS.test(segment)) {
-      current = current.map((d) => join(d, segment));
+      // Each folder where it really is, so a `..` after a link leaves the link's target (`t*/../x`).
+      current = current.map((d) => realLocation(kernelJoin(d, segment)));
       continue;
     }
     const next: string[] = [];
@@ -218,7 +219,9 @@ function embedded(word: string): string[] {
   const out = new Set([word]);
   const eq = word.indexOf('=');
   if (eq > 0) out.add(word.slice(eq + 1));
-  if (/^-[A-Za-z]./.test(word)) out.add(word.slice(2));
+  // Short options run together take their value after any of their letters (`-rt.git` is `-r -t .git`).
+  const letters = /^-[A-Za-z]+/.exec(word)?.[0].length ?? 0;
+  for (let k = 2; k <= letters && k < word.length; k++) out.add(word.slice(k));
   for (const w of [...out]) {
     const bare = w.replace(/^[@<]/, '');
     out.add(bare);
@@ -269,7 +272,8 @@ function wordFinding(c: SimpleCommand, folders: readonly string[], scope: PathSc
           if (!special && existingLocation(abs) === '/') continue;
           return { behavior: 'ask', reason: `${name} is given ${real}, which is outside the workspace and the added folders.`, path: real, write: false };
         }
-        const dir = unknownWrites ? scope.protectedDir(abs, real) : undefined;
+        // A value glued to its option (`-o.git/config`, `--target-directory=.git`) may be where it writes.
+        const dir = unknownWrites || text !== w ? scope.protectedDir(abs, real) : undefined;
         if (dir) return { behavior: 'ask', reason: `${name} is given ${real}, inside ${dir}, and may write there; Threadline always asks before writing there.`, path: real, write: true };
         if (!special && existingLocation(abs) === real) {
           const denied = deniedFinding(name, real, false, scope);

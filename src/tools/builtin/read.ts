@@ -9,8 +9,8 @@ import { decodeUtf16, utf16Bom } from './encoding';
 import { errorMessage, hasBinaryExtension, hasNulByte, INTERRUPTED, readHead } from './util';
 
 export const READ_MAX_BYTES = 256 * 1024;
-/** Bytes Read scans to reach the lines asked for: far enough for any source file, short of a terabyte of zeros. */
-export const READ_MAX_SCAN_BYTES = 256 * 1024 * 1024;
+/** Bytes Read scans to reach the lines asked for: far enough for any source file, short of a terabyte of zeros (a single line of 540 MB is still read through). */
+export const READ_MAX_SCAN_BYTES = 1024 * 1024 * 1024;
 const MB = 1024 * 1024;
 const READ_DEFAULT_LIMIT = 2000;
 const READ_MAX_LINE = 2000;

@@ -336,8 +336,14 @@ describe('a path is judged where the kernel takes it: `..` after a link, and a d
     }
   });
 
+  it('a glob before `..` is walked the same way, and a write glued to its option is checked as one', () => {
+    for (const command of ['cat s*/../.ssh/id_rsa', 'cat [s]l/../.ssh/id_rsa', 'grep -r CANARY s?/..', 'sort -o.git/config evil.sh', 'sort --output=.git/config evil.sh', 'cp --target-directory=.git evil.sh', 'cp -rt.git evil.sh', 'sort -o.claude/settings.json evil.sh']) {
+      assert.equal(b(command), 'ask', command);
+    }
+  });
+
   it('paths that stay inside still run', () => {
-    for (const command of ['cat evil.sh', 'sort -o out.txt evil.sh', 'cat ./evil.sh', 'head evil.sh']) {
+    for (const command of ['cat evil.sh', 'cat e*.sh', 'sort -oout.txt evil.sh', 'sort -o out.txt evil.sh', 'cat ./evil.sh', 'head evil.sh']) {
       assert.equal(b(command), 'allow', command);
     }
   });
