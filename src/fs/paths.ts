@@ -123,8 +123,17 @@ export function realLocation(abs: string): string {
 
 /** Where the longest part of `abs` that exists really is (`/` when nothing under the root does). */
 export function existingLocation(abs: string): string {
+  const start = kernelJoin(process.cwd(), abs);
+  // As in realLocation: a path that exists and names no `..` is its own realpath, in one call.
+  if (!UP.test(start)) {
+    try {
+      return realpathSync(start);
+    } catch {
+      // walked below
+    }
+  }
   try {
-    return walk(abs).existing;
+    return walk(start).existing;
   } catch {
     return resolve(abs);
   }
