@@ -68,7 +68,7 @@ export interface ConnectOptions {
   /** The server's name, for messages. */
   name: string;
   spec: ResolvedSpec;
-  /** Where a stdio server runs when its config names no folder: the workspace. */
+  /** Where a stdio server runs when its config names no folder (startFolder); a relative `cwd` is taken from here. */
   cwd: string;
   /** The environment a stdio server starts from (the host's, less the agent's own secrets). */
   baseEnv: NodeJS.ProcessEnv;

@@ -4,6 +4,7 @@
 // turns the SDK's errors into one sentence naming the server. Built into its own bundle
 // (dist/mcp.js) and loaded on first use, so the host pays for it only when a server is set up.
 import { Client, SdkHttpError, SSEClientTransport, SseError, StreamableHTTPClientTransport, UnauthorizedError, type CallToolResult, type Transport } from '@modelcontextprotocol/client';
+import { resolve } from 'node:path';
 import { childEnv } from '../../tools/childEnv';
 import { McpConnectError, type Connect, type ConnectOptions, type McpCallResult, type McpConnection, type McpContent, type McpToolInfo } from '../connection';
 import { LoopbackOAuthProvider } from './oauth';
@@ -171,7 +172,7 @@ export const connect: Connect = async (opts) => {
       command: spec.command!,
       args: spec.args ?? [],
       env: childEnv(spec.env ?? {}, opts.baseEnv),
-      cwd: spec.cwd ?? opts.cwd,
+      cwd: spec.cwd ? resolve(opts.cwd, spec.cwd) : opts.cwd,
       onStderr: opts.onStderr,
     });
     return open(opts, transport);
