@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { expandSpec, inputsUsed } from '../../../src/mcp/config/expand';
 import { describeSpec, parseServerEntry } from '../../../src/mcp/config/parse';
+import type { McpServerSpec } from '../../../src/mcp/config/types';
 import { readMcpConfig } from '../../../src/mcp/config/sources';
 
 const tmp = (p: string) => mkdtempSync(join(tmpdir(), p));
@@ -57,6 +58,37 @@ describe('MCP server entries', () => {
     );
     assert.equal(describeSpec({ transport: 'stdio', command: 'x', env: { TOKEN: '${HOME}/t ${GH:-none}' } }), 'x (env: TOKEN from $HOME, $GH)');
     assert.equal(describeSpec({ transport: 'stdio', command: 'node', args: ['my server.js', '--x=1'] }), "node 'my server.js' --x=1");
+  });
+});
+
+describe('the approval names every variable a definition takes in', () => {
+  // Every place a string is expanded, and every form that reads the environment: whatever the
+  // expander puts of $V into what is started, the description must name $V.
+  const forms = ['${V}', '${V:-d}', '${env:V}', 'a-${V}-b'];
+  const places: Array<[string, (v: string) => McpServerSpec]> = [
+    ['command', (v) => ({ transport: 'stdio', command: v })],
+    ['an argument', (v) => ({ transport: 'stdio', command: 'x', args: ['--k', v] })],
+    ['env', (v) => ({ transport: 'stdio', command: 'x', env: { K: v } })],
+    ['cwd', (v) => ({ transport: 'stdio', command: 'x', cwd: v })],
+    ['url', (v) => ({ transport: 'http', url: `https://h/${v}` })],
+    ['a header', (v) => ({ transport: 'http', url: 'https://h', headers: { Authorization: `Bearer ${v}` } })],
+    ['oauth.clientId', (v) => ({ transport: 'http', url: 'https://h', oauth: { clientId: v } })],
+    ['oauth.clientSecret', (v) => ({ transport: 'http', url: 'https://h', oauth: { clientSecret: v } })],
+  ];
+
+  it('${V}, ${V:-default}, ${env:V} in command, arguments, env, cwd, URL, headers and the OAuth client', async () => {
+    for (const [place, make] of places) {
+      for (const form of forms) {
+        const spec = make(form);
+        const r = await expandSpec(spec, { env: { V: 'CANARY' }, workspaceFolder: '/ws', home: '/h' });
+        assert.ok(r.ok);
+        assert.ok(JSON.stringify(r.spec).includes('CANARY'), `the expander takes $V in from ${form} in ${place}`);
+        assert.match(describeSpec(spec), /\$V\b/, `${form} in ${place}: ${describeSpec(spec)}`);
+      }
+    }
+    assert.equal(describeSpec({ transport: 'http', url: 'https://h', headers: { Authorization: 'Bearer ${env:AWS_SECRET_ACCESS_KEY}' } }), 'http https://h (headers: Authorization from $AWS_SECRET_ACCESS_KEY)');
+    assert.equal(describeSpec({ transport: 'http', url: 'https://h', oauth: { clientId: 'app', clientSecret: '${CLIENT_SECRET}' } }), 'http https://h (OAuth client from $CLIENT_SECRET)');
+    assert.equal(describeSpec({ transport: 'stdio', command: 'x', args: ['${workspaceFolder}', '${input:k}'] }), 'x \'${workspaceFolder}\' \'${input:k}\'', 'no environment variable: none named');
   });
 });
 
