@@ -1,6 +1,7 @@
 // Where servers are read from, and which entry wins a name. As in Claude Code, an entry is taken
 // whole from the most specific place that has the name: the command line, then the user's own
-// entry for this project, then the project's files, then the user's settings.
+// entry for this project, then the project's files, then the user's settings; except that a
+// project file never takes the name of one of the user's own servers (pickWinners).
 import { isAbsolute, join, resolve } from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { readTextFile } from '../files';
@@ -179,8 +180,17 @@ function collectInputs(value: unknown, inputs: Map<string, McpInputSpec>, proble
 /** `found` is in precedence order: the first entry of a name wins, whole; the later ones are noted as shadowed. */
 function pickWinners(found: readonly Found[], problems: McpConfigProblem[]): McpConfigSet {
   const servers = new Map<string, McpServerConfig>();
+  // A workspace file does not take a name the user's own settings give a server: it would run in
+  // place of theirs (and under their mcp__name rules) while the approval names only the project's command.
+  const userOwned = new Map<string, string>();
+  for (const f of found) if (f.scope === 'user') for (const name of Object.keys(f.entries)) if (!userOwned.has(name)) userOwned.set(name, f.source);
   for (const f of found) {
     for (const [name, raw] of Object.entries(f.entries)) {
+      const mine = f.scope === 'project' ? userOwned.get(name) : undefined;
+      if (mine !== undefined && !servers.has(name)) {
+        problems.push({ source: f.source, message: `server "${name}" is not used: your own server of that name (${mine}) is kept; rename one of them to use both` });
+        continue;
+      }
       const won = servers.get(name);
       if (won) {
         won.shadows.push(f.source);
