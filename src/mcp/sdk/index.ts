@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { childEnv } from '../../tools/childEnv';
 import { McpConnectError, type Connect, type ConnectOptions, type McpCallResult, type McpConnection, type McpContent, type McpToolInfo } from '../connection';
 import { LoopbackOAuthProvider } from './oauth';
+import { safeSchemaValidator } from './schemaValidator';
 import { GroupStdioTransport } from './stdioTransport';
 
 /** The HTTP status an SDK error carries, when it carries one. */
@@ -93,7 +94,7 @@ async function open(opts: ConnectOptions, transport: AnyTransport, provider?: Lo
   const client = new Client(
     { name: 'threadline', version: opts.clientVersion },
     // The tool list is read again when the server says it changed (debounced by the SDK).
-    { capabilities: {}, listChanged: { tools: { autoRefresh: false, onChanged: () => opts.onToolsChanged() } } },
+    { capabilities: {}, jsonSchemaValidator: safeSchemaValidator(opts.patternEngine), listChanged: { tools: { autoRefresh: false, onChanged: () => opts.onToolsChanged() } } },
   );
   let closing = false;
   const abandon = () => void transport.close().catch(() => undefined);
