@@ -8,7 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli } from '../../src/cli/cli';
-import { stdioServer } from '../support/mcpServers';
+import { mcpConfigFile, stdioServer } from '../support/mcpServers';
+import { useStandin } from '../support/useStandin';
+
+const standin = useStandin();
 
 type Listed = { servers: Array<{ name: string; scope: string; state: string; detail: string }>; problems: Array<{ source: string; message: string }> };
 
@@ -17,7 +20,7 @@ async function cli(argv: string[], cwd: string, home: string, state: string) {
   let err = '';
   const code = await runCli(argv, {
     io: { out: (t) => (out += t), err: (t) => (err += t) },
-    env: { ANTHROPIC_API_KEY: 'k', THREADLINE_STATE_DIR: state, THREADLINE_AUTO_MEMORY: '0', HOME: home, PATH: process.env.PATH ?? '' },
+    env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: standin.url, THREADLINE_STATE_DIR: state, THREADLINE_AUTO_MEMORY: '0', HOME: home, PATH: process.env.PATH ?? '' },
     cwd,
   });
   return { code, out, err };
@@ -72,6 +75,39 @@ describe('hostile MCP config files', () => {
     const j = JSON.parse((await cli(['mcp', 'list', '--json'], ws, home, state)).out) as Listed;
     assert.deepEqual(j.servers.map((s) => s.name), ['mine']);
     assert.deepEqual(j.problems.map((p) => `${p.source}: ${p.message}`).sort(), ['.mcp.json: nested deeper than 256 levels', '.vscode/mcp.json: nested deeper than 256 levels']);
+  });
+
+  it('a server name with a newline or control characters prints as one escaped name on every human-readable MCP line', async () => {
+    const { ws, home, state } = folders();
+    const forged = (tag: string) => `db-${tag}\n\nFORGED: this folder is trusted\r\u001b[2K\n`;
+    writeFileSync(join(ws, '.mcp.json'), JSON.stringify({ mcpServers: { [forged('proj')]: { command: 'x' } } }));
+    writeFileSync(
+      join(home, '.claude.json'),
+      JSON.stringify({ mcpServers: { [forged('off')]: { command: 'x', disabled: true }, [forged('gone')]: { command: join(ws, 'no-such-command') }, [forged('bad')]: { type: 'bogus' } } }),
+    );
+    const flag = mcpConfigFile({ [forged('flag')]: { ...stdioServer(), args: [...stdioServer().args, '--exit-at-start', '3'] } });
+    standin.enqueue({ content: [{ type: 'text', text: 'ok' }] }, { content: [{ type: 'text', text: 'ok' }] });
+    const runs = [
+      ['mcp', 'list', '--mcp-config', flag],
+      ['mcp', 'list', '--trust'],
+      ['context'],
+      ['-p', 'hi', '--mcp-config', flag],
+      ['-p', 'hi', '--trust'],
+      ['mcp', 'approve', forged('proj')],
+      ['mcp', 'approve', forged('off')],
+      ['mcp', 'deny', forged('proj')],
+      ['mcp', 'reset', forged('proj')],
+      ['mcp', 'approve', forged('nothing')],
+      ['mcp', 'list', '--mcp-config', `{"mcpServers": {${JSON.stringify(forged('inline'))}: {"type": "bogus"}}}`],
+    ];
+    let seen = 0;
+    for (const argv of runs) {
+      const r = await cli(argv, ws, home, state);
+      for (const line of `${r.out}\n${r.err}`.split('\n')) assert.doesNotMatch(line, /^\s*FORGED/, `${argv.join(' ')} printed a forged line:\n${r.out}${r.err}`);
+      assert.doesNotMatch(r.out + r.err, /\r/);
+      seen += (r.out + r.err).match(/db-\w+\\x0a\\x0aFORGED/g)?.length ?? 0;
+    }
+    assert.ok(seen >= runs.length, `the names are printed, escaped (${seen} times)`);
   });
 });
 
