@@ -3,12 +3,13 @@
 // SDK's own server refuses to send. Its behaviour comes from the environment:
 //   RAW_TOOLS   JSON list of tools for tools/list
 //   RAW_RESULT  JSON result of every tools/call
-//   RAW_SPAWN   a shell command started detached, in a session of its own, when the server starts
+//   RAW_SPAWN   a shell command started detached, in a session of its own and with an empty
+//               environment (no owner marker), when the server starts: a daemon
 import { spawn } from 'node:child_process';
 
 const tools = JSON.parse(process.env.RAW_TOOLS ?? '[]');
 const result = JSON.parse(process.env.RAW_RESULT ?? '{"content":[]}');
-if (process.env.RAW_SPAWN) spawn('/bin/sh', ['-c', process.env.RAW_SPAWN], { detached: true, stdio: 'ignore' }).unref();
+if (process.env.RAW_SPAWN) spawn('/bin/sh', ['-c', process.env.RAW_SPAWN], { detached: true, stdio: 'ignore', env: {} }).unref();
 
 const send = (m) => process.stdout.write(`${JSON.stringify(m)}\n`);
 let buf = '';
