@@ -15,9 +15,9 @@ export const mcpChunk = {
 };
 
 /**
- * The SDK validates tool output schemas with AJV on Node (150 KB minified); its own
- * @cfworker/json-schema validator does the same job in 40 KB. Our shim picks that one, and keeps
- * Node's answer to "can fetch fail for CORS" (no).
+ * The SDK's shims module picks a JSON Schema validator by platform. The connection layer brings its
+ * own (Ajv, with RE2 for the patterns a server writes), and the shim makes that Ajv build the
+ * default too, so the bundle does not carry a second validator.
  */
 export const mcpShims = {
   name: 'mcp-shims',

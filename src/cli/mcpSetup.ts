@@ -3,6 +3,7 @@
 // state folder, results under the folder's sessions.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { printable } from '../base/printable';
 import { readMcpConfig, type McpConfigResult } from '../mcp/config/sources';
 import { maxResultTokensFromEnv, McpServices, timeoutsFromEnv } from '../mcp/services';
 import { FileOAuthStore } from '../mcp/oauthStore';
@@ -55,7 +56,7 @@ export function cliMcpServices(cwd: string, mcp: McpArgs, env: NodeJS.ProcessEnv
     trustHint: CLI_TRUST_HINT,
     resultsRoot: join(cliSessionsDir(cwd, env), 'tool-results'),
     // A terminal has no browser to open: the sign-in page is printed, and the server waits for it.
-    oauth: { load: (s) => oauth.load(s), save: (s, st) => oauth.save(s, st), open: (url, server) => io?.err(`threadline: MCP server "${server}" asks you to sign in; open ${url.href}\n`) },
+    oauth: { load: (s) => oauth.load(s), save: (s, st) => oauth.save(s, st), open: (url, server) => io?.err(`threadline: MCP server "${printable(server)}" asks you to sign in; open ${printable(url.href)}\n`) },
     maxResultTokens: () => maxResultTokensFromEnv(env) ?? 25_000,
     ...timeoutsFromEnv(env),
   });
@@ -64,9 +65,10 @@ export function cliMcpServices(cwd: string, mcp: McpArgs, env: NodeJS.ProcessEnv
 /** Starts the run's servers (not waiting for them) and says on stderr what will not start, and why. */
 export async function startCliMcp(services: McpServices, io: CliIo, after?: Promise<unknown>): Promise<void> {
   await services.manager.start(after ? { after } : {});
-  for (const p of services.manager.problems()) io.err(`threadline: MCP config ${p.source}: ${p.message}\n`);
+  // Names and messages come from config files: printable, so a newline in a name cannot forge a line.
+  for (const p of services.manager.problems()) io.err(`threadline: MCP config ${printable(p.source)}: ${printable(p.message)}\n`);
   for (const s of services.manager.status()) {
-    if (s.state === 'awaiting-approval' || s.state === 'disabled') io.err(`threadline: MCP server "${s.name}" is not started: ${s.detail}\n`);
+    if (s.state === 'awaiting-approval' || s.state === 'disabled') io.err(`threadline: MCP server "${printable(s.name)}" is not started: ${printable(s.detail)}\n`);
   }
 }
 
@@ -90,7 +92,7 @@ export function mcpResultsSource(services: McpServices): { label: string; additi
 
 /** Bad --mcp-config files are a usage error: the run says which and stops before sending anything. */
 export function usage(errors: readonly string[], io: CliIo): number {
-  for (const e of errors) io.err(`threadline: ${e} (see --help)\n`);
+  for (const e of errors) io.err(`threadline: ${printable(e)} (see --help)\n`);
   return 2;
 }
 

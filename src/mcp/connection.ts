@@ -2,6 +2,7 @@
 // one implementation (sdk/) is the only code that imports the MCP SDK, and it is loaded on first
 // use, so a session without servers never loads the SDK at all.
 import type { ResolvedSpec } from './config/types';
+import type { PatternTest } from './patterns';
 
 export interface McpToolAnnotations {
   title?: string;
@@ -68,7 +69,7 @@ export interface ConnectOptions {
   /** The server's name, for messages. */
   name: string;
   spec: ResolvedSpec;
-  /** Where a stdio server runs when its config names no folder: the workspace. */
+  /** Where a stdio server runs when its config names no folder (startFolder); a relative `cwd` is taken from here. */
   cwd: string;
   /** The environment a stdio server starts from (the host's, less the agent's own secrets). */
   baseEnv: NodeJS.ProcessEnv;
@@ -87,6 +88,8 @@ export interface ConnectOptions {
   onProgress?(text: string): void;
   /** The start is no longer wanted (the session ended): the process it spawned ends at once. */
   signal?: AbortSignal;
+  /** Runs the patterns of a tool's outputSchema (RE2: linear time); without it they are not checked. */
+  patternEngine?: PatternTest;
 }
 
 /** What OAuth saves for one server: its client registration, tokens, the PKCE verifier, the loopback port. */

@@ -21,7 +21,7 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 const DEFAULT_TOOL_TIMEOUT_MS = 10 * 60_000;
 
 export interface McpManagerOptions {
-  /** The workspace folder: a project's servers are its grants, and stdio servers run there. */
+  /** The workspace folder: a project's servers are its grants, and run there (others start in `home`: startFolder). */
   cwd: string;
   home: string;
   /** What `${VAR}` reads and what stdio servers start from (the agent's secrets are left out). */
@@ -130,7 +130,7 @@ export class McpManager implements IDisposable {
           home: o.home,
           ...(o.input ? { input: (id: string) => o.input!(id, this.inputs.get(id)) } : {}),
         }),
-      cwd: o.cwd,
+      folders: { workspace: o.cwd, home: o.home },
       baseEnv: o.env,
       clientVersion: o.clientVersion,
       connectTimeoutMs: o.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,

@@ -1,4 +1,5 @@
 import type { Connect } from './connection';
+import { re2Pattern } from './patterns';
 
 let loaded: Promise<Connect> | undefined;
 
@@ -8,5 +9,6 @@ let loaded: Promise<Connect> | undefined;
  * session with no server never needs it.
  */
 export function loadConnect(): Promise<Connect> {
-  return (loaded ??= import('./sdk/index').then((m) => m.connect));
+  // The host's RE2 goes with every connection: the bundle has no regular-expression engine of its own for server schemas.
+  return (loaded ??= import('./sdk/index').then((m) => (opts) => m.connect({ patternEngine: re2Pattern, ...opts })));
 }

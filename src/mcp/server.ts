@@ -5,7 +5,7 @@ import { Emitter, type Event } from '../base/event';
 import type { McpServerView } from '../shared/mcpView';
 import { estimateTokens } from '../conversation/tokens';
 import { describeSpec } from './config/parse';
-import type { McpServerConfig, ResolvedSpec } from './config/types';
+import { startFolder, type McpServerConfig, type ResolvedSpec } from './config/types';
 import { McpConnectError, type Connect, type McpCallResult, type McpConnection, type McpOAuthHost, type McpToolInfo } from './connection';
 
 /** Lines of a server's stderr kept for the status view and error messages. */
@@ -17,7 +17,8 @@ export interface ServerDeps {
   connect(): Promise<Connect>;
   /** The spec with its variables and inputs filled in, or why it cannot be. */
   resolve(config: McpServerConfig): Promise<{ ok: true; spec: ResolvedSpec } | { ok: false; error: string }>;
-  cwd: string;
+  /** The workspace and the user's home folder: where a stdio server starts is startFolder's answer. */
+  folders: { workspace: string; home: string };
   baseEnv: NodeJS.ProcessEnv;
   clientVersion: string;
   connectTimeoutMs: number;
@@ -110,7 +111,7 @@ export class McpServer {
         signal: starting.signal,
         name: this.name,
         spec: resolved.spec,
-        cwd: this.deps.cwd,
+        cwd: startFolder(this.config.scope, this.deps.folders),
         baseEnv: this.deps.baseEnv,
         clientVersion: this.deps.clientVersion,
         timeoutMs: this.deps.connectTimeoutMs,

@@ -2,6 +2,7 @@
 // settings files, read the way Claude Code reads them so that its users' rules carry over.
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { parseJsonText } from '../fs/jsonText';
 import { readCappedSync } from '../fs/read';
 import { printable } from '../base/printable';
 import { applicablePart, type RuleBehavior, type RuleSource, type WithheldGrant } from './projectTrust';
@@ -30,17 +31,13 @@ function readPermissions(file: string, warn: (message: string) => void): Omit<Ru
     warn(`${file} is larger than 1 MB; its rules are ignored`);
     return undefined;
   }
-  let json: unknown;
-  try {
-    // Editors on Windows save with a byte order mark; JSON.parse refuses it, and the deny rules with it.
-    json = JSON.parse(read.bytes.toString('utf8').replace(/^\uFEFF/, ''));
-  } catch (err) {
-    // The parser's message quotes the text around the error: a settings file linked to a secret would show part of it.
-    const where = err instanceof Error ? /position \d+(?: \(line \d+ column \d+\))?/.exec(err.message)?.[0] : undefined;
-    const at = where ?? (err instanceof Error && /end of JSON/i.test(err.message) ? 'its end' : 'a place the parser did not name');
-    warn(`${file} is not valid JSON (at ${at}); its rules are ignored`);
+  // The shared reader: a byte order mark is allowed, nesting is bounded, and its message never quotes the file (linked to a secret, it would show part of it).
+  const parsed = parseJsonText(read.bytes.toString('utf8'));
+  if (!parsed.ok) {
+    warn(`${file} is ${parsed.message}; its rules are ignored`);
     return undefined;
   }
+  const json = parsed.value;
   const perms = typeof json === 'object' && json !== null ? (json as { permissions?: unknown }).permissions : undefined;
   if (perms === undefined) return {};
   if (typeof perms !== 'object' || perms === null || Array.isArray(perms)) {

@@ -2,6 +2,7 @@
 // itself, so a repository cannot declare itself trusted. A folder is known by its real path, and
 // trusting one trusts that folder only: a clone made later inside a trusted folder is a stranger.
 import { join, resolve } from 'node:path';
+import { parseJsonText } from '../fs/jsonText';
 import { withFileLock } from '../fs/lock';
 import { realPathOf } from '../fs/paths';
 import { readRegularFile } from '../fs/read';
@@ -28,12 +29,9 @@ export async function realFolder(dir: string): Promise<string | undefined> {
 }
 
 function parse(text: string, file: string): TrustedFolder[] {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new TrustFileError(`${file} is not valid JSON (${err instanceof Error ? err.message : String(err)})`);
-  }
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) throw new TrustFileError(`${file} is ${parsed.message}`);
+  const json = parsed.value;
   const folders = typeof json === 'object' && json !== null ? (json as { folders?: unknown }).folders : undefined;
   if (!Array.isArray(folders)) throw new TrustFileError(`${file} has no "folders" list`);
   const out: TrustedFolder[] = [];

@@ -21,60 +21,104 @@ const TOKEN = /\$\{([^}]*)\}/g;
 
 class Missing extends Error {}
 
+/** What one `${…}` stands for. The expander and the approval's description both read tokens through this, so they cannot disagree on which variables a server takes in. */
+export type Token = { kind: 'env'; name: string; fallback?: string } | { kind: 'input'; id: string } | { kind: 'workspaceFolder' | 'userHome' | 'pathSeparator' };
+
+export function readToken(body: string): Token | undefined {
+  if (body === 'workspaceFolder' || body === 'userHome') return { kind: body };
+  if (body === 'pathSeparator' || body === '/') return { kind: 'pathSeparator' };
+  if (body.startsWith('env:')) return { kind: 'env', name: body.slice(4) };
+  if (body.startsWith('input:')) return { kind: 'input', id: body.slice(6) };
+  const m = /^([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$/s.exec(body);
+  if (!m) return undefined;
+  return { kind: 'env', name: m[1]!, ...(m[2] !== undefined ? { fallback: m[2] } : {}) };
+}
+
+/** The tokens of one string, in order. */
+export function tokensIn(s: string): Token[] {
+  return [...s.matchAll(TOKEN)].map((m) => readToken(m[1]!)).filter((t): t is Token => t !== undefined);
+}
+
+/** The names of the environment variables a string takes in when it is expanded. */
+export function envVarsIn(s: string): string[] {
+  return [...new Set(tokensIn(s).flatMap((t) => (t.kind === 'env' ? [t.name] : [])))];
+}
+
+/** Which part of a definition a string is, for the description: "env", "headers", "oauth"… */
+export type SpecField = 'command' | 'args' | 'env' | 'cwd' | 'url' | 'headers' | 'oauth';
+
+/**
+ * Every string of a definition that is expanded, with its field and (for maps) its key, mapped
+ * by `f` in one fixed order: the expander maps exactly these, and the description and
+ * inputsUsed read exactly these.
+ */
+export function mapSpecStrings(spec: McpServerSpec, f: (s: string, field: SpecField, key?: string) => string): ResolvedSpec {
+  const map = (m: Record<string, string> | undefined, field: SpecField) => (m ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, f(v, field, k)] as const)) : undefined);
+  const out: ResolvedSpec = { transport: spec.transport };
+  if (spec.command !== undefined) out.command = f(spec.command, 'command');
+  if (spec.args) out.args = spec.args.map((a) => f(a, 'args'));
+  const env = map(spec.env, 'env');
+  if (env) out.env = env;
+  if (spec.cwd !== undefined) out.cwd = f(spec.cwd, 'cwd');
+  if (spec.url !== undefined) out.url = f(spec.url, 'url');
+  const headers = map(spec.headers, 'headers');
+  if (headers) out.headers = headers;
+  if (spec.disabled) out.disabled = true;
+  if (spec.oauth) {
+    const { clientId, clientSecret } = spec.oauth;
+    out.oauth = { ...spec.oauth, ...(clientId ? { clientId: f(clientId, 'oauth', 'clientId') } : {}), ...(clientSecret ? { clientSecret: f(clientSecret, 'oauth', 'clientSecret') } : {}) };
+  }
+  return out;
+}
+
 async function expandString(s: string, ctx: ExpandContext, missing: Set<string>): Promise<string> {
   const parts: string[] = [];
   let last = 0;
   for (const m of s.matchAll(TOKEN)) {
     parts.push(s.slice(last, m.index));
     last = m.index + m[0].length;
-    parts.push(await expandToken(m[1]!, m[0], ctx, missing));
+    parts.push(await expandToken(readToken(m[1]!), m[0], ctx, missing));
   }
   parts.push(s.slice(last));
   return parts.join('');
 }
 
-async function expandToken(body: string, whole: string, ctx: ExpandContext, missing: Set<string>): Promise<string> {
-  if (body === 'workspaceFolder') return ctx.workspaceFolder;
-  if (body === 'userHome') return ctx.home;
-  if (body === 'pathSeparator' || body === '/') return sep;
-  if (body.startsWith('env:')) {
-    const v = ctx.env[body.slice(4)];
-    if (v === undefined) missing.add(body.slice(4));
-    return v ?? '';
+async function expandToken(t: Token | undefined, whole: string, ctx: ExpandContext, missing: Set<string>): Promise<string> {
+  if (!t) return whole;
+  switch (t.kind) {
+    case 'workspaceFolder':
+      return ctx.workspaceFolder;
+    case 'userHome':
+      return ctx.home;
+    case 'pathSeparator':
+      return sep;
+    case 'input': {
+      if (!ctx.input) throw new Missing(`it uses \${input:${t.id}}, which only the VS Code extension can ask for; use \${VAR} with an environment variable here`);
+      const v = await ctx.input(t.id);
+      if (v === undefined) throw new Missing(`no value was given for \${input:${t.id}}`);
+      return v;
+    }
+    case 'env': {
+      const v = ctx.env[t.name];
+      if (v !== undefined && v !== '') return v;
+      if (t.fallback !== undefined) return t.fallback;
+      if (v === undefined) missing.add(t.name);
+      return v ?? '';
+    }
   }
-  if (body.startsWith('input:')) {
-    const id = body.slice(6);
-    if (!ctx.input) throw new Missing(`it uses \${input:${id}}, which only the VS Code extension can ask for; use \${VAR} with an environment variable here`);
-    const v = await ctx.input(id);
-    if (v === undefined) throw new Missing(`no value was given for \${input:${id}}`);
-    return v;
-  }
-  const m = /^([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$/s.exec(body);
-  if (!m) return whole;
-  const v = ctx.env[m[1]!];
-  if (v !== undefined && v !== '') return v;
-  if (m[2] !== undefined) return m[2];
-  if (v === undefined) missing.add(m[1]!);
-  return v ?? '';
 }
 
 /** The spec with every variable replaced, or why it cannot be: a variable that is not set and has no default. */
 export async function expandSpec(spec: McpServerSpec, ctx: ExpandContext): Promise<Expanded> {
   const missing = new Set<string>();
-  const str = (s: string) => expandString(s, ctx, missing);
-  const map = async (m: Record<string, string> | undefined) => (m ? Object.fromEntries(await Promise.all(Object.entries(m).map(async ([k, v]) => [k, await str(v)] as const))) : undefined);
   try {
-    const out: ResolvedSpec = { transport: spec.transport };
-    if (spec.command !== undefined) out.command = await str(spec.command);
-    if (spec.args) out.args = await Promise.all(spec.args.map(str));
-    const env = await map(spec.env);
-    if (env) out.env = env;
-    if (spec.cwd !== undefined) out.cwd = await str(spec.cwd);
-    if (spec.url !== undefined) out.url = await str(spec.url);
-    const headers = await map(spec.headers);
-    if (headers) out.headers = headers;
-    if (spec.disabled) out.disabled = true;
-    if (spec.oauth) out.oauth = { ...spec.oauth, ...(spec.oauth.clientId ? { clientId: await str(spec.oauth.clientId) } : {}), ...(spec.oauth.clientSecret ? { clientSecret: await str(spec.oauth.clientSecret) } : {}) };
+    // One at a time, in the walk's order: an `${input:…}` question waits for the one before it.
+    const strings: string[] = [];
+    mapSpecStrings(spec, (s) => (strings.push(s), s));
+    const values: string[] = [];
+    for (const s of strings) values.push(await expandString(s, ctx, missing));
+    let i = 0;
+    const out = mapSpecStrings(spec, () => values[i++]!);
     if (missing.size) return { ok: false, error: `it uses ${[...missing].map((v) => `\${${v}}`).join(', ')}, which ${missing.size === 1 ? 'is' : 'are'} not set (set ${missing.size === 1 ? 'it' : 'them'}, or write \${VAR:-default})` };
     return { ok: true, spec: out };
   } catch (err) {
@@ -85,8 +129,10 @@ export async function expandSpec(spec: McpServerSpec, ctx: ExpandContext): Promi
 
 /** The `${input:id}` names a spec uses, so a host can ask for them before starting it. */
 export function inputsUsed(spec: McpServerSpec): string[] {
-  const all = [spec.command, ...(spec.args ?? []), ...Object.values(spec.env ?? {}), spec.cwd, spec.url, ...Object.values(spec.headers ?? {})].filter((s): s is string => s !== undefined);
   const ids = new Set<string>();
-  for (const s of all) for (const m of s.matchAll(TOKEN)) if (m[1]!.startsWith('input:')) ids.add(m[1]!.slice(6));
+  mapSpecStrings(spec, (s) => {
+    for (const t of tokensIn(s)) if (t.kind === 'input') ids.add(t.id);
+    return s;
+  });
   return [...ids];
 }

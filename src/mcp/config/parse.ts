@@ -3,6 +3,7 @@
 // takes Claude Code's form. One zod schema reads them all, so a typo is one clear sentence.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { envVarsIn, mapSpecStrings, type SpecField } from './expand';
 import type { McpServerSpec, McpTransportKind } from './types';
 
 const stringMap = z.record(z.string(), z.string());
@@ -68,24 +69,39 @@ function specHash(spec: McpServerSpec): string {
   return createHash('sha256').update(canonical).digest('hex');
 }
 
+const vars = (names: readonly string[]) => names.map((n) => `$${n}`).join(', ');
+
 /**
  * Each name, with the variables of the user's environment its value takes in: a header of
  * `Bearer ${AWS_SECRET_ACCESS_KEY}` sends that secret to the server, and the approval must say so.
  */
 function named(map: Record<string, string>): string {
   return Object.entries(map)
-    .map(([k, v]) => {
-      const vars = [...new Set([...v.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => `$${m[1]}`))];
-      return vars.length ? `${k} from ${vars.join(', ')}` : k;
-    })
+    .map(([k, v]) => (envVarsIn(v).length ? `${k} from ${vars(envVarsIn(v))}` : k))
     .join('; ');
 }
 
-/** What a server runs, as the approval prompt and the status view show it (unexpanded: no secret in it). */
+const FIELD_LABEL: Record<Exclude<SpecField, 'env' | 'headers'>, string> = { command: 'command', args: 'arguments', cwd: 'folder', url: 'URL', oauth: 'OAuth client' };
+
+/** The variables the other expanded strings take in (the command, its arguments, the URL, the OAuth client), by field: " (URL from $HOST)". */
+function takenIn(spec: McpServerSpec): string {
+  const by = new Map<string, Set<string>>();
+  mapSpecStrings(spec, (s, field) => {
+    if (field !== 'env' && field !== 'headers') for (const n of envVarsIn(s)) by.set(FIELD_LABEL[field], (by.get(FIELD_LABEL[field]) ?? new Set()).add(n));
+    return s;
+  });
+  return [...by].map(([label, names]) => ` (${label} from ${vars([...names])})`).join('');
+}
+
+/**
+ * What a server runs, as the approval prompt and the status view show it (unexpanded: no secret
+ * in it), naming every environment variable it takes in: the same walk and the same token reader
+ * as the expander (mapSpecStrings, envVarsIn), so what is sent cannot be more than what is shown.
+ */
 export function describeSpec(spec: McpServerSpec): string {
-  if (spec.transport !== 'stdio') return `${spec.transport} ${spec.url ?? ''}${spec.headers ? ` (headers: ${named(spec.headers)})` : ''}`;
+  if (spec.transport !== 'stdio') return `${spec.transport} ${spec.url ?? ''}${spec.headers ? ` (headers: ${named(spec.headers)})` : ''}${takenIn(spec)}`;
   const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
   // What it runs with counts as much as the command (NODE_OPTIONS can load any file): the names show, the values may be secrets.
   const env = spec.env && Object.keys(spec.env).length ? ` (env: ${named(spec.env)})` : '';
-  return `${[spec.command ?? '', ...(spec.args ?? [])].map(quote).join(' ')}${env}${spec.cwd ? ` (in ${spec.cwd})` : ''}`;
+  return `${[spec.command ?? '', ...(spec.args ?? [])].map(quote).join(' ')}${env}${spec.cwd ? ` (in ${spec.cwd})` : ''}${takenIn(spec)}`;
 }

@@ -1,12 +1,13 @@
 // Where servers are read from, and which entry wins a name. As in Claude Code, an entry is taken
 // whole from the most specific place that has the name: the command line, then the user's own
-// entry for this project, then the project's files, then the user's settings.
+// entry for this project, then the project's files, then the user's settings; except that a
+// project file never takes the name of one of the user's own servers (pickWinners).
 import { isAbsolute, join, resolve } from 'node:path';
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { readTextFile } from '../files';
 import { parseServerEntry } from './parse';
 import type { McpConfigProblem, McpConfigSet, McpScope, McpServerConfig } from './types';
-import { realLocation } from '../../fs/paths';
+import { isInside, realLocation } from '../../fs/paths';
+import { parseJsonText } from '../../fs/jsonText';
 
 /** Settings files are small; ~/.claude.json also keeps Claude Code's history, and can be large. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -50,22 +51,21 @@ type JsonRead = { ok: true; value: unknown } | { ok: false; missing: boolean; me
 async function readJson(path: string, maxBytes: number, jsonc: boolean): Promise<JsonRead> {
   const r = await readTextFile(path, maxBytes);
   if (!r.ok) return { ok: false, missing: r.missing, message: r.reason };
-  return parseJsonText(r.text, jsonc);
+  return parseJson(r.text, jsonc);
 }
 
-function parseJsonText(text: string, jsonc: boolean): JsonRead {
-  if (jsonc) {
-    // VS Code's mcp.json allows comments and trailing commas, as its settings files do.
-    const errors: ParseError[] = [];
-    const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
-    if (errors.length) return { ok: false, missing: false, message: `not valid JSON (${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset})` };
-    return { ok: true, value };
-  }
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (err) {
-    return { ok: false, missing: false, message: `not valid JSON (${err instanceof Error ? err.message : String(err)})` };
-  }
+/**
+ * A workspace's own file, read only where it really lies in the workspace: a `.mcp.json` linked
+ * to a file elsewhere would have the user's files read as the clone's configuration.
+ */
+async function readWorkspaceJson(cwd: string, path: string, jsonc: boolean): Promise<JsonRead> {
+  if (!isInside(cwd, path)) return { ok: false, missing: false, message: 'not read: it is a link to a file outside the workspace' };
+  return readJson(path, MAX_CONFIG_BYTES, jsonc);
+}
+
+function parseJson(text: string, jsonc: boolean): JsonRead {
+  const r = parseJsonText(text, { comments: jsonc });
+  return r.ok ? r : { ok: false, missing: false, message: r.message };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -99,7 +99,7 @@ async function readFlagConfigs(opts: McpSourceOptions, found: Found[], flagError
   for (const [i, value] of (opts.flagConfigs ?? []).entries()) {
     const inline = value.trim().startsWith('{');
     const source = inline ? `--mcp-config (inline JSON ${i + 1})` : `--mcp-config ${value}`;
-    const r = inline ? parseJsonText(value, false) : await readJson(resolve(opts.cwd, value), MAX_CONFIG_BYTES, false);
+    const r = inline ? parseJson(value, false) : await readJson(resolve(opts.cwd, value), MAX_CONFIG_BYTES, false);
     if (!r.ok) {
       flagErrors.push(`${source}: ${r.missing ? 'no such file' : r.message}`);
       continue;
@@ -124,8 +124,8 @@ export async function readMcpConfig(opts: McpSourceOptions): Promise<McpConfigRe
     const claude = claudeJsonPath(opts.home, opts.env);
     const [claudeJson, mcpJson, vscodeJson] = await Promise.all([
       readJson(claude.path, MAX_CLAUDE_JSON_BYTES, false),
-      readJson(join(opts.cwd, '.mcp.json'), MAX_CONFIG_BYTES, false),
-      readJson(join(opts.cwd, '.vscode', 'mcp.json'), MAX_CONFIG_BYTES, true),
+      readWorkspaceJson(opts.cwd, join(opts.cwd, '.mcp.json'), false),
+      readWorkspaceJson(opts.cwd, join(opts.cwd, '.vscode', 'mcp.json'), true),
     ]);
     const report = (source: string, r: JsonRead) => {
       if (!r.ok && !r.missing) problems.push({ source, message: r.message });
@@ -179,8 +179,17 @@ function collectInputs(value: unknown, inputs: Map<string, McpInputSpec>, proble
 /** `found` is in precedence order: the first entry of a name wins, whole; the later ones are noted as shadowed. */
 function pickWinners(found: readonly Found[], problems: McpConfigProblem[]): McpConfigSet {
   const servers = new Map<string, McpServerConfig>();
+  // A workspace file does not take a name the user's own settings give a server: it would run in
+  // place of theirs (and under their mcp__name rules) while the approval names only the project's command.
+  const userOwned = new Map<string, string>();
+  for (const f of found) if (f.scope === 'user') for (const name of Object.keys(f.entries)) if (!userOwned.has(name)) userOwned.set(name, f.source);
   for (const f of found) {
     for (const [name, raw] of Object.entries(f.entries)) {
+      const mine = f.scope === 'project' ? userOwned.get(name) : undefined;
+      if (mine !== undefined && !servers.has(name)) {
+        problems.push({ source: f.source, message: `server "${name}" is not used: your own server of that name (${mine}) is kept; rename one of them to use both` });
+        continue;
+      }
       const won = servers.get(name);
       if (won) {
         won.shadows.push(f.source);

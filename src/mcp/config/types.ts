@@ -66,3 +66,14 @@ export function needsTrust(scope: McpScope): boolean {
 export function needsApproval(scope: McpScope): boolean {
   return scope === 'project';
 }
+
+/**
+ * The folder a stdio server starts in when its entry names none. Only a server the workspace
+ * grants itself (trusted, and approved for a project file) runs in the workspace. One the user
+ * brought (their settings, --mcp-config) starts in their home folder: started in a clone, `npx`
+ * would take the clone's node_modules and .npmrc, and `python -m` the clone's modules, so
+ * opening a repository would run its code through the user's own servers.
+ */
+export function startFolder(scope: McpScope, folders: { workspace: string; home: string }): string {
+  return needsTrust(scope) ? folders.workspace : folders.home;
+}

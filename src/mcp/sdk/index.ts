@@ -4,9 +4,11 @@
 // turns the SDK's errors into one sentence naming the server. Built into its own bundle
 // (dist/mcp.js) and loaded on first use, so the host pays for it only when a server is set up.
 import { Client, SdkHttpError, SSEClientTransport, SseError, StreamableHTTPClientTransport, UnauthorizedError, type CallToolResult, type Transport } from '@modelcontextprotocol/client';
+import { resolve } from 'node:path';
 import { childEnv } from '../../tools/childEnv';
 import { McpConnectError, type Connect, type ConnectOptions, type McpCallResult, type McpConnection, type McpContent, type McpToolInfo } from '../connection';
 import { LoopbackOAuthProvider } from './oauth';
+import { safeSchemaValidator } from './schemaValidator';
 import { GroupStdioTransport } from './stdioTransport';
 
 /** The HTTP status an SDK error carries, when it carries one. */
@@ -92,7 +94,7 @@ async function open(opts: ConnectOptions, transport: AnyTransport, provider?: Lo
   const client = new Client(
     { name: 'threadline', version: opts.clientVersion },
     // The tool list is read again when the server says it changed (debounced by the SDK).
-    { capabilities: {}, listChanged: { tools: { autoRefresh: false, onChanged: () => opts.onToolsChanged() } } },
+    { capabilities: {}, jsonSchemaValidator: safeSchemaValidator(opts.patternEngine), listChanged: { tools: { autoRefresh: false, onChanged: () => opts.onToolsChanged() } } },
   );
   let closing = false;
   const abandon = () => void transport.close().catch(() => undefined);
@@ -171,7 +173,7 @@ export const connect: Connect = async (opts) => {
       command: spec.command!,
       args: spec.args ?? [],
       env: childEnv(spec.env ?? {}, opts.baseEnv),
-      cwd: spec.cwd ?? opts.cwd,
+      cwd: spec.cwd ? resolve(opts.cwd, spec.cwd) : opts.cwd,
       onStderr: opts.onStderr,
     });
     return open(opts, transport);

@@ -12,7 +12,12 @@
 //   --http PORT            streamable HTTP on 127.0.0.1:PORT (0: any); the URL is printed on stdout
 //   --token T              (HTTP) answer 401 unless "Authorization: Bearer T"
 //   --list-changed-after MS  add a tool `late` after this long and say the list changed
+//   --module NAME          run ./NAME.mjs of the current folder first, if there is one: what
+//                          `python3 -m NAME` and `npx` do with the folder they start in
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Readable } from 'node:stream';
 import { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
@@ -130,6 +135,8 @@ async function serveHttp() {
 }
 
 // Last: the constants and functions above must exist before the server is built.
+const moduleName = value('--module', undefined);
+if (moduleName && existsSync(join(process.cwd(), `${moduleName}.mjs`))) await import(pathToFileURL(join(process.cwd(), `${moduleName}.mjs`)).href);
 if (exitAtStart !== undefined) {
   process.stderr.write(`${name}: cannot open the database (fake failure for the tests)\n`);
   process.exit(Number(exitAtStart));

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { expandSpec, inputsUsed } from '../../../src/mcp/config/expand';
 import { describeSpec, parseServerEntry } from '../../../src/mcp/config/parse';
+import type { McpServerSpec } from '../../../src/mcp/config/types';
 import { readMcpConfig } from '../../../src/mcp/config/sources';
 
 const tmp = (p: string) => mkdtempSync(join(tmpdir(), p));
@@ -60,6 +61,37 @@ describe('MCP server entries', () => {
   });
 });
 
+describe('the approval names every variable a definition takes in', () => {
+  // Every place a string is expanded, and every form that reads the environment: whatever the
+  // expander puts of $V into what is started, the description must name $V.
+  const forms = ['${V}', '${V:-d}', '${env:V}', 'a-${V}-b'];
+  const places: Array<[string, (v: string) => McpServerSpec]> = [
+    ['command', (v) => ({ transport: 'stdio', command: v })],
+    ['an argument', (v) => ({ transport: 'stdio', command: 'x', args: ['--k', v] })],
+    ['env', (v) => ({ transport: 'stdio', command: 'x', env: { K: v } })],
+    ['cwd', (v) => ({ transport: 'stdio', command: 'x', cwd: v })],
+    ['url', (v) => ({ transport: 'http', url: `https://h/${v}` })],
+    ['a header', (v) => ({ transport: 'http', url: 'https://h', headers: { Authorization: `Bearer ${v}` } })],
+    ['oauth.clientId', (v) => ({ transport: 'http', url: 'https://h', oauth: { clientId: v } })],
+    ['oauth.clientSecret', (v) => ({ transport: 'http', url: 'https://h', oauth: { clientSecret: v } })],
+  ];
+
+  it('${V}, ${V:-default}, ${env:V} in command, arguments, env, cwd, URL, headers and the OAuth client', async () => {
+    for (const [place, make] of places) {
+      for (const form of forms) {
+        const spec = make(form);
+        const r = await expandSpec(spec, { env: { V: 'CANARY' }, workspaceFolder: '/ws', home: '/h' });
+        assert.ok(r.ok);
+        assert.ok(JSON.stringify(r.spec).includes('CANARY'), `the expander takes $V in from ${form} in ${place}`);
+        assert.match(describeSpec(spec), /\$V\b/, `${form} in ${place}: ${describeSpec(spec)}`);
+      }
+    }
+    assert.equal(describeSpec({ transport: 'http', url: 'https://h', headers: { Authorization: 'Bearer ${env:AWS_SECRET_ACCESS_KEY}' } }), 'http https://h (headers: Authorization from $AWS_SECRET_ACCESS_KEY)');
+    assert.equal(describeSpec({ transport: 'http', url: 'https://h', oauth: { clientId: 'app', clientSecret: '${CLIENT_SECRET}' } }), 'http https://h (OAuth client from $CLIENT_SECRET)');
+    assert.equal(describeSpec({ transport: 'stdio', command: 'x', args: ['${workspaceFolder}', '${input:k}'] }), 'x \'${workspaceFolder}\' \'${input:k}\'', 'no environment variable: none named');
+  });
+});
+
 describe('${…} expansion', () => {
   const ctx = { env: { HOME: '/home/u', TOKEN: 'secret', EMPTY: '' }, workspaceFolder: '/ws', home: '/home/u' };
 
@@ -103,7 +135,7 @@ describe('where servers are read from, and which entry wins', () => {
     return { home, cwd };
   }
 
-  it('flag, then local, then project (.mcp.json, then .vscode/mcp.json), then user (the setting, then ~/.claude.json); the winner is taken whole', async () => {
+  it('flag, then local, then project (.mcp.json, then .vscode/mcp.json), then user (the setting, then ~/.claude.json); the winner is taken whole; a project entry never replaces your own server', async () => {
     const { home, cwd } = layout();
     json(join(home, '.claude.json'), {
       mcpServers: { a: { command: 'user-a', env: { FROM_USER: '1' } }, u: { command: 'user-only' } },
@@ -117,10 +149,10 @@ describe('where servers are read from, and which entry wins', () => {
     json(flag, { mcpServers: { f: { command: 'flag-f' }, u: { command: 'flag-u' } } });
     const r = await readMcpConfig({ cwd, home, env: {}, flagConfigs: [flag], userSetting: { s: { command: 'setting-s' }, u: { command: 'setting-u' } } });
     const by = Object.fromEntries(r.servers.map((s) => [s.name, s]));
-    assert.deepEqual(r.problems, []);
-    assert.equal(by.a!.spec.command, 'project-a');
-    assert.equal(by.a!.spec.env, undefined, "the user entry's env is not merged into the project's");
-    assert.deepEqual(by.a!.shadows, ['~/.claude.json']);
+    // A project entry does not take the name of your own server: yours is kept, the clash is named.
+    assert.deepEqual(r.problems, [{ source: '.mcp.json', message: 'server "a" is not used: your own server of that name (~/.claude.json) is kept; rename one of them to use both' }]);
+    assert.equal(by.a!.spec.command, 'user-a');
+    assert.equal(by.a!.scope, 'user');
     assert.equal(by.b!.spec.command, 'local-b');
     assert.equal(by.b!.scope, 'local');
     assert.equal(by.c!.spec.command, 'mcpjson-c');
@@ -142,13 +174,11 @@ describe('where servers are read from, and which entry wins', () => {
   it('problems are named with their file; a broken winning entry keeps its name and says why; a missing flag file is a flag error', async () => {
     const { home, cwd } = layout();
     writeFileSync(join(cwd, '.mcp.json'), '{ not json');
-    json(join(home, '.claude.json'), { mcpServers: { x: { command: 'user-x' } } });
-    mkdirSync(join(cwd, '.vscode'));
-    json(join(cwd, '.vscode', 'mcp.json'), { servers: { x: { type: 'bogus' } } });
+    json(join(home, '.claude.json'), { mcpServers: { x: { command: 'user-x' } }, projects: { [cwd]: { mcpServers: { x: { type: 'bogus' } } } } });
     const r = await readMcpConfig({ cwd, home, env: {}, flagConfigs: [join(cwd, 'missing.json')] });
     assert.match(JSON.stringify(r.problems), /\.mcp\.json.*not valid JSON/);
     const x = r.servers.find((s) => s.name === 'x')!;
-    assert.equal(x.source, '.vscode/mcp.json');
+    assert.equal(x.source, '~/.claude.json (this project)');
     assert.match(x.invalid ?? '', /type "bogus"/);
     assert.match(r.flagErrors[0]!, /missing\.json: no such file/);
   });
