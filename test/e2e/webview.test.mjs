@@ -208,8 +208,8 @@ describe('the chat panel in real VS Code', { timeout: 600_000 }, () => {
 
   it('while an answer streams, a reader who scrolled up stays put, and the jump button brings them back', async () => {
     // Long enough to still be streaming on a loaded machine when the checks below are done; Esc ends it.
-    const long = Array.from({ length: 1200 }, (_, i) => `line${i}`).join('\n\n');
-    await env.standin.enqueue([{ content: [{ type: 'text', text: long }], chunkChars: 8, chunkDelayMs: 30 }]);
+    const long = Array.from({ length: 4000 }, (_, i) => `line${i}`).join('\n\n');
+    await env.standin.enqueue([{ content: [{ type: 'text', text: long }], chunkChars: 8, chunkDelayMs: 10 }]);
     await send('Stream a lot');
     try {
       await scrolledUpWhileStreaming();
@@ -224,13 +224,18 @@ describe('the chat panel in real VS Code', { timeout: 600_000 }, () => {
     const answer = assistant('line3').last();
     await answer.waitFor();
     const list = frame.locator('[data-testid="message-list"]');
-    await eventually(() => list.evaluate((el) => el.scrollHeight - el.clientHeight), (h) => h > 300, { what: 'a list taller than the panel' });
+    // Well past the first rows: the library's correction for rows measured while scrolling up
+    // (its "upward scrolling compensation") stays off while row 0 is rendered, so a wheel near the
+    // top hid the case where it pulled the reader along with the growing answer (seen on CI, where
+    // load made the wheel come late).
+    await eventually(() => list.evaluate((el) => el.scrollHeight - el.clientHeight), (h) => h > 1500, { what: 'a list far taller than the panel' });
     await list.evaluate((el) => {
       const trace = [];
       window.__scrollTrace = trace;
       window.__wheels = 0;
       const at = () => `${Math.round(el.scrollTop)}/${el.scrollHeight - el.clientHeight}`;
       el.addEventListener('scroll', () => trace.push(`s${at()}`), { passive: true });
+      el.addEventListener('keydown', (e) => trace.push(`k${e.key}@${at()}`));
       el.addEventListener('wheel', (e) => {
         window.__wheels++;
         trace.push(`w${e.deltaY}@${at()}`);
@@ -280,6 +285,22 @@ describe('the chat panel in real VS Code', { timeout: 600_000 }, () => {
     assert.ok(await answer.evaluate((el) => el.classList.contains('streaming')), 'still streaming while we watch');
     const after = await list.evaluate((el) => el.scrollTop);
     if (Math.abs(after - top) >= 2) assert.fail(`the reader was moved (${top} → ${after}); scroll trace (top/max): ${await traceAround()}`);
+    // Nor in between: from the reader's own scroll up on, nothing moved the list. The library's
+    // correction for rows measured while scrolling up once carried the reader down with the
+    // growing answer for a few hundred milliseconds, then stopped, before the check above began.
+    const since = await list.evaluate(() => {
+      const t = window.__scrollTrace;
+      const i = Math.max(t.findLastIndex((x) => x.startsWith('w')), t.findLastIndex((x) => x.startsWith('k')));
+      return t.slice(i + 1).filter((x) => x.startsWith('s')).map((x) => Number(x.slice(1).split('/')[0]));
+    });
+    // The first event may still be a follow to the end; the reader's scroll is the first move up,
+    // and from there the list may go further up (a smooth wheel) but never back down.
+    const up = since.length > 1 && since[1] < since[0] - 1 ? 1 : 0;
+    let lowest = since[up];
+    for (const v of since.slice(up + 1)) {
+      if (v > lowest + 1) assert.fail(`the reader was carried down from ${lowest} to ${v}; scroll trace (top/max): ${await traceAround()}`);
+      lowest = Math.min(lowest, v);
+    }
     await wb.screenshot('35-scrolled-up-while-streaming');
     await jump.click();
     await eventually(() => list.evaluate((el) => el.scrollHeight - el.clientHeight - el.scrollTop), (gap) => gap < 30, { what: 'the list back at the bottom' });

@@ -79,7 +79,7 @@ export function useFollow(list: RefObject<VirtuosoHandle | null>, startAtEnd: bo
     // to follow). Scroll events are handled before resize observers in a frame, so this lands first.
     let lastTop = el.scrollTop;
     let lastHeight = el.scrollHeight;
-    const onScroll = () => {
+    const judge = () => {
       const ours = ownTop.current !== undefined && Math.abs(el.scrollTop - ownTop.current) <= 1;
       ownTop.current = undefined;
       const movedUp = el.scrollTop < lastTop - 1 && el.scrollHeight >= lastHeight;
@@ -105,6 +105,39 @@ export function useFollow(list: RefObject<VirtuosoHandle | null>, startAtEnd: bo
         setFollow(true);
       }
     };
+    // The library scrolls by the change in the list's total height whenever that height changes
+    // while the last scroll went up and the first row is not rendered ("upward scrolling
+    // compensation"): meant for rows above measured as the reader scrolls up, it also fires when the
+    // answer at the end grows, and with chunks landing faster than its 50 ms window it carried a
+    // reader who had just wheeled up down with the stream (CI's trace: 732, 781, 806 … each
+    // exactly the growth). Once the reader has let go, the rows they see are what stays: the
+    // library's scroll is replaced by the distance the row at the top of the panel actually moved,
+    // which is zero when only the end grew.
+    let seen: { row: HTMLElement; top: number } | undefined;
+    const rowAtTop = () => {
+      const edge = el.getBoundingClientRect().top;
+      for (const row of el.querySelectorAll<HTMLElement>('[data-item-index]')) {
+        const box = row.getBoundingClientRect();
+        if (box.bottom > edge + 1) return { row, top: box.top - edge };
+      }
+      return undefined;
+    };
+    const libraryScrollBy = el.scrollBy.bind(el) as (...args: unknown[]) => void;
+    const scrollBy = (...args: unknown[]) => {
+      if (!following.current && seen?.row.isConnected) {
+        const moved = seen.row.getBoundingClientRect().top - el.getBoundingClientRect().top - seen.top;
+        if (Math.abs(moved) < 1) return;
+        el.scrollTop += moved;
+        return;
+      }
+      libraryScrollBy(...args);
+    };
+    el.scrollBy = scrollBy as typeof el.scrollBy;
+    const onScroll = () => {
+      judge();
+      // Where the reader's rows are now, for the library's next scrollBy (above).
+      seen = following.current ? undefined : rowAtTop();
+    };
     // A narrower or shorter panel reflows the messages; the reader at the end stays at the end.
     const resized = new ResizeObserver(() => {
       if (following.current) toBottom();
@@ -120,6 +153,8 @@ export function useFollow(list: RefObject<VirtuosoHandle | null>, startAtEnd: bo
       el.removeEventListener('pointerdown', onPointer);
       el.removeEventListener('scroll', onScroll);
       resized.disconnect();
+      // Back to the element's own method (the override is an own property).
+      Reflect.deleteProperty(el, 'scrollBy');
     };
   }, [scroller, toBottom]);
 
