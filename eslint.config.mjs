@@ -13,6 +13,18 @@ const FILE_SYSTEM = [
   ...['path', 'node:path'].map((name) => ({ name, importNames: ['relative'], message: 'Containment is decided in src/fs/paths.ts: use relativeWithin / within / isInside.' })),
 ];
 
+// A shell word becomes a path twice: as text (`cd` without -P, how people write rules) and where
+// the kernel walks it (a program opening `t/../x` leaves t's target). path.join and path.resolve
+// give the first while looking like the second: a glob and a `~/` word each let `link/..` out of
+// the workspace that way. In the modules that read Bash words, every join names which it means.
+const WORD_JOIN = 'Join a shell word with kernelJoin (where a program that opens it lands) or lexicalJoin (text, as cd -L sees it) from src/fs/paths.ts.';
+const WORD_MODULES = ['src/permissions/bashPaths.ts', 'src/permissions/bashProc.ts', 'src/permissions/bash/**/*.ts'];
+const WORD_PATHS = [
+  ...FILE_SYSTEM.filter((r) => r.name !== 'path' && r.name !== 'node:path'),
+  ...['path', 'node:path'].map((name) => ({ name, importNames: ['relative', 'join', 'resolve', 'normalize'], message: `${WORD_JOIN} Containment is decided in src/fs/paths.ts.` })),
+];
+const DEFAULT_EXPORT = { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' };
+
 // The layer rule is the reason this file exists: domain code must run in plain Node,
 // so only the VS Code shell may import 'vscode', and shared/ (used by the webview too)
 // may import neither node nor vscode.
@@ -24,7 +36,7 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' }],
+      'no-restricted-syntax': ['error', DEFAULT_EXPORT],
     },
   },
   // gray-matter evaluates `---js` frontmatter: only src/base/frontmatter.ts, which refuses
@@ -42,6 +54,19 @@ export default tseslint.config(
     ignores: ['src/vscode/**', 'src/extension.ts', 'src/base/frontmatter.ts', 'src/fs/**'],
     rules: {
       'no-restricted-imports': ['error', { paths: [VSCODE, GRAY_MATTER, ...FILE_SYSTEM] }],
+    },
+  },
+  {
+    files: WORD_MODULES,
+    // Loads the grammar's wasm files; no shell word becomes a path there.
+    ignores: ['src/permissions/bash/parser.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [VSCODE, GRAY_MATTER, ...WORD_PATHS] }],
+      'no-restricted-syntax': [
+        'error',
+        DEFAULT_EXPORT,
+        { selector: 'MemberExpression[object.name=/^(path|posix|win32)$/][property.name=/^(join|resolve|normalize|relative)$/]', message: WORD_JOIN },
+      ],
     },
   },
   {

@@ -47,6 +47,16 @@ export function kernelJoin(base: string, p: string): string {
   return b.endsWith(sep) || b.endsWith('/') ? b + p : `${b}${sep}${p}`;
 }
 
+/**
+ * `p` after `base` as text: `..` removes the name before it. That is how bash's `cd` (without -P)
+ * and `$PWD` see a path, and how people write rules; never where a program that opens `p` lands
+ * (that is kernelJoin). Modules that turn shell words into paths may import only these two joins
+ * (lint), so each join says which of the two it means.
+ */
+export function lexicalJoin(base: string, p: string): string {
+  return resolve(base, p);
+}
+
 interface Walked {
   /** Where the path leads: the real existing part, then what does not exist yet. */
   location: string;

@@ -1,4 +1,4 @@
-import { isAbsolute, join, posix, resolve } from 'node:path';
+import { isAbsolute } from 'node:path';
 import { expand as braces } from 'brace-expansion';
 import picomatch from 'picomatch';
 import type { BashAnalysis } from './bash/analyze';
@@ -8,7 +8,7 @@ import { knowsWrites, pathArgs, type PathArg } from './bash/pathArgs';
 import type { Shape } from './bash/words';
 import { folderNamesSync } from '../fs/list';
 import { isFolderSync } from '../fs/stat';
-import { existingLocation, kernelJoin, realLocation, within as isWithin } from '../fs/paths';
+import { existingLocation, kernelJoin, lexicalJoin, realLocation, within as isWithin } from '../fs/paths';
 
 // Where the files a Bash command names really are: a command an allow rule let through must name
 // files inside the workspace (reads: also the added folders). The /proc check (bashProc.ts) uses
@@ -53,7 +53,8 @@ const STREAMS: ReadonlySet<string> = new Set(['/dev/null', '/dev/stdin', '/dev/s
 /** What bash makes of `~` and `~/x`; `~user`, `~+`, `~-` are not known here. */
 export function tilde(text: string, home: string): string | undefined {
   if (text === '~') return home;
-  if (text.startsWith('~/')) return join(home, text.slice(2));
+  // Joined as the kernel walks it: `~/ws/t/../x` leaves t's target, as `t/../x` does.
+  if (text.startsWith('~/')) return kernelJoin(home, text.slice(2));
   return text.startsWith('~') ? undefined : text;
 }
 
@@ -77,7 +78,7 @@ export function expandGlob(pattern: string, cwd: string): string[] | undefined {
       if (listed.capped) return undefined;
       const names = listed.names;
       budget -= names.length;
-      for (const name of names) if ((segment.startsWith('.') || !name.startsWith('.')) && matches(name)) next.push(join(dir, name));
+      for (const name of names) if ((segment.startsWith('.') || !name.startsWith('.')) && matches(name)) next.push(kernelJoin(dir, name));
     }
     current = next;
   }
@@ -128,7 +129,7 @@ export function workingFolders(commands: readonly SimpleCommand[], scope: Pick<P
       if (to === undefined) return undefined;
       // bash's cd takes `..` as text (cd -L) unless told -P; the kernel's walk is kept beside it.
       for (const f of [...folders]) {
-        folders.add(resolve(f, to));
+        folders.add(lexicalJoin(f, to));
         folders.add(realLocation(kernelJoin(f, to)));
       }
     }
@@ -164,9 +165,9 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
       if (!isAbsolute(p) && folders === undefined) return { behavior: 'ask', reason: `${arg.command} is given ${p} after a cd to a folder known only when it runs.` };
       // Joined, not resolved: the program opens `link/../x` through the link, so `..` is the kernel's to take.
       for (const abs of isAbsolute(p) ? [p] : folders!.map((f) => kernelJoin(f, p))) {
-        if (STREAMS.has(posix.normalize(abs))) continue;
+        if (STREAMS.has(lexicalJoin('/', abs))) continue;
         // /proc/self and /dev/fd resolve to this process here, not to the command's: judged as written.
-        const real = /^\/(proc|dev)(\/|$)/.test(posix.normalize(abs)) ? posix.normalize(abs) : realLocation(abs);
+        const real = /^\/(proc|dev)(\/|$)/.test(lexicalJoin('/', abs)) ? lexicalJoin('/', abs) : realLocation(abs);
         if (!(arg.write ? realRoots.write : realRoots.read).some((r) => isWithin(r, real))) {
           return { behavior: 'ask', reason: `${arg.command} ${arg.write ? 'writes' : 'reads'} ${real}, which is outside the workspace${arg.write ? '' : ' and the added folders'}.`, path: real, write: arg.write };
         }
@@ -264,7 +265,7 @@ function wordFinding(c: SimpleCommand, folders: readonly string[], scope: PathSc
       const spelled = tilde(text, scope.home);
       if (spelled === undefined) continue;
       for (const abs of isAbsolute(spelled) ? [spelled] : folders.map((f) => kernelJoin(f, spelled))) {
-        const plain = posix.normalize(abs);
+        const plain = lexicalJoin('/', abs);
         if (STREAMS.has(plain)) continue;
         const special = /^\/(proc|dev)(\/|$)/.test(plain);
         const real = special ? plain : realLocation(abs);

@@ -1,4 +1,4 @@
-import { isAbsolute, posix, resolve } from 'node:path';
+import { isAbsolute } from 'node:path';
 import { expand as braces } from 'brace-expansion';
 import picomatch from 'picomatch';
 import type { BashAnalysis } from './bash/analyze';
@@ -6,7 +6,7 @@ import { commandBase } from './bash/commands';
 import type { Shape } from './bash/words';
 import { expandGlob, tilde, workingFolders, type PathFinding, type PathScope } from './bashPaths';
 import { isOwnProcessPath, ownProcessEntries, ownProcessRefusal, ownProcessTree } from '../fs/ownProcess';
-import { kernelJoin, realLocation } from '../fs/paths';
+import { kernelJoin, lexicalJoin, realLocation } from '../fs/paths';
 
 // No Bash command, whatever rule allowed it (Bash as a whole included), reaches the /proc entries
 // of the agent or a process above it: their environ holds the API key. The ways there are many (a
@@ -34,8 +34,8 @@ const PIECES = /[\s=:,;'"`()<>|&]+/;
 const STREAMS = /^\/dev\/(stdin|stdout|stderr|fd(\/\d+)?)$/;
 
 function reentered(abs: string): string {
-  let p = posix.normalize(abs);
-  for (let m = /^\/proc\/[^/]+\/root(?:\/|$)/.exec(p); m; m = /^\/proc\/[^/]+\/root(?:\/|$)/.exec(p)) p = posix.normalize(`/${p.slice(m[0].length)}`);
+  let p = lexicalJoin('/', abs);
+  for (let m = /^\/proc\/[^/]+\/root(?:\/|$)/.exec(p); m; m = /^\/proc\/[^/]+\/root(?:\/|$)/.exec(p)) p = lexicalJoin('/', p.slice(m[0].length));
   return p;
 }
 
@@ -95,7 +95,7 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
         if (!piece) continue;
         const spelled = tilde(piece, scope.home) ?? piece;
         for (const folder of isAbsolute(spelled) ? [scope.cwd] : folders) {
-          const abs = reentered(resolve(folder, spelled));
+          const abs = reentered(lexicalJoin(folder, spelled));
           // Judged as written first: /proc/self is the command's own, not this process's.
           if (isOwnProcessPath(abs, 'command', tree)) return own(abs);
           if (inProc(abs)) {
@@ -118,7 +118,7 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
       for (const word of braces(shape.text)) {
         const spelled = tilde(word, scope.home) ?? word;
         for (const folder of isAbsolute(spelled) ? [scope.cwd] : folders) {
-          const pattern = reentered(resolve(folder, spelled));
+          const pattern = reentered(lexicalJoin(folder, spelled));
           entries ??= ownProcessEntries(tree);
           const hit = entries.find((e) => globReaches(pattern, e));
           if (hit) return own(`${shape.text} (which matches ${hit})`);

@@ -59,6 +59,25 @@ describe('lint confines file access to the gate (src/fs/)', () => {
     assert.deepEqual(await lint('src/fs/stray.ts', stray), []);
   });
 
+  it('eslint fails path.join, resolve or normalize on a shell word in the modules that read Bash words, and passes kernelJoin', async () => {
+    const strays = [
+      "import { join } from 'node:path';\nexport const at = (cwd: string, word: string) => join(cwd, word);\n",
+      "import { resolve } from 'path';\nexport const at = (cwd: string, word: string) => resolve(cwd, word);\n",
+      "import { posix } from 'node:path';\nexport const at = (word: string) => posix.normalize(word);\n",
+      "import * as path from 'node:path';\nexport const at = (cwd: string, word: string) => path.join(cwd, word);\n",
+    ];
+    for (const path of ['src/permissions/bashPaths.ts', 'src/permissions/bashProc.ts', 'src/permissions/bash/words.ts', 'src/permissions/bash/newModule.ts']) {
+      for (const stray of strays) {
+        const messages = await lint(path, stray);
+        assert.ok(messages.some((m) => /kernelJoin/.test(m)), `${path}: ${stray}: ${messages.join('; ')}`);
+      }
+    }
+    const kernel = "import { kernelJoin } from '../fs/paths';\nexport const at = (cwd: string, word: string) => kernelJoin(cwd, word);\n";
+    assert.deepEqual(await lint('src/permissions/bashPaths.ts', kernel), []);
+    // Elsewhere a join is a join.
+    assert.deepEqual(await lint('src/permissions/stray.ts', strays[0]!), []);
+  });
+
   it('the other import rules still hold where the gate rule was added (vscode, gray-matter)', async () => {
     assert.ok((await lint('src/fs/stray.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n")).some((m) => m.startsWith('no-restricted-imports:')));
     assert.ok((await lint('src/vscode/stray.ts', "import matter from 'gray-matter';\nexport const m = matter;\n")).some((m) => m.startsWith('no-restricted-imports:')));

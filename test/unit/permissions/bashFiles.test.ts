@@ -342,6 +342,13 @@ describe('a path is judged where the kernel takes it: `..` after a link, and a d
     }
   });
 
+  it('a `~/` word is walked the same way (the workspace under the home folder)', () => {
+    for (const command of ['cat ~/src/repo/t/../home/.ssh/id_rsa', 'cat ~/src/repo/s*/../.ssh/id_rsa', 'cat ~/src/repo/sl/../.ssh/id_rsa', 'sort -o ~/src/repo/sl/../.bashrc evil.sh', 'cp evil.sh ~/src/repo/m/../config']) {
+      assert.equal(b(command), 'ask', command);
+    }
+    assert.equal(b('cat ~/src/repo/evil.sh'), 'allow');
+  });
+
   it('paths that stay inside still run', () => {
     for (const command of ['cat evil.sh', 'cat e*.sh', 'sort -oout.txt evil.sh', 'sort -o out.txt evil.sh', 'cat ./evil.sh', 'head evil.sh']) {
       assert.equal(b(command), 'allow', command);
