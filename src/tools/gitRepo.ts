@@ -2,8 +2,8 @@
 // the repository's config and pointers (`core.worktree`, a `.git` file's `gitdir:`, a `commondir`
 // file), which a cloned repository writes itself; these come from where the opened folder really
 // is, and a pointer to another repository is followed only when that repository points back.
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { realPathOf } from '../fs/paths';
+import { basename, dirname, join, resolve } from 'node:path';
+import { kernelJoin, realPathOf } from '../fs/paths';
 import { readRegularFile } from '../fs/read';
 import { inspect } from '../fs/stat';
 
@@ -56,14 +56,14 @@ export async function verifiedWorktree(dotGit: string): Promise<{ gitDir: string
   const line = await readPointer(dotGit);
   const m = line ? /^gitdir:\s*(.+)$/.exec(line) : null;
   if (!m) return undefined;
-  const gitDir = await realFolder(resolve(dirname(dotGit), m[1]!));
+  const gitDir = await realFolder(kernelJoin(dirname(dotGit), m[1]!));
   if (!gitDir || !(await looksLikeGitDir(gitDir))) return undefined;
   const common = await readPointer(join(gitDir, 'commondir'));
   const back = await readPointer(join(gitDir, 'gitdir'));
   if (!common || !back) return undefined;
-  const commonDir = await realFolder(resolve(gitDir, common));
+  const commonDir = await realFolder(kernelJoin(gitDir, common));
   if (!commonDir || (await realFolder(dirname(gitDir))) !== join(commonDir, 'worktrees')) return undefined;
-  const backTarget = isAbsolute(back) ? back : resolve(gitDir, back);
+  const backTarget = kernelJoin(gitDir, back);
   const [realBack, realDotGit] = await Promise.all([realPathOf(backTarget), realPathOf(dotGit)]);
   if (!realBack || realBack !== realDotGit) return undefined;
   return { gitDir, commonDir };

@@ -61,6 +61,21 @@ describe('the repository, read from its files', () => {
     assert.equal(await branchFromFiles((await findRepository(wt))!), 'side');
   });
 
+  it('a worktree pointer spelled `link/..` leads where git takes it (the kernel follows the link before `..`)', async () => {
+    const root = tmp();
+    const main = repo(join(root, 'main'));
+    const wt = join(root, 'wt');
+    git(main, 'worktree', 'add', '-q', '-b', 'side', wt);
+    // wt/l -> root/main/.git, so l/../.git/worktrees/wt is main/.git/worktrees/wt for git and the
+    // kernel; as text it is wt/.git/worktrees/wt, which does not exist.
+    symlinkSync(join(main, '.git'), join(wt, 'l'));
+    writeFileSync(join(wt, '.git'), 'gitdir: l/../.git/worktrees/wt\n');
+    execFileSync('git', ['status', '--short'], { cwd: wt });
+    assert.equal(execFileSync('git', ['rev-parse', '--absolute-git-dir'], { cwd: wt, encoding: 'utf8' }).trim(), join(main, '.git', 'worktrees', 'wt'));
+    assert.equal((await findRepository(wt))?.gitDir, join(main, '.git', 'worktrees', 'wt'));
+    assert.equal(await memoryKeyFolder(wt), main);
+  });
+
   it('a worktree of a bare repository is keyed on the bare repository', async () => {
     const root = tmp();
     const src = repo(join(root, 'src'));
