@@ -62,6 +62,11 @@ interface Walked {
   location: string;
   /** The real location of the longest part that exists. */
   existing: string;
+  /**
+   * A `..` comes after a name that does not exist (or a loop of links): the kernel cannot walk
+   * it now, and where it leads once the name exists depends on what is made there (a link).
+   */
+  upPastMissing?: boolean;
 }
 
 /**
@@ -97,7 +102,7 @@ function walk(abs: string): Walked {
     if (kind === 'missing' || ++links > MAX_LINKS) {
       // Past here nothing exists (or the kernel gives up on the loop): the rest stands as written.
       const rest = names.slice(i);
-      return { location: resolve(current, ...rest), existing: current };
+      return { location: resolve(current, ...rest), existing: current, upPastMissing: rest.includes('..') };
     }
     const target = readlinkSync(next);
     const targetRoot = isAbsolute(target) ? parse(target).root : '';
@@ -146,6 +151,20 @@ export function existingLocation(abs: string): string {
     return walk(start).existing;
   } catch {
     return resolve(abs);
+  }
+}
+
+/**
+ * Whether `abs` has a `..` after a name that does not exist yet (or after a loop of links): its
+ * `realLocation` is then only the text's guess, since the kernel would walk whatever is made there.
+ */
+export function upPastMissing(abs: string): boolean {
+  const start = kernelJoin(process.cwd(), abs);
+  if (!UP.test(start)) return false;
+  try {
+    return walk(start).upPastMissing === true;
+  } catch {
+    return true;
   }
 }
 

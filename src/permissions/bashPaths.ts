@@ -1,14 +1,13 @@
 import { isAbsolute } from 'node:path';
 import { expand as braces } from 'brace-expansion';
-import picomatch from 'picomatch';
 import type { BashAnalysis } from './bash/analyze';
 import { commandBase, fromEnvironment, type SimpleCommand } from './bash/commands';
 import { linkRace } from './bash/linkRace';
 import { knowsWrites, pathArgs, type PathArg } from './bash/pathArgs';
-import type { Shape } from './bash/words';
-import { folderNamesSync } from '../fs/list';
+import { bashGlob, unescapePattern } from './bash/glob';
+import { quotePattern, type Shape } from './bash/words';
 import { isFolderSync } from '../fs/stat';
-import { existingLocation, kernelJoin, lexicalJoin, realLocation, within as isWithin } from '../fs/paths';
+import { existingLocation, kernelJoin, lexicalJoin, realLocation, upPastMissing, within as isWithin } from '../fs/paths';
 
 // Where the files a Bash command names really are: a command an allow rule let through must name
 // files inside the workspace (reads: also the added folders). The /proc check (bashProc.ts) uses
@@ -42,9 +41,6 @@ export interface PathScope {
   deniedInside?(realFolder: string): string | undefined;
 }
 
-/** More directory entries than this, looked at to expand one glob, and the glob counts as unknown. */
-const GLOB_BUDGET = 5_000;
-
 const GLOB_CHARS = /[*?[]/;
 
 /** The command's own streams and the null device: no file of anyone's. */
@@ -58,61 +54,59 @@ export function tilde(text: string, home: string): string | undefined {
   return text.startsWith('~') ? undefined : text;
 }
 
-/** The files a glob matches, as bash expands it (dot files only by a leading dot); undefined: too many to look at. */
+/**
+ * The paths a glob pattern (see `Word.pattern`) stands for when the command runs in `cwd`, each
+ * joined to `cwd` as the kernel walks it: bash's own expansion, or the word as bash passes it on
+ * when nothing matches; undefined when bash cannot say (too many, too slow).
+ */
 export function expandGlob(pattern: string, cwd: string): string[] | undefined {
-  const abs = kernelJoin(cwd, pattern);
-  let current = ['/'];
-  let budget = GLOB_BUDGET;
-  for (const segment of abs.split('/').filter(Boolean)) {
-    if (!GLOB_CHARS.test(segment)) {
-      // Each folder where it really is, so a `..` after a link leaves the link's target (`t*/../x`).
-      current = current.map((d) => realLocation(kernelJoin(d, segment)));
-      continue;
-    }
-    const next: string[] = [];
-    const matches = picomatch(segment, { dot: true, nobrace: true, noextglob: true });
-    for (const dir of current) {
-      const listed = folderNamesSync(dir, Math.max(budget, 0));
-      if (!listed) continue; // not a folder, or not readable: bash matches nothing there either
-      // Past the budget the expansion is not worked out at all.
-      if (listed.capped) return undefined;
-      const names = listed.names;
-      budget -= names.length;
-      for (const name of names) if ((segment.startsWith('.') || !name.startsWith('.')) && matches(name)) next.push(kernelJoin(dir, name));
-    }
-    current = next;
-  }
-  return current;
+  const matched = bashGlob(pattern, cwd);
+  if (matched === undefined) return undefined;
+  // Nothing matched, or the pattern had no glob left once its escapes were read (bash then gives
+  // it back as it came): the program gets the word itself.
+  const words = matched.length === 0 || (matched.length === 1 && matched[0] === pattern) ? [unescapePattern(pattern)] : matched;
+  return words.map((w) => kernelJoin(cwd, w));
 }
 
-/** The paths one word may stand for; undefined when the shell computes it from what the checks cannot see. */
-function candidates(text: string | undefined, shape: Shape | undefined, scope: PathScope, mentions: ReadonlySet<string>): string[] | undefined {
+/**
+ * The paths one word may stand for; undefined when the shell computes it from what the checks
+ * cannot see. A glob is expanded in each folder the command may run in (`folders`), and its
+ * matches come back absolute.
+ */
+function candidates(text: string | undefined, shape: Shape | undefined, scope: PathScope, mentions: ReadonlySet<string>, folders: readonly string[] | undefined): string[] | undefined {
+  if (text === undefined && shape?.kind === 'glob') return globCandidates(shape.pattern, scope, folders);
   let spelled: string;
-  let glob = false;
   if (text !== undefined) spelled = text;
-  else if (shape?.kind === 'glob') {
-    spelled = shape.text;
-    glob = true;
-  } else if (shape?.kind === 'variable' && shape.before.startsWith('-')) {
+  else if (shape?.kind === 'variable' && shape.before.startsWith('-')) {
     // An option with a value the shell fills in (`--from-file=$HOME/x`, `-o$HOME/x`): which
     // file it names is known only when it runs.
     return undefined;
   } else if (shape?.kind === 'variable' && fromEnvironment(shape.name, mentions) && scope.env[shape.name] !== undefined) {
     spelled = `${shape.before}${scope.env[shape.name]}${shape.after}`;
+    // Unquoted, bash would expand a glob in the value too.
+    if (GLOB_CHARS.test(scope.env[shape.name]!)) return undefined;
   } else return undefined;
+  const expanded = tilde(spelled, scope.home);
+  return expanded === undefined ? undefined : [expanded];
+}
+
+function globCandidates(pattern: string, scope: PathScope, folders: readonly string[] | undefined): string[] | undefined {
   const out: string[] = [];
   // Brace expansion comes first in bash, then the tilde, then globs.
-  for (const word of glob ? braces(spelled) : [spelled]) {
-    const expanded = tilde(word, scope.home);
-    if (expanded === undefined) return undefined;
-    if (!glob || !GLOB_CHARS.test(expanded)) {
-      out.push(expanded);
+  for (const word of braces(pattern)) {
+    // The home folder's own name is no pattern.
+    const spelled = word === '~' || word.startsWith('~/') ? `${quotePattern(scope.home)}${word.slice(1)}` : word;
+    if (spelled.startsWith('~')) return undefined;
+    if (!GLOB_CHARS.test(spelled)) {
+      out.push(unescapePattern(spelled));
       continue;
     }
-    const matched = expandGlob(expanded, scope.cwd);
-    if (matched === undefined) return undefined;
-    // A glob that matches nothing is passed on as written.
-    out.push(...(matched.length ? matched : [expanded]));
+    if (!isAbsolute(spelled) && folders === undefined) return undefined;
+    for (const folder of isAbsolute(spelled) ? [scope.cwd] : folders!) {
+      const matched = expandGlob(spelled, folder);
+      if (matched === undefined) return undefined;
+      out.push(...matched);
+    }
   }
   return out;
 }
@@ -155,7 +149,7 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
     if (arg.follows) return { behavior: 'ask', reason: `${arg.command} ${arg.follows} follows symlinks while it walks a folder, wherever they lead, which may be outside the workspace.` };
     const spelled = arg.text ?? (arg.shape?.kind === 'glob' ? arg.shape.text : undefined);
     if (arg.onlyIfPathLike && !(spelled !== undefined ? leaves(spelled) : arg.shape?.kind === 'variable')) continue;
-    const paths = candidates(arg.text, arg.shape, scope, a.mentions);
+    const paths = candidates(arg.text, arg.shape, scope, a.mentions, folders);
     if (paths === undefined) {
       if (arg.onlyIfPathLike) continue;
       return { behavior: 'ask', reason: `${arg.command} is given a file name computed when it runs, which may be outside the workspace.` };
@@ -166,6 +160,7 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
       // Joined, not resolved: the program opens `link/../x` through the link, so `..` is the kernel's to take.
       for (const abs of isAbsolute(p) ? [p] : folders!.map((f) => kernelJoin(f, p))) {
         if (STREAMS.has(lexicalJoin('/', abs))) continue;
+        if (upPastMissing(abs)) return { behavior: 'ask', reason: `${arg.command} is given ${p}, whose \`..\` comes after a name that does not exist yet: where it leads depends on what is made there first.` };
         // /proc/self and /dev/fd resolve to this process here, not to the command's: judged as written.
         const real = /^\/(proc|dev)(\/|$)/.test(lexicalJoin('/', abs)) ? lexicalJoin('/', abs) : realLocation(abs);
         if (!(arg.write ? realRoots.write : realRoots.read).some((r) => isWithin(r, real))) {
@@ -260,7 +255,7 @@ function wordFinding(c: SimpleCommand, folders: readonly string[], scope: PathSc
     const shape = c.shapes?.[i];
     // A glued value the shell fills in (`date --file=$HOME/x`): the file is known only when it runs.
     if (w === undefined && shape?.kind === 'variable' && shape.before.startsWith('-')) return { behavior: 'ask', reason: `${name} is given the option ${shape.before}… with a value computed when it runs, which may name a file outside the workspace.` };
-    const texts = w !== undefined ? embedded(w) : (candidates(undefined, shape, scope, mentions) ?? []).flatMap(embedded);
+    const texts = w !== undefined ? embedded(w) : (candidates(undefined, shape, scope, mentions, folders) ?? []).flatMap(embedded);
     for (const text of texts) {
       const spelled = tilde(text, scope.home);
       if (spelled === undefined) continue;

@@ -3,7 +3,8 @@ import { expand as braces } from 'brace-expansion';
 import picomatch from 'picomatch';
 import type { BashAnalysis } from './bash/analyze';
 import { commandBase } from './bash/commands';
-import type { Shape } from './bash/words';
+import { unescapePattern } from './bash/glob';
+import { quotePattern, type Shape } from './bash/words';
 import { expandGlob, tilde, workingFolders, type PathFinding, type PathScope } from './bashPaths';
 import { isOwnProcessPath, ownProcessEntries, ownProcessRefusal, ownProcessTree } from '../fs/ownProcess';
 import { kernelJoin, lexicalJoin, realLocation } from '../fs/paths';
@@ -79,6 +80,8 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
   let reaches: string | undefined;
   const note = (why: string) => (reaches ??= why);
   if (MENTIONS_PROC.test(script)) note('names /proc or an environ file');
+  // The words below are the grammar's; where bash may read the text otherwise, they prove nothing.
+  else if (a.misread.length > 0) note(`is read differently by bash and by the checks (${a.misread[0]})`);
   else if (NAMES_PARENT.test(script)) note("names $PPID, the agent's process");
   let entries: string[] | undefined;
   // A debugger reads the memory of the process it attaches to; `ps e` prints every listed process's environment (it reads /proc/<pid>/environ itself).
@@ -115,16 +118,34 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
       continue;
     }
     if (shape?.kind === 'glob') {
-      for (const word of braces(shape.text)) {
-        const spelled = tilde(word, scope.home) ?? word;
+      for (const word of braces(shape.pattern)) {
+        const spelled = word === '~' || word.startsWith('~/') ? `${quotePattern(scope.home)}${word.slice(1)}` : word;
         for (const folder of isAbsolute(spelled) ? [scope.cwd] : folders) {
-          const pattern = reentered(lexicalJoin(folder, spelled));
+          // Where the pattern may lead, segment by segment (also entries made after this check) …
+          const pattern = reentered(lexicalJoin(folder, unescapePattern(spelled)));
           entries ??= ownProcessEntries(tree);
           const hit = entries.find((e) => globReaches(pattern, e));
           if (hit) return own(`${shape.text} (which matches ${hit})`);
           if (globReaches(pattern, '/proc')) note(`has a glob, ${shape.text}, that may match /proc`);
-          // A link inside the folder the glob lists may lead into /proc.
-          else if (!isAbsolute(spelled) && (expandGlob(pattern, folder) ?? []).some((m) => inProc(reentered(realLocation(m))))) note(`has a glob, ${shape.text}, that matches a link into /proc`);
+          // … and what bash itself expands it to now, each match as written, then where the
+          // kernel takes it (a link into /proc). picomatch alone read `/[!x]roc` as not /proc.
+          const matched = expandGlob(spelled, folder);
+          if (matched === undefined) {
+            note(`has a glob, ${shape.text}, too wide to look through, which may match /proc`);
+            continue;
+          }
+          for (const m of matched) {
+            const written = reentered(m);
+            if (inProc(written)) {
+              if (isOwnProcessPath(written, 'command', tree)) return own(`${shape.text} (which matches ${written})`);
+              note(`has a glob, ${shape.text}, that matches ${written}`);
+              continue;
+            }
+            const real = reentered(realLocation(m));
+            if (!inProc(real)) continue;
+            if (isOwnProcessPath(real, 'command', tree)) return own(`${shape.text} (which matches ${m}, leading to ${real})`);
+            note(`has a glob, ${shape.text}, that matches a link into /proc`);
+          }
         }
       }
       continue;

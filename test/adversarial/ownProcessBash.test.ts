@@ -63,6 +63,18 @@ describe("Bash allowed as a whole: the agent's own /proc entries", { skip: proce
     notAllowed("cat /pro?/[0-9]*/environ");
   });
 
+  it('bracket globs bash reads differently from other matchers: [!x], [\\x], [[=x=]], [[.x.]]', () => {
+    denied(`grep -a -o -H KEY /[!x]roc/${pid}/[!x]nviron`);
+    denied('grep -a -o -H KEY /[!x]roc/[!x]*/[!x]nviron');
+    denied(`cat /[[=p=]]roc/${pid}/e[[=n=]]viron`);
+    denied(`cat /[[.p.]]roc/${pid}/environ`);
+    // The grammar splits `/[\\p]roc/…` into several words where bash reads one: asks.
+    notAllowed(`cat /[\\p]roc/${pid}/environ`);
+    notAllowed(`cat /[\\p]roc/${pid}/[\\e]nviron`);
+    notAllowed('cat /[\\p]roc/[0-9]*/[\\e]nviron');
+    denied(`cat "/pr"[o]c/${pid}/environ`);
+  });
+
   it('a /proc path computed when it runs, or any word naming /proc or an environ file, asks', () => {
     for (const command of [`gdb -p ${pid} -batch -ex 'info proc'`, `strace -p ${pid}`, 'ps exww', 'ps -o pid,args e', 'p=$PPID; cat /proc/$p/environ', 'x=/proc; cat $x/$PPID/environ', 'cat /proc/cpuinfo', 'strings environ', 'cd /proc', 'ls proc/']) {
       assert.equal(engine().decide(command).behavior, 'ask', command);

@@ -29,6 +29,8 @@ export interface BashAnalysis {
   mentions: ReadonlySet<string>;
   /** Files read by `< file` (undefined text where computed). */
   readsFrom: readonly { text: string | undefined; shape?: Shape }[];
+  /** Where the grammar's tree may not be what bash reads (a parse error, a known divergence): its words are not the command's. */
+  misread: readonly string[];
 }
 
 /** Parses a script (a command, or one run by `bash -c`, eval…) at the given nesting depth. */
@@ -374,6 +376,7 @@ export function analyzeTree(root: Node, source: string, depth: number, parse: Pa
     opaque: walker.opaque,
     mentions: walker.mentions,
     readsFrom: walker.readsFrom,
+    misread: root.hasError ? [...diverging, PARSE_ERROR] : diverging,
   };
 }
 

@@ -11,6 +11,11 @@ const MULTILINE_LEAVES = new Set(['string_content', 'raw_string', 'ansi_c_string
 /** Nodes whose children are the words of one command: a newline between them ends the command in bash. */
 const ONE_LINE = new Set(['command', 'declaration_command', 'unset_command', 'file_redirect', 'herestring_redirect']);
 
+/** Nodes whose named children are a command's words (and its redirections). */
+const WORD_LISTS = new Set(['command', 'declaration_command', 'unset_command']);
+/** Children of those that may touch a word without being part of it. */
+const NOT_WORDS = new Set(['file_redirect', 'herestring_redirect', 'heredoc_redirect', 'heredoc_body', 'comment']);
+
 /** A here-doc delimiter bash and the grammar agree on: one plain word, or one fully quoted word. */
 const PLAIN_DELIMITER = /^[\w.,:+@%/=-]+$/;
 const QUOTED_DELIMITER = /^(?:'[\w.,:+@%/=-]*'|"[\w.,:+@%/=-]*"|\\[\w.,:+@%/=-]+)$/;
@@ -80,6 +85,16 @@ export function divergences(root: Node, source: string): string[] {
     if (node.type === 'comment' && !startsWord(source, node.startIndex)) out.push(`a # that bash reads as part of a word (${clip(node.text)})`);
     if ((node.childCount === 0 || node.type === 'word') && !MULTILINE_LEAVES.has(node.type) && /\S/.test(node.text) && hasUnescapedNewline(node.text)) {
       out.push(`a newline inside the word ${clip(node.text)}`);
+    }
+    if (WORD_LISTS.has(node.type)) {
+      // bash splits words only at blanks: two of the grammar's words that touch are one to bash
+      // (`/[\p]roc/1/environ` came out as `/[`, `p]roc/1/[`, `environ`, and no check saw /proc).
+      for (let i = 1; i < node.namedChildCount; i++) {
+        const a = node.namedChild(i - 1);
+        const b = node.namedChild(i);
+        if (!a || !b || NOT_WORDS.has(a.type) || NOT_WORDS.has(b.type)) continue;
+        if (a.endIndex === b.startIndex) out.push(`a word the grammar splits where bash reads one (${clip(a.text + b.text)})`);
+      }
     }
     if (ONE_LINE.has(node.type)) {
       for (let i = 1; i < node.childCount; i++) {

@@ -10,13 +10,25 @@ export interface Word {
    * change a program's base name, and rules spell it the same way.
    */
   literal: boolean;
+  /**
+   * The word as a pattern for bash's pathname expansion: unquoted characters as written, quoted and
+   * escaped ones behind a backslash, so `"[a]"*` matches a file named `[a]x` as bash matches it.
+   */
+  pattern: string;
 }
+
+/** Characters that mean something in a glob pattern, a brace or a leading `~`: escaped when quoted. */
+const PATTERN_SPECIAL = /[*?[\\\]~{},]/g;
+/** `text` as a pattern that matches only itself. */
+export const quotePattern = (text: string) => text.replace(PATTERN_SPECIAL, '\\$&');
+const asQuoted = quotePattern;
 
 /** Unquoted, these make the shell rewrite a word (globs, braces, extglob). */
 const EXPANDING = new Set(['*', '?', '[', ']', '{', '}', '(', ')']);
 
 function unquotedWord(raw: string): Word {
   let text = '';
+  let pattern = '';
   let literal = true;
   for (let i = 0; i < raw.length; i++) {
     const c = raw[i]!;
@@ -24,14 +36,20 @@ function unquotedWord(raw: string): Word {
       const next = raw[i + 1];
       i++;
       // A backslash before a newline joins lines; before anything else it quotes that character.
-      if (next !== undefined && next !== '\n') text += next;
+      if (next !== undefined && next !== '\n') {
+        text += next;
+        pattern += asQuoted(next);
+      }
       continue;
     }
     if (EXPANDING.has(c)) literal = false;
     text += c;
+    pattern += c;
   }
-  return { text, literal };
+  return { text, literal, pattern };
 }
+
+const quoted = (text: string): Word => ({ text, literal: true, pattern: asQuoted(text) });
 
 /** Inside double quotes a backslash only quotes `$`, a backquote, `"`, `\` and a newline. */
 function doubleQuoted(raw: string): string {
@@ -93,11 +111,11 @@ export function wordOf(node: Node): Word | undefined {
     case 'word':
       return unquotedWord(node.text);
     case 'number':
-      return { text: node.text, literal: true };
+      return quoted(node.text);
     case 'raw_string':
-      return { text: node.text.slice(1, -1), literal: true };
+      return quoted(node.text.slice(1, -1));
     case 'ansi_c_string':
-      return { text: decodeAnsiC(node.text.slice(2, -1)), literal: true };
+      return quoted(decodeAnsiC(node.text.slice(2, -1)));
     case 'string': {
       let text = '';
       for (const child of node.children) {
@@ -106,7 +124,7 @@ export function wordOf(node: Node): Word | undefined {
         if (child.type !== 'string_content') return undefined;
         text += doubleQuoted(child.text);
       }
-      return { text, literal: true };
+      return quoted(text);
     }
     case 'translated_string': {
       const inner = node.namedChildren.find((c) => c?.type === 'string');
@@ -114,14 +132,16 @@ export function wordOf(node: Node): Word | undefined {
     }
     case 'concatenation': {
       let text = '';
+      let pattern = '';
       let literal = true;
       for (const part of node.children) {
         const w = part ? wordOf(part) : undefined;
         if (!w) return undefined;
         text += w.text;
+        pattern += w.pattern;
         literal &&= w.literal;
       }
-      return { text, literal };
+      return { text, literal, pattern };
     }
     default:
       return undefined;
@@ -140,7 +160,7 @@ export function literalOf(node: Node): string | undefined {
  * around it (`$HOME/.ssh`), or anything else.
  */
 export type Shape =
-  | { kind: 'glob'; text: string }
+  | { kind: 'glob'; text: string; pattern: string }
   | { kind: 'variable'; name: string; before: string; after: string }
   | { kind: 'computed' };
 
@@ -153,7 +173,7 @@ function plainVariable(node: Node): string | undefined {
 
 export function shapeOf(node: Node): Shape {
   const w = wordOf(node);
-  if (w && !w.literal) return { kind: 'glob', text: w.text };
+  if (w && !w.literal) return { kind: 'glob', text: w.text, pattern: w.pattern };
   const computed: Shape = { kind: 'computed' };
   let name: string | undefined;
   let before = '';

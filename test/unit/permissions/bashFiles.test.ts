@@ -342,6 +342,33 @@ describe('a path is judged where the kernel takes it: `..` after a link, and a d
     }
   });
 
+  it('a glob is what bash expands it to: brackets other matchers read differently, quoted parts, each folder a cd leads to', () => {
+    mkdirSync(join(kws, 'd'), { recursive: true });
+    symlinkSync(away, join(kws, 'd', 'u'));
+    symlinkSync(away, join(kws, '[a]t'));
+    for (const command of [
+      'cat [!a]/../home/.ssh/id_rsa',
+      'cat ./[!a]/../home/.ssh/id_rsa',
+      'cat [[=t=]]/../home/.ssh/id_rsa',
+      'cat [[.t.]]/../home/.ssh/id_rsa',
+      'cat [\\t]/../home/.ssh/id_rsa',
+      'cat "[a]"*/../home/.ssh/id_rsa',
+      'grep -r CANARY [[=s=]]l/..',
+      'cp evil.sh [!a]/../config',
+      'cp evil.sh [[=m=]]/../hooks/pre-commit',
+      'sort -o [[=a=]]k evil.sh',
+      'cat {[!a],x}/../home/.ssh/id_rsa',
+    ]) assert.equal(b(command), 'ask', command);
+    const withCd = (command: string) => engineWith([...allow, 'Bash(cd:*)'], [], { cwd: kws, home: khome })(command).behavior;
+    assert.equal(withCd('cd d && cat [!a]/../home/.ssh/id_rsa'), 'ask');
+    assert.equal(withCd('cd d && cat [!a]'), 'ask', 'u is a link out');
+  });
+
+  it('a `..` after a name that does not exist yet asks: what it leads to depends on what is made there', () => {
+    for (const command of ['cat nothing/../evil.sh', 'cat [z]/../evil.sh']) assert.equal(b(command), 'ask', command);
+    assert.equal(b('cat nothing/evil.sh'), 'allow');
+  });
+
   it('a `~/` word is walked the same way (the workspace under the home folder)', () => {
     for (const command of ['cat ~/src/repo/t/../home/.ssh/id_rsa', 'cat ~/src/repo/s*/../.ssh/id_rsa', 'cat ~/src/repo/sl/../.ssh/id_rsa', 'sort -o ~/src/repo/sl/../.bashrc evil.sh', 'cp evil.sh ~/src/repo/m/../config']) {
       assert.equal(b(command), 'ask', command);

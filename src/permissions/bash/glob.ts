@@ -1,0 +1,55 @@
+import { spawnSync } from 'node:child_process';
+
+// What a glob in a command stands for is asked of bash itself. A matcher of our own (picomatch)
+// read `[!a]` as "a or !", and `[\t]`, `[[=t=]]`, `[[.t.]]` as matching nothing, where bash
+// matches `t`; the word was then judged as written while bash handed the program a path through
+// a link out of the workspace. Bash's own expansion has no such gap, whatever the pattern.
+
+/** More matches than this and the glob counts as unknown (the command asks). */
+export const GLOB_MAX_MATCHES = 5_000;
+
+/** A glob over a huge tree (`/*\/*\/*`) is not waited for. */
+const GLOB_TIME_MS = 3_000;
+
+// The pattern arrives as $1 and is expanded unquoted with IFS empty: no splitting, no other
+// expansion, only pathname expansion, with the options `bash -c` runs commands with (the Bash
+// tool's), plus nullglob so that no match is no output.
+const SCRIPT = 'shopt -s nullglob; IFS=; for m in $1; do printf "%s\\0" "$m"; done';
+
+/** The locale decides ranges and equivalence classes (`[a-z]`, `[[=e=]]`): the Bash tool's is the host's. */
+const LOCALE = ['LANG', 'LANGUAGE', 'LC_ALL', 'LC_COLLATE', 'LC_CTYPE'];
+
+/**
+ * The names bash expands `pattern` to in `cwd`, as it prints them (relative stays relative, `..`
+ * stays in place); [] when nothing matches; undefined when bash cannot say within its bounds
+ * (too many matches, too slow, no bash, a name that is not UTF-8).
+ */
+export function bashGlob(pattern: string, cwd: string): string[] | undefined {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+  for (const k of LOCALE) if (process.env[k] !== undefined) env[k] = process.env[k]!;
+  const r = spawnSync('bash', ['--noprofile', '--norc', '-c', SCRIPT, 'threadline-glob', pattern], {
+    cwd,
+    env,
+    timeout: GLOB_TIME_MS,
+    maxBuffer: 16 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  if (r.error || r.status !== 0 || !r.stdout) return undefined;
+  const out: string[] = [];
+  let start = 0;
+  for (let i = r.stdout.indexOf(0, start); i >= 0; i = r.stdout.indexOf(0, start)) {
+    const raw = r.stdout.subarray(start, i);
+    const name = raw.toString('utf8');
+    // A name that does not survive decoding could not be judged as the one bash passes.
+    if (!Buffer.from(name, 'utf8').equals(raw)) return undefined;
+    out.push(name);
+    if (out.length > GLOB_MAX_MATCHES) return undefined;
+    start = i + 1;
+  }
+  return out;
+}
+
+/** The pattern with its escapes removed: the word bash passes on when nothing matches. */
+export function unescapePattern(pattern: string): string {
+  return pattern.replace(/\\(.)/gs, '$1');
+}
