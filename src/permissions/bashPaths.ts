@@ -142,6 +142,10 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
   if (commands.length === 0) return undefined;
   const race = linkRace(a.commands, commands, a.readsFrom.length > 0);
   if (race) return { behavior: 'ask', reason: race };
+  if (a.globOptions) {
+    const glob = [...commands.flatMap((c) => c.shapes ?? []), ...a.readsFrom.map((r) => r.shape)].find((s) => s?.kind === 'glob');
+    if (glob?.kind === 'glob') return { behavior: 'ask', reason: `The command changes how bash expands globs (${a.globOptions}), so what ${glob.text} names is known only when it runs.` };
+  }
   const args: PathArg[] = [...commands.flatMap((c) => pathArgs(c)), ...a.readsFrom.map((r) => ({ command: '<', write: false, text: r.text, shape: r.shape }))];
   const folders = workingFolders(a.commands, scope);
   const realRoots = { read: scope.readRoots.map(realLocation), write: scope.writeRoots.map(realLocation) };

@@ -118,6 +118,7 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
       continue;
     }
     if (shape?.kind === 'glob') {
+      if (a.globOptions) note(`has a glob, ${shape.text}, whose expansion the command changes (${a.globOptions})`);
       for (const word of braces(shape.pattern)) {
         const spelled = word === '~' || word.startsWith('~/') ? `${quotePattern(scope.home)}${word.slice(1)}` : word;
         for (const folder of isAbsolute(spelled) ? [scope.cwd] : folders) {

@@ -31,7 +31,15 @@ export interface BashAnalysis {
   readsFrom: readonly { text: string | undefined; shape?: Shape }[];
   /** Where the grammar's tree may not be what bash reads (a parse error, a known divergence): its words are not the command's. */
   misread: readonly string[];
+  /**
+   * The script may change how bash expands globs (shopt: extglob, dotglob, nocaseglob…;
+   * GLOBIGNORE, which also turns dotglob on; bash -O): its globs are then not what bash expands
+   * with the defaults. Says how; undefined when it does not.
+   */
+  globOptions: string | undefined;
 }
+
+const GLOB_OPTIONS = /\bshopt\b|\bGLOBIGNORE\b|\bBASHOPTS\b|(?:^|\s)[-+]O(?:\s|$)/;
 
 /** Parses a script (a command, or one run by `bash -c`, eval…) at the given nesting depth. */
 export type ParseScript = (script: string, depth: number) => BashAnalysis | undefined;
@@ -377,6 +385,7 @@ export function analyzeTree(root: Node, source: string, depth: number, parse: Pa
     mentions: walker.mentions,
     readsFrom: walker.readsFrom,
     misread: root.hasError ? [...diverging, PARSE_ERROR] : diverging,
+    globOptions: GLOB_OPTIONS.exec(source)?.[0].trim(),
   };
 }
 

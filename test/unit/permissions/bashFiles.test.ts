@@ -359,6 +359,16 @@ describe('a path is judged where the kernel takes it: `..` after a link, and a d
       'sort -o [[=a=]]k evil.sh',
       'cat {[!a],x}/../home/.ssh/id_rsa',
     ]) assert.equal(b(command), 'ask', command);
+    // Options that change what a glob expands to, set before it in the same command.
+    const withShopt = (command: string) => engineWith([...allow, 'Bash(shopt:*)', 'Bash(export:*)'], [], { cwd: kws, home: khome })(command).behavior;
+    mkdirSync(join(kws, 'd2'));
+    writeFileSync(join(kws, 'd2', 'ok.txt'), '');
+    symlinkSync(join(khome, '.ssh', 'id_rsa'), join(kws, 'd2', '.hid'));
+    symlinkSync(join(khome, '.ssh', 'id_rsa'), join(kws, 'd2', 'Sec'));
+    for (const command of ['shopt -s dotglob; cat d2/[.o]*', 'GLOBIGNORE=x; cat d2/[.o]*', 'shopt -s nocaseglob; cat d2/s*', 'shopt -s extglob\ncat d2/!(ok.txt)']) {
+      assert.equal(withShopt(command), 'ask', command);
+    }
+    assert.equal(withShopt('cat d2/[.o]*'), 'allow', 'by default a glob does not match a leading dot');
     const withCd = (command: string) => engineWith([...allow, 'Bash(cd:*)'], [], { cwd: kws, home: khome })(command).behavior;
     assert.equal(withCd('cd d && cat [!a]/../home/.ssh/id_rsa'), 'ask');
     assert.equal(withCd('cd d && cat [!a]'), 'ask', 'u is a link out');
