@@ -7,6 +7,7 @@
 import { homedir } from 'node:os';
 import { resolve, sep } from 'node:path';
 import { sharedBashChecker, type BashChecker } from './bash/checker';
+import { oneDecision } from './bash/glob';
 import { outsideFinding, type PathScope } from './bashPaths';
 import { ownProcessFinding } from './bashProc';
 import { isOwnProcessPath, ownProcessRefusal } from '../fs/ownProcess';
@@ -167,7 +168,7 @@ export class Permissions implements PermissionEngine, SearchScope {
   /** A Bash command decided before `ready()` resolves asks, saying so. */
   decide(call: { tool: Tool; input: unknown }): PermissionVerdict {
     const collected = this.collect();
-    const verdict = this.rawDecide(call, collected);
+    const verdict = oneDecision(() => this.rawDecide(call, collected));
     if (verdict.behavior !== 'ask') return { behavior: verdict.behavior, reason: verdict.reason };
     const refuse = (because: string) => refusal(verdict, { tool: call.tool, command: bashCommand(call.input) }, because, { label: this.label(), headless: Boolean(this.opts.headless), paths: this.ctx() });
     if (this.opts.headless) return { behavior: 'deny', reason: refuse('a headless run cannot ask') };

@@ -25,6 +25,30 @@ const LOCALE = ['LANG', 'LANGUAGE', 'LC_ALL', 'LC_COLLATE', 'LC_CTYPE'];
  * (too many matches, too slow, no bash, a name that is not UTF-8).
  */
 export function bashGlob(pattern: string, cwd: string): string[] | undefined {
+  const key = `${cwd}\0${pattern}`;
+  if (decision?.has(key)) return decision.get(key);
+  const found = expand(pattern, cwd);
+  decision?.set(key, found);
+  return found;
+}
+
+/**
+ * One decision asks about the same glob more than once (its files, then the /proc guard); each
+ * ask is a bash process. Within `fn` the answers are kept; never across decisions, since a
+ * command run in between may have made the very link a later glob leads through.
+ */
+let decision: Map<string, string[] | undefined> | undefined;
+export function oneDecision<T>(fn: () => T): T {
+  const outer = decision;
+  decision = outer ?? new Map();
+  try {
+    return fn();
+  } finally {
+    decision = outer;
+  }
+}
+
+function expand(pattern: string, cwd: string): string[] | undefined {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
   for (const k of LOCALE) if (process.env[k] !== undefined) env[k] = process.env[k]!;
   const r = spawnSync('bash', ['--noprofile', '--norc', '-c', SCRIPT, 'threadline-glob', pattern], {
