@@ -81,10 +81,12 @@ function candidates(text: string | undefined, shape: Shape | undefined, scope: P
     // An option with a value the shell fills in (`--from-file=$HOME/x`, `-o$HOME/x`): which
     // file it names is known only when it runs.
     return undefined;
-  } else if (shape?.kind === 'variable' && fromEnvironment(shape.name, mentions) && scope.env[shape.name] !== undefined) {
-    spelled = `${shape.before}${scope.env[shape.name]}${shape.after}`;
+  } else if (shape?.kind === 'variable' && fromEnvironment(shape.name, mentions)) {
+    // Neither bash nor the script sets it: the environment's value, and empty when it has none.
+    const value = scope.env[shape.name] ?? '';
+    spelled = `${shape.before}${value}${shape.after}`;
     // Unquoted, bash would expand a glob in the value too.
-    if (GLOB_CHARS.test(scope.env[shape.name]!)) return undefined;
+    if (GLOB_CHARS.test(value)) return undefined;
   } else return undefined;
   const expanded = tilde(spelled, scope.home);
   return expanded === undefined ? undefined : [expanded];
@@ -154,10 +156,8 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
     const spelled = arg.text ?? (arg.shape?.kind === 'glob' ? arg.shape.text : undefined);
     if (arg.onlyIfPathLike && !(spelled !== undefined ? leaves(spelled) : arg.shape?.kind === 'variable')) continue;
     const paths = candidates(arg.text, arg.shape, scope, a.mentions, folders);
-    if (paths === undefined) {
-      if (arg.onlyIfPathLike) continue;
-      return { behavior: 'ask', reason: `${arg.command} is given a file name computed when it runs, which may be outside the workspace.` };
-    }
+    // Computed (`$PWD/..`, `~+/..`, `~user`): path-like or not, where it leads is known only when it runs.
+    if (paths === undefined) return { behavior: 'ask', reason: `${arg.command} is given a file name computed when it runs, which may be outside the workspace.` };
     for (const p of paths) {
       if (arg.onlyIfPathLike && !leaves(p)) continue;
       if (!isAbsolute(p) && folders === undefined) return { behavior: 'ask', reason: `${arg.command} is given ${p} after a cd to a folder known only when it runs.` };
@@ -259,10 +259,14 @@ function wordFinding(c: SimpleCommand, folders: readonly string[], scope: PathSc
     const shape = c.shapes?.[i];
     // A glued value the shell fills in (`date --file=$HOME/x`): the file is known only when it runs.
     if (w === undefined && shape?.kind === 'variable' && shape.before.startsWith('-')) return { behavior: 'ask', reason: `${name} is given the option ${shape.before}… with a value computed when it runs, which may name a file outside the workspace.` };
-    const texts = w !== undefined ? embedded(w) : (candidates(undefined, shape, scope, mentions, folders) ?? []).flatMap(embedded);
+    const computed = w === undefined ? candidates(undefined, shape, scope, mentions, folders) : undefined;
+    // A word known only when it runs (`$PWD/..`, `$OLDPWD`): it may be a file anywhere.
+    if (w === undefined && computed === undefined) return { behavior: 'ask', reason: `${name} is given a word computed when it runs, which may name a file outside the workspace.` };
+    const texts = w !== undefined ? embedded(w) : computed!.flatMap(embedded);
     for (const text of texts) {
       const spelled = tilde(text, scope.home);
-      if (spelled === undefined) continue;
+      // `~+`, `~-`, `~user`: a folder bash looks up when it runs.
+      if (spelled === undefined) return { behavior: 'ask', reason: `${name} is given ${text}, a folder bash looks up when it runs, which may be outside the workspace.` };
       for (const abs of isAbsolute(spelled) ? [spelled] : folders.map((f) => kernelJoin(f, spelled))) {
         const plain = lexicalJoin('/', abs);
         if (STREAMS.has(plain)) continue;

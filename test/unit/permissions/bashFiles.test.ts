@@ -374,6 +374,22 @@ describe('a path is judged where the kernel takes it: `..` after a link, and a d
     assert.equal(withCd('cd d && cat [!a]'), 'ask', 'u is a link out');
   });
 
+  it('`~+`, `~-`, `~user`, `$PWD` and `$OLDPWD` are folders bash looks up when it runs: every command given one asks', () => {
+    const more = (command: string) => engineWith([...allow, 'Bash(date:*)', 'Bash(unzip:*)', 'Bash(tar:*)', 'Bash(zcat:*)'], [], { cwd: kws, home: khome })(command).behavior;
+    for (const command of [
+      'git diff --no-index ~+/../../../home/.ssh/id_rsa evil.sh',
+      'git diff --no-index ~root/../etc/hostname evil.sh',
+      'git diff --no-index ~-/x evil.sh',
+      'date -f ~+/../../../home/.ssh/id_rsa',
+      'unzip -o x.zip -d ~+/.git/hooks',
+      'tar -xf x.tar -C ~+/.git/hooks',
+      'zcat -f "$PWD"/../..',
+      'date -f $PWD/..',
+      'git diff --no-index $OLDPWD/x evil.sh',
+    ]) assert.equal(more(command), 'ask', command);
+    assert.equal(more('date -f evil.sh'), 'allow');
+  });
+
   it('a `..` after a name that does not exist yet asks: what it leads to depends on what is made there', () => {
     for (const command of ['cat nothing/../evil.sh', 'cat [z]/../evil.sh']) assert.equal(b(command), 'ask', command);
     assert.equal(b('cat nothing/evil.sh'), 'allow');
