@@ -33,13 +33,14 @@ export interface BashAnalysis {
   misread: readonly string[];
   /**
    * The script may change how bash expands globs (shopt: extglob, dotglob, nocaseglob…;
-   * GLOBIGNORE, which also turns dotglob on; bash -O): its globs are then not what bash expands
+   * GLOBIGNORE, which also turns dotglob on; bash -O; a locale): its globs are then not what bash expands
    * with the defaults. Says how; undefined when it does not.
    */
   globOptions: string | undefined;
 }
 
-const GLOB_OPTIONS = /\bshopt\b|\bGLOBIGNORE\b|\bBASHOPTS\b|(?:^|\s)[-+]O(?:\s|$)/;
+// A locale set by the script changes what `?` and ranges match (`??` is the two bytes of `é` in C).
+const GLOB_OPTIONS = /\bshopt\b|\bGLOBIGNORE\b|\bBASHOPTS\b|(?:^|\s)[-+]O(?:\s|$)|\b(?:LC_[A-Z]+|LANG|LANGUAGE)=/;
 
 /** Parses a script (a command, or one run by `bash -c`, eval…) at the given nesting depth. */
 export type ParseScript = (script: string, depth: number) => BashAnalysis | undefined;

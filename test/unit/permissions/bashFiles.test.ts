@@ -369,6 +369,12 @@ describe('a path is judged where the kernel takes it: `..` after a link, and a d
       assert.equal(withShopt(command), 'ask', command);
     }
     assert.equal(withShopt('cat d2/[.o]*'), 'allow', 'by default a glob does not match a leading dot');
+    // A locale the script sets: `??` is the two bytes of `é` under C, `?` the one character under UTF-8.
+    mkdirSync(join(kws, 'loc'));
+    symlinkSync(join(khome, '.ssh'), join(kws, 'loc', 'é'));
+    const utf8 = /utf-?8/i.test(process.env.LC_ALL || process.env.LC_CTYPE || process.env.LANG || '');
+    const locale = utf8 ? 'LC_ALL=C; cat loc/??/id_rsa' : 'LC_ALL=C.UTF-8; cat loc/?/id_rsa';
+    assert.equal(withShopt(locale), 'ask', locale);
     const withCd = (command: string) => engineWith([...allow, 'Bash(cd:*)'], [], { cwd: kws, home: khome })(command).behavior;
     assert.equal(withCd('cd d && cat [!a]/../home/.ssh/id_rsa'), 'ask');
     assert.equal(withCd('cd d && cat [!a]'), 'ask', 'u is a link out');
