@@ -60,19 +60,24 @@ const C_ESCAPES: Record<string, string> = {
   a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?',
 };
 
-/** `$'…'` as bash decodes it; a NUL ends the string, as it does in bash. */
-function decodeAnsiC(body: string): string {
-  let out = '';
+/**
+ * `$'…'` as bash decodes it; a NUL ends the string, as it does in bash. `\xHH` and octal escapes
+ * are bytes, not characters: `$'\xc3\xa9'` is the two bytes of `é`, the name a link may carry.
+ * undefined when the bytes are not UTF-8, or when a character escape depends on the locale
+ * (`\u00e9` outside ASCII): the checks could not name the file bash passes.
+ */
+function decodeAnsiC(body: string): string | undefined {
+  const bytes: number[] = [];
+  const text = (t: string) => bytes.push(...Buffer.from(t, 'utf8'));
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;
     if (c !== '\\' || i + 1 >= body.length) {
-      out += c;
+      text(c);
       continue;
     }
     const k = body[++i]!;
-    let code: number | undefined;
     if (C_ESCAPES[k] !== undefined) {
-      out += C_ESCAPES[k];
+      text(C_ESCAPES[k]);
       continue;
     }
     const digits = (re: RegExp, max: number) => {
@@ -80,25 +85,40 @@ function decodeAnsiC(body: string): string {
       while (s.length < max && i + 1 < body.length && re.test(body[i + 1]!)) s += body[++i]!;
       return s;
     };
+    let byte: number | undefined;
     if (/[0-7]/.test(k)) {
-      code = parseInt(k + digits(/[0-7]/, 2), 8) & 0xff;
-    } else if (k === 'x' || k === 'u' || k === 'U') {
-      const hex = digits(/[0-9a-fA-F]/, k === 'x' ? 2 : k === 'u' ? 4 : 8);
+      byte = parseInt(k + digits(/[0-7]/, 2), 8) & 0xff;
+    } else if (k === 'x') {
+      const hex = digits(/[0-9a-fA-F]/, 2);
       if (hex === '') {
-        out += `\\${k}`;
+        text(`\\${k}`);
         continue;
       }
-      code = parseInt(hex, 16);
+      byte = parseInt(hex, 16);
+    } else if (k === 'u' || k === 'U') {
+      const hex = digits(/[0-9a-fA-F]/, k === 'u' ? 4 : 8);
+      if (hex === '') {
+        text(`\\${k}`);
+        continue;
+      }
+      const code = parseInt(hex, 16);
+      if (code === 0) break;
+      if (code > 0x7f) return undefined;
+      byte = code;
     } else if (k === 'c' && i + 1 < body.length) {
-      code = body[++i]!.toUpperCase().charCodeAt(0) & 0x1f;
+      byte = body[++i]!.toUpperCase().charCodeAt(0) & 0x1f;
     } else {
-      out += `\\${k}`;
+      text(`\\${k}`);
       continue;
     }
-    if (code === 0) break;
-    out += code > 0x10ffff ? '\ufffd' : String.fromCodePoint(code);
+    if (byte === 0) break;
+    bytes.push(byte);
   }
-  return out;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bytes));
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -114,8 +134,10 @@ export function wordOf(node: Node): Word | undefined {
       return quoted(node.text);
     case 'raw_string':
       return quoted(node.text.slice(1, -1));
-    case 'ansi_c_string':
-      return quoted(decodeAnsiC(node.text.slice(2, -1)));
+    case 'ansi_c_string': {
+      const text = decodeAnsiC(node.text.slice(2, -1));
+      return text === undefined ? undefined : quoted(text);
+    }
     case 'string': {
       let text = '';
       for (const child of node.children) {

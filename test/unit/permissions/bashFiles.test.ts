@@ -375,6 +375,11 @@ describe('a path is judged where the kernel takes it: `..` after a link, and a d
     const utf8 = /utf-?8/i.test(process.env.LC_ALL || process.env.LC_CTYPE || process.env.LANG || '');
     const locale = utf8 ? 'LC_ALL=C; cat loc/??/id_rsa' : 'LC_ALL=C.UTF-8; cat loc/?/id_rsa';
     assert.equal(withShopt(locale), 'ask', locale);
+    // $'\xHH' is a byte: $'\xc3\xa9' is é, the link's name, not the two characters Ã©.
+    for (const command of ["cat loc/$'\\xc3\\xa9'/id_rsa", "cat loc/$'\\303\\251'/id_rsa", "cat loc/$'\\xe9'/id_rsa", "cat loc/$'\\u00e9'/id_rsa"]) {
+      assert.equal(b(command), 'ask', command);
+    }
+    assert.equal(b("cat $'evil\\x2esh'"), 'allow', 'an ASCII escape is the character');
     const withCd = (command: string) => engineWith([...allow, 'Bash(cd:*)'], [], { cwd: kws, home: khome })(command).behavior;
     assert.equal(withCd('cd d && cat [!a]/../home/.ssh/id_rsa'), 'ask');
     assert.equal(withCd('cd d && cat [!a]'), 'ask', 'u is a link out');
