@@ -1,9 +1,9 @@
 import { isAbsolute } from 'node:path';
-import { expand as braces } from 'brace-expansion';
 import type { BashAnalysis } from './bash/analyze';
 import { commandBase, fromEnvironment, type SimpleCommand } from './bash/commands';
 import { linkRace } from './bash/linkRace';
 import { knowsWrites, pathArgs, type PathArg } from './bash/pathArgs';
+import { braceWords } from './bash/braces';
 import { bashGlob, unescapePattern } from './bash/glob';
 import { quotePattern, type Shape } from './bash/words';
 import { isFolderSync } from '../fs/stat';
@@ -95,7 +95,9 @@ function candidates(text: string | undefined, shape: Shape | undefined, scope: P
 function globCandidates(pattern: string, scope: PathScope, folders: readonly string[] | undefined): string[] | undefined {
   const out: string[] = [];
   // Brace expansion comes first in bash, then the tilde, then globs.
-  for (const word of braces(pattern)) {
+  const words = braceWords(pattern);
+  if (words === undefined) return undefined;
+  for (const word of words) {
     // The home folder's own name is no pattern.
     const spelled = word === '~' || word.startsWith('~/') ? `${quotePattern(scope.home)}${word.slice(1)}` : word;
     if (spelled.startsWith('~')) return undefined;

@@ -1,8 +1,8 @@
 import { isAbsolute } from 'node:path';
-import { expand as braces } from 'brace-expansion';
 import picomatch from 'picomatch';
 import type { BashAnalysis } from './bash/analyze';
 import { commandBase } from './bash/commands';
+import { braceWords } from './bash/braces';
 import { unescapePattern } from './bash/glob';
 import { quotePattern, type Shape } from './bash/words';
 import { expandGlob, tilde, workingFolders, type PathFinding, type PathScope } from './bashPaths';
@@ -119,7 +119,9 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
     }
     if (shape?.kind === 'glob') {
       if (a.globOptions) note(`has a glob, ${shape.text}, whose expansion the command changes (${a.globOptions})`);
-      for (const word of braces(shape.pattern)) {
+      const words = braceWords(shape.pattern);
+      if (words === undefined) note(`has a word, ${shape.text.slice(0, 80)}, with more braces than the checks expand`);
+      for (const word of words ?? []) {
         const spelled = word === '~' || word.startsWith('~/') ? `${quotePattern(scope.home)}${word.slice(1)}` : word;
         for (const folder of isAbsolute(spelled) ? [scope.cwd] : folders) {
           // Where the pattern may lead, segment by segment (also entries made after this check) …

@@ -380,6 +380,10 @@ describe('a path is judged where the kernel takes it: `..` after a link, and a d
       assert.equal(b(command), 'ask', command);
     }
     assert.equal(b("cat $'evil\\x2esh'"), 'allow', 'an ASCII escape is the character');
+    // bash splits `{a}}…},x}` into `a}}…}` and `x` however long it is; brace-expansion gives up.
+    const closers = '}'.repeat(1001);
+    for (const command of [`cat {a}${closers},../../.ssh/id_rsa}`, `tee {a}${closers},.git/config} < evil.sh`]) assert.equal(b(command), 'ask', command.slice(0, 40));
+    assert.equal(b('cat {evil,other}.sh'), 'allow');
     const withCd = (command: string) => engineWith([...allow, 'Bash(cd:*)'], [], { cwd: kws, home: khome })(command).behavior;
     assert.equal(withCd('cd d && cat [!a]/../home/.ssh/id_rsa'), 'ask');
     assert.equal(withCd('cd d && cat [!a]'), 'ask', 'u is a link out');
