@@ -75,7 +75,7 @@ interface Walked {
  * target would be made (`sort -o link` creates the target), and a name that does not exist
  * ends what is real; the rest is added as written.
  */
-function walk(abs: string): Walked {
+function walk(abs: string, keepSelf = false): Walked {
   const start = kernelJoin(process.cwd(), abs);
   const root = parse(start).root;
   let names = start.slice(root.length).split(SEPARATORS).filter(Boolean);
@@ -87,6 +87,10 @@ function walk(abs: string): Walked {
     if (name === '..') {
       current = dirname(current);
       continue;
+    }
+    // /proc/self is whichever process opens the path: the command's own, not this one's.
+    if (keepSelf && current === '/proc' && (name === 'self' || name === 'thread-self')) {
+      return { location: resolve(current, ...names.slice(i)), existing: current };
     }
     const next = join(current, name);
     let kind: 'link' | 'other' | 'missing';
@@ -151,6 +155,20 @@ export function existingLocation(abs: string): string {
     return walk(start).existing;
   } catch {
     return resolve(abs);
+  }
+}
+
+/**
+ * Where a path leads for the process that will open it: as `realLocation`, except that
+ * `/proc/self` and `/proc/thread-self` are kept as written (`/etc/mtab -> /proc/self/mounts` is
+ * the command's own mounts, not this process's).
+ */
+export function procLocation(abs: string): string {
+  const start = kernelJoin(process.cwd(), abs);
+  try {
+    return walk(start, true).location;
+  } catch {
+    return resolve(start);
   }
 }
 

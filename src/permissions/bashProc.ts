@@ -7,7 +7,7 @@ import { unescapePattern } from './bash/glob';
 import { quotePattern, type Shape } from './bash/words';
 import { expandGlob, tilde, workingFolders, type PathFinding, type PathScope } from './bashPaths';
 import { isOwnProcessPath, ownProcessEntries, ownProcessRefusal, ownProcessTree } from '../fs/ownProcess';
-import { kernelJoin, lexicalJoin, realLocation } from '../fs/paths';
+import { kernelJoin, lexicalJoin, procLocation } from '../fs/paths';
 
 // No Bash command, whatever rule allowed it (Bash as a whole included), reaches the /proc entries
 // of the agent or a process above it: their environ holds the API key. The ways there are many (a
@@ -41,6 +41,8 @@ function reentered(abs: string): string {
 }
 
 const inProc = (abs: string) => /^\/proc(\/|$)/.test(abs);
+/** Where a link leads into /proc, other than the opening process's own entries (`/etc/mtab -> /proc/self/mounts`). */
+const linkedInProc = (real: string) => inProc(real) && !/^\/proc\/(self|thread-self)(\/|$)/.test(real);
 
 /** Whether a glob (absolute) may match `target` or something inside it, segment by segment. */
 function globReaches(pattern: string, target: string): boolean {
@@ -66,6 +68,41 @@ function everyWord(a: BashAnalysis): Word[] {
   for (const o of a.opaque) for (const input of o.inputs) if (input !== undefined) words.push({ text: input });
   words.push(...a.readsFrom);
   return words;
+}
+
+/** Where the text is cut into the pieces a shell could make words of (quotes, operators, `=`). */
+const TEXT_PIECES = /[\s;&|()<>'"`=]+/;
+/** A parameter expansion, which may hold anything, including a glob bash then expands. */
+const EXPANSION = /\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\$[0-9@*#?$!-]/g;
+/** Pieces looked at per command; past this the command asks. */
+const MAX_PIECES = 64;
+
+/**
+ * Globs the words above do not show: kept in a variable (`X=/[p]roc/*\/[e]nviron; cat $X`), a
+ * `for` list, an array, a function's argument, or built around an expansion (`/${X}oc/…`). Every
+ * piece of the text with a glob or an expansion and a `/` is expanded by bash (an expansion as
+ * `*`) in each folder the command may run in; one that reaches /proc makes the command ask.
+ */
+function reachesThroughText(script: string, scope: Pick<PathScope, 'cwd' | 'home'>, folders: readonly string[], note: (why: string) => void): void {
+  const pieces = [...new Set(script.split(TEXT_PIECES))].filter((t) => t.includes('/') && (GLOB_CHARS.test(t) || t.includes('$') || /^~[^/]/.test(t)));
+  if (pieces.length > MAX_PIECES) return note(`has more globs and expansions than the checks look through (${pieces.length})`);
+  for (const piece of pieces) {
+    // `~user/..`, `~+/..`: a folder bash looks up.
+    if (/^~[^/]/.test(piece)) {
+      if (GLOB_CHARS.test(piece) || piece.includes('..') || piece.includes('$')) return note(`has a word, ${piece.slice(0, 80)}, under a folder bash looks up when it runs`);
+      continue;
+    }
+    const pattern = piece.replace(EXPANSION, '*');
+    const spelled = pattern.startsWith('~/') ? `${quotePattern(scope.home)}${pattern.slice(1)}` : pattern;
+    for (const folder of isAbsolute(spelled) ? [scope.cwd] : folders) {
+      const matched = expandGlob(spelled, folder);
+      if (matched === undefined) {
+        if (isAbsolute(spelled)) return note(`has a word, ${piece.slice(0, 80)}, too wide to look through, which may reach /proc`);
+        continue;
+      }
+      if (matched.some((m) => inProc(reentered(m)) || linkedInProc(reentered(procLocation(m))))) return note(`has a word, ${piece.slice(0, 80)}, that bash may expand into /proc`);
+    }
+  }
 }
 
 const own = (path: string): PathFinding => ({ behavior: 'deny', reason: ownProcessRefusal(path), path });
@@ -109,8 +146,8 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
           // opens them, not this process's: resolving them here would name the agent.
           if (STREAMS.test(abs)) continue;
           // A link (in the workspace, say) into /proc, walked as the kernel walks it (`t/..` leaves t's target).
-          const real = reentered(realLocation(kernelJoin(folder, spelled)));
-          if (!inProc(real)) continue;
+          const real = reentered(procLocation(kernelJoin(folder, spelled)));
+          if (!linkedInProc(real)) continue;
           if (isOwnProcessPath(real, 'command', tree)) return own(real);
           note(`names ${abs}, which leads to ${real}`);
         }
@@ -144,8 +181,8 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
               note(`has a glob, ${shape.text}, that matches ${written}`);
               continue;
             }
-            const real = reentered(realLocation(m));
-            if (!inProc(real)) continue;
+            const real = reentered(procLocation(m));
+            if (!linkedInProc(real)) continue;
             if (isOwnProcessPath(real, 'command', tree)) return own(`${shape.text} (which matches ${m}, leading to ${real})`);
             note(`has a glob, ${shape.text}, that matches a link into /proc`);
           }
@@ -157,6 +194,7 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
       note(`computes a path when it runs (${shape.before}$${shape.name}${shape.after})`);
     }
   }
+  if (reaches === undefined) reachesThroughText(script, scope, folders, note);
   if (reaches === undefined) return undefined;
   return { behavior: 'ask', reason: `The command ${reaches}: the /proc entries of the agent's own process, whose environment holds its API key, may be reached this way.` };
 }

@@ -75,6 +75,22 @@ describe("Bash allowed as a whole: the agent's own /proc entries", { skip: proce
     denied(`cat "/pr"[o]c/${pid}/environ`);
   });
 
+  it('a glob kept in a variable, a for list, an array or a function argument, or built around an expansion, asks', () => {
+    for (const command of [
+      'X=/[p]roc/[0-9]*/[e]nviron; grep -a -o -H KEY $X',
+      'for f in /[p]roc/[0-9]*/[e]nviron; do grep -a KEY $f; done',
+      "f() { grep -a KEY $1; }; f '/[p]roc/[0-9]*/[e]nviron'",
+      'grep -a KEY ~root/../[p]roc/[0-9]*/[e]nviron',
+      "read X <<< '/[p]roc/[0-9]*/[e]nviron'; grep -a KEY $X",
+      'A=(/[p]roc/[0-9]*/[e]nviron); grep -a KEY "${A[@]}"',
+      'X=pr; grep -a KEY /${X}oc/[0-9]*/[e]nviron',
+      'cd /; X=[p]roc; grep -a KEY $X/[0-9]*/[e]nviron',
+    ]) notAllowed(command);
+    for (const command of ['for f in src/*.ts; do wc -l "$f"; done', 'X=src; ls $X/*.ts']) assert.equal(engine().decide(command).behavior, 'allow', command);
+    // /etc/mtab leads to /proc/self/mounts: the command's own entry, not the agent's.
+    for (const command of ['cat /etc/mtab', 'ls /etc/*', "find src -name '/etc/*'"]) assert.equal(engine().decide(command).behavior, 'allow', command);
+  });
+
   it('a /proc path computed when it runs, or any word naming /proc or an environ file, asks', () => {
     for (const command of [`gdb -p ${pid} -batch -ex 'info proc'`, `strace -p ${pid}`, 'ps exww', 'ps -o pid,args e', 'p=$PPID; cat /proc/$p/environ', 'x=/proc; cat $x/$PPID/environ', 'cat /proc/cpuinfo', 'strings environ', 'cd /proc', 'ls proc/']) {
       assert.equal(engine().decide(command).behavior, 'ask', command);
