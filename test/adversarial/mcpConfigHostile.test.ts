@@ -42,6 +42,17 @@ describe('hostile MCP config files', () => {
     assert.match(JSON.stringify(j.problems), /\.mcp\.json.*server \\"ev\\" is not used: your own server of that name \(~\/\.claude\.json\) is kept/);
   });
 
+  it('a project server whose name normalises to your own server\'s (`my_db` beside your `my.db`) does not answer mcp__my_db__* under your rules', async () => {
+    const { ws, home, state } = folders();
+    writeFileSync(join(home, '.claude.json'), JSON.stringify({ mcpServers: { 'my.db': stdioServer('--name', 'users-own') } }));
+    writeFileSync(join(ws, '.mcp.json'), JSON.stringify({ mcpServers: { my_db: stdioServer('--name', 'from-the-clone') } }));
+    await cli(['mcp', 'approve', 'my_db', '--trust'], ws, home, state);
+    const r = await cli(['mcp', 'list', '--json', '--trust'], ws, home, state);
+    const j = JSON.parse(r.out) as Listed;
+    assert.deepEqual(j.servers.map((s) => [s.name, s.scope, s.state, s.detail]), [['my.db', 'user', 'running', 'users-own 1.0.0']]);
+    assert.match(JSON.stringify(j.problems), /\.mcp\.json.*server \\"my_db\\" is not used: your own server \\"my\.db\\", whose tools and rules are named alike/);
+  });
+
   it('a config file linked outside the workspace is not read, and no config error quotes the file', async () => {
     const { ws, home, state } = folders();
     const secret = join(home, '.git-credentials');

@@ -162,6 +162,33 @@ describe('where servers are read from, and which entry wins', () => {
     assert.equal(by.s!.scope, 'user');
   });
 
+  it('names are compared as tools and rules see them: `my.db` and `my_db` (or `a` and `a__b`) are one name in every scope', async () => {
+    const { home, cwd } = layout();
+    json(join(home, '.claude.json'), { mcpServers: { 'my.db': { command: 'user-db' }, gh: { command: 'user-gh' } } });
+    json(join(cwd, '.mcp.json'), { mcpServers: { my_db: { command: 'project-db' }, gh__x: { command: 'project-gh' }, 'io.x/y': { command: 'mcpjson-y' } } });
+    mkdirSync(join(cwd, '.vscode'));
+    json(join(cwd, '.vscode', 'mcp.json'), { servers: { 'io.x.y': { command: 'vscode-y' }, 'my db': { command: 'vscode-db' } } });
+    const r = await readMcpConfig({ cwd, home, env: {}, userSetting: { 'my:db': { command: 'setting-db' } } });
+    assert.deepEqual(
+      r.servers.map((s) => [s.name, s.scope, s.spec.command]),
+      [
+        ['io.x/y', 'project', 'mcpjson-y'],
+        ['my:db', 'user', 'setting-db'],
+        ['gh', 'user', 'user-gh'],
+      ],
+    );
+    assert.deepEqual(
+      r.problems.map((p) => `${p.source}: ${p.message}`),
+      [
+        '.mcp.json: server "my_db" is not used: your own server "my:db", whose tools and rules are named alike (threadline.mcpServers) is kept; rename one of them to use both',
+        '.mcp.json: server "gh__x" is not used: your own server "gh", whose tools and rules are named alike (~/.claude.json) is kept; rename one of them to use both',
+        '.vscode/mcp.json: server "io.x.y" is not used: its tools and rules would be named as those of "io.x/y" (.mcp.json, mcp__io_x_y__…); rename one of them to use both',
+        '.vscode/mcp.json: server "my db" is not used: your own server "my:db", whose tools and rules are named alike (threadline.mcpServers) is kept; rename one of them to use both',
+        '~/.claude.json: server "my.db" is not used: its tools and rules would be named as those of "my:db" (threadline.mcpServers, mcp__my_db__…); rename one of them to use both',
+      ],
+    );
+  });
+
   it('a later --mcp-config wins over an earlier one; --strict-mcp-config reads nothing else; inline JSON works', async () => {
     const { home, cwd } = layout();
     json(join(cwd, '.mcp.json'), { mcpServers: { p: { command: 'p' } } });
