@@ -92,6 +92,30 @@ describe('the approval names every variable a definition takes in', () => {
   });
 });
 
+describe("a workspace server's approval shows what chooses the program", () => {
+  const note = "[starts in the workspace: npx, python -m and relative paths find the workspace's own files first";
+  it('shows env and header values as written (a secret of yours stays named by its variable), and flags PATH, NODE_OPTIONS, LD_*, PYTHON*, a relative command and a folder', () => {
+    assert.equal(
+      describeSpec({ transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { PATH: '.bin:${PATH}' } }, true),
+      `npx -y @modelcontextprotocol/server-memory (env: PATH='.bin:\${PATH}') ${note}; CHECK: env PATH chooses which program runs]`,
+    );
+    assert.equal(
+      describeSpec({ transport: 'stdio', command: 'npx', args: ['x'], env: { NODE_OPTIONS: '--require ./.x.js', TOKEN: '${env:GH_TOKEN}', MODE: 'fast' } }, true),
+      `npx x (env: NODE_OPTIONS='--require ./.x.js'; TOKEN='\${env:GH_TOKEN}'; MODE=fast) ${note}; CHECK: env NODE_OPTIONS chooses what the program loads]`,
+    );
+    const flagged = (spec: McpServerSpec) => describeSpec(spec, true).split('CHECK: ')[1] ?? '';
+    assert.match(flagged({ transport: 'stdio', command: 'python', env: { LD_PRELOAD: 'x.so', PYTHONPATH: '.', DYLD_INSERT_LIBRARIES: 'y' } }), /env LD_PRELOAD chooses what the program loads; env PYTHONPATH chooses what the program loads; env DYLD_INSERT_LIBRARIES/);
+    assert.equal(flagged({ transport: 'stdio', command: './bin/srv' }), 'the command ./bin/srv is a file the workspace chooses]');
+    assert.equal(flagged({ transport: 'stdio', command: '${workspaceFolder}/srv' }), "the command '${workspaceFolder}/srv' is a file the workspace chooses]");
+    assert.equal(flagged({ transport: 'stdio', command: 'npx', cwd: 'sub', env: { Path: '.:${PATH}' } }), 'it starts in sub, which decides what relative paths, npx and python -m find; env Path chooses which program runs]');
+    assert.equal(flagged({ transport: 'stdio', command: '/usr/bin/node', args: ['server.js'] }), '', 'nothing to flag');
+    assert.ok(describeSpec({ transport: 'stdio', command: 'uvx', args: ['mcp-server-fetch'] }, true).endsWith(`${note}]`), 'the workspace note is always there');
+    assert.equal(describeSpec({ transport: 'http', url: 'https://h', headers: { 'X-Home': '${userHome}', Authorization: 'Bearer ${env:K}' } }, true), "http https://h (headers: X-Home='${userHome}'; Authorization='Bearer ${env:K}')");
+    // Your own servers keep only the names: a value there may be a secret you wrote in.
+    assert.equal(describeSpec({ transport: 'stdio', command: 'x', env: { API_KEY: 'sk-live-123' } }), 'x (env: API_KEY)');
+  });
+});
+
 describe('${…} expansion', () => {
   const ctx = { env: { HOME: '/home/u', TOKEN: 'secret', EMPTY: '' }, workspaceFolder: '/ws', home: '/home/u' };
 
