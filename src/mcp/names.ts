@@ -10,6 +10,18 @@ export function normalizeName(name: string): string {
   return n || '_';
 }
 
+/**
+ * Whether two server names are one name as far as tools and rules go: the same once normalised
+ * (`my.db`, `my_db`: both answer `mcp__my_db__*` and the rule `mcp__my_db`), or one's tool
+ * names read as the other's (`a` with a tool `b__c`, and `a__b` with a tool `c`, both give
+ * `mcp__a__b__c`). The clash checks between configured servers ask this, never the raw names.
+ */
+export function serverNamesClash(a: string, b: string): boolean {
+  const x = normalizeName(a);
+  const y = normalizeName(b);
+  return x === y || x.startsWith(`${y}__`) || y.startsWith(`${x}__`);
+}
+
 /** `mcp__server__tool`, as Claude Code names them, before any shortening. */
 export function fullToolName(server: string, tool: string): string {
   return `mcp__${normalizeName(server)}__${normalizeName(tool)}`;

@@ -5,7 +5,7 @@ import { Emitter, type Event } from '../base/event';
 import type { McpServerView } from '../shared/mcpView';
 import { estimateTokens } from '../conversation/tokens';
 import { describeSpec } from './config/parse';
-import { startFolder, type McpServerConfig, type ResolvedSpec } from './config/types';
+import { needsApproval, startFolder, type McpServerConfig, type ResolvedSpec } from './config/types';
 import { McpConnectError, type Connect, type McpCallResult, type McpConnection, type McpOAuthHost, type McpToolInfo } from './connection';
 
 /** Lines of a server's stderr kept for the status view and error messages. */
@@ -71,7 +71,7 @@ export class McpServer {
       scope: this.config.scope,
       source: this.config.source,
       transport: this.config.spec.transport,
-      target: this.config.invalid ? '' : describeSpec(this.config.spec),
+      target: this.config.invalid ? '' : describeSpec(this.config.spec, needsApproval(this.config.scope)),
       state: this.view.state,
       detail: this.view.detail,
       ...(this.log ? { logTail: this.log.split('\n').slice(-12).join('\n').trim() } : {}),

@@ -12,6 +12,7 @@ import { readMcpConfig, type McpInputSpec } from '../mcp/config/sources';
 import { maxResultTokensFromEnv, McpServices, timeoutsFromEnv } from '../mcp/services';
 import type { McpOAuthHost, McpOAuthState } from '../mcp/connection';
 import type { McpToolset } from '../mcp/toolset';
+import { authorizationPageProblem } from '../mcp/oauthPage';
 import { FileApprovalStore } from '../mcp/trust';
 import type { Host } from '../ports/host';
 import type { Logger } from '../ports/logger';
@@ -64,6 +65,8 @@ function oauthHost(context: vscode.ExtensionContext, cwd: string): McpOAuthHost 
     },
     save: async (server, state) => context.secrets.store(key(server), JSON.stringify(state)),
     open: async (url, server) => {
+      // The provider refused other pages already; opening is the one step that must never see one.
+      if (authorizationPageProblem(url)) return;
       void vscode.window.showInformationMessage(`Threadline: MCP server "${server}" asks you to sign in; its page opened in your browser.`);
       await vscode.env.openExternal(vscode.Uri.parse(url.href, true));
     },

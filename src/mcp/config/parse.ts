@@ -93,15 +93,52 @@ function takenIn(spec: McpServerSpec): string {
   return [...by].map(([label, names]) => ` (${label} from ${vars([...names])})`).join('');
 }
 
+const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/** Each entry as written, `K=value`: `${VAR}` stays as written, so a secret of the user's environment shows as its name. */
+function written(map: Record<string, string>): string {
+  return Object.entries(map)
+    .map(([k, v]) => `${k}=${quote(v)}`)
+    .join('; ');
+}
+
+/** Variables that choose which program runs, or what the program loads, rather than what it is told. */
+const CHOOSES_PROGRAM = /^(PATH|PATHEXT)$/i;
+const CHOOSES_LOADED = /^(NODE_OPTIONS|NODE_PATH|NODE_EXTRA_CA_CERTS|LD_\w*|DYLD_\w*|PYTHON\w*|PIP_\w*|UV_\w*|NPM_CONFIG_\w*|PERL5\w*|PERLLIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|BASH_ENV|ENV|GIT_\w*|HOME|XDG_\w*|DENO_\w*|BUN_\w*)$/i;
+
+/** A command that names a file by a relative path (or by the workspace), so the workspace chooses it. */
+const isRelativeCommand = (c: string) => /\$\{workspaceFolder\}/.test(c) || (/[/\\]/.test(c) && !/^([/\\]|[A-Za-z]:[/\\]|~[/\\]|\$\{userHome\})/.test(c));
+
+/**
+ * What the approval of a workspace's stdio server must say beyond the command line: it starts in
+ * the workspace, where `npx` and `python -m` find the workspace's own packages and modules first,
+ * and which settings of its definition choose the program that runs or what it loads.
+ */
+function workspaceWarnings(spec: McpServerSpec): string {
+  const flags: string[] = [];
+  if (spec.command && isRelativeCommand(spec.command)) flags.push(`the command ${quote(spec.command)} is a file the workspace chooses`);
+  if (spec.cwd) flags.push(`it starts in ${quote(spec.cwd)}, which decides what relative paths, npx and python -m find`);
+  for (const k of Object.keys(spec.env ?? {})) {
+    if (CHOOSES_PROGRAM.test(k)) flags.push(`env ${k} chooses which program runs`);
+    else if (CHOOSES_LOADED.test(k)) flags.push(`env ${k} chooses what the program loads`);
+  }
+  const where = ' [starts in the workspace: npx, python -m and relative paths find the workspace\'s own files first';
+  return `${where}${flags.length ? `; CHECK: ${flags.join('; ')}` : ''}]`;
+}
+
 /**
  * What a server runs, as the approval prompt and the status view show it (unexpanded: no secret
- * in it), naming every environment variable it takes in: the same walk and the same token reader
- * as the expander (mapSpecStrings, envVarsIn), so what is sent cannot be more than what is shown.
+ * of the user's environment in it), naming every environment variable it takes in: the same walk
+ * and the same token reader as the expander (mapSpecStrings, envVarsIn), so what is sent cannot
+ * be more than what is shown. A server the workspace defines (`fromWorkspace`: the one that asks
+ * for approval) shows its env and header values as written, since the workspace chose them and
+ * they choose what runs (PATH, NODE_OPTIONS), and says what starting in the workspace means. The
+ * user's own servers show only the names: their values may be the user's secrets.
  */
-export function describeSpec(spec: McpServerSpec): string {
-  if (spec.transport !== 'stdio') return `${spec.transport} ${spec.url ?? ''}${spec.headers ? ` (headers: ${named(spec.headers)})` : ''}${takenIn(spec)}`;
-  const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-  // What it runs with counts as much as the command (NODE_OPTIONS can load any file): the names show, the values may be secrets.
-  const env = spec.env && Object.keys(spec.env).length ? ` (env: ${named(spec.env)})` : '';
-  return `${[spec.command ?? '', ...(spec.args ?? [])].map(quote).join(' ')}${env}${spec.cwd ? ` (in ${spec.cwd})` : ''}${takenIn(spec)}`;
+export function describeSpec(spec: McpServerSpec, fromWorkspace = false): string {
+  const values = fromWorkspace ? written : named;
+  if (spec.transport !== 'stdio') return `${spec.transport} ${spec.url ?? ''}${spec.headers ? ` (headers: ${values(spec.headers)})` : ''}${takenIn(spec)}`;
+  const env = spec.env && Object.keys(spec.env).length ? ` (env: ${values(spec.env)})` : '';
+  const line = `${[spec.command ?? '', ...(spec.args ?? [])].map(quote).join(' ')}${env}${spec.cwd ? ` (in ${spec.cwd})` : ''}${takenIn(spec)}`;
+  return fromWorkspace ? `${line}${workspaceWarnings(spec)}` : line;
 }

@@ -4,6 +4,7 @@
 // project file never takes the name of one of the user's own servers (pickWinners).
 import { isAbsolute, join, resolve } from 'node:path';
 import { readTextFile } from '../files';
+import { normalizeName, serverNamesClash } from '../names';
 import { parseServerEntry } from './parse';
 import type { McpConfigProblem, McpConfigSet, McpScope, McpServerConfig } from './types';
 import { isInside, realLocation } from '../../fs/paths';
@@ -176,34 +177,43 @@ function collectInputs(value: unknown, inputs: Map<string, McpInputSpec>, proble
   }
 }
 
-/** `found` is in precedence order: the first entry of a name wins, whole; the later ones are noted as shadowed. */
+/**
+ * `found` is in precedence order: the first entry of a name wins, whole; the later ones are noted
+ * as shadowed. Names are compared as tools and rules see them (serverNamesClash): `my.db` and
+ * `my_db` are one name, and the later of two such entries is not used.
+ */
 function pickWinners(found: readonly Found[], problems: McpConfigProblem[]): McpConfigSet {
-  const servers = new Map<string, McpServerConfig>();
+  const servers: McpServerConfig[] = [];
   // A workspace file does not take a name the user's own settings give a server: it would run in
   // place of theirs (and under their mcp__name rules) while the approval names only the project's command.
-  const userOwned = new Map<string, string>();
-  for (const f of found) if (f.scope === 'user') for (const name of Object.keys(f.entries)) if (!userOwned.has(name)) userOwned.set(name, f.source);
+  const userOwned: Array<{ name: string; source: string }> = [];
+  for (const f of found) if (f.scope === 'user') for (const name of Object.keys(f.entries)) userOwned.push({ name, source: f.source });
   for (const f of found) {
     for (const [name, raw] of Object.entries(f.entries)) {
-      const mine = f.scope === 'project' ? userOwned.get(name) : undefined;
-      if (mine !== undefined && !servers.has(name)) {
-        problems.push({ source: f.source, message: `server "${name}" is not used: your own server of that name (${mine}) is kept; rename one of them to use both` });
+      const won = servers.find((s) => serverNamesClash(s.name, name));
+      const mine = f.scope === 'project' && !won ? userOwned.find((u) => serverNamesClash(u.name, name)) : undefined;
+      if (mine) {
+        const same = mine.name === name ? 'of that name' : `"${mine.name}", whose tools and rules are named alike`;
+        problems.push({ source: f.source, message: `server "${name}" is not used: your own server ${same} (${mine.source}) is kept; rename one of them to use both` });
         continue;
       }
-      const won = servers.get(name);
-      if (won) {
+      if (won && won.name === name) {
         won.shadows.push(f.source);
+        continue;
+      }
+      if (won) {
+        problems.push({ source: f.source, message: `server "${name}" is not used: its tools and rules would be named as those of "${won.name}" (${won.source}, mcp__${normalizeName(won.name)}__…); rename one of them to use both` });
         continue;
       }
       const parsed = parseServerEntry(name, raw);
       if (!parsed.ok) {
         // A broken entry still takes its name: silently running another server of that name instead would surprise more.
-        servers.set(name, { name, scope: f.scope, source: f.source, spec: { transport: 'stdio' }, hash: '', shadows: [], invalid: parsed.error });
+        servers.push({ name, scope: f.scope, source: f.source, spec: { transport: 'stdio' }, hash: '', shadows: [], invalid: parsed.error });
         continue;
       }
       for (const w of parsed.warnings) problems.push({ source: f.source, message: w });
-      servers.set(name, { name, scope: f.scope, source: f.source, spec: parsed.spec, hash: parsed.hash, shadows: [] });
+      servers.push({ name, scope: f.scope, source: f.source, spec: parsed.spec, hash: parsed.hash, shadows: [] });
     }
   }
-  return { servers: [...servers.values()], problems };
+  return { servers, problems };
 }

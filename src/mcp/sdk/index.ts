@@ -94,7 +94,7 @@ async function open(opts: ConnectOptions, transport: AnyTransport, provider?: Lo
   const client = new Client(
     { name: 'threadline', version: opts.clientVersion },
     // The tool list is read again when the server says it changed (debounced by the SDK).
-    { capabilities: {}, jsonSchemaValidator: safeSchemaValidator(opts.patternEngine), listChanged: { tools: { autoRefresh: false, onChanged: () => opts.onToolsChanged() } } },
+    { capabilities: {}, jsonSchemaValidator: safeSchemaValidator(opts.patternEngine, (why) => opts.onStderr(`[threadline] ${why}\n`)), listChanged: { tools: { autoRefresh: false, onChanged: () => opts.onToolsChanged() } } },
   );
   let closing = false;
   const abandon = () => void transport.close().catch(() => undefined);

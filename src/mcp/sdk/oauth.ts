@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import type { McpOAuthHost, McpOAuthState } from '../connection';
+import { authorizationPageProblem } from '../oauthPage';
 
 /** How long the user has to finish signing in. */
 const AUTHORIZE_TIMEOUT_MS = 5 * 60_000;
@@ -93,6 +94,9 @@ export class LoopbackOAuthProvider implements OAuthClientProvider {
 
   /** Listens for the callback first, then lets the host show the page: the answer cannot arrive before we listen. */
   async redirectToAuthorization(url: URL): Promise<void> {
+    // Checked here, the one way to the host's open() for every face.
+    const problem = authorizationPageProblem(url);
+    if (problem) throw new Error(`MCP server "${this.server}" cannot sign in: ${problem}`);
     const { answer } = await this.listen();
     this.callback = answer;
     // A rejection is the waiter's to report; this keeps it from going unhandled meanwhile.

@@ -3,12 +3,14 @@
 // SDK's own server refuses to send. Its behaviour comes from the environment:
 //   RAW_TOOLS   JSON list of tools for tools/list
 //   RAW_RESULT  JSON result of every tools/call
+//   RAW_RESULT_FILE  the same, read from a file (a result too large for the environment)
 //   RAW_SPAWN   a shell command started detached, in a session of its own and with an empty
 //               environment (no owner marker), when the server starts: a daemon
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 const tools = JSON.parse(process.env.RAW_TOOLS ?? '[]');
-const result = JSON.parse(process.env.RAW_RESULT ?? '{"content":[]}');
+const result = JSON.parse(process.env.RAW_RESULT_FILE ? readFileSync(process.env.RAW_RESULT_FILE, 'utf8') : (process.env.RAW_RESULT ?? '{"content":[]}'));
 if (process.env.RAW_SPAWN) spawn('/bin/sh', ['-c', process.env.RAW_SPAWN], { detached: true, stdio: 'ignore', env: {} }).unref();
 
 const send = (m) => process.stdout.write(`${JSON.stringify(m)}\n`);

@@ -92,6 +92,30 @@ describe('the approval names every variable a definition takes in', () => {
   });
 });
 
+describe("a workspace server's approval shows what chooses the program", () => {
+  const note = "[starts in the workspace: npx, python -m and relative paths find the workspace's own files first";
+  it('shows env and header values as written (a secret of yours stays named by its variable), and flags PATH, NODE_OPTIONS, LD_*, PYTHON*, a relative command and a folder', () => {
+    assert.equal(
+      describeSpec({ transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { PATH: '.bin:${PATH}' } }, true),
+      `npx -y @modelcontextprotocol/server-memory (env: PATH='.bin:\${PATH}') ${note}; CHECK: env PATH chooses which program runs]`,
+    );
+    assert.equal(
+      describeSpec({ transport: 'stdio', command: 'npx', args: ['x'], env: { NODE_OPTIONS: '--require ./.x.js', TOKEN: '${env:GH_TOKEN}', MODE: 'fast' } }, true),
+      `npx x (env: NODE_OPTIONS='--require ./.x.js'; TOKEN='\${env:GH_TOKEN}'; MODE=fast) ${note}; CHECK: env NODE_OPTIONS chooses what the program loads]`,
+    );
+    const flagged = (spec: McpServerSpec) => describeSpec(spec, true).split('CHECK: ')[1] ?? '';
+    assert.match(flagged({ transport: 'stdio', command: 'python', env: { LD_PRELOAD: 'x.so', PYTHONPATH: '.', DYLD_INSERT_LIBRARIES: 'y' } }), /env LD_PRELOAD chooses what the program loads; env PYTHONPATH chooses what the program loads; env DYLD_INSERT_LIBRARIES/);
+    assert.equal(flagged({ transport: 'stdio', command: './bin/srv' }), 'the command ./bin/srv is a file the workspace chooses]');
+    assert.equal(flagged({ transport: 'stdio', command: '${workspaceFolder}/srv' }), "the command '${workspaceFolder}/srv' is a file the workspace chooses]");
+    assert.equal(flagged({ transport: 'stdio', command: 'npx', cwd: 'sub', env: { Path: '.:${PATH}' } }), 'it starts in sub, which decides what relative paths, npx and python -m find; env Path chooses which program runs]');
+    assert.equal(flagged({ transport: 'stdio', command: '/usr/bin/node', args: ['server.js'] }), '', 'nothing to flag');
+    assert.ok(describeSpec({ transport: 'stdio', command: 'uvx', args: ['mcp-server-fetch'] }, true).endsWith(`${note}]`), 'the workspace note is always there');
+    assert.equal(describeSpec({ transport: 'http', url: 'https://h', headers: { 'X-Home': '${userHome}', Authorization: 'Bearer ${env:K}' } }, true), "http https://h (headers: X-Home='${userHome}'; Authorization='Bearer ${env:K}')");
+    // Your own servers keep only the names: a value there may be a secret you wrote in.
+    assert.equal(describeSpec({ transport: 'stdio', command: 'x', env: { API_KEY: 'sk-live-123' } }), 'x (env: API_KEY)');
+  });
+});
+
 describe('${…} expansion', () => {
   const ctx = { env: { HOME: '/home/u', TOKEN: 'secret', EMPTY: '' }, workspaceFolder: '/ws', home: '/home/u' };
 
@@ -160,6 +184,33 @@ describe('where servers are read from, and which entry wins', () => {
     assert.equal(by.f!.scope, 'flag');
     assert.equal(by.u!.spec.command, 'flag-u');
     assert.equal(by.s!.scope, 'user');
+  });
+
+  it('names are compared as tools and rules see them: `my.db` and `my_db` (or `a` and `a__b`) are one name in every scope', async () => {
+    const { home, cwd } = layout();
+    json(join(home, '.claude.json'), { mcpServers: { 'my.db': { command: 'user-db' }, gh: { command: 'user-gh' } } });
+    json(join(cwd, '.mcp.json'), { mcpServers: { my_db: { command: 'project-db' }, gh__x: { command: 'project-gh' }, 'io.x/y': { command: 'mcpjson-y' } } });
+    mkdirSync(join(cwd, '.vscode'));
+    json(join(cwd, '.vscode', 'mcp.json'), { servers: { 'io.x.y': { command: 'vscode-y' }, 'my db': { command: 'vscode-db' } } });
+    const r = await readMcpConfig({ cwd, home, env: {}, userSetting: { 'my:db': { command: 'setting-db' } } });
+    assert.deepEqual(
+      r.servers.map((s) => [s.name, s.scope, s.spec.command]),
+      [
+        ['io.x/y', 'project', 'mcpjson-y'],
+        ['my:db', 'user', 'setting-db'],
+        ['gh', 'user', 'user-gh'],
+      ],
+    );
+    assert.deepEqual(
+      r.problems.map((p) => `${p.source}: ${p.message}`),
+      [
+        '.mcp.json: server "my_db" is not used: your own server "my:db", whose tools and rules are named alike (threadline.mcpServers) is kept; rename one of them to use both',
+        '.mcp.json: server "gh__x" is not used: your own server "gh", whose tools and rules are named alike (~/.claude.json) is kept; rename one of them to use both',
+        '.vscode/mcp.json: server "io.x.y" is not used: its tools and rules would be named as those of "io.x/y" (.mcp.json, mcp__io_x_y__…); rename one of them to use both',
+        '.vscode/mcp.json: server "my db" is not used: your own server "my:db", whose tools and rules are named alike (threadline.mcpServers) is kept; rename one of them to use both',
+        '~/.claude.json: server "my.db" is not used: its tools and rules would be named as those of "my:db" (threadline.mcpServers, mcp__my_db__…); rename one of them to use both',
+      ],
+    );
   });
 
   it('a later --mcp-config wins over an earlier one; --strict-mcp-config reads nothing else; inline JSON works', async () => {
