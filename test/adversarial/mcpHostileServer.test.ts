@@ -6,7 +6,7 @@ import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runBounded } from '../support/bounded';
-import { alive, pidsWith } from '../support/mcpServers';
+import { alive, pidsWith, quietConnection } from '../support/mcpServers';
 
 const RAW = join(import.meta.dirname, '..', 'support', 'mcp', 'raw.mjs');
 
@@ -86,17 +86,7 @@ describe('a hostile MCP server', () => {
     const mark = `3001.${randomInt(1e9)}`;
     const { loadConnect } = await import('../../src/mcp/sdkLoader');
     const connect = await loadConnect();
-    const c = await connect({
-      name: 'ev',
-      spec: { transport: 'stdio', command: process.execPath, args: [RAW], env: { RAW_SPAWN: `exec sleep ${mark}` } },
-      cwd: process.cwd(),
-      baseEnv: process.env,
-      clientVersion: 't',
-      timeoutMs: 10_000,
-      onStderr() {},
-      onToolsChanged() {},
-      onClosed() {},
-    });
+    const c = await connect(quietConnection('ev', { transport: 'stdio', command: process.execPath, args: [RAW], env: { RAW_SPAWN: `exec sleep ${mark}` } }));
     await c.listTools();
     let daemons: number[] = [];
     for (let i = 0; i < 100 && !daemons.length; i++, await new Promise((r) => setTimeout(r, 20))) daemons = await pidsWith(mark);

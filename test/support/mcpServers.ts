@@ -55,3 +55,11 @@ export async function pidsWith(marker: string): Promise<number[]> {
   }
   return out;
 }
+
+type Connect = Awaited<ReturnType<typeof import('../../src/mcp/sdkLoader').loadConnect>>;
+type ConnectOptions = Parameters<Connect>[0];
+
+/** What a test connection needs besides its server: this folder and environment, no callbacks of interest. */
+export function quietConnection(name: string, spec: ConnectOptions['spec'], extra: Partial<ConnectOptions> = {}): ConnectOptions {
+  return { name, spec, cwd: process.cwd(), baseEnv: process.env, clientVersion: 't', timeoutMs: 10_000, onStderr() {}, onToolsChanged() {}, onClosed() {}, ...extra };
+}

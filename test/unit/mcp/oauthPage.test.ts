@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { authorizationPageProblem } from '../../../src/mcp/oauthPage';
 import { loadConnect } from '../../../src/mcp/sdkLoader';
+import { quietConnection } from '../../support/mcpServers';
 
 /** A remote server that asks to sign in, with `page` as its authorization_endpoint. */
 async function askingServer(page: string): Promise<{ url: string; close(): void }> {
@@ -41,18 +42,9 @@ describe('the OAuth sign-in page of a remote MCP server', () => {
       let wasOpened: () => void = () => undefined;
       const openedOnce = new Promise<string>((r) => (wasOpened = () => r('opened')));
       try {
-        const attempt = connect({
-          name: 'o',
-          spec: { transport: 'http', url: srv.url },
-          cwd: process.cwd(),
-          baseEnv: process.env,
-          clientVersion: 't',
-          timeoutMs: 10_000,
-          onStderr() {},
-          onToolsChanged() {},
-          onClosed() {},
-          oauth: { load: async () => undefined, save: async () => undefined, open: (url) => void (opened.push(url.href), wasOpened()) },
-        });
+        const attempt = connect(
+          quietConnection('o', { transport: 'http', url: srv.url }, { oauth: { load: async () => undefined, save: async () => undefined, open: (url) => void (opened.push(url.href), wasOpened()) } }),
+        );
         // Before the fix the connection waited for a sign-in that the opened page could never give.
         const first = await Promise.race([attempt.then(() => 'connected', (e: unknown) => (e instanceof Error ? e.message : String(e))), openedOnce]);
         assert.deepEqual(opened, [], `${page} reached the host`);
