@@ -1,5 +1,5 @@
 import { isAbsolute } from 'node:path';
-import type { BashAnalysis } from './bash/analyze';
+import { KEYWORD_SET, type BashAnalysis } from './bash/analyze';
 import { commandBase, fromEnvironment, type SimpleCommand } from './bash/commands';
 import { linkRace } from './bash/linkRace';
 import { knowsWrites, pathArgs, type PathArg } from './bash/pathArgs';
@@ -146,6 +146,7 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
   if (commands.length === 0) return undefined;
   const race = linkRace(a.commands, commands, a.readsFrom.length > 0);
   if (race) return { behavior: 'ask', reason: race };
+  if (a.globOptions === KEYWORD_SET) return { behavior: 'ask', reason: 'The command runs set -k, which takes every word with an = out of the arguments of the commands after it: the files they name are not the ones written.' };
   if (a.globOptions) {
     const glob = [...commands.flatMap((c) => c.shapes ?? []), ...a.readsFrom.map((r) => r.shape)].find((s) => s?.kind === 'glob');
     if (glob?.kind === 'glob') return { behavior: 'ask', reason: `The command changes how bash expands globs (${a.globOptions}), so what ${glob.text} names is known only when it runs.` };

@@ -83,8 +83,12 @@ const MAX_PIECES = 64;
  * piece of the text with a glob or an expansion and a `/` is expanded by bash (an expansion as
  * `*`) in each folder the command may run in; one that reaches /proc makes the command ask.
  */
-function reachesThroughText(script: string, scope: Pick<PathScope, 'cwd' | 'home'>, folders: readonly string[], note: (why: string) => void): void {
-  const pieces = [...new Set(script.split(TEXT_PIECES))].filter((t) => t.includes('/') && (GLOB_CHARS.test(t) || t.includes('$') || /^~[^/]/.test(t)));
+function reachesThroughText(script: string, scope: Pick<PathScope, 'cwd' | 'home'>, folders: readonly string[], note: (why: string) => void, folderUnknown: boolean): void {
+  const all = [...new Set(script.split(TEXT_PIECES))];
+  // Where a cd went is known only when it runs: any relative glob there may be in /proc.
+  const relativeGlob = folderUnknown ? all.find((t) => GLOB_CHARS.test(t) && !t.startsWith('/') && !t.startsWith('~')) : undefined;
+  if (relativeGlob) return note(`has a glob, ${relativeGlob.slice(0, 80)}, in a folder a cd chooses when it runs`);
+  const pieces = all.filter((t) => t.includes('/') && (GLOB_CHARS.test(t) || t.includes('$') || /^~[^/]/.test(t)));
   if (pieces.length > MAX_PIECES) return note(`has more globs and expansions than the checks look through (${pieces.length})`);
   for (const piece of pieces) {
     // `~user/..`, `~+/..`: a folder bash looks up.
@@ -113,7 +117,8 @@ const own = (path: string): PathFinding => ({ behavior: 'deny', reason: ownProce
  */
 export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<PathScope, 'cwd' | 'home'>): PathFinding | undefined {
   const tree = ownProcessTree();
-  const folders = workingFolders(a.commands, scope) ?? [scope.cwd];
+  const known = workingFolders(a.commands, scope);
+  const folders = known ?? [scope.cwd];
   let reaches: string | undefined;
   const note = (why: string) => (reaches ??= why);
   if (MENTIONS_PROC.test(script)) note('names /proc or an environ file');
@@ -156,6 +161,8 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
     }
     if (shape?.kind === 'glob') {
       if (a.globOptions) note(`has a glob, ${shape.text}, whose expansion the command changes (${a.globOptions})`);
+      // After a cd to a folder known only when it runs (`cd pro?`), a relative glob may be in /proc.
+      if (known === undefined && !shape.pattern.startsWith('/')) note(`has a glob, ${shape.text}, in a folder a cd chooses when it runs`);
       const words = braceWords(shape.pattern);
       if (words === undefined) note(`has a word, ${shape.text.slice(0, 80)}, with more braces than the checks expand`);
       for (const word of words ?? []) {
@@ -194,7 +201,7 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
       note(`computes a path when it runs (${shape.before}$${shape.name}${shape.after})`);
     }
   }
-  if (reaches === undefined) reachesThroughText(script, scope, folders, note);
+  if (reaches === undefined) reachesThroughText(script, scope, folders, note, known === undefined);
   if (reaches === undefined) return undefined;
   return { behavior: 'ask', reason: `The command ${reaches}: the /proc entries of the agent's own process, whose environment holds its API key, may be reached this way.` };
 }

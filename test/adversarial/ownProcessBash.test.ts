@@ -85,6 +85,10 @@ describe("Bash allowed as a whole: the agent's own /proc entries", { skip: proce
       'A=(/[p]roc/[0-9]*/[e]nviron); grep -a KEY "${A[@]}"',
       'X=pr; grep -a KEY /${X}oc/[0-9]*/[e]nviron',
       'cd /; X=[p]roc; grep -a KEY $X/[0-9]*/[e]nviron',
+      'cd /; cd pro?; grep -a -o -H KEY [0-9]*/env*',
+      'cd /; cd *oc; grep -a KEY [0-9]*/e*on',
+      'pushd / ; pushd ?roc; grep -a KEY */*viron',
+      "sho''pt -s nocaseglob; grep -a KEY /PRO[C]/*/ENVIRO[N]",
     ]) notAllowed(command);
     for (const command of ['for f in src/*.ts; do wc -l "$f"; done', 'X=src; ls $X/*.ts']) assert.equal(engine().decide(command).behavior, 'allow', command);
     // /etc/mtab leads to /proc/self/mounts: the command's own entry, not the agent's.

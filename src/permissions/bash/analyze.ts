@@ -3,7 +3,7 @@
 // script runs and hands on; split, each part would need the others' state.
 import type { Node } from 'web-tree-sitter';
 import { divergences } from './divergence';
-import { EVALUATING_BUILTINS, invokesShell, isInertVariable, type Opaque, type SimpleCommand } from './commands';
+import { commandBase, EVALUATING_BUILTINS, invokesShell, isInertVariable, type Opaque, type SimpleCommand } from './commands';
 import { resolveCommand, type Found, type InnerScript } from './resolve';
 import { clip, gluedContinuation, hasControl, HAZARDS, isPlainExpansion, OUTPUT_OK, OUTPUT_OPS, PARSE_ERROR, STRUCTURE, WORDISH } from './syntax';
 import { literalOf, normalForm, shapeOf, wordOf, type Shape } from './words';
@@ -40,7 +40,39 @@ export interface BashAnalysis {
 }
 
 // A locale set by the script changes what `?` and ranges match (`??` is the two bytes of `é` in C).
-const GLOB_OPTIONS = /\bshopt\b|\bGLOBIGNORE\b|\bBASHOPTS\b|(?:^|\s)[-+]O(?:\s|$)|\b(?:LC_[A-Z]+|LANG|LANGUAGE)=/;
+const GLOB_OPTIONS = /\bshopt\b|\bGLOBIGNORE\b|\bBASHOPTS\b|(?:^|\s)[-+]O(?:\s|$)|\b(?:LC_[A-Z]+|LANG|LANGUAGE)\+?=/;
+
+/** `set` options that change which words a command gets: f (noglob), B (braces), k (keyword). */
+const SET_LETTERS = /^[-+][A-Za-z]*[fBk]/;
+const SET_NAMES: ReadonlySet<string> = new Set(['noglob', 'braceexpand', 'keyword']);
+/** What `globOptions` says for `set -k`, which changes every command's arguments, globs or not. */
+export const KEYWORD_SET = 'set -k';
+
+function globOptionsOf(source: string, commands: readonly SimpleCommand[]): string | undefined {
+  const run = globOptionsRun(commands);
+  return run === KEYWORD_SET ? run : (GLOB_OPTIONS.exec(source)?.[0].trim() ?? run);
+}
+
+/**
+ * The same read from the commands as bash will run them (quotes removed: `sho''pt` is shopt),
+ * for what the text alone does not show.
+ */
+function globOptionsRun(commands: readonly SimpleCommand[]): string | undefined {
+  for (const c of commands) {
+    const [first, ...rest] = c.words;
+    const name = first === undefined ? undefined : commandBase(first);
+    if (name === 'shopt') return 'shopt';
+    if (name !== 'set') continue;
+    for (let i = 0; i < rest.length; i++) {
+      const w = rest[i];
+      // -k (keyword) takes every `a=b` word out of a command's arguments, wherever it stands.
+      if (w === undefined || /^-[A-Za-z]*k/.test(w) || (w === '-o' && (rest[i + 1] === undefined || rest[i + 1] === 'keyword'))) return KEYWORD_SET;
+      if (SET_LETTERS.test(w)) return 'set';
+      if ((w === '-o' || w === '+o') && (rest[i + 1] === undefined || SET_NAMES.has(rest[i + 1]!))) return 'set';
+    }
+  }
+  return undefined;
+}
 
 /** Parses a script (a command, or one run by `bash -c`, eval…) at the given nesting depth. */
 export type ParseScript = (script: string, depth: number) => BashAnalysis | undefined;
@@ -386,7 +418,7 @@ export function analyzeTree(root: Node, source: string, depth: number, parse: Pa
     mentions: walker.mentions,
     readsFrom: walker.readsFrom,
     misread: root.hasError ? [...diverging, PARSE_ERROR] : diverging,
-    globOptions: GLOB_OPTIONS.exec(source)?.[0].trim(),
+    globOptions: globOptionsOf(source, [...walker.commands, ...walker.runs]),
   };
 }
 

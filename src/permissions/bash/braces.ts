@@ -1,23 +1,44 @@
-import { expand } from 'brace-expansion';
+import { spawnSync } from 'node:child_process';
 
-// Brace expansion as bash does it, within bounds the library keeps to. brace-expansion gives up
-// on deeply repeated forms (bash's `{a}}…},x}` quirk, past 1,000 rewrites) and returns the word
-// unexpanded, where bash still splits it into words: one of them a path the checks never saw.
-// A word with more braces than anyone writes by hand is therefore not expanded here at all.
+// Brace expansion is asked of bash itself, as globs are (glob.ts). brace-expansion, the library,
+// differed from bash in forms an attacker picks: it gave up on `{a}}…},x}` past 1,000 rewrites,
+// left `{+1..1}` and `{1..1..+1}` whole, and expanded `{a..c..99999999999999999999}`, which bash
+// passes on as written; each time the checks judged a different word from the one bash passed.
 
-/** More unescaped braces than this in one word, and what it expands to is unknown. */
-const MAX_BRACES = 32;
+/** Longer words than this, and what they expand to is unknown. */
+const MAX_CHARS = 4_096;
 /** More words than this from one word, and it is unknown (bash would pass them all). */
 const MAX_WORDS = 1_000;
+const BRACE_TIME_MS = 3_000;
 
-/** The words bash makes of `pattern` by brace expansion (escapes kept); undefined past the bounds. */
+/** Characters left for bash to read in the word: those brace expansion is made of. */
+const BRACE_SYNTAX = /[A-Za-z0-9_{},.+-]/;
+
+/**
+ * The words bash makes of `pattern` (see `Word.pattern`: escapes mark what was quoted) by brace
+ * expansion alone, each still a pattern; undefined when bash cannot say within the bounds.
+ */
 export function braceWords(pattern: string): string[] | undefined {
-  let braces = 0;
+  if (!/(^|[^\\])\{/.test(pattern)) return [pattern];
+  if (pattern.length > MAX_CHARS || /[\n\0]/.test(pattern)) return undefined;
+  // Every character but brace syntax is quoted for bash, so nothing but brace expansion can
+  // happen (no glob, tilde, variable or command); an escaped pair comes back still escaped.
+  let word = '';
   for (let i = 0; i < pattern.length; i++) {
-    if (pattern[i] === '\\') i++;
-    else if (pattern[i] === '{' || pattern[i] === '}') braces++;
+    const c = pattern[i]!;
+    if (c === '\\' && i + 1 < pattern.length) {
+      word += `\\\\\\${pattern[++i]}`;
+      continue;
+    }
+    word += BRACE_SYNTAX.test(c) ? c : `\\${c}`;
   }
-  if (braces > MAX_BRACES) return undefined;
-  const words = expand(pattern);
-  return words.length > MAX_WORDS ? undefined : words;
+  const r = spawnSync('bash', ['--noprofile', '--norc', '-c', `set -f; for w in ${word}; do printf '%s\\0' "$w"; done`], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
+    timeout: BRACE_TIME_MS,
+    maxBuffer: 16 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  if (r.error || r.status !== 0 || !r.stdout) return undefined;
+  const words = r.stdout.toString('utf8').split('\0').slice(0, -1);
+  return words.length === 0 || words.length > MAX_WORDS ? undefined : words;
 }

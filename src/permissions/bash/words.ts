@@ -105,8 +105,10 @@ function decodeAnsiC(body: string): string | undefined {
       if (code === 0) break;
       if (code > 0x7f) return undefined;
       byte = code;
-    } else if (k === 'c' && i + 1 < body.length) {
-      byte = body[++i]!.toUpperCase().charCodeAt(0) & 0x1f;
+    } else if (k === 'c') {
+      // bash's control escapes have rules of their own (`\c?` is DEL, `\c\\` takes both
+      // backslashes, a multibyte character gives up its first byte): not worked out here.
+      return undefined;
     } else {
       text(`\\${k}`);
       continue;

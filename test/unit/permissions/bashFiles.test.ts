@@ -375,6 +375,12 @@ describe('a path is judged where the kernel takes it: `..` after a link, and a d
     const utf8 = /utf-?8/i.test(process.env.LC_ALL || process.env.LC_CTYPE || process.env.LANG || '');
     const locale = utf8 ? 'LC_ALL=C; cat loc/??/id_rsa' : 'LC_ALL=C.UTF-8; cat loc/?/id_rsa';
     assert.equal(withShopt(locale), 'ask', locale);
+    assert.equal(withShopt(locale.replace('=', '+=')), 'ask', 'appended');
+    // shopt spelled with quotes is shopt; set's f, B and k change the words too.
+    const withSet = (command: string) => engineWith([...allow, 'Bash(shopt:*)', 'Bash(set:*)'], [], { cwd: kws, home: khome })(command).behavior;
+    for (const command of ["sho''pt -s dotglob; cat d2/[.o]*", 'sho\\pt -s dotglob; cat d2/[.o]*', 'set +B; cat {a,b}/x*', 'set -f; cat [x]*', 'set -o noglob; cat [x]*', 'set -k; sort -o x=1 .git/config evil.sh']) {
+      assert.equal(withSet(command), 'ask', command);
+    }
     // $'\xHH' is a byte: $'\xc3\xa9' is é, the link's name, not the two characters Ã©.
     for (const command of ["cat loc/$'\\xc3\\xa9'/id_rsa", "cat loc/$'\\303\\251'/id_rsa", "cat loc/$'\\xe9'/id_rsa", "cat loc/$'\\u00e9'/id_rsa"]) {
       assert.equal(b(command), 'ask', command);
@@ -384,6 +390,13 @@ describe('a path is judged where the kernel takes it: `..` after a link, and a d
     const closers = '}'.repeat(1001);
     for (const command of [`cat {a}${closers},../../.ssh/id_rsa}`, `tee {a}${closers},.git/config} < evil.sh`]) assert.equal(b(command), 'ask', command.slice(0, 40));
     assert.equal(b('cat {evil,other}.sh'), 'allow');
+    // Forms brace-expansion and bash read differently; bash now expands them: `{+1..1}` is `1`,
+    // `{a..c..99999999999999999999}` stays as written (a link of that very name).
+    symlinkSync(away, join(kws, '1'));
+    symlinkSync(away, join(kws, '{a..c..99999999999999999999}'));
+    for (const command of ['cat {+1..1}/../home/.ssh/id_rsa', 'cat {1..1..+1}/../home/.ssh/id_rsa', 'cat {a..c..99999999999999999999}/../home/.ssh/id_rsa']) assert.equal(b(command), 'ask', command);
+    // `\c` control escapes follow rules of their own in bash: unknown.
+    for (const command of ["cat $'\\c?'/x", "cat $'\\c\\\\'/x"]) assert.equal(b(command), 'ask', command);
     const withCd = (command: string) => engineWith([...allow, 'Bash(cd:*)'], [], { cwd: kws, home: khome })(command).behavior;
     assert.equal(withCd('cd d && cat [!a]/../home/.ssh/id_rsa'), 'ask');
     assert.equal(withCd('cd d && cat [!a]'), 'ask', 'u is a link out');
