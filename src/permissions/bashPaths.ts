@@ -291,3 +291,41 @@ function wordFinding(c: SimpleCommand, folders: readonly string[], scope: PathSc
   }
   return undefined;
 }
+
+/**
+ * The user's file deny rules for a command that `Bash` as a whole or an exact rule allows: no
+ * file is judged for being outside, but a file a `Read` deny rule covers (an `Edit`/`Write` one,
+ * for a write) is denied to every word that names it, as far as the words can be read
+ * (`cat ~/.ssh/id_rsa` under `Bash`). A word computed when it runs is not judged here.
+ */
+export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFinding | undefined {
+  if (!scope.deniedBy) return undefined;
+  const folders = workingFolders(a.commands, scope) ?? [scope.cwd];
+  const judge = (command: string, text: string, write: boolean): PathFinding | undefined => {
+    const spelled = tilde(text, scope.home);
+    if (spelled === undefined) return undefined;
+    for (const abs of isAbsolute(spelled) ? [spelled] : folders.map((f) => kernelJoin(f, spelled))) {
+      const plain = lexicalJoin('/', abs);
+      if (STREAMS.has(plain) || /^\/(proc|dev)(\/|$)/.test(plain)) continue;
+      const real = realLocation(abs);
+      const denied = deniedFinding(command, real, false, scope) ?? (write ? deniedFinding(command, real, true, scope) : undefined);
+      if (denied) return denied;
+    }
+    return undefined;
+  };
+  // The files each program is known to take (its path arguments), not every word: under Bash as
+  // a whole, `echo rm` names no file.
+  for (const arg of [...a.commands, ...a.runs].flatMap((c) => pathArgs(c))) {
+    for (const text of arg.text !== undefined ? embedded(arg.text) : (candidates(undefined, arg.shape, scope, a.mentions, folders) ?? [])) {
+      const found = judge(arg.command, text, arg.write);
+      if (found) return found;
+    }
+  }
+  for (const r of a.readsFrom) {
+    for (const text of r.text !== undefined ? [r.text] : (candidates(undefined, r.shape, scope, a.mentions, folders) ?? [])) {
+      const found = judge('<', text, false);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}

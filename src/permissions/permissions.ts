@@ -8,7 +8,7 @@ import { homedir } from 'node:os';
 import { resolve, sep } from 'node:path';
 import { sharedBashChecker, type BashChecker } from './bash/checker';
 import { oneDecision } from './bash/glob';
-import { outsideFinding, type PathScope } from './bashPaths';
+import { deniedFilesFinding, outsideFinding, type PathScope } from './bashPaths';
 import { ownProcessFinding } from './bashProc';
 import { isOwnProcessPath, ownProcessRefusal } from '../fs/ownProcess';
 import type { PermissionEngine, PermissionVerdict } from './permissionBroker';
@@ -211,6 +211,11 @@ export class Permissions implements PermissionEngine, SearchScope {
       const outside = 'rules' in allowed && analysis && !('unavailable' in analysis) ? outsideFinding(analysis, allowed.patterned, this.pathScope(c)) : undefined;
       if (outside?.behavior === 'deny') return { behavior: 'deny', reason: outside.reason };
       if (outside) return { behavior: 'ask', reason: outside.reason, why: { kind: 'bashFile', write: Boolean(outside.write), ...(outside.path ? { path: outside.path } : {}) } };
+      // Bash as a whole and exact rules judge no file for being outside, but the file deny rules hold.
+      const fileDenies = c.deny.some((r) => r.pattern !== undefined && (READ_RULES.has(r.tool) || WRITE_RULES.has(r.tool)));
+      const denied = fileDenies && 'rules' in allowed && analysis && !('unavailable' in analysis) ? deniedFilesFinding(analysis, this.pathScope(c)) : undefined;
+      if (denied?.behavior === 'deny') return { behavior: 'deny', reason: denied.reason };
+      if (denied) return { behavior: 'ask', reason: denied.reason, why: { kind: 'bashFile', write: Boolean(denied.write), ...(denied.path ? { path: denied.path } : {}) } };
       if ('rules' in allowed) return { behavior: 'allow', reason: `Allowed by ${allowed.rules.map((r) => `${r.source}${from(r)}`).join(', ')}.` };
       return { behavior: 'ask', reason: allowed.reason, why: { kind: 'default' } };
     }

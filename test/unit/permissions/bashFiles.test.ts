@@ -418,6 +418,16 @@ describe('a path is judged where the kernel takes it: `..` after a link, and a d
     assert.equal(more('date -f evil.sh'), 'allow');
   });
 
+  it('file deny rules hold under Bash as a whole and under an exact rule too, by any spelling the checks can read', () => {
+    for (const rules of [['Bash'], ['Bash(cat ~/.ssh/id_rsa)'], ['Bash(cat sl/id_rsa)']]) {
+      const d = (command: string) => engineWith(rules, ['Read(~/.ssh/**)'], { cwd: kws, home: khome })(command).behavior;
+      for (const command of ['cat ~/.ssh/id_rsa', 'cat sl/id_rsa']) if (rules[0] === 'Bash' || rules[0]!.includes(command.slice(4))) assert.equal(d(command), 'deny', `${rules[0]}: ${command}`);
+    }
+    const all = (command: string) => engineWith(['Bash'], ['Read(~/.ssh/**)'], { cwd: kws, home: khome })(command).behavior;
+    for (const command of ['cat < ~/.ssh/id_rsa', 'sudo cat ~/.ssh/id_rsa', 'grep -r x ~/.ssh', 'cp ~/.ssh/id_rsa evil.sh', 'cat s?/id_rsa']) assert.notEqual(all(command), 'allow', command);
+    assert.equal(all('cat evil.sh'), 'allow');
+  });
+
   it('a `..` after a name that does not exist yet asks: what it leads to depends on what is made there', () => {
     for (const command of ['cat nothing/../evil.sh', 'cat [z]/../evil.sh']) assert.equal(b(command), 'ask', command);
     assert.equal(b('cat nothing/evil.sh'), 'allow');
