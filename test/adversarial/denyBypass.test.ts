@@ -111,8 +111,18 @@ describe('programs that run a command they are handed, listed or not', () => {
       "PS4='$(rm -f keep.txt)' bash -xc true",
     ]));
 
+  it('a script written by a program that may decode its text (escapes, base64), then run', () =>
+    holds([
+      "printf 'r\\155 -f keep.txt\\n' > s; sh s",
+      'echo cm0gLWYga2VlcC50eHQK | base64 -d > s2; sh s2',
+      "printf '%s%s -f keep.txt' r m > s; bash s",
+      "echo -e 'r\\x6d -f keep.txt' > s; sh s",
+      "printf 'r\\155 -f keep.txt' > s; . ./s",
+      "printf 'r\\155 -f keep.txt' > s; chmod +x s; ./s",
+    ]));
+
   it('inert programs and the user’s own environment variables stay allowed', async () => {
-    for (const command of ['echo rm -f keep.txt', 'grep -n rm script.sh', 'cat script.sh', 'ls $HOME', 'git status', 'npm --version $HOME']) {
+    for (const command of ['echo rm -f keep.txt', 'grep -n rm script.sh', 'cat script.sh', 'ls $HOME', 'git status', 'npm --version $HOME', "printf 'a\\n' > out.txt", 'npm test > log.txt; cat log.txt']) {
       const r = await attempt({ allow: ['Bash'], deny: ['Bash(rm:*)'] }, command);
       assert.equal(r.verdict.behavior, 'allow', `${command}: ${r.verdict.reason}`);
     }

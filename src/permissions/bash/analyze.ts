@@ -3,7 +3,7 @@
 // script runs and hands on; split, each part would need the others' state.
 import type { Node } from 'web-tree-sitter';
 import { divergences } from './divergence';
-import { commandBase, EVALUATING_BUILTINS, invokesShell, isInertVariable, type Opaque, type SimpleCommand } from './commands';
+import { commandBase, EVALUATING_BUILTINS, invokesShell, isInertVariable, runsScriptFile, writesVerbatim, type Opaque, type SimpleCommand } from './commands';
 import { resolveCommand, type Found, type InnerScript } from './resolve';
 import { clip, gluedContinuation, hasControl, HAZARDS, isPlainExpansion, OUTPUT_OK, OUTPUT_OPS, PARSE_ERROR, STRUCTURE, WORDISH } from './syntax';
 import { literalOf, normalForm, shapeOf, wordOf, type Shape } from './words';
@@ -242,7 +242,7 @@ class Walker {
   /** A command whose output lands in a file: its words and input are text a later command may run. */
   private writer(c: SimpleCommand, inputs: (string | undefined)[]): void {
     const name = c.words[0] ?? 'a command';
-    this.opaque.push({ words: [`${name} (writing a file)`, ...c.words.slice(1)], text: c.text, ...(c.shapes ? { shapes: c.shapes } : {}), inputs });
+    this.opaque.push({ words: [`${name} (writing a file)`, ...c.words.slice(1)], text: c.text, ...(c.shapes ? { shapes: c.shapes } : {}), inputs, ...(writesVerbatim(c) ? {} : { decodesScript: true }) });
   }
 
   private assignment(node: Node): void {
@@ -407,6 +407,8 @@ export function analyzeTree(root: Node, source: string, depth: number, parse: Pa
     walker.hazards.add(PARSE_ERROR);
     walker.unseen.add(PARSE_ERROR);
   }
+  // A decoding writer matters only where the script also runs a file it may have written.
+  if (!walker.commands.some(runsScriptFile)) for (const o of walker.opaque) delete o.decodesScript;
   return {
     // Where the grammar and bash may read the text differently, only the same text is the same command.
     normalized: root.hasError || glued || hasControl(source) || diverging.length > 0 ? `raw:${source.trim()}` : normalForm(root, source),

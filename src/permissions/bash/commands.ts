@@ -21,6 +21,31 @@ export interface SimpleCommand {
 export interface Opaque extends SimpleCommand {
   /** Text it reads: here-docs and here-strings, the words of the commands piped into it; undefined where computed. */
   inputs: (string | undefined)[];
+  /**
+   * It writes a file the same script then runs, and may write something other than the text it
+   * is given (`printf 'r\155'`, `base64 -d`): what will run is not in the text.
+   */
+  decodesScript?: boolean;
+}
+
+/** Programs that write the text they are given as it is (`echo` without -e): a written script reads as its text. */
+const VERBATIM_WRITERS: ReadonlySet<string> = new Set(['echo', 'cat', 'tee']);
+/** Shells and `source`: given a file, they run it. */
+const RUNS_FILES: ReadonlySet<string> = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'busybox', 'source', '.']);
+
+/** Whether `c` writes a file's text as given: a known verbatim writer without an escape-reading option. */
+export function writesVerbatim(c: SimpleCommand): boolean {
+  const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
+  if (name === undefined || !VERBATIM_WRITERS.has(name)) return false;
+  return name !== 'echo' || !c.words.slice(1).some((w) => w === undefined || /^-[a-zA-Z]*e/.test(w));
+}
+
+/** Whether `c` runs a script file: a shell or `source` given a file, or a program run by a relative path (`./s`). */
+export function runsScriptFile(c: SimpleCommand): boolean {
+  const first = c.words[0];
+  if (first === undefined) return true;
+  if (/^\.\.?\//.test(first)) return true;
+  return RUNS_FILES.has(commandBase(first)) && c.words.slice(1).some((w) => w === undefined || !w.startsWith('-'));
 }
 
 /** Commands that run the command named in their arguments. */

@@ -42,6 +42,7 @@ function spellings(token: string): string[] {
 export function opaqueMayRun(p: BashPattern, o: Opaque, mentions: ReadonlySet<string>): string | undefined {
   const program = programOf(p);
   const name = o.words[0]!;
+  if (o.decodesScript) return `${name} writes text it may decode on the way (escapes, base64) to a file the command then runs`;
   const stream: (string | undefined)[] = [];
   const handed = [...o.words.slice(1).map((w, i) => ({ w, shape: o.shapes?.[i + 1] })), ...o.inputs.map((w) => ({ w, shape: undefined }))];
   for (const { w, shape } of handed) {
