@@ -1,3 +1,6 @@
+// Why this file is long: it is the one place where a Bash word becomes the files it names (tilde,
+// globs and braces by bash, cd, the kernel's walk) and each check that judges those files (outside,
+// protected, denied); split, the checks would each need their own copy of that expansion.
 import { isAbsolute } from 'node:path';
 import { KEYWORD_SET, type BashAnalysis } from './bash/analyze';
 import { commandBase, fromEnvironment, type SimpleCommand } from './bash/commands';
