@@ -7,7 +7,7 @@ import { commandBase, fromEnvironment, type SimpleCommand } from './bash/command
 import { linkRace } from './bash/linkRace';
 import { knowsWrites, pathArgs, type PathArg } from './bash/pathArgs';
 import { braceWords } from './bash/braces';
-import { bashGlob, unescapePattern } from './bash/glob';
+import { bashGlob, GLOB_CHARS, unescapePattern } from './bash/glob';
 import { quotePattern, type Shape } from './bash/words';
 import { isFolderSync } from '../fs/stat';
 import { existingLocation, kernelJoin, lexicalJoin, realLocation, upPastMissing, within as isWithin } from '../fs/paths';
@@ -44,10 +44,13 @@ export interface PathScope {
   deniedInside?(realFolder: string): string | undefined;
 }
 
-const GLOB_CHARS = /[*?[]/;
-
 /** The command's own streams and the null device: no file of anyone's. */
 const STREAMS: ReadonlySet<string> = new Set(['/dev/null', '/dev/stdin', '/dev/stdout', '/dev/stderr']);
+
+/** A pattern's leading `~` or `~/` as the home folder's name, which is no pattern; other `~` forms stay. */
+export function homePattern(pattern: string, home: string): string {
+  return pattern === '~' || pattern.startsWith('~/') ? `${quotePattern(home)}${pattern.slice(1)}` : pattern;
+}
 
 /** What bash makes of `~` and `~/x`; `~user`, `~+`, `~-` are not known here. */
 export function tilde(text: string, home: string): string | undefined {
@@ -101,8 +104,7 @@ function globCandidates(pattern: string, scope: PathScope, folders: readonly str
   const words = braceWords(pattern);
   if (words === undefined) return undefined;
   for (const word of words) {
-    // The home folder's own name is no pattern.
-    const spelled = word === '~' || word.startsWith('~/') ? `${quotePattern(scope.home)}${word.slice(1)}` : word;
+    const spelled = homePattern(word, scope.home);
     if (spelled.startsWith('~')) return undefined;
     if (!GLOB_CHARS.test(spelled)) {
       out.push(unescapePattern(spelled));

@@ -3,9 +3,9 @@ import picomatch from 'picomatch';
 import type { BashAnalysis } from './bash/analyze';
 import { commandBase } from './bash/commands';
 import { braceWords } from './bash/braces';
-import { unescapePattern } from './bash/glob';
-import { quotePattern, type Shape } from './bash/words';
-import { expandGlob, tilde, workingFolders, type PathFinding, type PathScope } from './bashPaths';
+import { GLOB_CHARS, unescapePattern } from './bash/glob';
+import type { Shape } from './bash/words';
+import { expandGlob, homePattern, tilde, workingFolders, type PathFinding, type PathScope } from './bashPaths';
 import { isOwnProcessPath, ownProcessEntries, ownProcessRefusal, ownProcessTree } from '../fs/ownProcess';
 import { kernelJoin, lexicalJoin, procLocation } from '../fs/paths';
 
@@ -25,8 +25,6 @@ const MENTIONS_PROC = /\/proc(?![\w.-])|(?:^|[^\w.-])proc\/|environ/;
 
 /** $PPID is the agent's pid (or its shell's), which `ps e` and /proc both turn into its environment. */
 const NAMES_PARENT = /\bPPID\b/;
-
-const GLOB_CHARS = /[*?[]/;
 
 /** Where a word is split into the paths it may hold (`--file=/proc/1/environ`, `a:b`). */
 const PIECES = /[\s=:,;'"`()<>|&]+/;
@@ -97,7 +95,7 @@ function reachesThroughText(script: string, scope: Pick<PathScope, 'cwd' | 'home
       continue;
     }
     const pattern = piece.replace(EXPANSION, '*');
-    const spelled = pattern.startsWith('~/') ? `${quotePattern(scope.home)}${pattern.slice(1)}` : pattern;
+    const spelled = homePattern(pattern, scope.home);
     for (const folder of isAbsolute(spelled) ? [scope.cwd] : folders) {
       const matched = expandGlob(spelled, folder);
       if (matched === undefined) {
@@ -166,7 +164,7 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
       const words = braceWords(shape.pattern);
       if (words === undefined) note(`has a word, ${shape.text.slice(0, 80)}, with more braces than the checks expand`);
       for (const word of words ?? []) {
-        const spelled = word === '~' || word.startsWith('~/') ? `${quotePattern(scope.home)}${word.slice(1)}` : word;
+        const spelled = homePattern(word, scope.home);
         for (const folder of isAbsolute(spelled) ? [scope.cwd] : folders) {
           // Where the pattern may lead, segment by segment (also entries made after this check) …
           const pattern = reentered(lexicalJoin(folder, unescapePattern(spelled)));

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { askBash } from './run';
 
 // Brace expansion is asked of bash itself, as globs are (glob.ts). brace-expansion, the library,
 // differed from bash in forms an attacker picks: it gave up on `{a}}…},x}` past 1,000 rewrites,
@@ -32,13 +32,7 @@ export function braceWords(pattern: string): string[] | undefined {
     }
     word += BRACE_SYNTAX.test(c) ? c : `\\${c}`;
   }
-  const r = spawnSync('bash', ['--noprofile', '--norc', '-c', `set -f; for w in ${word}; do printf '%s\\0' "$w"; done`], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
-    timeout: BRACE_TIME_MS,
-    maxBuffer: 16 * 1024 * 1024,
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  if (r.error || r.status !== 0 || !r.stdout) return undefined;
-  const words = r.stdout.toString('utf8').split('\0').slice(0, -1);
-  return words.length === 0 || words.length > MAX_WORDS ? undefined : words;
+  const raw = askBash(`set -f; for w in ${word}; do printf '%s\\0' "$w"; done`, { env: { LC_ALL: 'C' }, timeoutMs: BRACE_TIME_MS });
+  if (raw === undefined || raw.length === 0 || raw.length > MAX_WORDS) return undefined;
+  return raw.map((b) => b.toString('utf8'));
 }

@@ -1,9 +1,12 @@
-import { spawnSync } from 'node:child_process';
+import { askBash } from './run';
 
 // What a glob in a command stands for is asked of bash itself. A matcher of our own (picomatch)
 // read `[!a]` as "a or !", and `[\t]`, `[[=t=]]`, `[[.t.]]` as matching nothing, where bash
 // matches `t`; the word was then judged as written while bash handed the program a path through
 // a link out of the workspace. Bash's own expansion has no such gap, whatever the pattern.
+
+/** The characters that make a word a glob (unquoted). */
+export const GLOB_CHARS = /[*?[]/;
 
 /** More matches than this and the glob counts as unknown (the command asks). */
 export const GLOB_MAX_MATCHES = 5_000;
@@ -49,26 +52,16 @@ export function oneDecision<T>(fn: () => T): T {
 }
 
 function expand(pattern: string, cwd: string): string[] | undefined {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+  const env: Record<string, string> = {};
   for (const k of LOCALE) if (process.env[k] !== undefined) env[k] = process.env[k]!;
-  const r = spawnSync('bash', ['--noprofile', '--norc', '-c', SCRIPT, 'threadline-glob', pattern], {
-    cwd,
-    env,
-    timeout: GLOB_TIME_MS,
-    maxBuffer: 16 * 1024 * 1024,
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  if (r.error || r.status !== 0 || !r.stdout) return undefined;
+  const raw = askBash(SCRIPT, { args: [pattern], cwd, env, timeoutMs: GLOB_TIME_MS });
+  if (raw === undefined || raw.length > GLOB_MAX_MATCHES) return undefined;
   const out: string[] = [];
-  let start = 0;
-  for (let i = r.stdout.indexOf(0, start); i >= 0; i = r.stdout.indexOf(0, start)) {
-    const raw = r.stdout.subarray(start, i);
-    const name = raw.toString('utf8');
+  for (const bytes of raw) {
+    const name = bytes.toString('utf8');
     // A name that does not survive decoding could not be judged as the one bash passes.
-    if (!Buffer.from(name, 'utf8').equals(raw)) return undefined;
+    if (!Buffer.from(name, 'utf8').equals(bytes)) return undefined;
     out.push(name);
-    if (out.length > GLOB_MAX_MATCHES) return undefined;
-    start = i + 1;
   }
   return out;
 }
