@@ -210,6 +210,16 @@ class Walker {
         this.redirect(child, pending);
       } else if (field === 'argument') {
         if (!child.isNamed) this.hazard(`${child.type} where the grammar and bash may disagree`);
+        // The grammar files `$"…"` as an argument as a bare `$` and the string after it: one word
+        // to bash, translated when it runs (see wordOf), so one word known only then.
+        const next = node.child(i + 1);
+        if (child.type === '$' && next && next.startIndex === child.endIndex && node.fieldNameForChild(i + 1) === 'argument') {
+          words.push(undefined);
+          shapes[words.length - 1] = { kind: 'computed' };
+          this.visit(next);
+          i++;
+          continue;
+        }
         const literal = literalOf(child);
         words.push(literal);
         if (literal === undefined) shapes[words.length - 1] = shapeOf(child);

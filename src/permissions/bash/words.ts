@@ -141,19 +141,15 @@ export function wordOf(node: Node): Word | undefined {
       return text === undefined ? undefined : quoted(text);
     }
     case 'string': {
-      let text = '';
-      for (const child of node.children) {
-        if (!child) return undefined;
-        if (child.type === '"') continue;
-        if (child.type !== 'string_content') return undefined;
-        text += doubleQuoted(child.text);
-      }
-      return quoted(text);
+      for (const child of node.children) if (!child || (child.type !== '"' && child.type !== 'string_content')) return undefined;
+      // The text between the quotes, not the children's: the grammar leaves blanks alone out
+      // (`"\t"` has no content node), and bash passes them.
+      return quoted(doubleQuoted(node.text.slice(1, -1)));
     }
-    case 'translated_string': {
-      const inner = node.namedChildren.find((c) => c?.type === 'string');
-      return inner ? wordOf(inner) : undefined;
-    }
+    // `$"…"` is looked up in a message catalog when it runs (TEXTDOMAIN, TEXTDOMAINDIR and the
+    // locale, which the script itself may set to a catalog it carries): `$"ls"` may run as `rm`.
+    case 'translated_string':
+      return undefined;
     case 'concatenation': {
       let text = '';
       let pattern = '';

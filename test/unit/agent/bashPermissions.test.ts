@@ -41,9 +41,11 @@ describe('Bash analysis', () => {
   };
 
   it('compares quoted words by their value', () => {
-    for (const spelling of ["'r''m' x", '\\rm x', '"rm" x', "$'\\x72m' x", "$'\\162m' x", 'r""m x', '$"rm" x']) {
+    for (const spelling of ["'r''m' x", '\\rm x', '"rm" x', "$'\\x72m' x", "$'\\162m' x", 'r""m x']) {
       assert.deepEqual(analyze(spelling).commands.map((c) => c.words), [['rm', 'x']], spelling);
     }
+    // `$"rm"` is looked up in a message catalog when it runs, which the script may choose.
+    assert.deepEqual(analyze('$"rm" x').commands.map((c) => c.words), [[undefined, 'x']]);
   });
 
   it('resolves wrappers, paths and inner scripts for deny rules', () => {
