@@ -62,15 +62,18 @@ export function tilde(text: string, home: string): string | undefined {
 
 /**
  * The paths a glob pattern (see `Word.pattern`) stands for when the command runs in `cwd`, each
- * joined to `cwd` as the kernel walks it: bash's own expansion, or the word as bash passes it on
- * when nothing matches; undefined when bash cannot say (too many, too slow).
+ * joined to `cwd` as the kernel walks it: bash's own expansion now, and the word as bash passes
+ * it on when nothing matches; undefined when bash cannot say (too many, too slow).
  */
 export function expandGlob(pattern: string, cwd: string): string[] | undefined {
   const matched = bashGlob(pattern, cwd);
   if (matched === undefined) return undefined;
-  // Nothing matched, or the pattern had no glob left once its escapes were read (bash then gives
-  // it back as it came): the program gets the word itself.
-  const words = matched.length === 0 || (matched.length === 1 && matched[0] === pattern) ? [unescapePattern(pattern)] : matched;
+  // The word itself always counts: what matches now may be gone when the glob is expanded (an
+  // earlier `rm -r ex` leaves `[e]x/…` matching nothing, and bash then hands over the committed
+  // link named `[e]x`), and with no match, or no glob left once its escapes are read, bash gives
+  // the word back as it came.
+  const literal = unescapePattern(pattern);
+  const words = matched.includes(literal) ? matched : [...matched, literal];
   return words.map((w) => kernelJoin(cwd, w));
 }
 

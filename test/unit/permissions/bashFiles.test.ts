@@ -440,6 +440,24 @@ describe('a path is judged where the kernel takes it: `..` after a link, and a d
     assert.equal(b('cat ~/src/repo/evil.sh'), 'allow');
   });
 
+  it('a glob also stands for its own text: a part that removes what it matches makes bash hand that text over', () => {
+    // A real folder `ex/…` matches now; once `rm -r ex` has run, `[e]x/…` matches nothing and bash
+    // passes the word itself, which names the committed link `[e]x`.
+    mkdirSync(join(kws, 'ex', 'home', '.ssh'), { recursive: true });
+    writeFileSync(join(kws, 'ex', 'home', '.ssh', 'id_rsa'), '');
+    symlinkSync(k, join(kws, '[e]x'));
+    mkdirSync(join(kws, 'gx'), { recursive: true });
+    writeFileSync(join(kws, 'gx', 'config'), '');
+    symlinkSync('.git', join(kws, '[g]x'));
+    for (const command of [
+      'rm -r ex; cat [e]x/home/.ssh/id_rsa',
+      'rm -r ex && grep -r CANARY [e]x/home/',
+      'cat [e]x/home/.ssh/id_rsa',
+      'rm -r gx; sort -o [g]x/config evil.sh',
+      'git commit -qm x; cat [e]x/home/.ssh/id_rsa',
+    ]) assert.equal(b(command), 'ask', command);
+  });
+
   it('paths that stay inside still run', () => {
     for (const command of ['cat evil.sh', 'cat e*.sh', 'sort -oout.txt evil.sh', 'sort -o out.txt evil.sh', 'cat ./evil.sh', 'head evil.sh']) {
       assert.equal(b(command), 'allow', command);
