@@ -253,8 +253,8 @@ function embedded(word: string): string[] {
  * Any word of a rule-allowed command may be a file to the program (`date -f x`, `xargs -a x`,
  * `dd if=x`, `curl file://x`), whatever pathArgs knows of it: one that names a place outside the
  * workspace asks. By where it really is, and by its nearest existing part, so that whether a
- * file exists out there is not told by which words are allowed. The root alone is every absolute
- * text (`/api/v1`, an awk `/regex/`) and is not taken as a file. For a program whose writes are
+ * file exists out there is not told by which words are allowed. Text whose nearest existing part
+ * is the root (`/api/v1`, an awk `/regex/`) is not taken as a file; the root itself is. For a program whose writes are
  * not known, a word inside a protected folder (.git/…) asks as a write.
  */
 function wordFinding(c: SimpleCommand, folders: readonly string[], scope: PathScope, mentions: ReadonlySet<string>): PathFinding | undefined {
@@ -284,7 +284,10 @@ function wordFinding(c: SimpleCommand, folders: readonly string[], scope: PathSc
         const special = /^\/(proc|dev)(\/|$)/.test(plain);
         const real = special ? plain : realLocation(abs);
         if (!roots.some((r) => isWithin(r, real))) {
-          if (!special && existingLocation(abs) === '/') continue;
+          // The root itself is a folder, not text under it: `tar -C / …`, `patch -d /`, `unzip -d /`
+          // put the other words there. Glued to an option of a program whose files are known
+          // (`cut -d/`), it is that option's value.
+          if (!special && existingLocation(abs) === '/' && (real !== '/' || (text !== w && !unknownWrites))) continue;
           return { behavior: 'ask', reason: `${name} is given ${real}, which is outside the workspace and the added folders.`, path: real, write: false };
         }
         // A value glued to its option (`-o.git/config`, `--target-directory=.git`) may be where it writes.

@@ -458,6 +458,28 @@ describe('a path is judged where the kernel takes it: `..` after a link, and a d
     ]) assert.equal(b(command), 'ask', command);
   });
 
+  it('the root folder itself is a folder, not text under it: a program given it as a place asks', () => {
+    const wide = engineWith(['tar', 'patch', 'unzip', 'bsdtar', '7z', 'cpio', 'wget', 'curl', 'rsync', 'install', 'cut', 'awk', 'sort'].map((c) => `Bash(${c}:*)`), [], { cwd: kws, home: khome });
+    for (const command of [
+      'tar -C / -cf - home/.ssh/id_rsa',
+      'tar --directory=/ -cf - x',
+      'tar -C/ -cf - x',
+      'tar -C // -cf - x',
+      'tar -C /tmp/.. -cf - x',
+      'patch -d / -p0',
+      'unzip -o x.zip -d /',
+      'bsdtar -C / -xf x.tar',
+      '7z x a.7z -o/',
+      'cpio -D / -i',
+      'wget -P / x',
+      'curl --output-dir / -O x',
+      'rsync a /',
+      'install -t / x',
+    ]) assert.equal(wide(command).behavior, 'ask', command);
+    // A `/` glued to an option of a program whose files are known is that option's value.
+    for (const command of ['cut -d/ -f2 evil.sh', "awk -F/ '{print $1}' evil.sh", 'sort -t/ -k2 evil.sh']) assert.equal(wide(command).behavior, 'allow', command);
+  });
+
   it('paths that stay inside still run', () => {
     for (const command of ['cat evil.sh', 'cat e*.sh', 'sort -oout.txt evil.sh', 'sort -o out.txt evil.sh', 'cat ./evil.sh', 'head evil.sh']) {
       assert.equal(b(command), 'allow', command);
