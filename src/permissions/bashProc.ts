@@ -150,6 +150,11 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
           if (STREAMS.test(abs)) continue;
           // A link (in the workspace, say) into /proc, walked as the kernel walks it (`t/..` leaves t's target).
           const real = reentered(procLocation(kernelJoin(folder, spelled)));
+          // The root holds /proc: a walk from it (`find / -name environ`, `cd / && grep -r`) reaches the agent's entries.
+          if (real === '/') {
+            note(`names ${piece.slice(0, 80)}, the root folder, which holds /proc`);
+            continue;
+          }
           if (!linkedInProc(real)) continue;
           if (isOwnProcessPath(real, 'command', tree)) return own(real);
           note(`names ${abs}, which leads to ${real}`);

@@ -5,7 +5,8 @@
 // naming one is denied; any other command that refers to /proc (or to an environ file) asks, and
 // a headless run refuses it.
 import assert from 'node:assert/strict';
-import { readdirSync, realpathSync } from 'node:fs';
+import { mkdirSync, readdirSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { BashChecker } from '../../src/permissions/bash/checker';
 import { Permissions } from '../../src/permissions/permissions';
@@ -51,6 +52,27 @@ describe("Bash allowed as a whole: the agent's own /proc entries", { skip: proce
     notAllowed('for f in /proc/[0-9]*/task/*/environ; do cat "$f"; done');
     notAllowed('grep -a ANTHROPIC -r /proc/*/environ');
     notAllowed('cat $(ls -d /proc/[0-9]*)/environ');
+  });
+
+  it('a walk from the root folder, which holds /proc, asks: find, grep -r, du, tar, after a cd, through a variable', () => {
+    // Deep enough that `..` from any folder a cd leads to stays below the root.
+    const ws = join(realpathSync(tempDir('procroot')), 'a', 'b', 'c');
+    mkdirSync(ws, { recursive: true });
+    const deep = bashEngine(ws, { allow: ['Bash'] }, checker);
+    const up = ws.split('/').filter(Boolean).map(() => '..').join('/');
+    for (const command of [
+      'find / -maxdepth 3 -name "e?viron" -exec grep -a -o -H KEY {} +',
+      'cd / && find . -name x',
+      'cd / && grep -r x',
+      'grep -r -a KEY /',
+      'du -a //',
+      'ls -R /.',
+      'tar -C / -cf - .',
+      'x=/; find $x -name x',
+      `cd ${up} && find . -name x`,
+      `find ${up}/ -name x`,
+    ]) assert.notEqual(deep.decide(command).behavior, 'allow', command);
+    for (const command of ['find . -name x', 'ls /usr', 'cd .. && ls', 'cat /etc/hostname']) assert.equal(deep.decide(command).behavior, 'allow', command);
   });
 
   it('other spellings: /proc/self/root re-entry, a glob for /proc, a here-string, a pipe', () => {
