@@ -1,7 +1,8 @@
 import { isAbsolute } from 'node:path';
 import picomatch from 'picomatch';
 import type { BashAnalysis } from './bash/analyze';
-import { commandBase } from './bash/commands';
+import { commandBase, OPENS_NO_FILES } from './bash/commands';
+import { pathArgs } from './bash/pathArgs';
 import { braceWords } from './bash/braces';
 import { GLOB_CHARS, unescapePattern } from './bash/glob';
 import type { Shape } from './bash/words';
@@ -107,6 +108,35 @@ function reachesThroughText(script: string, scope: Pick<PathScope, 'cwd' | 'home
   }
 }
 
+/** The root spelled as a variable's value or a `for` item (`x=/; find $x`), where no word shows it. */
+const ROOT_KEPT = /(?:^|[\s;&|(])(?:[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=|for\s+\w+\s+in\s+(?:[^;\n]*\s)?)(['"]?)\/[/.]*\1(?=[\s;&|)]|$)/;
+
+/**
+ * The root holds /proc: a walk from it (`find / -name environ`, `grep -r x /`, `cd / && find .`)
+ * reaches the agent's entries. A word a program may take as a file (not a pattern or an option's
+ * value, such as `sort -t /`) that leads to the root asks, in any folder the command may run in.
+ */
+function rootWalks(a: BashAnalysis, script: string, scope: Pick<PathScope, 'cwd' | 'home'>, folders: readonly string[], note: (why: string) => void): void {
+  if (ROOT_KEPT.test(script)) return note('keeps the root folder, which holds /proc, in a variable or a loop');
+  for (const c of [...a.commands, ...a.runs]) {
+    const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
+    if (name === undefined || OPENS_NO_FILES.has(name)) continue;
+    const notFiles = new Set<number>();
+    pathArgs(c, notFiles);
+    for (let i = 1; i < c.words.length; i++) {
+      const w = c.words[i];
+      if (w === undefined || notFiles.has(i)) continue;
+      for (const piece of w.split(PIECES)) {
+        const spelled = piece && tilde(piece, scope.home);
+        if (!spelled) continue;
+        for (const folder of isAbsolute(spelled) ? [scope.cwd] : folders) {
+          if (procLocation(kernelJoin(folder, spelled)) === '/') return note(`gives ${name} ${piece.slice(0, 80)}, the root folder, which holds /proc`);
+        }
+      }
+    }
+  }
+}
+
 const own = (path: string): PathFinding => ({ behavior: 'deny', reason: ownProcessRefusal(path), path });
 
 /**
@@ -131,6 +161,7 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
     if (name !== 'ps') continue;
     if (c.words.slice(1).some((w) => w === undefined || /^[A-Za-z]*e[A-Za-z]*$/.test(w))) note('runs ps with the e option, which prints the environments of processes');
   }
+  rootWalks(a, script, scope, folders, note);
   for (const { text, shape } of everyWord(a)) {
     if (text !== undefined) {
       if (MENTIONS_PROC.test(text)) note(`names ${text.slice(0, 80)}`);
@@ -150,11 +181,6 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
           if (STREAMS.test(abs)) continue;
           // A link (in the workspace, say) into /proc, walked as the kernel walks it (`t/..` leaves t's target).
           const real = reentered(procLocation(kernelJoin(folder, spelled)));
-          // The root holds /proc: a walk from it (`find / -name environ`, `cd / && grep -r`) reaches the agent's entries.
-          if (real === '/') {
-            note(`names ${piece.slice(0, 80)}, the root folder, which holds /proc`);
-            continue;
-          }
           if (!linkedInProc(real)) continue;
           if (isOwnProcessPath(real, 'command', tree)) return own(real);
           note(`names ${abs}, which leads to ${real}`);

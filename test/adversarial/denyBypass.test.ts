@@ -121,6 +121,16 @@ describe('programs that run a command they are handed, listed or not', () => {
       "printf 'r\\155 -f keep.txt' > s; chmod +x s; ./s",
     ]));
 
+  it('decoded text piped into a program that writes the file, then run', () =>
+    holds([
+      "printf 'r\\155 -f keep.txt' | tee s >/dev/null; sh s",
+      "printf 'r\\155 -f keep.txt' | dd of=s status=none; sh s",
+      "printf 'r\\155 -f keep.txt' | cp /dev/stdin s; sh s",
+      "echo cm0gLWYga2VlcC50eHQK | base64 -d | tee s2 > /dev/null; bash s2",
+      "printf 'r\\155 -f keep.txt' | sponge s; sh s",
+      "printf 'r\\155 -f keep.txt' | install /dev/stdin s; ./s",
+    ]));
+
   it('inert programs and the user’s own environment variables stay allowed', async () => {
     for (const command of ['echo rm -f keep.txt', 'grep -n rm script.sh', 'cat script.sh', 'ls $HOME', 'git status', 'npm --version $HOME', "printf 'a\\n' > out.txt", 'npm test > log.txt; cat log.txt']) {
       const r = await attempt({ allow: ['Bash'], deny: ['Bash(rm:*)'] }, command);

@@ -3,7 +3,8 @@
 // script runs and hands on; split, each part would need the others' state.
 import type { Node } from 'web-tree-sitter';
 import { divergences } from './divergence';
-import { commandBase, EVALUATING_BUILTINS, invokesShell, isInertVariable, runsScriptFile, writesVerbatim, type Opaque, type SimpleCommand } from './commands';
+import { commandBase, EVALUATING_BUILTINS, invokesShell, isInertVariable, runsScriptFile, writesNoFile, writesVerbatim, type Opaque, type SimpleCommand } from './commands';
+import { knowsWrites, pathArgs } from './pathArgs';
 import { resolveCommand, type Found, type InnerScript } from './resolve';
 import { clip, gluedContinuation, hasControl, HAZARDS, isPlainExpansion, OUTPUT_OK, OUTPUT_OPS, PARSE_ERROR, STRUCTURE, WORDISH } from './syntax';
 import { literalOf, normalForm, shapeOf, wordOf, type Shape } from './words';
@@ -396,6 +397,13 @@ class Walker {
 }
 
 /** Reads one parsed script. `parse` parses the scripts found inside it (one level deeper). */
+/** For a program whose files are known: whether it writes one (undefined: not known). */
+function writesKnownFiles(c: SimpleCommand): boolean | undefined {
+  const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
+  if (name === undefined || !knowsWrites(name)) return undefined;
+  return pathArgs(c).some((a) => a.write);
+}
+
 export function analyzeTree(root: Node, source: string, depth: number, parse: ParseScript): BashAnalysis {
   const walker = new Walker((script) => parse(script, depth + 1));
   walker.visit(root);
@@ -419,6 +427,14 @@ export function analyzeTree(root: Node, source: string, depth: number, parse: Pa
   }
   // A decoding writer matters only where the script also runs a file it may have written.
   if (!walker.commands.some(runsScriptFile)) for (const o of walker.opaque) delete o.decodesScript;
+  else {
+    // A program that writes files may write what a decoding part pipes into it (`printf 'r\155' |
+    // tee s; sh s`, `| dd of=s`, `| cp /dev/stdin s`): only a redirect of a verbatim writer is read through.
+    for (const c of walker.commands) {
+      if (runsScriptFile(c) || writesNoFile(c, writesKnownFiles)) continue;
+      walker.opaque.push({ words: [`${c.words[0] ?? 'a command'} (writing a file)`, ...c.words.slice(1)], text: c.text, inputs: [], decodesScript: true });
+    }
+  }
   return {
     // Where the grammar and bash may read the text differently, only the same text is the same command.
     normalized: root.hasError || glued || hasControl(source) || diverging.length > 0 ? `raw:${source.trim()}` : normalForm(root, source),

@@ -40,6 +40,20 @@ export function writesVerbatim(c: SimpleCommand): boolean {
   return name !== 'echo' || !c.words.slice(1).some((w) => w === undefined || /^-[a-zA-Z]*e/.test(w));
 }
 
+/** Programs that print and never open a file named by a word they are given. */
+export const OPENS_NO_FILES: ReadonlySet<string> = new Set(['echo', 'printf', 'true', 'false', ':', 'pwd', 'sleep', 'seq', 'yes', 'exit', 'return', 'wait', 'jobs', 'shift', 'break', 'continue', 'set', 'unset', 'umask', 'whoami', 'id', 'uname', 'hostname', 'nproc', 'arch', 'tty']);
+
+/** Builtins that change the shell's own state and write no file. */
+const SHELL_STATE: ReadonlySet<string> = new Set(['cd', 'pushd', 'popd', 'export', 'local', 'declare', 'typeset', 'readonly', 'read', 'test', '[', 'shopt', 'alias', 'unalias', 'hash', 'type', 'command']);
+
+/** Whether `c` writes no file itself (what it prints may still be redirected or piped into a writer). */
+export function writesNoFile(c: SimpleCommand, known: (c: SimpleCommand) => boolean | undefined): boolean {
+  const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
+  if (name === undefined) return false;
+  if (OPENS_NO_FILES.has(name) || SHELL_STATE.has(name)) return true;
+  return known(c) === false;
+}
+
 /** Whether `c` runs a script file: a shell or `source` given a file, or a program run by a relative path (`./s`). */
 export function runsScriptFile(c: SimpleCommand): boolean {
   const first = c.words[0];

@@ -3,7 +3,7 @@
 // name into a link to anywhere (`git checkout evil -- l && cat l`, `tar -xf x.tar && cat l`), and
 // the later part then reads or writes through it. Which programs never make or move a link is a
 // short list; anything else, given alongside a part that names files, asks.
-import { commandBase, type SimpleCommand } from './commands';
+import { commandBase, OPENS_NO_FILES, type SimpleCommand } from './commands';
 import { runsProjectCode } from './options';
 
 /** Programs that make, move and replace no link (they may write regular files and folders). */
@@ -26,8 +26,6 @@ const GIT_TREE_KEPT: ReadonlySet<string> = new Set([
   'whatchanged', 'range-diff', 'rev-list', 'name-rev', 'check-ignore', 'check-attr', 'fsck', 'gc', 'var', 'verify-commit', 'verify-tag',
 ]);
 
-/** Programs that print and never open a file named by a word they are given. */
-const OPENS_NO_FILES: ReadonlySet<string> = new Set(['echo', 'printf', 'true', 'false', ':', 'pwd', 'sleep', 'seq', 'yes', 'exit', 'return', 'wait', 'jobs', 'shift', 'break', 'continue', 'set', 'unset', 'umask', 'whoami', 'id', 'uname', 'hostname', 'nproc', 'arch', 'tty']);
 
 /** The git verb: the first word after git's own options (`-C dir` and `-c k=v` take the next word). */
 function gitVerb(c: SimpleCommand): string | undefined {
