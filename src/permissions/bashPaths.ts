@@ -3,7 +3,7 @@
 // protected, denied); split, the checks would each need their own copy of that expansion.
 import { isAbsolute } from 'node:path';
 import { KEYWORD_SET, type BashAnalysis } from './bash/analyze';
-import { commandBase, fromEnvironment, type SimpleCommand } from './bash/commands';
+import { commandBase, fromEnvironment, OPENS_NO_FILES, type SimpleCommand } from './bash/commands';
 import { linkRace } from './bash/linkRace';
 import { knowsWrites, pathArgs, type PathArg } from './bash/pathArgs';
 import { braceWords } from './bash/braces';
@@ -325,9 +325,15 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
     return undefined;
   };
   // The files each program is known to take (its path arguments), not every word: under Bash as
-  // a whole, `echo rm` names no file.
-  for (const arg of [...a.commands, ...a.runs].flatMap((c) => pathArgs(c))) {
-    for (const text of arg.text !== undefined ? embedded(arg.text) : (candidates(undefined, arg.shape, scope, a.mentions, folders) ?? [])) {
+  // a whole, `echo rm` names no file. A program whose files are not known (tar, zip, dd, env -C)
+  // may take any word as one.
+  const args = [...a.commands, ...a.runs].flatMap((c): PathArg[] => {
+    const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
+    if (name === undefined || knowsWrites(name) || OPENS_NO_FILES.has(name)) return pathArgs(c);
+    return c.words.slice(1).map((text, i) => ({ command: name, write: false, text, shape: c.shapes?.[i + 1] }));
+  });
+  for (const arg of args) {
+    for (const text of arg.text !== undefined ? embedded(arg.text) : (candidates(undefined, arg.shape, scope, a.mentions, folders) ?? []).flatMap(embedded)) {
       const found = judge(arg.command, text, arg.write);
       if (found) return found;
     }

@@ -425,7 +425,11 @@ describe('a path is judged where the kernel takes it: `..` after a link, and a d
     }
     const all = (command: string) => engineWith(['Bash'], ['Read(~/.ssh/**)'], { cwd: kws, home: khome })(command).behavior;
     for (const command of ['cat < ~/.ssh/id_rsa', 'sudo cat ~/.ssh/id_rsa', 'grep -r x ~/.ssh', 'cp ~/.ssh/id_rsa evil.sh', 'cat s?/id_rsa']) assert.notEqual(all(command), 'allow', command);
-    assert.equal(all('cat evil.sh'), 'allow');
+    // A program whose files are not known may take any word as one: archivers, dd, env -C.
+    for (const command of ['tar cf - ~/.ssh | tar xOf -', 'dd if=sl/id_rsa', 'dd if=~/.ssh/id_rsa', 'tar -C ~ -cf - .ssh', 'env -C ~/.ssh cat id_rsa', 'zip -q - ~/.ssh/id_rsa | funzip', 'xz -c sl/id_rsa']) {
+      assert.notEqual(all(command), 'allow', command);
+    }
+    for (const command of ['cat evil.sh', 'echo ~/.ssh/id_rsa', 'tar -cf out.tar evil.sh']) assert.equal(all(command), 'allow', command);
   });
 
   it('a `..` after a name that does not exist yet asks: what it leads to depends on what is made there', () => {
