@@ -115,14 +115,26 @@ export function divergences(root: Node, source: string): string[] {
         if (source.slice(a.endIndex, b.startIndex).replace(/\\\n/g, '') === '') out.push(`a word the grammar splits where bash reads one (${clip(a.text + b.text)})`);
       }
     }
-    for (let i = 1; i < node.childCount; i++) {
-      const a = node.child(i - 1);
-      const b = node.child(i);
-      if (!a || !b || b.startIndex <= a.endIndex || HEREDOC_PARTS.has(a.type) || HEREDOC_PARTS.has(b.type)) continue;
-      // The grammar takes a backslash-blank as a blank between words (`printf \ a` gives `a`);
-      // to bash it starts the word ` a`. Text the tree skips is only ever blanks and joined lines.
-      const gap = source.slice(a.endIndex, b.startIndex);
-      if (!/^(?:[ \t\r\n]|\\\n)*$/.test(gap)) out.push(`text the grammar skips between words (${clip(gap)})`);
+    // The grammar takes a backslash-blank as a blank between words (`printf \ a` gives `a`), and
+    // drops a `-` before a here-doc (`b - <<EOF` is `b` alone); to bash both are words. Text the
+    // tree skips, between a node's children or at either end inside it, is only ever blanks and joined lines.
+    if (node.childCount > 0 && !HEREDOC_PARTS.has(node.type)) {
+      // Up to a here-doc's operator: its body stands apart from the line, and other commands may sit between.
+      const edges = [node.startIndex];
+      let end = node.endIndex;
+      for (const child of node.children) {
+        if (!child) continue;
+        if (HEREDOC_PARTS.has(child.type)) {
+          end = child.startIndex;
+          break;
+        }
+        edges.push(child.startIndex, child.endIndex);
+      }
+      edges.push(end);
+      for (let i = 0; i + 1 < edges.length; i += 2) {
+        const gap = edges[i + 1]! > edges[i]! ? source.slice(edges[i], edges[i + 1]) : '';
+        if (!/^(?:[ \t\r\n]|\\\n)*$/.test(gap)) out.push(`text the grammar skips between words (${clip(gap)})`);
+      }
     }
     if (ONE_LINE.has(node.type)) {
       for (let i = 1; i < node.childCount; i++) {

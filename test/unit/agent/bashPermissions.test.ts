@@ -48,6 +48,14 @@ describe('Bash analysis', () => {
     assert.deepEqual(analyze('$"rm" x').commands.map((c) => c.words), [[undefined, 'x']]);
   });
 
+  it('text the grammar drops or joins differently from bash is a misread', () => {
+    // Each found by holding the parser to bash (test/unit/permissions/*AgainstBash.property.test.ts).
+    for (const command of ["echo $'\\\\' ; rm x #'", 'b - <<EOF\nEOF', 'a "$(b - <<EOF\nEOF\n)"', 'printf \\ a', "printf $''\\$", 'printf $"x"a', 'printf a\\\n$""']) {
+      assert.notDeepEqual(analyze(command).misread, [], command);
+    }
+    for (const command of ['cat <<EOF | grep x\nbody\nEOF', 'b x <<EOF\nEOF', "echo $'a\\'b'", 'echo a \\\nb', 'ls -la']) assert.deepEqual(analyze(command).misread, [], command);
+  });
+
   it('resolves wrappers, paths and inner scripts for deny rules', () => {
     const runs = (command: string) => analyze(command).runs.map((r) => r.words.join(' '));
     assert.ok(runs('/usr/bin/rm -f x').includes('rm -f x'));
