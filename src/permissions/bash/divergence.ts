@@ -19,6 +19,9 @@ const NOT_WORDS = new Set(['file_redirect', 'herestring_redirect', 'heredoc_redi
 /** Here-doc pieces stand apart from the line they are on: the text between them is other commands. */
 const HEREDOC_PARTS = new Set(['heredoc_redirect', 'heredoc_body', 'heredoc_start', 'heredoc_end', 'heredoc_content']);
 
+/** Redirections that end in a word: what touches it after is part of that word. */
+const TARGET_REDIRECTS = new Set(['file_redirect', 'herestring_redirect']);
+
 /** A here-doc delimiter bash and the grammar agree on: one plain word, or one fully quoted word. */
 const PLAIN_DELIMITER = /^[\w.,:+@%/=-]+$/;
 const QUOTED_DELIMITER = /^(?:'[\w.,:+@%/=-]*'|"[\w.,:+@%/=-]*"|\\[\w.,:+@%/=-]+)$/;
@@ -26,6 +29,25 @@ const QUOTED_DELIMITER = /^(?:'[\w.,:+@%/=-]*'|"[\w.,:+@%/=-]*"|\\[\w.,:+@%/=-]+
 /** A newline that bash reads as one: not removed as a backslash-newline (an odd run of backslashes before it). */
 function hasUnescapedNewline(text: string): boolean {
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+    let run = 0;
+    while (i - run - 1 >= 0 && text[i - run - 1] === '\\') run++;
+    if (run % 2 === 0) return true;
+  }
+  return false;
+}
+
+/** Where bash reads a pattern: `[[ … ]]`, and (globs only) a case item's patterns. */
+function insideTest(node: Node): boolean {
+  for (let p = node.parent; p; p = p.parent) if (p.type === 'test_command' || (node.type === 'extglob_pattern' && p.type === 'case_item')) return true;
+  return false;
+}
+
+/** Nodes that are one word to bash: no blank may stand between their parts. */
+const ONE_WORD = new Set(['variable_assignment', 'concatenation']);
+
+/** A blank bash splits at: not escaped by an odd run of backslashes. */
+function hasUnescapedBlank(text: string): boolean {
+  for (let i = text.search(/[ \t]/); i !== -1; i = text.slice(i + 1).search(/[ \t]/) === -1 ? -1 : i + 1 + text.slice(i + 1).search(/[ \t]/)) {
     let run = 0;
     while (i - run - 1 >= 0 && text[i - run - 1] === '\\') run++;
     if (run % 2 === 0) return true;
@@ -98,6 +120,23 @@ export function divergences(root: Node, source: string): string[] {
   const out: string[] = [];
   const visit = (node: Node) => {
     if (node.type === 'heredoc_redirect') heredoc(node, source, out);
+    if (node.type === 'command_substitution' || node.type === 'process_substitution') {
+      // bash 5.2 drops a `;` after a here-doc inside `$(…)`: `$(a <<EOF … EOF↵b 1 ; c 2)` runs
+      // `b 1 c 2`. What follows a here-doc's end there may be other commands than the tree's.
+      const ends = node.descendantsOfType('heredoc_end');
+      const last = ends[ends.length - 1];
+      const rest = last ? source.slice(last.endIndex, node.endIndex).replace(/\)$/, '') : '';
+      if (/\S/.test(rest)) out.push(`commands after a here-doc inside ${clip(node.text.slice(0, 2))}…), which bash may join (${clip(rest.trim())})`);
+    }
+    // bash splits words at unquoted blanks once `\\↵` is gone; the grammar's word token may run
+    // on past one (`LANG=\\↵ sh echo` is the value `\\↵ sh` to it, and `sh echo` to bash).
+    if (node.type === 'word' && hasUnescapedBlank(node.text.replace(/\\\n/g, ''))) out.push(`a blank inside the word ${clip(node.text)}`);
+    // A digit right before `>` is the descriptor to bash (`2>f`); after a `\\↵` the grammar may take
+    // it as a word of the command and the redirection as stdout's.
+    if (node.type.endsWith('_redirect') && /(?:^|[\s;|(])(?:[0-9]+|\{\w+\})$/.test(source.slice(Math.max(0, node.startIndex - 40), node.startIndex))) out.push(`a redirection whose descriptor the grammar reads as a word (${clip(source.slice(Math.max(0, node.startIndex - 4), node.endIndex))})`);
+    // A pattern or regex is only ever the right side of `[[ … ]]` (or a case pattern) to bash; elsewhere the grammar
+    // has read words as one (`( echo == ; rm x )` hid the rm in a "regex").
+    if ((node.type === 'regex' || node.type === 'extglob_pattern') && !insideTest(node)) out.push(`a pattern outside [[ ]] (${clip(node.text)})`);
     if (node.type === 'ansi_c_string' && ansiCEnd(node.text) !== node.text.length) out.push(`a $'…' string bash ends elsewhere (${clip(node.text)})`);
     if (node.type === 'comment' && !startsWord(source, node.startIndex)) out.push(`a # that bash reads as part of a word (${clip(node.text)})`);
     if ((node.childCount === 0 || node.type === 'word') && !MULTILINE_LEAVES.has(node.type) && /\S/.test(node.text) && hasUnescapedNewline(node.text)) {
@@ -110,7 +149,8 @@ export function divergences(root: Node, source: string): string[] {
       for (let i = 1; i < node.childCount; i++) {
         const a = node.child(i - 1);
         const b = node.child(i);
-        if (!a || !b || NOT_WORDS.has(a.type) || NOT_WORDS.has(b.type)) continue;
+        // A redirection's target touching a word after it is one word to bash too (`<<< ''\\aa`).
+        if (!a || !b || (NOT_WORDS.has(a.type) && !TARGET_REDIRECTS.has(a.type)) || NOT_WORDS.has(b.type)) continue;
         // A backslash-newline between them is removed before words are split: they still touch.
         if (source.slice(a.endIndex, b.startIndex).replace(/\\\n/g, '') === '') out.push(`a word the grammar splits where bash reads one (${clip(a.text + b.text)})`);
       }
@@ -134,6 +174,8 @@ export function divergences(root: Node, source: string): string[] {
       for (let i = 0; i + 1 < edges.length; i += 2) {
         const gap = edges[i + 1]! > edges[i]! ? source.slice(edges[i], edges[i + 1]) : '';
         if (!/^(?:[ \t\r\n]|\\\n)*$/.test(gap)) out.push(`text the grammar skips between words (${clip(gap)})`);
+        // Inside what bash reads as one word, a blank ends it (`LANG=\\↵ sh echo` sets LANG to nothing and runs sh).
+        else if (ONE_WORD.has(node.type) && gap.replace(/\\\n/g, '') !== '') out.push(`a blank inside the word ${clip(node.text)}`);
       }
     }
     if (ONE_LINE.has(node.type)) {

