@@ -5,9 +5,10 @@
 // obeys it (an include path spelled `"evil\tcfg"`, or one continued over a backslash-newline), so
 // this follows git character by character, and its tests compare it with git itself.
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join } from 'node:path';
-import { realPathOf } from '../fs/paths';
+import { dirname } from 'node:path';
+import { isInside, realPathOf } from '../fs/paths';
 import { readRegularFile } from '../fs/read';
+import { gitPathTargets } from './gitPath';
 
 export interface ConfigEntry {
   /** `section.subsection.key` as git lists it: section and key lowercased, the quoted subsection as written. */
@@ -206,24 +207,6 @@ const INCLUDE_DEPTH = 10;
 /** Config files read for one repository, includes counted: past this the reading stops and says so. */
 const MAX_FILES = 64;
 
-/**
- * Where an include path leads from the file that names it, as the kernel resolves the path git
- * builds: `..` after a symlinked folder leads to the link target's parent, not back where the
- * text suggests. Undefined when a folder on the way is missing (git then reads nothing).
- */
-async function includeTarget(from: string, path: string): Promise<string | undefined> {
-  let cur = path.startsWith('~/') ? homedir() : isAbsolute(path) ? '/' : dirname(from);
-  for (const seg of (path.startsWith('~/') ? path.slice(2) : path).split('/')) {
-    if (seg === '' || seg === '.') continue;
-    if (seg === '..') {
-      const real = await realPathOf(cur);
-      if (real === undefined) return undefined;
-      cur = dirname(real);
-    } else cur = join(cur, seg);
-  }
-  return cur;
-}
-
 /** An entry and the file it was read from (a relative core.worktree is read against the git folder, not the file). */
 export interface FileEntry extends ConfigEntry {
   file: string;
@@ -236,9 +219,38 @@ export interface ConfigRead {
   problems: string[];
   /** Real paths already read (an include loop, or links leading to one file by many paths). */
   seen: Set<string>;
+  /**
+   * Folders an include may lead into (the workspace, the repository's git folders). An include
+   * leading anywhere else, or to a file whose place is not known exactly, is not read: it is
+   * named in `outside` by the path the including file writes, never by anything the target holds
+   * (a refusal naming the keys of `~/.pypirc` tells what is in it). Undefined: any folder.
+   */
+  roots?: readonly string[];
+  /** Includes not followed because they lead outside `roots`, worded to follow "the repository at X". */
+  outside: string[];
 }
 
-export const newConfigRead = (): ConfigRead => ({ entries: [], problems: [], seen: new Set() });
+export const newConfigRead = (roots?: readonly string[]): ConfigRead => ({ entries: [], problems: [], seen: new Set(), outside: [], ...(roots ? { roots } : {}) });
+
+/** Follows one include path named in `from`: reads its target when it is known and allowed, else says why not. */
+async function followInclude(from: string, path: string, into: ConfigRead, depth: number): Promise<void> {
+  // Git opens the bytes as written, up to a NUL: such a name cannot be followed here.
+  if (path.includes('\0')) {
+    into.problems.push(`${from} includes a file by a name that cannot be followed`);
+    return;
+  }
+  for (const target of gitPathTargets(path, dirname(from), homedir())) {
+    if ('unknown' in target) {
+      into.problems.push(`${from} includes ${path}, a file Threadline cannot place exactly as git does (${target.unknown})`);
+      continue;
+    }
+    if (into.roots && !into.roots.some((root) => isInside(root, target.path))) {
+      into.outside.push(`includes ${path} (in ${from}), a file outside the workspace`);
+      continue;
+    }
+    await readConfigFile(target.path, into, depth + 1);
+  }
+}
 
 /** The entries of a config file and of everything it includes, in the order git reads them, added to `into`. */
 export async function readConfigFile(file: string, into: ConfigRead, depth = 0): Promise<ConfigRead> {
@@ -267,16 +279,7 @@ export async function readConfigFile(file: string, into: ConfigRead, depth = 0):
   for (const e of parseGitConfig(text).entries) {
     into.entries.push({ ...e, file });
     if (!isInclude(e.name)) continue;
-    for (const path of spellings(e)) {
-      if (!path) continue;
-      // Git opens the bytes as written, up to a NUL: such a name cannot be followed here.
-      if (path.includes('\0')) {
-        into.problems.push(`${file} includes a file by a name that cannot be followed`);
-        continue;
-      }
-      const target = await includeTarget(file, path);
-      if (target !== undefined) await readConfigFile(target, into, depth + 1);
-    }
+    for (const path of spellings(e)) if (path) await followInclude(file, path, into, depth);
   }
   return into;
 }

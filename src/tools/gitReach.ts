@@ -160,7 +160,8 @@ export async function reachableRepositories(cwd: string): Promise<Reach> {
     const files = [join(repo.commonDir, 'config'), join(repo.gitDir, 'config.worktree'), join(repo.commonDir, 'config.worktree')];
     if (!same(repo.commonDir, repo.gitDir)) files.push(join(repo.gitDir, 'config'));
     // Each repository reads its files afresh: two repositories sharing a config judge its core.worktree each against their own folder.
-    const read = newConfigRead();
+    // Its includes may lead into the workspace and its own git folders; one leading elsewhere is not read.
+    const read = newConfigRead([cwd, repo.gitDir, repo.commonDir]);
     for (const file of files) await readConfigFile(file, read);
     const entries = read.entries;
     names.push(...entries.map((e) => e.name));
@@ -171,6 +172,7 @@ export async function reachableRepositories(cwd: string): Promise<Reach> {
     const redirected = await redirection(repo, entries, cwd);
     if (redirected) return refuse(`${redirected}, outside the workspace`);
     if (read.problems[0]) return refuse(`has a config git reads differently from Threadline: ${read.problems[0]}`);
+    if (read.outside[0]) return refuse(read.outside[0]);
     const ctx = { workspace: cwd, top: repo.top, home: homedir() };
     for (const e of entries) {
       const why = settingRefusal(e, ctx);

@@ -6,8 +6,9 @@
 // names a file passes when the file is inside the workspace; anything else stops the command and
 // names the setting. A repository's config is its own to write only through a clone's defaults
 // and the user's own commands, so a stop here is rare outside a downloaded `.git` folder.
-import { isInside, kernelJoin } from '../fs/paths';
+import { isInside } from '../fs/paths';
 import type { ConfigEntry } from './gitConfigFile';
+import { gitPathTargets } from './gitPath';
 import { switchedOff } from './gitPrograms';
 
 /** Sections whose every key starts nothing and reads no file outside (or is switched off by the guard). */
@@ -26,7 +27,7 @@ const PLAIN_SECTIONS = new Set([
  * Keys that name a file git reads but are not named like one: the rest (`*file`, `*dir`, `*path`)
  * the suffix rule below judges the same way.
  */
-const FILE_KEYS = new Set(['commit.template', 'http.sslcert', 'http.sslkey', 'http.sslcainfo']);
+const FILE_KEYS = new Set(['commit.template', 'http.sslcert', 'http.sslkey', 'http.sslcainfo', 'http.proxysslcert', 'http.proxysslkey', 'http.proxysslcainfo']);
 
 /** Settings that run a program the guard cannot switch off by a value of its own. */
 const PROGRAM_KEYS: readonly RegExp[] = [/^remote\..+\.vcs$/, /^tar\..+\.command$/, /^help\.browser$/, /^gui\.editor$/, /^lfs\.customtransfer\./, /^lfs\.extension\./];
@@ -71,10 +72,17 @@ export interface SettingContext {
   home: string;
 }
 
-function outside(path: string, ctx: SettingContext): boolean {
-  // Joined as git opens it: `link/..` is taken after the link, not dropped as text.
-  const abs = path === '~' ? ctx.home : path.startsWith('~/') ? kernelJoin(ctx.home, path.slice(2)) : kernelJoin(ctx.top, path);
-  return !isInside(ctx.workspace, abs);
+/**
+ * Why a path value of the repository's leads outside the workspace as git reads it, or undefined
+ * when every file it may name is inside. A target git finds by a rule Threadline does not follow
+ * exactly (`%(prefix)/`, `~user/`, `/proc/self`) counts as outside.
+ */
+function outside(path: string, ctx: SettingContext): string | undefined {
+  for (const target of gitPathTargets(path, ctx.top, ctx.home)) {
+    if ('unknown' in target) return `a file Threadline cannot place exactly as git does (${target.unknown})`;
+    if (!isInside(ctx.workspace, target.path)) return 'outside the workspace';
+  }
+  return undefined;
 }
 
 /**
@@ -103,11 +111,14 @@ export function settingRefusal(e: ConfigEntry, ctx: SettingContext): string | un
     const local = where === undefined ? undefined : localPath(where);
     if (local !== undefined && outside(local, ctx)) return LOCAL_REMOTE;
   }
-  if (FILE_KEYS.has(bare) && e.value && outside(e.value, ctx)) return `sets ${e.name} to ${e.value}, a file outside the workspace that git would read`;
+  const away = (): string | undefined => (e.value ? outside(e.value, ctx) : undefined);
+  const file = FILE_KEYS.has(bare) ? away() : undefined;
+  if (file) return `sets ${e.name} to ${e.value}, ${file}, which git would read`;
   // Beyond the lists: a setting named like a program is one, and one named like a file or folder
   // is judged by where it leads (format.outputDirectory writes there), unless the guard sets it.
   if (section === 'include' || section === 'includeif' || ENV_SET.has(e.name) || switchedOff(e.name)) return undefined;
   if (/(cmd|command|program|helper|editor|pager|exec|hook|script)$/.test(key)) return `sets ${e.name}, which names a program git runs`;
-  if (/(file|dir|directory|path|prefix)$/.test(key) && e.value && key !== 'worktree' && outside(e.value, ctx)) return `sets ${e.name} to ${e.value}, outside the workspace, where git would read or write`;
+  const named = /(file|dir|directory|path|prefix)$/.test(key) && key !== 'worktree' ? away() : undefined;
+  if (named) return `sets ${e.name} to ${e.value}, ${named}, where git would read or write`;
   return undefined;
 }

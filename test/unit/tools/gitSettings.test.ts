@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { settingRefusal } from '../../../src/tools/gitSettings';
+import { LOCAL_REMOTE, settingRefusal } from '../../../src/tools/gitSettings';
 
 const ctx = { workspace: '/ws/proj', top: '/ws/proj', home: '/home/u' };
 
@@ -9,7 +9,8 @@ const ctx = { workspace: '/ws/proj', top: '/ws/proj', home: '/home/u' };
 const FILE_SETTINGS = [
   'commit.template', 'blame.ignoreRevsFile', 'core.excludesFile', 'diff.orderFile', 'format.signatureFile', 'init.templateDir',
   'mailmap.file', 'gpg.ssh.allowedSignersFile', 'http.cookieFile', 'http.sslCert', 'http.sslKey', 'http.sslCAInfo',
-  'http.sslCAPath', 'sendemail.aliasesFile', 'http.https://example.com.sslCert',
+  'http.sslCAPath', 'sendemail.aliasesFile', 'http.https://example.com.sslCert', 'http.proxySSLCert', 'http.proxySSLKey',
+  'http.proxySSLCAInfo',
 ];
 
 describe('which repository settings git may obey inside Bash', () => {
@@ -23,4 +24,22 @@ describe('which repository settings git may obey inside Bash', () => {
       assert.equal(settingRefusal(entry('notes/tmpl.txt'), ctx), undefined);
     });
   }
+
+  // Git expands these before it opens the file; what it then opens cannot be known exactly here
+  // (its install folder, another user's home from the password database, its own /proc/self).
+  it('a path spelled with %(prefix)/, ~user/, ~, :(optional) or through /proc/self is judged as git expands it', () => {
+    for (const value of ['%(prefix)/../proc/self/cwd/../.ssh/id_rsa', '%(prefix)/share/x', '%(prefix)//etc/passwd', '~root/x', '~nobody', '~', ':(optional)/etc/passwd', ':(optional)~/.ssh/id_rsa', ':(optional)%(prefix)/x', '/proc/self/cwd/x', '/proc/thread-self/cwd/x']) {
+      for (const name of ['commit.template', 'core.excludesfile', 'blame.ignorerevsfile', 'http.proxysslkey']) {
+        const why = settingRefusal({ name, value }, ctx);
+        assert.ok(why && why.includes(value), `${name}=${value}: ${why}`);
+      }
+    }
+    // What git reads as plain relative names stays inside: `./` before `%(prefix)` is git's own escape.
+    for (const value of [':(optional)notes/t.txt', './%(prefix)/t', '%(prefix)', 'a~b/t']) assert.equal(settingRefusal({ name: 'commit.template', value }, ctx), undefined, value);
+  });
+
+  it('a remote on this machine spelled with ~user/ or %(prefix)/ turns local transport off', () => {
+    for (const value of ['~root/repo', '%(prefix)/../srv/repo', '~/other']) assert.equal(settingRefusal({ name: 'remote.origin.url', value }, ctx), LOCAL_REMOTE, value);
+    assert.equal(settingRefusal({ name: 'remote.origin.url', value: 'vendor/lib.git' }, ctx), undefined);
+  });
 });
