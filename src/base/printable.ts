@@ -8,6 +8,12 @@ export const UNSAFE_BEYOND_ASCII = '\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\
 
 const UNSAFE = new RegExp(`[\u0000-\u001f\u007f-\u009f${UNSAFE_BEYOND_ASCII}]`, 'g');
 
+/** Whether printable() would change the text. */
+export function hasUnsafe(text: string): boolean {
+  UNSAFE.lastIndex = 0;
+  return UNSAFE.test(text);
+}
+
 /**
  * Text from a repository or a model, made safe to print to a terminal: control characters
  * (C0, DEL, C1, and the bidirectional overrides) are written as escapes, so an escape sequence
@@ -18,4 +24,14 @@ export function printable(text: string): string {
     const code = c.codePointAt(0)!;
     return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
   });
+}
+
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * The same, for text shown in a box as well as a terminal (an MCP server's approval text): a
+ * newline is written `\n`, so forty of them cannot push what follows out of view.
+ */
+export function visible(text: string): string {
+  return printable(text.replace(/[\n\r\t]/g, (c) => NAMED[c]!));
 }

@@ -71,7 +71,11 @@ async function run(args: McpCliArgs, services: McpServices, io: CliIo): Promise<
       return 1;
     }
     if (c.scope !== 'project') io.out(`${printable(c.name)} comes from ${printable(c.source)} (${c.scope} scope), which needs no approval.\n`);
-    else if (args.action === 'approve') io.out(`Approved ${printable(c.name)} for this folder; it starts from now on while the folder is trusted (a changed definition asks again).\n`);
+    else if (args.action === 'approve') {
+      // The definition approved is the one read just now, which may differ from the one `mcp list` showed: say what it was.
+      io.out(`Approved ${printable(c.name)} for this folder, as ${printable(c.source)} defines it now:\n  ${printable(m.describe(c))}\n`);
+      io.out(`It starts from now on while the folder is trusted; any change to this definition asks again.\n`);
+    }
     else io.out(`Denied ${printable(c.name)} for this folder; it stays off until threadline mcp reset ${printable(c.name)}.\n`);
     return 0;
   }

@@ -9,6 +9,7 @@ import { maxResultTokensFromEnv, McpServices, timeoutsFromEnv } from '../mcp/ser
 import { FileOAuthStore } from '../mcp/oauthStore';
 import { FileApprovalStore, serverGrants } from '../mcp/trust';
 import type { WithheldGrant } from '../permissions/projectTrust';
+import { activeAllowRules, readClaudeSettings } from '../permissions/ruleSources';
 import type { Host } from '../ports/host';
 import { cliSessionsDir, cliStateDir } from '../sessions/paths';
 import { childEnv } from '../tools/childEnv';
@@ -40,6 +41,8 @@ export function cliMcpServices(cwd: string, mcp: McpArgs, env: NodeJS.ProcessEnv
   const home = env.HOME || homedir();
   const oauth = new FileOAuthStore(join(cliStateDir(env), 'mcp-oauth.json'), cwd);
   let first = config;
+  // Claude Code's settings files, whose allow rules a project server's approval names when they cover its tools.
+  const claude = readClaudeSettings({ cwd, env, home });
   return new McpServices({
     cwd,
     home,
@@ -58,6 +61,7 @@ export function cliMcpServices(cwd: string, mcp: McpArgs, env: NodeJS.ProcessEnv
     // A terminal has no browser to open: the sign-in page is printed, and the server waits for it.
     oauth: { load: (s) => oauth.load(s), save: (s, st) => oauth.save(s, st), open: (url, server) => io?.err(`threadline: MCP server "${printable(server)}" asks you to sign in; open ${printable(url.href)}\n`) },
     maxResultTokens: () => maxResultTokensFromEnv(env) ?? 25_000,
+    allowRules: () => activeAllowRules(claude, host.isTrusted()),
     ...timeoutsFromEnv(env),
   });
 }

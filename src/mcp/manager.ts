@@ -6,10 +6,13 @@ import type { IDisposable } from '../base/lifecycle';
 import type { Logger } from '../ports/logger';
 import type { McpServerView } from '../shared/mcpView';
 import { estimateTokens } from '../conversation/tokens';
+import { placeCommand } from './config/command';
+import { describeSpec } from './config/describe';
 import { expandSpec } from './config/expand';
 import type { McpConfigResult, McpInputSpec } from './config/sources';
-import { needsApproval, needsTrust, type McpConfigProblem, type McpServerConfig } from './config/types';
+import { needsApproval, needsTrust, startFolder, type McpConfigProblem, type McpServerConfig } from './config/types';
 import type { Connect, McpOAuthHost } from './connection';
+import type { NamedRule } from './names';
 import { loadConnect } from './sdkLoader';
 import { McpServer, type Blocked } from './server';
 import type { ApprovalDecision, ApprovalStore } from './trust';
@@ -45,6 +48,11 @@ export interface McpManagerOptions {
   /** Signing in to remote servers that ask for OAuth (browser in VS Code; printed URL in the CLI). */
   oauth?: McpOAuthHost;
   log?: Logger;
+  /**
+   * The allow rules in force here, with where each is written: a workspace server's approval
+   * names those that already cover its tools (a rule names a server by its name alone).
+   */
+  allowRules?(): readonly NamedRule[];
 }
 
 export class McpManager implements IDisposable {
@@ -123,13 +131,18 @@ export class McpManager implements IDisposable {
     const o = this.opts;
     return {
       connect: o.connect ?? loadConnect,
-      resolve: (c: McpServerConfig) =>
-        expandSpec(c.spec, {
+      resolve: async (c: McpServerConfig) => {
+        const r = await expandSpec(c.spec, {
           env: o.env,
           workspaceFolder: o.cwd,
           home: o.home,
           ...(o.input ? { input: (id: string) => o.input!(id, this.inputs.get(id)) } : {}),
-        }),
+        });
+        // What starts is the program the approval named: placeCommand is the description's own lookup.
+        if (!r.ok || r.spec.transport !== 'stdio') return r;
+        return placeCommand(r.spec, { home: o.home, workspace: o.cwd, startDir: startFolder(c.scope, { workspace: o.cwd, home: o.home }), env: o.env });
+      },
+      describe: (c: McpServerConfig) => this.describe(c),
       folders: { workspace: o.cwd, home: o.home },
       baseEnv: o.env,
       clientVersion: o.clientVersion,
@@ -137,6 +150,17 @@ export class McpManager implements IDisposable {
       ...(o.retryDelaysMs ? { retryDelaysMs: o.retryDelaysMs } : {}),
       ...(o.oauth ? { oauth: o.oauth } : {}),
     };
+  }
+
+  /**
+   * What a server runs, as its approval and the status view show it: the program its command
+   * resolves to, and for a workspace's server the CHECK warnings first.
+   */
+  describe(c: McpServerConfig): string {
+    if (c.invalid) return '';
+    const o = this.opts;
+    const folders = { workspace: o.cwd, home: o.home };
+    return describeSpec(c.spec, { fromWorkspace: needsApproval(c.scope), name: c.name, home: o.home, workspace: o.cwd, startDir: startFolder(c.scope, folders), env: o.env, allowRules: needsApproval(c.scope) ? (o.allowRules?.() ?? []) : [] });
   }
 
   /** Why a server may not start now, or undefined when it may. */

@@ -58,3 +58,25 @@ export function serverOfRule(ruleTool: string): string | undefined {
   // `mcp__a__b` names a tool, not a server: only the bare and the wildcard forms name servers.
   return ruleTool.endsWith('__*') || !m[1]!.includes('__') ? m[1] : undefined;
 }
+
+/** An allow rule and where it is written ("~/.claude/settings.json"). */
+export interface NamedRule {
+  rule: string;
+  source: string;
+}
+
+/**
+ * The rules that speak for tools of a server of this name, as the permission engine matches
+ * them (mcpRuleCovers): `mcp__db`, `mcp__db__*` and `mcp__db__tool` all name tools of any server
+ * called `db`, whichever folder the rule was written for.
+ */
+export function rulesNamingServer(server: string, rules: readonly NamedRule[]): NamedRule[] {
+  const n = normalizeName(server);
+  return rules.filter(({ rule }) => {
+    // A pattern other than `*` never matches an MCP tool (they take none); `(*)` and `()` mean the whole tool.
+    const m = /^([^()]*)(?:\(\*?\))?$/.exec(rule.trim());
+    if (!m) return false;
+    const tool = m[1]!;
+    return serverOfRule(tool) === n || tool.startsWith(`mcp__${n}__`);
+  });
+}

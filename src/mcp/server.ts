@@ -4,8 +4,7 @@
 import { Emitter, type Event } from '../base/event';
 import type { McpServerView } from '../shared/mcpView';
 import { estimateTokens } from '../conversation/tokens';
-import { describeSpec } from './config/parse';
-import { needsApproval, startFolder, type McpServerConfig, type ResolvedSpec } from './config/types';
+import { startFolder, type McpServerConfig, type ResolvedSpec } from './config/types';
 import { McpConnectError, type Connect, type McpCallResult, type McpConnection, type McpOAuthHost, type McpToolInfo } from './connection';
 
 /** Lines of a server's stderr kept for the status view and error messages. */
@@ -17,6 +16,8 @@ export interface ServerDeps {
   connect(): Promise<Connect>;
   /** The spec with its variables and inputs filled in, or why it cannot be. */
   resolve(config: McpServerConfig): Promise<{ ok: true; spec: ResolvedSpec } | { ok: false; error: string }>;
+  /** What it runs, as the approval shows it (the manager's describe). */
+  describe(config: McpServerConfig): string;
   /** The workspace and the user's home folder: where a stdio server starts is startFolder's answer. */
   folders: { workspace: string; home: string };
   baseEnv: NodeJS.ProcessEnv;
@@ -71,7 +72,7 @@ export class McpServer {
       scope: this.config.scope,
       source: this.config.source,
       transport: this.config.spec.transport,
-      target: this.config.invalid ? '' : describeSpec(this.config.spec, needsApproval(this.config.scope)),
+      target: this.deps.describe(this.config),
       state: this.view.state,
       detail: this.view.detail,
       ...(this.log ? { logTail: this.log.split('\n').slice(-12).join('\n').trim() } : {}),

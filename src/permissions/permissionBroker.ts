@@ -15,7 +15,7 @@ export interface PermissionEngine {
   grantForSession(call: { tool: Tool; input: unknown }): void;
   /** What that grant would cover, for the prompt's button (a label) and its tooltip (a sentence). */
   sessionGrant?(call: { tool: Tool; input: unknown }): { label: string; scope: string };
-  /** "Allow this server": every tool of the call's MCP server, remembered in the user's settings. */
+  /** "Allow this server": every tool of the call's MCP server, remembered for this folder. */
   grantServer?(call: { tool: Tool; input: unknown }): void;
   /** Binds a background agent's own check by the same rules (see Permissions.boundedCheck). */
   boundedCheck?(roots: readonly string[], own: (tool: Tool, input: unknown) => PermissionOutcome): (tool: Tool, input: unknown) => PermissionOutcome;

@@ -56,8 +56,11 @@ export interface PermissionOptions {
   home?: string;
   /** Judges Bash commands on their parse tree; one shared parser unless a test gives its own. */
   bash?: BashChecker;
-  /** Writes an allow rule to the user's own settings ("Allow this server"); without it the grant lasts the session. */
-  saveUserRule?(rule: string): Promise<void>;
+  /**
+   * Remembers the rule of "Allow this server" for this folder (the host keeps it and gives it
+   * back through sources()); without it the grant lasts the session.
+   */
+  saveServerRule?(rule: string): Promise<void>;
 }
 
 /** Writes inside these folders always ask, as the reference does even in its bypass mode. */
@@ -317,13 +320,14 @@ export class Permissions implements PermissionEngine, SearchScope {
 
   /**
    * "Allow this server": every tool of the call's MCP server runs without asking, from now on in
-   * this session and, through the host, in the user's own settings.
+   * this session and, through the host, in this folder (not in the user's settings: a rule names
+   * a server by its name, and another folder's server of that name is not the one allowed).
    */
   grantServer({ tool }: { tool: Tool; input: unknown }): void {
     const rule = serverRule(tool);
     if (!rule) return;
     this.grants.push({ tool: rule, pattern: undefined, source: `${rule} (allowed for this server)` });
-    void this.opts.saveUserRule?.(rule).catch((err: unknown) => this.warnOnce(`could not save ${rule} to your settings: ${err instanceof Error ? err.message : String(err)}`));
+    void this.opts.saveServerRule?.(rule).catch((err: unknown) => this.warnOnce(`could not remember ${rule} for this folder: ${err instanceof Error ? err.message : String(err)}`));
   }
 
   /** Whether a read of this real path would run without asking (workspace, added folders, rules). */

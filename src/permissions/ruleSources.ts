@@ -113,6 +113,13 @@ export function describeSources(sources: readonly RuleSource[], trusted: boolean
   return out;
 }
 
+/** The allow rules that apply (a project file's only while the folder is trusted), with where each is written. */
+export function activeAllowRules(sources: readonly RuleSource[], trusted: boolean): Array<{ rule: string; source: string }> {
+  return describeSources(sources, trusted)
+    .filter((r) => r.behavior === 'allow' && r.active)
+    .map((r) => ({ rule: r.rule, source: r.source }));
+}
+
 const NOT_TRUSTED = ' (not applied: the folder is not trusted)';
 
 /** The rule list as lines for `threadline context` and Show Context; rules come from files, so they are made printable. */

@@ -109,7 +109,7 @@ export type ViewMessage =
 
 export type ViewMessageKind = ViewMessage['kind'];
 
-/** `allow-server`: every tool of the call's MCP server, written to the user's settings. */
+/** `allow-server`: every tool of the call's MCP server, remembered for this folder. */
 export type PermissionDecision = 'allow-once' | 'allow-session' | 'allow-server' | 'deny';
 
 export interface PermissionPromptView {

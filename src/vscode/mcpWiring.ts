@@ -1,6 +1,6 @@
 // MCP in the VS Code face: the window's servers (started after activation, never waited for),
 // the host's trust (Workspace Trust) as the folder's trust, approvals in the extension's global storage, `inputs`
-// secrets in SecretStorage, "Allow this server" in the user's settings, and the status the
+// secrets in SecretStorage, "Allow this server" for this folder in the extension's global state, and the status the
 // panel shows. Every server process ends with the window.
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
@@ -13,13 +13,14 @@ import { maxResultTokensFromEnv, McpServices, timeoutsFromEnv } from '../mcp/ser
 import type { McpOAuthHost, McpOAuthState } from '../mcp/connection';
 import type { McpToolset } from '../mcp/toolset';
 import { authorizationPageProblem } from '../mcp/oauthPage';
-import { FileApprovalStore } from '../mcp/trust';
+import { FileApprovalStore, folderKey } from '../mcp/trust';
+import { activeAllowRules, readClaudeSettings } from '../permissions/ruleSources';
 import type { Host } from '../ports/host';
 import type { Logger } from '../ports/logger';
 import type { Store } from '../shared/store';
 import type { AppState } from '../state/appState';
 import { childEnv } from '../tools/childEnv';
-import { readMcpUserServers } from './settings';
+import { readMcpUserServers, readPermissionSettings } from './settings';
 
 export interface McpWiringDeps {
   context: vscode.ExtensionContext;
@@ -37,8 +38,14 @@ export interface VscodeMcp {
   /** The MCP tools of the session being created (the previous session's view is let go). */
   toolsetFor(sessionId: () => string): McpToolset;
   actions: McpActions;
-  /** Writes `rule` to threadline.permissions.allow in the user's settings ("Allow this server"). */
-  saveUserRule(rule: string): Promise<void>;
+  /**
+   * Remembers `rule` ("Allow this server") for this folder only: a rule names a server by its
+   * name, so one in the user's settings would also let a clone's own server of that name run
+   * its tools unasked.
+   */
+  saveServerRule(rule: string): Promise<void>;
+  /** The rules "Allow this server" remembered for this folder. */
+  serverRules(): string[];
   resultsRoot: string;
 }
 
@@ -73,8 +80,13 @@ function oauthHost(context: vscode.ExtensionContext, cwd: string): McpOAuthHost 
   };
 }
 
+/** The label rules of "Allow this server" carry in messages and in the approval. */
+export const SERVER_RULES_LABEL = 'Allow this server (this folder)';
+
 export function createMcpWiring(d: McpWiringDeps): VscodeMcp {
   const resultsRoot = join(d.sessionsDir, 'tool-results');
+  const serverRulesKey = `threadline.mcp.allowedServers.${createHash('sha256').update(folderKey(d.cwd)).digest('hex').slice(0, 16)}`;
+  const serverRules = () => d.context.globalState.get<string[]>(serverRulesKey) ?? [];
   const services = new McpServices({
     cwd: d.cwd,
     home: homedir(),
@@ -91,6 +103,8 @@ export function createMcpWiring(d: McpWiringDeps): VscodeMcp {
     maxResultTokens: () => vscode.workspace.getConfiguration('threadline').get<number>('mcp.maxResultTokens') || maxResultTokensFromEnv(process.env) || 25_000,
     ...timeoutsFromEnv(process.env),
     log: d.log,
+    allowRules: () =>
+      activeAllowRules([{ label: 'threadline.permissions (user settings)', ...readPermissionSettings() }, ...readClaudeSettings({ cwd: d.cwd }), { label: SERVER_RULES_LABEL, allow: serverRules() }], d.host.isTrusted()),
   });
   let current: McpToolset | undefined;
   let published = '';
@@ -151,10 +165,10 @@ export function createMcpWiring(d: McpWiringDeps): VscodeMcp {
       deny: (name) => act(`deny ${name}`, () => services.manager.decide(name, 'denied')),
       restart: (name) => act(`restart ${name}`, () => services.manager.restart(name)),
     },
-    async saveUserRule(rule) {
-      const c = vscode.workspace.getConfiguration('threadline');
-      const now = c.inspect<string[]>('permissions.allow')?.globalValue ?? [];
-      if (!now.includes(rule)) await c.update('permissions.allow', [...now, rule], vscode.ConfigurationTarget.Global);
+    serverRules,
+    async saveServerRule(rule) {
+      const now = serverRules();
+      if (!now.includes(rule)) await d.context.globalState.update(serverRulesKey, [...now, rule]);
     },
   };
 }

@@ -5,6 +5,7 @@ import { createToolRegistry } from '../tools/builtin';
 import type { Host } from '../ports/host';
 import type { ToolRegistry, ToolSource } from '../tools/registry';
 import { readAdditionalDirectories, readPermissionSettings } from './settings';
+import { SERVER_RULES_LABEL } from './mcpWiring';
 
 export interface PermissionWiringOptions {
   cwd: string;
@@ -13,7 +14,7 @@ export interface PermissionWiringOptions {
   /** Trust decides whether the project's own settings files count; a bad rule is told. */
   host: Pick<Host, 'isTrusted' | 'notify'>;
   /** The window's MCP servers: this session's tools from them, reads of results written aside, "Allow this server". */
-  mcp?: { toolsetFor(sessionId: () => string): ToolSource; resultsRoot: string; saveUserRule(rule: string): Promise<void> };
+  mcp?: { toolsetFor(sessionId: () => string): ToolSource; resultsRoot: string; saveServerRule(rule: string): Promise<void>; serverRules(): string[] };
   /** The session the tools are for (its results written aside are kept under its id). */
   sessionId?(): string;
 }
@@ -63,11 +64,11 @@ function permissionsAndTools(w: PermissionWiringOptions): { permissions: Permiss
       sources: () => [
         ...(claude ??= readClaudeSettings({ cwd: w.cwd, warn })),
         { label: 'threadline.additionalDirectories', additionalDirectories: readAdditionalDirectories() },
-        ...(w.mcp ? [{ label: 'MCP results written aside', additionalDirectories: [w.mcp.resultsRoot] }] : []),
+        ...(w.mcp ? [{ label: 'MCP results written aside', additionalDirectories: [w.mcp.resultsRoot] }, { label: SERVER_RULES_LABEL, allow: w.mcp.serverRules() }] : []),
       ],
       // <user data>/User holds settings.json, keybindings and every extension's storage.
       protectedPaths: [dirname(dirname(w.globalStorageDir))],
-      ...(w.mcp ? { saveUserRule: w.mcp.saveUserRule } : {}),
+      ...(w.mcp ? { saveServerRule: w.mcp.saveServerRule } : {}),
     },
     warn,
   );

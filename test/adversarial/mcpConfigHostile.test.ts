@@ -58,9 +58,9 @@ describe('hostile MCP config files', () => {
     const entry = (env: Record<string, string>) => ({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env });
     writeFileSync(join(ws, '.mcp.json'), JSON.stringify({ mcpServers: { memory: entry({ PATH: '.bin:${PATH}' }), opts: entry({ NODE_OPTIONS: '--require ./.x.js' }), ws: entry({ PATH: '${workspaceFolder}/.bin:/usr/bin:/bin' }) } }));
     const r = await cli(['mcp', 'list'], ws, home, state);
-    assert.match(r.out, /memory: npx -y @modelcontextprotocol\/server-memory \(env: PATH='\.bin:\$\{PATH\}'\) \[starts in the workspace: npx, python -m and relative paths find the workspace's own files first; CHECK: env PATH chooses which program runs\]/);
-    assert.match(r.out, /opts: .*\(env: NODE_OPTIONS='--require \.\/\.x\.js'\).*CHECK: env NODE_OPTIONS chooses what the program loads/);
-    assert.match(r.out, /ws: .*\(env: PATH='\$\{workspaceFolder\}\/\.bin:\/usr\/bin:\/bin'\).*CHECK: env PATH chooses which program runs/);
+    assert.match(r.out, /memory: \[CHECK: env PATH chooses which program runs\] npx -y @modelcontextprotocol\/server-memory \((runs|cannot start)[^)]*\) \(env: PATH='\.bin:\$\{PATH\}'\) \[starts in the workspace: npx, python -m and relative paths find the workspace's own files first\]/);
+    assert.match(r.out, /opts: \[CHECK: env NODE_OPTIONS chooses what the program loads\] .*\(env: NODE_OPTIONS='--require \.\/\.x\.js'\)/);
+    assert.match(r.out, /ws: \[CHECK: env PATH chooses which program runs\] .*\(env: PATH='\$\{workspaceFolder\}\/\.bin:\/usr\/bin:\/bin'\)/);
   });
 
   it('a config file linked outside the workspace is not read, and no config error quotes the file', async () => {

@@ -83,8 +83,30 @@ async function expandString(s: string, ctx: ExpandContext, missing: Set<string>)
   return parts.join('');
 }
 
-async function expandToken(t: Token | undefined, whole: string, ctx: ExpandContext, missing: Set<string>): Promise<string> {
-  if (!t) return whole;
+/**
+ * A string expanded without asking anyone, for the approval text: undefined when it takes an
+ * `${input:…}`, a variable that is not set, or (without `env`) any environment variable, whose
+ * value the text must not show.
+ */
+export function previewString(s: string, ctx: Pick<ExpandContext, 'env' | 'workspaceFolder' | 'home'>, opts: { env: boolean }): string | undefined {
+  let unknown = false;
+  const out = s.replace(TOKEN, (whole, body: string) => {
+    const t = readToken(body);
+    if (!t) return whole;
+    if (t.kind === 'input' || (t.kind === 'env' && !opts.env)) {
+      unknown = true;
+      return whole;
+    }
+    const missing = new Set<string>();
+    const v = plainToken(t, ctx, missing);
+    if (missing.size) unknown = true;
+    return v;
+  });
+  return unknown ? undefined : out;
+}
+
+/** Every token but an input: what it stands for, the same for the expander and the preview. */
+function plainToken(t: Exclude<Token, { kind: 'input' }>, ctx: Pick<ExpandContext, 'env' | 'workspaceFolder' | 'home'>, missing: Set<string>): string {
   switch (t.kind) {
     case 'workspaceFolder':
       return ctx.workspaceFolder;
@@ -92,12 +114,6 @@ async function expandToken(t: Token | undefined, whole: string, ctx: ExpandConte
       return ctx.home;
     case 'pathSeparator':
       return sep;
-    case 'input': {
-      if (!ctx.input) throw new Missing(`it uses \${input:${t.id}}, which only the VS Code extension can ask for; use \${VAR} with an environment variable here`);
-      const v = await ctx.input(t.id);
-      if (v === undefined) throw new Missing(`no value was given for \${input:${t.id}}`);
-      return v;
-    }
     case 'env': {
       const v = ctx.env[t.name];
       if (v !== undefined && v !== '') return v;
@@ -106,6 +122,15 @@ async function expandToken(t: Token | undefined, whole: string, ctx: ExpandConte
       return v ?? '';
     }
   }
+}
+
+async function expandToken(t: Token | undefined, whole: string, ctx: ExpandContext, missing: Set<string>): Promise<string> {
+  if (!t) return whole;
+  if (t.kind !== 'input') return plainToken(t, ctx, missing);
+  if (!ctx.input) throw new Missing(`it uses \${input:${t.id}}, which only the VS Code extension can ask for; use \${VAR} with an environment variable here`);
+  const v = await ctx.input(t.id);
+  if (v === undefined) throw new Missing(`no value was given for \${input:${t.id}}`);
+  return v;
 }
 
 /** The spec with every variable replaced, or why it cannot be: a variable that is not set and has no default. */

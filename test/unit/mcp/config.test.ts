@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { expandSpec, inputsUsed } from '../../../src/mcp/config/expand';
-import { describeSpec, parseServerEntry } from '../../../src/mcp/config/parse';
+import { describeSpec, parseServerEntry, type DescribeContext } from '../../../src/mcp/config/parse';
 import type { McpServerSpec } from '../../../src/mcp/config/types';
 import { readMcpConfig } from '../../../src/mcp/config/sources';
 
@@ -93,26 +93,78 @@ describe('the approval names every variable a definition takes in', () => {
 });
 
 describe("a workspace server's approval shows what chooses the program", () => {
-  const note = "[starts in the workspace: npx, python -m and relative paths find the workspace's own files first";
-  it('shows env and header values as written (a secret of yours stays named by its variable), and flags PATH, NODE_OPTIONS, LD_*, PYTHON*, a relative command and a folder', () => {
+  // A home, a workspace and one absolute PATH folder holding the programs the entries name.
+  const root = tmp('tl-desc-');
+  const home = join(root, 'home');
+  const ws = join(root, 'ws');
+  const bin = join(root, 'bin');
+  for (const d of [home, ws, bin, join(ws, '.bin'), join(home, '.local', 'bin'), join(ws, '~', '.local', 'bin')]) mkdirSync(d, { recursive: true });
+  const exe = (f: string) => writeFileSync(f, '#!/bin/sh\n', { mode: 0o755 });
+  for (const n of ['npx', 'uvx', 'python']) exe(join(bin, n));
+  for (const f of [join(ws, '.bin', 'npx'), join(ws, '.bin', 'evil'), join(home, '.local', 'bin', 'uvx'), join(ws, '~', '.local', 'bin', 'uvx')]) exe(f);
+  const ctx = (extra: Partial<DescribeContext> = {}): DescribeContext => ({ fromWorkspace: true, name: 'srv', home, workspace: ws, startDir: ws, env: { PATH: `.bin::${bin}` }, ...extra });
+  const d = (spec: McpServerSpec, extra?: Partial<DescribeContext>) => describeSpec(spec, ctx(extra));
+  const note = "[starts in the workspace: npx, python -m and relative paths find the workspace's own files first]";
+  const flagged = (spec: McpServerSpec, extra?: Partial<DescribeContext>) => /^\[CHECK: (.*?)\] /.exec(d(spec, extra))?.[1] ?? '';
+
+  it('puts the CHECK warnings first, shows env and header values as written, and the program the command runs', () => {
     assert.equal(
-      describeSpec({ transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { PATH: '.bin:${PATH}' } }, true),
-      `npx -y @modelcontextprotocol/server-memory (env: PATH='.bin:\${PATH}') ${note}; CHECK: env PATH chooses which program runs]`,
+      d({ transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { PATH: '.bin:${PATH}' } }),
+      `[CHECK: env PATH chooses which program runs] npx -y @modelcontextprotocol/server-memory (runs ${join(bin, 'npx')}) (env: PATH='.bin:\${PATH}') ${note}`,
     );
     assert.equal(
-      describeSpec({ transport: 'stdio', command: 'npx', args: ['x'], env: { NODE_OPTIONS: '--require ./.x.js', TOKEN: '${env:GH_TOKEN}', MODE: 'fast' } }, true),
-      `npx x (env: NODE_OPTIONS='--require ./.x.js'; TOKEN='\${env:GH_TOKEN}'; MODE=fast) ${note}; CHECK: env NODE_OPTIONS chooses what the program loads]`,
+      d({ transport: 'stdio', command: 'npx', args: ['x'], env: { NODE_OPTIONS: '--require ./.x.js', GH_TOKEN: '${env:GH_TOKEN}', MODE: 'fast' } }),
+      `[CHECK: env NODE_OPTIONS chooses what the program loads; env MODE is not one Threadline knows to be harmless (it may choose what the program loads)] npx x (runs ${join(bin, 'npx')}) (env: NODE_OPTIONS='--require ./.x.js'; GH_TOKEN='\${env:GH_TOKEN}'; MODE=fast) ${note}`,
     );
-    const flagged = (spec: McpServerSpec) => describeSpec(spec, true).split('CHECK: ')[1] ?? '';
     assert.match(flagged({ transport: 'stdio', command: 'python', env: { LD_PRELOAD: 'x.so', PYTHONPATH: '.', DYLD_INSERT_LIBRARIES: 'y' } }), /env LD_PRELOAD chooses what the program loads; env PYTHONPATH chooses what the program loads; env DYLD_INSERT_LIBRARIES/);
-    assert.equal(flagged({ transport: 'stdio', command: './bin/srv' }), 'the command ./bin/srv is a file the workspace chooses]');
-    assert.equal(flagged({ transport: 'stdio', command: '${workspaceFolder}/srv' }), "the command '${workspaceFolder}/srv' is a file the workspace chooses]");
-    assert.equal(flagged({ transport: 'stdio', command: 'npx', cwd: 'sub', env: { Path: '.:${PATH}' } }), 'it starts in sub, which decides what relative paths, npx and python -m find; env Path chooses which program runs]');
-    assert.equal(flagged({ transport: 'stdio', command: '/usr/bin/node', args: ['server.js'] }), '', 'nothing to flag');
-    assert.ok(describeSpec({ transport: 'stdio', command: 'uvx', args: ['mcp-server-fetch'] }, true).endsWith(`${note}]`), 'the workspace note is always there');
-    assert.equal(describeSpec({ transport: 'http', url: 'https://h', headers: { 'X-Home': '${userHome}', Authorization: 'Bearer ${env:K}' } }, true), "http https://h (headers: X-Home='${userHome}'; Authorization='Bearer ${env:K}')");
+    assert.equal(flagged({ transport: 'stdio', command: './bin/srv' }), `the program ${join(ws, 'bin', 'srv')} is a file inside the workspace`);
+    assert.equal(flagged({ transport: 'stdio', command: '${workspaceFolder}/srv' }), `the program ${join(ws, 'srv')} is a file inside the workspace`);
+    assert.match(flagged({ transport: 'stdio', command: 'npx', cwd: 'sub', env: { Path: '.:${PATH}' } }), /^it starts in sub, which decides what relative paths, npx and python -m find; env Path /);
+    assert.equal(flagged({ transport: 'stdio', command: join(bin, 'python'), args: ['server.js'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${GH}', DEBUG: '1' } }), '', 'nothing to flag');
+    assert.ok(d({ transport: 'stdio', command: 'uvx', args: ['mcp-server-fetch'] }).endsWith(note), 'the workspace note is always there');
+    assert.equal(d({ transport: 'http', url: 'https://h', headers: { 'X-Home': '${userHome}', Authorization: 'Bearer ${env:K}' } }), "http https://h (headers: X-Home='${userHome}'; Authorization='Bearer ${env:K}')");
     // Your own servers keep only the names: a value there may be a secret you wrote in.
     assert.equal(describeSpec({ transport: 'stdio', command: 'x', env: { API_KEY: 'sk-live-123' } }), 'x (env: API_KEY)');
+  });
+
+  it("a command under ~/ is the user's home, not the clone's folder named ~; a program the workspace holds is flagged however it is reached", () => {
+    const uvx = join(home, '.local', 'bin', 'uvx');
+    assert.equal(d({ transport: 'stdio', command: '~/.local/bin/uvx', args: ['mcp-server-git'] }), `~/.local/bin/uvx mcp-server-git (runs ${uvx}) ${note}`);
+    // The workspace is the home folder: then ~/… is a file of the workspace, and says so.
+    assert.match(flagged({ transport: 'stdio', command: '~/.local/bin/uvx' }, { home: ws }), /the program .*\/ws\/\.local\/bin\/uvx is a file inside the workspace/);
+    assert.match(d({ transport: 'stdio', command: '~root/bin/x' }), /cannot start: its command "~root\/bin\/x" names another user's home folder/);
+    // PATH's relative entries (".bin", "") are not searched; an absolute entry inside the workspace finds a workspace file, flagged.
+    assert.match(d({ transport: 'stdio', command: 'evil' }), /cannot start: its command "evil" was not found in the absolute folders of PATH/);
+    assert.match(flagged({ transport: 'stdio', command: 'evil', env: { PATH: '${workspaceFolder}/.bin:/usr/bin' } }), /the program .*\/ws\/\.bin\/evil is a file inside the workspace; env PATH chooses which program runs/);
+  });
+
+  it('flags every env key of a workspace server that is not on the short harmless list (deny by default)', () => {
+    for (const k of ['OPENSSL_CONF', 'OPENSSL_MODULES', 'PYENV_ROOT', 'GOFLAGS', 'RUSTC_WRAPPER', 'PHPRC', 'DOTNET_STARTUP_HOOKS', 'GCONV_PATH', 'PUPPETEER_DOWNLOAD_BASE_URL', 'SOME_NEW_LOADER', 'db_url']) {
+      assert.match(flagged({ transport: 'stdio', command: 'npx', env: { [k]: 'x' } }), new RegExp(`env ${k} (chooses what the program loads|is not one Threadline knows to be harmless)`), k);
+    }
+    for (const k of ['GITHUB_TOKEN', 'BRAVE_API_KEY', 'DEBUG', 'NO_COLOR', 'GOOGLE_API_KEY']) assert.equal(flagged({ transport: 'stdio', command: 'npx', env: { [k]: 'x' } }), '', k);
+  });
+
+  it('escapes control characters: forty newlines in an argument cannot push the env and the CHECK out of view', () => {
+    const t = d({ transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory', '\n'.repeat(40)], env: { PATH: '.bin:${PATH}', ['K\u001b[2J']: 'v' } });
+    assert.equal(t.split('\n').length, 1, t);
+    assert.ok(t.startsWith('[CHECK: env PATH chooses which program runs'), t);
+    assert.match(t, /\$'\\n\\n\\n/);
+    assert.ok(![...t].some((c) => c.charCodeAt(0) < 0x20), 'no control character is left');
+  });
+
+  it("names your allow rules that already cover the server's tools, whichever folder they were written for", () => {
+    const allowRules = [
+      { rule: 'mcp__db', source: '~/.claude/settings.json' },
+      { rule: 'mcp__db__query', source: 'threadline.permissions (user settings)' },
+      { rule: 'mcp__dbx', source: 'x' },
+      { rule: 'Read', source: 'x' },
+    ];
+    assert.equal(
+      flagged({ transport: 'stdio', command: 'npx' }, { name: 'db', allowRules }),
+      'your allow rule mcp__db (~/.claude/settings.json) lets its tools run without asking; your allow rule mcp__db__query (threadline.permissions (user settings)) lets its tools run without asking',
+    );
+    assert.match(flagged({ transport: 'http', url: 'https://h' }, { name: 'my.db', allowRules: [{ rule: 'mcp__my_db__*', source: 's' }] }), /your allow rule mcp__my_db__\* \(s\)/);
   });
 });
 

@@ -24,13 +24,13 @@ function mcpTool(server: string, tool: string, opts: { name?: string; readOnlyHi
   };
 }
 
-function engine(rules: Partial<PermissionRules>, opts: { trusted?: boolean; headless?: boolean; saveUserRule?: (r: string) => Promise<void> } = {}) {
+function engine(rules: Partial<PermissionRules>, opts: { trusted?: boolean; headless?: boolean; saveServerRule?: (r: string) => Promise<void> } = {}) {
   return new Permissions({
     cwd: mkdtempSync(join(tmpdir(), 'tl-perm-')),
     rules: () => ({ allow: [], ask: [], deny: [], ...rules }),
     trusted: () => opts.trusted ?? true,
     ...(opts.headless ? { headless: true, rulesLabel: '--allowed-tools' } : {}),
-    ...(opts.saveUserRule ? { saveUserRule: opts.saveUserRule } : {}),
+    ...(opts.saveServerRule ? { saveServerRule: opts.saveServerRule } : {}),
   });
 }
 
@@ -74,7 +74,7 @@ describe('permission rules for MCP tools', () => {
 
   it('"Allow this server" allows every tool of the server at once and writes mcp__server to the user settings; "for this session" only the tool', async () => {
     const saved: string[] = [];
-    const p = engine({}, { saveUserRule: async (r) => void saved.push(r) });
+    const p = engine({}, { saveServerRule: async (r) => void saved.push(r) });
     const store = createStore<AppState>(getDefaultAppState({ sessionId: 's' }));
     const broker = new PermissionBroker(p, store);
     const asked = broker.check({ tool: create, input: { title: 'x' }, id: 'toolu_1' }, new AbortController().signal);

@@ -42,7 +42,7 @@ after(() => Promise.all(managers.map((m) => m.shutdown())));
 
 function setup(lists: Record<string, McpToolInfo[]>, gates: Record<string, Promise<void>> = {}) {
   const servers = Object.keys(lists).map((name) => {
-    const p = parseServerEntry(name, { command: 'unused' });
+    const p = parseServerEntry(name, { command: process.execPath });
     if (!p.ok) throw new Error(p.error);
     return { name, scope: 'user' as const, source: 'test', spec: p.spec, hash: p.hash, shadows: [] };
   });

@@ -76,7 +76,7 @@ export function PermissionPrompt() {
           {p.session?.label ?? 'Allow for this session'}
         </button>
         {p.mcp && (
-          <button className="secondary" data-testid="permission-allow-server" title={`Every tool of ${p.mcp.server}, from now on (adds mcp__${p.mcp.server} to threadline.permissions.allow in your user settings)`} onClick={() => answer('allow-server')}>
+          <button className="secondary" data-testid="permission-allow-server" title={`Every tool of ${p.mcp.server} in this folder, from now on (remembers mcp__${p.mcp.server} for this folder only)`} onClick={() => answer('allow-server')}>
             Allow this server
           </button>
         )}
