@@ -6,6 +6,7 @@ import { KEYWORD_SET, type BashAnalysis } from './bash/analyze';
 import { commandBase, fromEnvironment, OPENS_NO_FILES, type SimpleCommand } from './bash/commands';
 import { linkRace } from './bash/linkRace';
 import { knowsWrites, pathArgs, type PathArg } from './bash/pathArgs';
+import { writesNamedInside } from './bash/unpacks';
 import { braceWords } from './bash/braces';
 import { bashGlob, GLOB_CHARS, unescapePattern } from './bash/glob';
 import { quotePattern, type Shape } from './bash/words';
@@ -159,6 +160,9 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
     const glob = [...commands.flatMap((c) => c.shapes ?? []), ...a.readsFrom.map((r) => r.shape)].find((s) => s?.kind === 'glob');
     if (glob?.kind === 'glob') return { behavior: 'ask', reason: `The command changes how bash expands globs (${a.globOptions}), so what ${glob.text} names is known only when it runs.` };
   }
+  // An archive or patch writes the files named inside it, which no word of the command shows.
+  const unpacks = commands.map(writesNamedInside).find((why) => why !== undefined);
+  if (unpacks) return { behavior: 'ask', reason: `${unpacks}.`, write: true };
   const args: PathArg[] = [...commands.flatMap((c) => pathArgs(c)), ...a.readsFrom.map((r) => ({ command: '<', write: false, text: r.text, shape: r.shape }))];
   const folders = workingFolders(a.commands, scope);
   const realRoots = { read: scope.readRoots.map(realLocation), write: scope.writeRoots.map(realLocation) };

@@ -28,6 +28,20 @@ export interface Opaque extends SimpleCommand {
   decodesScript?: boolean;
 }
 
+/** The index of git's verb: the first word after git's own options (`-C dir`, `-c k=v` take the next word); -1 when there is none or a computed word comes first. */
+export function gitVerbIndex(words: Words): number {
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i];
+    if (w === undefined) return -1;
+    if (w === '-C' || w === '-c' || w === '--git-dir' || w === '--work-tree' || w === '--namespace') {
+      i++;
+      continue;
+    }
+    if (!w.startsWith('-')) return i;
+  }
+  return -1;
+}
+
 /** Programs that write the text they are given as it is (`echo` without -e): a written script reads as its text. */
 const VERBATIM_WRITERS: ReadonlySet<string> = new Set(['echo', 'cat', 'tee']);
 /** Shells and `source`: given a file, they run it. */

@@ -3,7 +3,7 @@
 // name into a link to anywhere (`git checkout evil -- l && cat l`, `tar -xf x.tar && cat l`), and
 // the later part then reads or writes through it. Which programs never make or move a link is a
 // short list; anything else, given alongside a part that names files, asks.
-import { commandBase, OPENS_NO_FILES, type SimpleCommand } from './commands';
+import { commandBase, gitVerbIndex, OPENS_NO_FILES, type SimpleCommand } from './commands';
 import { runsProjectCode } from './options';
 
 /** Programs that make, move and replace no link (they may write regular files and folders). */
@@ -27,18 +27,9 @@ const GIT_TREE_KEPT: ReadonlySet<string> = new Set([
 ]);
 
 
-/** The git verb: the first word after git's own options (`-C dir` and `-c k=v` take the next word). */
-function gitVerb(c: SimpleCommand): string | undefined {
-  for (let i = 1; i < c.words.length; i++) {
-    const w = c.words[i];
-    if (w === undefined) return undefined;
-    if (w === '-C' || w === '-c' || w === '--git-dir' || w === '--work-tree' || w === '--namespace') {
-      i++;
-      continue;
-    }
-    if (!w.startsWith('-')) return w;
-  }
-  return undefined;
+function gitVerbOf(c: SimpleCommand): string | undefined {
+  const at = gitVerbIndex(c.words);
+  return at < 0 ? undefined : c.words[at];
 }
 
 /** The name of a part that may make, move or replace a link, or undefined when it cannot. */
@@ -47,7 +38,7 @@ function linkMaker(c: SimpleCommand): string | undefined {
   if (head === undefined) return 'a command whose name is computed';
   const name = commandBase(head);
   if (name === 'git') {
-    const verb = gitVerb(c);
+    const verb = gitVerbOf(c);
     return verb !== undefined && GIT_TREE_KEPT.has(verb) ? undefined : `git ${verb ?? ''}`.trim();
   }
   return MAKES_NO_LINKS.has(name) ? undefined : name;
@@ -61,7 +52,7 @@ function namesFiles(c: SimpleCommand): boolean {
   // the rule lets it run: a link made before it gives it nothing more.
   if (head !== undefined && runsProjectCode(commandBase(head))) return false;
   // git's verb is no file; what follows it may be.
-  const verb = head !== undefined && commandBase(head) === 'git' ? gitVerb(c) : undefined;
+  const verb = head !== undefined && commandBase(head) === 'git' ? gitVerbOf(c) : undefined;
   const from = verb === undefined ? 1 : c.words.indexOf(verb) + 1;
   return c.words.slice(from).some((w) => w === undefined || !w.startsWith('-') || w.includes('='));
 }

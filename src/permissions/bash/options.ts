@@ -49,7 +49,7 @@ const QUIET_LETTERS = /^-[vqsuxbktjil]+\d*$/;
 
 /** Options by which a program runs another program or writes where it is told, whatever the rule names. */
 const RUNS_PROGRAM: ReadonlyMap<string, readonly string[]> = new Map([
-  ['rg', ['--pre']],
+  ['rg', ['--pre', '--hostname-bin']],
   ['sort', ['--compress-program']],
   ['split', ['--filter']],
   ['tar', ['--to-command', '-I', '--use-compress-program', '--checkpoint-action', '--info-script', '--new-volume-script', '-F', '--rsh-command', '--rmt-command']],

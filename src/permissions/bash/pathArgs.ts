@@ -1,5 +1,6 @@
 import { commandBase, type SimpleCommand } from './commands';
 import type { Shape } from './words';
+import { AWK, GREP, JQ, leavesAt, readOption, RG, SED, type Spec } from './optionSpecs';
 
 // Which words of a command name files, for the commands that read or write the files they are
 // given (the list Claude Code checks the same way). An allow rule such as `Bash(cat:*)` lets such
@@ -19,39 +20,6 @@ export interface PathArg {
   follows?: string;
 }
 
-interface Spec {
-  write?: boolean;
-  /** Its first operand is a pattern or a program, not a file, unless one of `given` gave it. */
-  patternFirst?: { given: readonly string[] };
-  /** Options whose value is the next word and is not a file. */
-  values?: readonly string[];
-  /** Operands before the files that are not files (chmod's mode, chown's owner). */
-  leading?: number;
-  /** Operands after the first word starting with one of these are not files (find's expression). */
-  stopAt?: RegExp;
-  /** Options whose value is a file the command writes (sort -o). */
-  writes?: readonly string[];
-  /** It writes its second operand (uniq in out, xxd in out). */
-  writesSecond?: boolean;
-  /** Options that make it follow symlinks while it walks a folder, wherever they lead. */
-  follows?: readonly string[];
-}
-
-// `values` lists only options sure to take the next word as a value that is not a file: a flag
-// listed there would hide the file after it, while a value option left out is only checked as a
-// file too (it may ask once too often). Numbers need no listing: they name no file outside.
-const GREP: Spec = {
-  patternFirst: { given: ['-e', '--regexp', '-f', '--file'] },
-  values: ['-e', '--regexp', '-m', '--max-count', '-A', '-B', '-C', '--label', '--include', '--exclude', '--exclude-dir', '-d', '--directories', '-D', '--devices', '--binary-files'],
-  follows: ['-R', '--dereference-recursive'],
-};
-// ripgrep's -r is --replace (grep's is --recursive), its -d --max-depth.
-const RG: Spec = {
-  patternFirst: { given: ['-e', '--regexp', '-f', '--file'] },
-  values: ['-e', '--regexp', '-m', '--max-count', '-A', '-B', '-C', '-g', '--glob', '--iglob', '-t', '--type', '-T', '--type-not', '-r', '--replace', '-M', '--max-columns', '-j', '--threads', '-d', '--max-depth', '-E', '--encoding', '--sort', '--sortr', '--colors'],
-  follows: ['-L', '--follow'],
-};
-const AWK: Spec = { patternFirst: { given: ['-f', '--file'] }, values: ['-v', '--assign', '-F', '--field-separator'] };
 const plain: Spec = {};
 
 const SPECS: ReadonlyMap<string, Spec> = new Map<string, Spec>([
@@ -85,12 +53,12 @@ const SPECS: ReadonlyMap<string, Spec> = new Map<string, Spec>([
   ['egrep', GREP],
   ['fgrep', GREP],
   ['rg', RG],
-  ['sed', { patternFirst: { given: ['-e', '--expression', '-f', '--file'] }, values: ['-e', '--expression'] }],
+  ['sed', SED],
   ['awk', AWK],
   ['gawk', AWK],
   ['mawk', AWK],
   ['nawk', AWK],
-  ['jq', { patternFirst: { given: ['-f', '--from-file'] }, values: ['--arg', '--argjson'] }],
+  ['jq', JQ],
   ['touch', { write: true, values: ['-d', '--date', '-t'] }],
   ['mkdir', { write: true, values: ['-m', '--mode'] }],
   ...['rmdir', 'rm', 'tee', 'shred', 'ln', 'unlink'].map((n): [string, Spec] => [n, { write: true }]),
@@ -129,15 +97,17 @@ export function pathArgs(c: SimpleCommand, notFiles?: Set<number>): PathArg[] {
   const spec = name === undefined ? undefined : (SPECS.get(name) ?? (PATH_LIKE_ONLY.has(name) ? {} : undefined));
   if (name === undefined || !spec) return [];
   const onlyIfPathLike = PATH_LIKE_ONLY.has(name);
-  const write = Boolean(spec.write) || (name === 'sed' && c.words.some((w) => w !== undefined && /^(-i|--in-place)/.test(w)));
+  let write = Boolean(spec.write);
   const out: PathArg[] = [];
   const follows = c.words.find((w) => w !== undefined && (spec.follows ?? []).some((f) => w === f || (!f.startsWith('--') && f.length === 2 && /^-[A-Za-z]+$/.test(w) && w.includes(f[1]!))));
-  let operands = 0;
   const push = (text: string | undefined, shape?: Shape, writes = write) =>
     out.push({ command: name, write: writes, text, ...(shape ? { shape } : {}), ...(onlyIfPathLike ? { onlyIfPathLike } : {}), ...(follows ? { follows } : {}) });
+  const pushWord = (i: number, writes?: boolean) => push(c.words[i], c.words[i] === undefined ? (c.shapes?.[i] ?? { kind: 'computed' }) : undefined, writes);
   const values = new Set(spec.values ?? []);
-  let pattern = spec.patternFirst !== undefined && !c.words.some((w) => w !== undefined && spec.patternFirst!.given.some((g) => w === g || w.startsWith(`${g}=`) || (!g.startsWith('--') && w.startsWith(g))));
-  let leading = spec.leading ?? 0;
+  // Operands are placed once every option is read: an option after them (`grep x -e y f`) still counts.
+  const operands: number[] = [];
+  let given = false;
+  let unknownFirst = false;
   let options = true;
   for (let i = 1; i < c.words.length; i++) {
     const w = c.words[i];
@@ -157,8 +127,21 @@ export function pathArgs(c: SimpleCommand, notFiles?: Set<number>): PathArg[] {
     }
     if (w !== undefined && options && w.startsWith('-') && w !== '-') {
       if (spec.writes?.includes(w)) {
-        const target = c.words[++i];
-        push(target, target === undefined ? (c.shapes?.[i] ?? { kind: 'computed' }) : undefined, true);
+        pushWord(++i, true);
+        continue;
+      }
+      if (spec.flags) {
+        const r = readOption(spec, w, i);
+        given ||= r.given;
+        write ||= r.inPlace;
+        // An unknown option before the pattern may have taken it as its value: no operand is then taken for the pattern.
+        if (r.unknown && operands.length === 0) unknownFirst = true;
+        for (const f of r.files) {
+          if (!('at' in f)) push(f.text, undefined, false);
+          else if (f.at < c.words.length) pushWord(f.at, false);
+        }
+        for (let k = i + 1; k <= i + r.takes; k++) if (!r.files.some((f) => 'at' in f && f.at === k)) notFiles?.add(k);
+        i += r.takes;
         continue;
       }
       if (values.has(w)) {
@@ -169,11 +152,16 @@ export function pathArgs(c: SimpleCommand, notFiles?: Set<number>): PathArg[] {
       // A value glued to an option names a file when it reads like one: --file=/etc/x, -f/etc/x.
       const eq = w.startsWith('--') ? w.indexOf('=') : -1;
       const glued = eq > 0 ? w.slice(eq + 1) : !w.startsWith('--') && !values.has(w.slice(0, 2)) ? w.slice(2) : '';
-      if (glued && (glued.startsWith('/') || glued.startsWith('~'))) push(glued);
+      if (glued && leavesAt(glued)) push(glued);
       continue;
     }
-    if (pattern) {
-      pattern = false;
+    operands.push(i);
+  }
+  const pattern = spec.patternFirst !== undefined && !given && !unknownFirst ? operands[0] : undefined;
+  let leading = spec.leading ?? 0;
+  let count = 0;
+  for (const i of operands) {
+    if (i === pattern) {
       notFiles?.add(i);
       continue;
     }
@@ -181,10 +169,10 @@ export function pathArgs(c: SimpleCommand, notFiles?: Set<number>): PathArg[] {
       leading--;
       continue;
     }
-    operands++;
-    const writes = write || (spec.writesSecond === true && operands === 2);
-    if (w === undefined) push(undefined, c.shapes?.[i] ?? { kind: 'computed' }, writes);
-    else if (!onlyIfPathLike || pathLike(w)) push(w, undefined, writes);
+    count++;
+    const w = c.words[i];
+    const writes = write || (spec.writesSecond === true && count === 2);
+    if (w === undefined || !onlyIfPathLike || pathLike(w)) pushWord(i, writes);
   }
   // `cd` alone goes home.
   if (name === 'cd' && out.length === 0) push('~');

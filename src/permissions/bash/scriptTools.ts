@@ -1,10 +1,11 @@
 import type { SimpleCommand } from './commands';
+import { jqDanger, JQS } from './jqProgram';
 
-// sed and awk are languages: their script, not their options, decides whether they run another
-// program (`sed 1e`, `s///e`, awk's system() and pipes), read a file the command never names
-// (`sed r`, awk's getline <, ARGV) or write one (`sed w`, `print >`). A rule naming them lets a
-// script run only when it can be read through and is plainly none of those; anything not
-// understood asks.
+// sed, awk and jq are languages: their script, not their options, decides whether they run
+// another program (`sed 1e`, `s///e`, awk's system() and pipes), read a file the command never
+// names (`sed r`, awk's getline <, ARGV, jq's import and include) or write one (`sed w`, `print
+// >`). A rule naming them lets a script run only when it can be read through and is plainly none
+// of those; anything not understood asks.
 
 const AWKS: ReadonlySet<string> = new Set(['awk', 'gawk', 'mawk', 'nawk']);
 
@@ -236,12 +237,13 @@ function awkDanger(c: SimpleCommand, trusted: number): string | undefined {
 }
 
 /**
- * Why the script a rule-allowed sed or awk command is given may run a program, or read or write a
+ * Why the script a rule-allowed sed, awk or jq command is given may run a program, or read or write a
  * file the command does not name; undefined for other programs and for plain text filters.
  * `trusted`: how many leading words the rule itself spells (a script spelled there is the user's choice).
  */
 export function scriptDanger(name: string, c: SimpleCommand, trusted: number): string | undefined {
   if (name === 'sed') return sedDanger(c, trusted);
   if (AWKS.has(name)) return awkDanger(c, trusted);
+  if (JQS.has(name)) return jqDanger(c, trusted);
   return undefined;
 }

@@ -1,0 +1,70 @@
+import type { SimpleCommand } from './commands';
+
+// jq is a language too (see scriptTools.ts): its program can read files the command never names.
+// `import "x" as $d` reads x.json along the search path, which `-L`, a relative name or a link in
+// the workspace leads anywhere; `include`, `modulemeta` read modules; `env` and `$ENV` hold the
+// environment. A rule naming jq lets a program run only when it plainly uses none of those.
+
+/** jq and its ports that read the same programs. */
+export const JQS: ReadonlySet<string> = new Set(['jq', 'gojq', 'jaq']);
+
+/** jq's options that only shape how it reads and prints (its long ones without the dashes). */
+const JQ_SHORT = 'nrjascCMSeRhVb0';
+const JQ_LONG: ReadonlySet<string> = new Set([
+  'null-input', 'raw-output', 'raw-output0', 'join-output', 'ascii-output', 'slurp', 'compact-output', 'color-output', 'monochrome-output',
+  'sort-keys', 'exit-status', 'raw-input', 'tab', 'seq', 'stream', 'stream-errors', 'unbuffered', 'help', 'version', 'build-configuration',
+  'binary', 'args', 'jsonargs', 'nul-output',
+]);
+
+/**
+ * jq words that read a file the command does not name or the environment: `import`/`include`
+ * load a module or a JSON file (`import "x" as $d` reads x.json along the search path, which a
+ * relative name, `-L` or a link leads anywhere), `modulemeta` reads a module, `env` and `$ENV`
+ * hold the environment's secrets. A keyword in a string or a key asks too.
+ */
+const JQ_FORBIDDEN = /(?<![\w$.@])(import|include|modulemeta|env)(?!\w)|\$ENV(?!\w)/;
+
+/** Why a jq command's program may read more than the files it is given; undefined when it plainly does not. */
+export function jqDanger(c: SimpleCommand, trusted: number): string | undefined {
+  const name = c.words[0]!;
+  let program: { text: string; at: number } | undefined;
+  let options = true;
+  for (let i = 1; i < c.words.length; i++) {
+    const w = c.words[i];
+    if (w === undefined) return `${name} is given a word computed when it runs, which may be its program`;
+    if (!options || w === '-' || !w.startsWith('-')) {
+      // The first operand is the program; the rest are files (or, after --args, arguments).
+      program ??= { text: w, at: i };
+      continue;
+    }
+    if (w === '--') {
+      options = false;
+      continue;
+    }
+    const fromFile = () => `${name} ${w} reads its program from a file, which a rule naming ${name} does not cover`;
+    if (w.startsWith('--')) {
+      const long = w.slice(2).split('=')[0]!;
+      if (JQ_LONG.has(long) && !w.includes('=')) continue;
+      if (long === 'from-file') return fromFile();
+      if (long === 'indent' && !w.includes('=')) i++;
+      else if (['arg', 'argjson', 'slurpfile', 'rawfile'].includes(long) && !w.includes('=')) i += 2;
+      // The folder is judged as a file the command reads (pathArgs).
+      else if (long === 'library-path') i += w.includes('=') ? 0 : 1;
+      else return `${w} is not an option of ${name} known to only shape its output`;
+      continue;
+    }
+    for (let k = 1; k < w.length; k++) {
+      const f = w[k]!;
+      if (f === 'f') return fromFile();
+      if (f === 'L') {
+        if (k === w.length - 1) i++;
+        break;
+      }
+      if (!JQ_SHORT.includes(f)) return `-${f} is not an option of ${name} known to only shape its output`;
+    }
+  }
+  if (!program || program.at < trusted) return undefined;
+  const hit = JQ_FORBIDDEN.exec(program.text)?.[0];
+  if (hit) return `the ${name} program uses ${hit}, by which it reads ${hit.endsWith('env') || hit === '$ENV' ? 'the environment' : 'a file the command does not name'}; a rule naming ${name} does not cover that`;
+  return undefined;
+}
