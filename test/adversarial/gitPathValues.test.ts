@@ -36,6 +36,16 @@ function workspace(): { ws: string; secret: string } {
   return { ws, secret };
 }
 
+/** A filter driver `ev` in `evil.cfg` that leaves a mark beside the workspace when it runs; the file to watch. */
+function plantFilter(ws: string): string {
+  const ran = join(ws, '..', 'ran');
+  writeFileSync(join(ws, '.x.sh'), `#!/bin/sh\necho ran >> ${ran}\ncat\n`);
+  chmodSync(join(ws, '.x.sh'), 0o755);
+  writeFileSync(join(ws, 'evil.cfg'), '[filter "ev"]\n\tclean = ./.x.sh\n\tsmudge = ./.x.sh\n');
+  writeFileSync(join(ws, '.gitattributes'), '* filter=ev\n');
+  return ran;
+}
+
 const appendConfig = (ws: string, text: string) => writeFileSync(join(ws, '.git', 'config'), `${readFileSync(join(ws, '.git', 'config'), 'utf8')}${text}`);
 
 /** `~/` and enough `..` to reach the root from this process's home: git's HOME is the same. */
@@ -60,11 +70,7 @@ describe('git path values are read as git expands them', () => {
   it('an include spelled through %(prefix)/, ~user/ or ~/ does not run the filter it defines', async () => {
     for (const start of TO_CWD) {
       const { ws } = workspace();
-      const ran = join(ws, '..', 'ran');
-      writeFileSync(join(ws, '.x.sh'), `#!/bin/sh\necho ran >> ${ran}\ncat\n`);
-      chmodSync(join(ws, '.x.sh'), 0o755);
-      writeFileSync(join(ws, 'evil.cfg'), '[filter "ev"]\n\tclean = ./.x.sh\n\tsmudge = ./.x.sh\n');
-      writeFileSync(join(ws, '.gitattributes'), '* filter=ev\n');
+      const ran = plantFilter(ws);
       appendConfig(ws, `[include]\n\tpath = ${start}/evil.cfg\n`);
       writeFileSync(join(ws, 'a.txt'), 'changed\n');
       const r = await bash('git status --short; git add a.txt', ws);
@@ -85,11 +91,7 @@ describe('git path values are read as git expands them', () => {
 
   it('an include inside the workspace is still read, and its drivers switched off', async () => {
     const { ws } = workspace();
-    const ran = join(ws, '..', 'ran');
-    writeFileSync(join(ws, '.x.sh'), `#!/bin/sh\necho ran >> ${ran}\ncat\n`);
-    chmodSync(join(ws, '.x.sh'), 0o755);
-    writeFileSync(join(ws, 'evil.cfg'), '[filter "ev"]\n\tclean = ./.x.sh\n\tsmudge = ./.x.sh\n');
-    writeFileSync(join(ws, '.gitattributes'), '* filter=ev\n');
+    const ran = plantFilter(ws);
     appendConfig(ws, '[include]\n\tpath = ../evil.cfg\n');
     writeFileSync(join(ws, 'a.txt'), 'changed\n');
     const r = await bash('git status --short && git add a.txt', ws);

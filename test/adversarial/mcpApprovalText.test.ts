@@ -9,24 +9,13 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runCli } from '../../src/cli/cli';
 import { MCP_TEST_SERVER, stdioServer } from '../support/mcpServers';
-import { useStandin } from '../support/useStandin';
+import { useInProcessCli } from '../support/inProcessCli';
 
-const standin = useStandin();
 
 type Listed = { servers: Array<{ name: string; state: string; detail: string; target: string }> };
 
-async function cli(argv: string[], cwd: string, home: string, state: string) {
-  let out = '';
-  let err = '';
-  const code = await runCli(argv, {
-    io: { out: (t) => (out += t), err: (t) => (err += t) },
-    env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: standin.url, THREADLINE_STATE_DIR: state, THREADLINE_AUTO_MEMORY: '0', HOME: home, PATH: process.env.PATH ?? '' },
-    cwd,
-  });
-  return { code, out, err };
-}
+const { cli } = useInProcessCli();
 
 function folders() {
   const root = mkdtempSync(join(tmpdir(), 'tl-apr-'));
