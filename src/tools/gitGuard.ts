@@ -40,7 +40,15 @@ const EXTERNAL_DIFF_REFUSED: GitSetting = ['diff.external', 'echo >&2 "The exter
  * kept unless the repository names its own), drivers and tools the repositories define switched
  * off, no bare repository found by walking into it, and no attributes file outside the repository.
  */
-export function bashGitSettings(repoNames: readonly string[], noLocalTransport = false): GitSetting[] {
+/** What keeps git from entering submodules by itself (status, diff, and commands that recurse). */
+const SUBMODULES_OFF: readonly GitSetting[] = [
+  ['diff.ignoreSubmodules', 'all'],
+  ['status.submoduleSummary', 'false'],
+  ['submodule.recurse', 'false'],
+  ['fetch.recurseSubmodules', 'false'],
+];
+
+export function bashGitSettings(repoNames: readonly string[], noLocalTransport = false, unwalked = false): GitSetting[] {
   const fixed = GIT_PROGRAM_SETTINGS.filter(([k]) => !USER_SETUP_KEYS.has(k.toLowerCase()) || repoNames.some((n) => names(k, n)));
   return [
     ...fixed,
@@ -52,6 +60,7 @@ export function bashGitSettings(repoNames: readonly string[], noLocalTransport =
     // A remote the repository names on this machine, outside the workspace, is not fetched from.
     ...(noLocalTransport ? [['protocol.file.allow', 'never'] as const] : []),
     ...driverOverrides(repoNames),
+    ...(unwalked ? SUBMODULES_OFF : []),
   ];
 }
 
@@ -70,7 +79,7 @@ export async function bashGitEnv(cwd: string, inherited: NodeJS.ProcessEnv): Pro
   const from = Number.isInteger(count) && count > 0 && count < 10_000 ? count : 0;
   return {
     set: {
-      ...gitConfigEnv(bashGitSettings(reach.names, reach.noLocalTransport), from),
+      ...gitConfigEnv(bashGitSettings(reach.names, reach.noLocalTransport, reach.unwalked), from),
       GIT_PAGER: 'cat',
       PAGER: 'cat',
       GIT_TERMINAL_PROMPT: '0',

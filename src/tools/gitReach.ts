@@ -14,11 +14,10 @@ import { newConfigRead, readConfigFile, type FileEntry } from './gitConfigFile';
 import { LOCAL_REMOTE, settingRefusal } from './gitSettings';
 import { homedir } from 'node:os';
 import { folderNames } from '../fs/list';
-import { verifiedWorktree } from './gitRepo';
+import { readGitPointer, verifiedWorktree } from './gitRepo';
 
 /** How much of the workspace is looked through for nested repositories, and for how long. */
-const NESTED_MAX_ENTRIES = 50_000;
-const NESTED_TIME_MS = 1_000;
+const NESTED_BOUNDS = { entries: 50_000, ms: 1_000 };
 
 export interface Reach {
   /** Every config name the reachable repositories set, includes followed (any condition). */
@@ -27,10 +26,18 @@ export interface Reach {
   refusal?: string;
   /** A repository names a remote on this machine outside the workspace: git's local transport goes off. */
   noLocalTransport?: boolean;
+  /**
+   * The tree was too big to look through for nested repositories: a submodule there may have
+   * drivers no override names, and `git status` enters submodules by itself, so it must not.
+   */
+  unwalked?: boolean;
 }
 
-/** `.git` entries a command run in `cwd` may reach: those of the folders above it, and nested ones below. */
-async function dotGitsAround(cwd: string): Promise<string[]> {
+/**
+ * `.git` entries a command run in `cwd` may reach: those of the folders above it, and nested ones
+ * below; `cut` when the look through the tree stopped at its bounds, so nested ones may be missing.
+ */
+async function dotGitsAround(cwd: string, bounds: { entries: number; ms: number }): Promise<{ dotGits: string[]; cut: boolean }> {
   const out: string[] = [];
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     out.push(join(dir, '.git'));
@@ -39,10 +46,10 @@ async function dotGitsAround(cwd: string): Promise<string[]> {
   // A repository nested in the workspace (a vendored checkout, a submodule) is git's repository
   // once a command changes into it. Bounded: a huge tree is looked through only in part.
   const stop = new AbortController();
-  const timer = setTimeout(() => stop.abort(), NESTED_TIME_MS);
+  const timer = setTimeout(() => stop.abort(), bounds.ms);
   let met = 0;
   const found = (rel: string) => {
-    if (++met > NESTED_MAX_ENTRIES) stop.abort();
+    if (++met > bounds.entries) stop.abort();
     if (basename(rel) !== '.git') return false;
     out.push(join(cwd, rel));
     return true;
@@ -54,12 +61,7 @@ async function dotGitsAround(cwd: string): Promise<string[]> {
   } finally {
     clearTimeout(timer);
   }
-  return out;
-}
-
-async function firstLine(path: string): Promise<string | undefined> {
-  const read = await readRegularFile(path, 4096);
-  return read.ok ? read.bytes.toString('utf8').split('\n')[0]!.trim() : undefined;
+  return { dotGits: out, cut: stop.signal.aborted };
 }
 
 interface Located {
@@ -71,20 +73,27 @@ interface Located {
   redirected: boolean;
 }
 
-/** The git folder a `.git` entry stands for, as git follows it: the folder, a `gitdir:` file, a link; and its shared folder. */
-async function locate(dotGit: string): Promise<Located | undefined> {
+/**
+ * The git folder a `.git` entry stands for, as git follows it: the folder, a `gitdir:` file, a
+ * link; and its shared folder. undefined where there is no `.git`; a refusal where a pointer
+ * cannot be read as git reads it, or leads to no folder (git's reading and ours may differ there,
+ * and the config git would read is then unknown).
+ */
+async function locate(dotGit: string): Promise<Located | { refusal: string } | undefined> {
   const kind = (await inspect(dotGit, { follow: false })).kind;
   const top = dirname(dotGit);
-  let gitDir: string | undefined;
+  let gitDir: string;
   if (kind === 'folder') gitDir = dotGit;
   else if (kind === 'link') gitDir = realLocation(dotGit);
   else if (kind === 'file') {
-    const m = /^gitdir:\s*(.+)$/.exec((await firstLine(dotGit)) ?? '');
-    gitDir = m ? realLocation(kernelJoin(top, m[1]!)) : undefined;
-  }
-  if (!gitDir || (await inspect(gitDir)).kind !== 'folder') return undefined;
-  const common = await firstLine(join(gitDir, 'commondir'));
-  return { top, gitDir, commonDir: common ? realLocation(kernelJoin(gitDir, common)) : gitDir, redirected: kind !== 'folder' };
+    const pointer = await readGitPointer(dotGit, { gitfile: true });
+    if (!pointer || 'refused' in pointer) return { refusal: pointer?.refused ?? `${dotGit} cannot be read` };
+    gitDir = realLocation(kernelJoin(top, pointer.path));
+  } else return undefined;
+  if ((await inspect(gitDir)).kind !== 'folder') return kind === 'folder' ? undefined : { refusal: `${dotGit} leads to ${gitDir}, which is no folder` };
+  const common = await readGitPointer(join(gitDir, 'commondir'));
+  if (common && 'refused' in common) return { refusal: common.refused };
+  return { top, gitDir, commonDir: common ? realLocation(kernelJoin(gitDir, common.path)) : gitDir, redirected: kind !== 'folder' };
 }
 
 const same = (a: string, b: string) => realLocation(a) === realLocation(b);
@@ -144,6 +153,7 @@ async function dataOutside(repo: Located, workspace: string): Promise<string | u
 export async function pointerRefusal(dotGit: string, workspace: string): Promise<string | undefined> {
   const repo = await locate(dotGit);
   if (!repo) return `${dotGit} leads to no git folder`;
+  if ('refusal' in repo) return repo.refusal;
   const read = newConfigRead();
   for (const file of [join(repo.commonDir, 'config'), join(repo.gitDir, 'config.worktree'), join(repo.commonDir, 'config.worktree'), join(repo.gitDir, 'config')]) await readConfigFile(file, read);
   if (read.problems[0]) return read.problems[0];
@@ -151,12 +161,14 @@ export async function pointerRefusal(dotGit: string, workspace: string): Promise
 }
 
 /** What the repositories reachable from `cwd` (the workspace folder) tell git, and whether any points git out of the workspace. */
-export async function reachableRepositories(cwd: string): Promise<Reach> {
+export async function reachableRepositories(cwd: string, bounds = NESTED_BOUNDS): Promise<Reach> {
   const names: string[] = [];
   let noLocalTransport = false;
-  for (const dotGit of await dotGitsAround(cwd)) {
+  const { dotGits, cut } = await dotGitsAround(cwd, bounds);
+  for (const dotGit of dotGits) {
     const repo = await locate(dotGit);
     if (!repo) continue;
+    if ('refusal' in repo) return { names, refusal: `Not run: ${repo.refusal}. A git command here could read another git folder's config than Threadline reads, and run what it names.` };
     const files = [join(repo.commonDir, 'config'), join(repo.gitDir, 'config.worktree'), join(repo.commonDir, 'config.worktree')];
     if (!same(repo.commonDir, repo.gitDir)) files.push(join(repo.gitDir, 'config'));
     // Each repository reads its files afresh: two repositories sharing a config judge its core.worktree each against their own folder.
@@ -182,5 +194,5 @@ export async function reachableRepositories(cwd: string): Promise<Reach> {
     const linked = await dataOutside(repo, cwd);
     if (linked) return refuse(linked);
   }
-  return { names, ...(noLocalTransport ? { noLocalTransport } : {}) };
+  return { names, ...(noLocalTransport ? { noLocalTransport } : {}), ...(cut ? { unwalked: true } : {}) };
 }

@@ -31,6 +31,30 @@ async function readPointer(path: string): Promise<string | undefined> {
   return read.ok ? read.bytes.toString('utf8').split('\n')[0]!.trim() : undefined;
 }
 
+/** A pointer file as git reads it: the path, why it cannot be followed, or undefined when there is no such file. */
+export type GitPointer = { path: string } | { refused: string };
+
+/**
+ * What a `.git` file (`gitfile`: it must start `gitdir: `), a `commondir` or a worktree's `gitdir`
+ * file names, read as git reads it: only the line ends at the end are dropped, so `gitdir: .gd `
+ * names `.gd ` (the folder with the space). A value git would take with other blanks at its ends,
+ * a line break inside or a NUL is refused: a reader that trims (as this one once did) follows
+ * another folder than git, whose config then goes unread.
+ */
+export async function readGitPointer(path: string, o: { gitfile?: boolean } = {}): Promise<GitPointer | undefined> {
+  const read = await readRegularFile(path, POINTER_MAX_BYTES);
+  if (!read.ok) return read.reason === 'missing' ? undefined : { refused: `${path} cannot be read as git reads it (${read.reason})` };
+  let text = read.bytes.toString('utf8');
+  if (!Buffer.from(text, 'utf8').equals(read.bytes)) return { refused: `${path} is not UTF-8` };
+  text = text.replace(/[\r\n]+$/, '');
+  if (o.gitfile) {
+    if (!text.startsWith('gitdir: ')) return { refused: `${path} does not start with "gitdir: "` };
+    text = text.slice('gitdir: '.length);
+  }
+  if (text === '' || /[\r\n\0]/.test(text) || /^\s|\s$/.test(text)) return { refused: `${path} names ${JSON.stringify(text.slice(0, 80))}, with blanks or line breaks git would keep` };
+  return { path: text };
+}
+
 async function realFolder(path: string): Promise<string | undefined> {
   const real = await realPathOf(path);
   return real !== undefined && (await inspect(real)).kind === 'folder' ? real : undefined;
@@ -53,17 +77,16 @@ async function looksLikeGitDir(dir: string): Promise<boolean> {
  * is not followed.
  */
 export async function verifiedWorktree(dotGit: string): Promise<{ gitDir: string; commonDir: string } | undefined> {
-  const line = await readPointer(dotGit);
-  const m = line ? /^gitdir:\s*(.+)$/.exec(line) : null;
-  if (!m) return undefined;
-  const gitDir = await realFolder(kernelJoin(dirname(dotGit), m[1]!));
+  const pointer = await readGitPointer(dotGit, { gitfile: true });
+  if (!pointer || 'refused' in pointer) return undefined;
+  const gitDir = await realFolder(kernelJoin(dirname(dotGit), pointer.path));
   if (!gitDir || !(await looksLikeGitDir(gitDir))) return undefined;
-  const common = await readPointer(join(gitDir, 'commondir'));
-  const back = await readPointer(join(gitDir, 'gitdir'));
-  if (!common || !back) return undefined;
-  const commonDir = await realFolder(kernelJoin(gitDir, common));
+  const common = await readGitPointer(join(gitDir, 'commondir'));
+  const back = await readGitPointer(join(gitDir, 'gitdir'));
+  if (!common || 'refused' in common || !back || 'refused' in back) return undefined;
+  const commonDir = await realFolder(kernelJoin(gitDir, common.path));
   if (!commonDir || (await realFolder(dirname(gitDir))) !== join(commonDir, 'worktrees')) return undefined;
-  const backTarget = kernelJoin(gitDir, back);
+  const backTarget = kernelJoin(gitDir, back.path);
   const [realBack, realDotGit] = await Promise.all([realPathOf(backTarget), realPathOf(dotGit)]);
   if (!realBack || realBack !== realDotGit) return undefined;
   return { gitDir, commonDir };

@@ -315,5 +315,31 @@ describe('git pointers in a repository send no Bash command outside the workspac
       assert.doesNotMatch(r.content, /DD-SECRET|DD-OTHER/, what);
     }
   });
-});
 
+  it('a .git file and a commondir are read as git reads them: blanks at the ends are part of the path', async () => {
+    for (const variant of ['trailing', 'leading', 'commondir'] as const) {
+      const cwd = repo('tl-gitfile-');
+      const { program, ran } = marker();
+      const data = join(cwd, variant === 'leading' ? ' .gd' : '.gd ');
+      if (variant === 'commondir') {
+        // The config with the driver sits in `.cd ` (git's reading); `.cd` without the blank holds a harmless one.
+        execFileSync('mv', [join(cwd, '.git'), join(cwd, '.cd ')]);
+        mkdirSync(join(cwd, '.gdw'));
+        writeFileSync(join(cwd, '.gdw', 'HEAD'), 'ref: refs/heads/master\n');
+        writeFileSync(join(cwd, '.gdw', 'commondir'), '../.cd \n');
+        writeFileSync(join(cwd, '.git'), 'gitdir: .gdw\n');
+        mkdirSync(join(cwd, '.cd'));
+        writeFileSync(join(cwd, '.cd', 'config'), '[core]\n');
+        git(cwd, 'config', '--file', join(cwd, '.cd ', 'config'), 'filter.ev.clean', program);
+      } else {
+        execFileSync('mv', [join(cwd, '.git'), data]);
+        writeFileSync(join(cwd, '.git'), `gitdir: ${variant === 'leading' ? ' .gd' : '.gd '}\n`);
+        git(cwd, 'config', '--file', join(data, 'config'), 'filter.ev.clean', program);
+      }
+      writeFileSync(join(cwd, '.gitattributes'), '*.txt filter=ev\n');
+      writeFileSync(join(cwd, 'a.txt'), 'changed\n');
+      const r = await bash('git status --short; git add a.txt', cwd);
+      assert.equal(ran(), false, `${variant}: ${r.content}`);
+    }
+  });
+});

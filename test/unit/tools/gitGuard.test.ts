@@ -54,3 +54,51 @@ describe("the Bash tool's child environment", () => {
     assert.deepEqual(includes, ['../d.cfg', 'e.cfg']);
   });
 });
+
+describe('a tree too big to look through for nested repositories', () => {
+  it('says so, and git is then kept out of submodules, whose drivers no override names', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { reachableRepositories } = await import('../../../src/tools/gitReach');
+    const { bashGitSettings, gitConfigEnv } = await import('../../../src/tools/gitGuard');
+    const { existsSync, chmodSync } = await import('node:fs');
+    const git = (cwd: string, ...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'protocol.file.allow=always', '-C', cwd, ...args], { env: { PATH: process.env.PATH, HOME: cwd }, stdio: ['ignore', 'pipe', 'ignore'] }).toString();
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'tl-subwalk-')));
+    const sub = join(root, 'sub');
+    const top = join(root, 'top');
+    for (const d of [sub, top]) {
+      mkdirSync(d);
+      git(d, 'init', '-q');
+      writeFileSync(join(d, 'a.txt'), 'a\n');
+      git(d, 'add', 'a.txt');
+      git(d, 'commit', '-qm', 'init');
+    }
+    git(top, 'submodule', 'add', '-q', sub, 'deep/sub');
+    git(top, 'commit', '-qm', 'sub');
+    const ran = join(root, 'ran');
+    writeFileSync(join(root, 'evil.sh'), `#!/bin/sh\necho ran >> ${ran}\ncat\n`);
+    chmodSync(join(root, 'evil.sh'), 0o755);
+    const inner = join(top, 'deep', 'sub');
+    git(inner, 'config', 'filter.ev.clean', join(root, 'evil.sh'));
+    writeFileSync(join(inner, '.gitattributes'), '*.txt filter=ev\n');
+    // Same bytes, a newer time: git must read the file through its filter to tell.
+    const { utimesSync } = await import('node:fs');
+    const later = new Date(Date.now() + 3_600_000);
+    utimesSync(join(inner, 'a.txt'), later, later);
+    execFileSync('git', ['status', '--short'], { cwd: top, env: { PATH: process.env.PATH, HOME: root }, stdio: 'ignore' });
+    assert.equal(existsSync(ran), true, 'plain git enters the submodule and runs its filter (the case the guard must stop)');
+    const { rmSync } = await import('node:fs');
+    rmSync(ran);
+    const again = new Date(Date.now() + 7_200_000);
+    utimesSync(join(inner, 'a.txt'), again, again);
+
+    const whole = await reachableRepositories(top);
+    assert.equal(whole.unwalked, undefined, 'a small tree is looked through');
+    const cut = await reachableRepositories(top, { entries: 2, ms: 1_000 });
+    assert.equal(cut.unwalked, true);
+    const env = { PATH: process.env.PATH, HOME: root, ...gitConfigEnv(bashGitSettings(cut.names, false, true)) };
+    execFileSync('git', ['status', '--short'], { cwd: top, env, stdio: 'ignore' });
+    execFileSync('git', ['diff'], { cwd: top, env, stdio: 'ignore' });
+    assert.equal(existsSync(ran), false, "git entered the submodule and ran its filter");
+  });
+});
