@@ -7,6 +7,8 @@ import { commandBase, fromEnvironment, OPENS_NO_FILES, type SimpleCommand } from
 import { linkRace } from './bash/linkRace';
 import { knowsWrites, pathArgs, type PathArg } from './bash/pathArgs';
 import { writesNamedInside } from './bash/unpacks';
+import { linkLeavingFolder, mayFollowLinks } from './bash/walkLinks';
+import { namesFromFile } from './bash/options';
 import { braceWords } from './bash/braces';
 import { bashGlob, GLOB_CHARS, unescapePattern } from './bash/glob';
 import { quotePattern, type Shape } from './bash/words';
@@ -163,7 +165,15 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
   // An archive or patch writes the files named inside it, which no word of the command shows.
   const unpacks = commands.map(writesNamedInside).find((why) => why !== undefined);
   if (unpacks) return { behavior: 'ask', reason: `${unpacks}.`, write: true };
-  const args: PathArg[] = [...commands.flatMap((c) => pathArgs(c)), ...a.readsFrom.map((r) => ({ command: '<', write: false, text: r.text, shape: r.shape }))];
+  const walkers = new Set<PathArg>();
+  const args: PathArg[] = [
+    ...commands.flatMap((c) => {
+      const found = pathArgs(c);
+      if (mayFollowLinks(c)) for (const arg of found) walkers.add(arg);
+      return found;
+    }),
+    ...a.readsFrom.map((r) => ({ command: '<', write: false, text: r.text, shape: r.shape })),
+  ];
   const folders = workingFolders(a.commands, scope);
   const realRoots = { read: scope.readRoots.map(realLocation), write: scope.writeRoots.map(realLocation) };
   for (const arg of args) {
@@ -189,6 +199,8 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
         if (dir) return { behavior: 'ask', reason: `${arg.command} writes ${real}, inside ${dir}; Threadline always asks before writing there.`, path: real, write: true };
         const denied = deniedFinding(arg.command, real, arg.write, scope);
         if (denied) return denied;
+        const walked = walkers.has(arg) ? walkFinding(arg.command, real, (r) => (arg.write ? realRoots.write : realRoots.read).some((root) => isWithin(root, r))) : undefined;
+        if (walked) return walked;
       }
     }
   }
@@ -229,6 +241,14 @@ function deniedFinding(command: string, real: string, write: boolean, scope: Pat
   return undefined;
 }
 
+/** A folder given to a program that may follow links while it walks it, holding a link that leads out. */
+function walkFinding(command: string, folder: string, inside: (real: string) => boolean): PathFinding | undefined {
+  const leaving = linkLeavingFolder(folder, inside);
+  if (leaving === undefined) return undefined;
+  if (leaving === 'too big') return { behavior: 'ask', reason: `${command} is given the folder ${folder}, too big to look through for links out of the workspace, and may follow links while it walks it.`, path: folder };
+  return { behavior: 'ask', reason: `${command} is given the folder ${folder}, which holds ${leaving}, a link leading outside the workspace, and may follow it while it walks the folder.`, path: folder };
+}
+
 /** The texts in one word that may name a file: the word, a value after `=` (`--in=x`, dd's `if=x`), after `@` or `<` (curl), a glued short option's value, a file: URL's path. */
 function embedded(word: string): string[] {
   const out = new Set([word]);
@@ -237,6 +257,9 @@ function embedded(word: string): string[] {
   // Short options run together take their value after any of their letters (`-rt.git` is `-r -t .git`).
   const letters = /^-[A-Za-z]+/.exec(word)?.[0].length ?? 0;
   for (let k = 2; k <= letters && k < word.length; k++) out.add(word.slice(k));
+  // curl's `name@file` (`--data-urlencode k@~/.ssh/id_rsa`, `--url-query`, `-F k=@f`): the file after the first @.
+  const at = /^[\w.-]*@(.+)$/.exec(word);
+  if (at) out.add(at[1]!);
   for (const w of [...out]) {
     const bare = w.replace(/^[@<]/, '');
     out.add(bare);
@@ -300,6 +323,8 @@ function wordFinding(c: SimpleCommand, folders: readonly string[], scope: PathSc
         if (!special && existingLocation(abs) === real) {
           const denied = deniedFinding(name, real, false, scope);
           if (denied) return denied;
+          const walked = mayFollowLinks(c) ? walkFinding(name, real, (r) => roots.some((root) => isWithin(root, r))) : undefined;
+          if (walked) return walked;
         }
       }
     }
@@ -316,7 +341,10 @@ function wordFinding(c: SimpleCommand, folders: readonly string[], scope: PathSc
 export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFinding | undefined {
   if (!scope.deniedBy) return undefined;
   const folders = workingFolders(a.commands, scope) ?? [scope.cwd];
-  const judge = (command: string, text: string, write: boolean): PathFinding | undefined => {
+  // A folder walked by a program that may follow links: a link in it leading to a denied file or
+  // a folder holding one counts as that file (`diff -r sub empty` with `sub/s -> ~/.ssh`).
+  const deniedTarget = (real: string) => scope.deniedBy?.(real, false) !== undefined || (isFolderSync(real) && scope.deniedInside?.(real) !== undefined);
+  const judge = (command: string, text: string, write: boolean, walks: boolean): PathFinding | undefined => {
     const spelled = tilde(text, scope.home);
     if (spelled === undefined) return undefined;
     for (const abs of isAbsolute(spelled) ? [spelled] : folders.map((f) => kernelJoin(f, spelled))) {
@@ -325,26 +353,35 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
       const real = realLocation(abs);
       const denied = deniedFinding(command, real, false, scope) ?? (write ? deniedFinding(command, real, true, scope) : undefined);
       if (denied) return denied;
+      const walked = walks ? walkFinding(command, real, (r) => !deniedTarget(r)) : undefined;
+      if (walked && !walked.reason.includes('too big')) return walked;
     }
     return undefined;
   };
+  // A list of names kept in a file (`tar -T`, `zstd --filelist`, `curl -K`) names files no word shows.
+  for (const c of [...a.commands, ...a.runs]) {
+    const list = namesFromFile(c);
+    if (list) return { behavior: 'ask', reason: `${list}, and your deny rules name files it could be one of.` };
+  }
   // The files each program is known to take (its path arguments), not every word: under Bash as
   // a whole, `echo rm` names no file. A program whose files are not known (tar, zip, dd, env -C)
   // may take any word as one.
+  const walkers = new Set<PathArg>();
   const args = [...a.commands, ...a.runs].flatMap((c): PathArg[] => {
     const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
-    if (name === undefined || knowsWrites(name) || OPENS_NO_FILES.has(name)) return pathArgs(c);
-    return c.words.slice(1).map((text, i) => ({ command: name, write: false, text, shape: c.shapes?.[i + 1] }));
+    const found = name === undefined || knowsWrites(name) || OPENS_NO_FILES.has(name) ? pathArgs(c) : c.words.slice(1).map((text, i) => ({ command: name, write: false, text, shape: c.shapes?.[i + 1] }));
+    if (mayFollowLinks(c)) for (const arg of found) walkers.add(arg);
+    return found;
   });
   for (const arg of args) {
     for (const text of arg.text !== undefined ? embedded(arg.text) : (candidates(undefined, arg.shape, scope, a.mentions, folders) ?? []).flatMap(embedded)) {
-      const found = judge(arg.command, text, arg.write);
+      const found = judge(arg.command, text, arg.write, walkers.has(arg));
       if (found) return found;
     }
   }
   for (const r of a.readsFrom) {
     for (const text of r.text !== undefined ? [r.text] : (candidates(undefined, r.shape, scope, a.mentions, folders) ?? [])) {
-      const found = judge('<', text, false);
+      const found = judge('<', text, false, false);
       if (found) return found;
     }
   }

@@ -67,7 +67,30 @@ const NAMES_FROM_FILE: ReadonlyMap<string, readonly string[]> = new Map([
   ['rsync', ['--files-from', '--include-from', '--exclude-from']],
   ['cpio', ['-E', '--pattern-file']],
   ['zip', ['-@', '--names-stdin']],
+  ...['zstd', 'zstdcat', 'zstdmt', 'unzstd', 'pzstd'].map((n): [string, string[]] => [n, ['--filelist']]),
+  // A config file holds any option (`url = file:///…`, `output = …`), the other programs' checks unseen.
+  ['curl', ['-K', '--config']],
+  // A checksum list names the files it checks.
+  ...['md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'shasum'].map((n): [string, string[]] => [n, ['-c', '--check']]),
 ]);
+
+/** Programs whose first word may be a bundle of options with no dash (`tar cfT - list`). */
+const DASHLESS_BUNDLE: ReadonlySet<string> = new Set(['tar', 'gtar', 'bsdtar', 'ar']);
+
+/** Why `c` opens files named inside another file (`tar -T list`, `zstd --filelist`, `curl -K cfg`), if it does. */
+export function namesFromFile(c: SimpleCommand): string | undefined {
+  const program = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
+  if (program === undefined) return undefined;
+  const options = [...(NAMES_FROM_FILE.get(program) ?? []), '--files0-from'];
+  for (let i = 1; i < c.words.length; i++) {
+    const given = c.words[i];
+    if (given === undefined) continue;
+    const w = i === 1 && DASHLESS_BUNDLE.has(program) && /^[A-Za-z]+$/.test(given) ? `-${given}` : given;
+    const hit = options.find((o) => spells(w, o));
+    if (hit) return `${program} ${hit} opens files named inside another file`;
+  }
+  return undefined;
+}
 
 function spells(word: string, option: string): boolean {
   if (word === option || word.startsWith(`${option}=`)) return true;
@@ -166,7 +189,8 @@ export function optionInjection(p: BashPattern, c: SimpleCommand, mentions: Read
   const narrowRunner = CODE_RUNNERS.has(program) && (p.kind === 'wildcard' ? own.size > 1 : lead > 1);
   const runsProgram = RUNS_PROGRAM.get(program) ?? [];
   for (let i = lead; i < c.words.length; i++) {
-    const w = c.words[i];
+    const given = c.words[i];
+    const w = given !== undefined && i === 1 && DASHLESS_BUNDLE.has(program) && /^[A-Za-z]+$/.test(given) ? `-${given}` : given;
     if (w === undefined) {
       const shape = c.shapes?.[i];
       if (narrowRunner && !(shape?.kind === 'variable' && fromEnvironment(shape.name, mentions) && !shape.before.startsWith('-'))) {

@@ -1,0 +1,81 @@
+import { commandBase, type SimpleCommand } from './commands';
+import { runsProjectCode } from './options';
+import { folderNamesSync } from '../../fs/list';
+import { isFolderSync, isLinkSync } from '../../fs/stat';
+import { kernelJoin, realLocation } from '../../fs/paths';
+
+// A folder inside the workspace may hold a committed link to anywhere (`sub/s -> ~/.ssh`). A
+// program that walks the folder and follows links reads or changes what the link leads to:
+// `tar chf - sub`, `diff -r sub empty`, `zip -r - sub`, `gzip -r sub`, `chgrp -RL g sub`. Which
+// programs follow links while walking is a matter of each one's defaults and options, so the rule
+// is deny-by-default: a folder given to a program not known to leave links alone is looked
+// through (bounded), and a link leading outside, or a folder too big to look through, asks.
+
+/**
+ * Programs that never walk a folder, or walk it without following links unless an option says so
+ * (those options are judged apart: pathArgs' `follows`, and FOLLOW_OPTIONS below).
+ */
+const LEAVES_LINKS: ReadonlySet<string> = new Set([
+  'cat', 'head', 'tail', 'wc', 'nl', 'less', 'more', 'file', 'stat', 'ls', 'dir', 'grep', 'egrep', 'fgrep', 'rg', 'find', 'du', 'tree',
+  'cp', 'mv', 'rm', 'rmdir', 'mkdir', 'touch', 'chmod', 'chown', 'chgrp', 'ln', 'unlink', 'cd', 'pushd', 'git', 'tar', 'gtar', 'bsdtar',
+  'rsync', 'sort', 'uniq', 'cut', 'paste', 'tr', 'sed', 'awk', 'gawk', 'mawk', 'nawk', 'jq', 'tee', 'shred', 'truncate', 'echo', 'printf',
+  'test', '[', 'realpath', 'readlink', 'basename', 'dirname', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'b2sum', 'xxd', 'od', 'hexdump',
+]);
+
+/** Options by which programs of that list follow links while walking, where pathArgs does not know them. */
+const FOLLOW_OPTIONS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['tar', ['-h', '--dereference']],
+  ['gtar', ['-h', '--dereference']],
+  ['bsdtar', ['-h', '-L']],
+  ['chown', ['-L', '-H']],
+  ['chgrp', ['-L', '-H']],
+  ['chmod', ['-L', '-H']],
+  ['rsync', ['-L', '--copy-links', '-k', '--copy-dirlinks', '--copy-unsafe-links']],
+]);
+
+/** Entries looked through per folder; past this the folder counts as holding such a link. */
+const MAX_ENTRIES = 10_000;
+
+/** Whether `c` may follow links while walking a folder it is given. */
+export function mayFollowLinks(c: SimpleCommand): boolean {
+  const head = c.words[0];
+  if (head === undefined) return true;
+  const name = commandBase(head);
+  // A test runner or build tool runs the project's code, which reaches any file by itself once the rule lets it run.
+  if (runsProjectCode(name)) return false;
+  if (!LEAVES_LINKS.has(name)) return true;
+  const follows = FOLLOW_OPTIONS.get(name);
+  if (!follows) return false;
+  // tar's first word may be a bundle with no dash (`tar chf - sub`).
+  return c.words.slice(1).some((w, i) => {
+    if (w === undefined) return false;
+    if (follows.some((o) => w === o || w.startsWith(`${o}=`))) return true;
+    const bundle = /^-[A-Za-z]+$/.test(w) || (i === 0 && name.endsWith('tar') && /^[A-Za-z]+$/.test(w)) ? w.replace(/^-/, '') : '';
+    return follows.some((o) => o.length === 2 && bundle.includes(o[1]!));
+  });
+}
+
+/**
+ * A link inside `folder` (walked without following links) that leads where `inside` says no,
+ * `'too big'` when the folder holds more than can be looked through, undefined when neither.
+ */
+export function linkLeavingFolder(folder: string, inside: (real: string) => boolean): string | undefined {
+  if (!isFolderSync(folder)) return undefined;
+  const queue = [folder];
+  let seen = 0;
+  while (queue.length) {
+    const dir = queue.shift()!;
+    const listed = folderNamesSync(dir, MAX_ENTRIES);
+    if (!listed) continue;
+    seen += listed.names.length;
+    if (listed.capped || seen > MAX_ENTRIES) return 'too big';
+    for (const name of listed.names) {
+      const path = kernelJoin(dir, name);
+      if (isLinkSync(path)) {
+        const real = realLocation(path);
+        if (!inside(real)) return path;
+      } else if (isFolderSync(path)) queue.push(path);
+    }
+  }
+  return undefined;
+}
