@@ -99,6 +99,7 @@ export function unwrap(command: string, args: readonly string[]): Unwrapped | un
   if (SHELLS.has(wrapper)) return readShell(wrapper, args);
   const g = GRAMMAR[wrapper];
   if (!g) return undefined;
+  const env: Record<string, string> = {};
   let i = 0;
   for (; i < args.length; i++) {
     const a = args[i]!;
@@ -112,7 +113,11 @@ export function unwrap(command: string, args: readonly string[]): Unwrapped | un
       if (!a.includes('=') && g.long.includes(name)) i++;
       continue;
     }
-    if (wrapper === 'sudo' && /^[A-Za-z_]\w*=/.test(a)) continue;
+    if (wrapper === 'sudo' && /^[^-=][^=]*=/.test(a)) {
+      // sudo sets NAME=VALUE for the program, as env does.
+      env[a.slice(0, a.indexOf('='))] = a.slice(a.indexOf('=') + 1);
+      continue;
+    }
     if (a.startsWith('-') && a.length > 1) {
       // A run of short flags; the first that takes a value takes the rest of the word, or the next word.
       for (let j = 1; j < a.length; j++) {
@@ -130,8 +135,8 @@ export function unwrap(command: string, args: readonly string[]): Unwrapped | un
   if (RUNS_LINE[wrapper]?.includes('')) return { ...base, script: args.slice(i).join(' ') };
   // Options of tools read loosely (valgrind, firejail, bwrap take `--opt value` freely): the program is not named for sure.
   const loose = g.short === '' && g.long.length === 0 && !['nohup', 'setsid', 'command', 'catchsegv', 'arch'].includes(wrapper);
-  if (i >= args.length) return { ...base, unknown: true };
-  return { ...base, program: args[i]!, args: args.slice(i + 1), ...(loose ? { unknown: true as const } : {}) };
+  if (i >= args.length) return { ...base, env, unknown: true };
+  return { ...base, env, program: args[i]!, args: args.slice(i + 1), ...(loose ? { unknown: true as const } : {}) };
 }
 
 /** GNU and BSD env: -i, -0, -v, -u NAME, -C DIR, -S STRING, --, then NAME=VALUE…, then the program. */

@@ -65,7 +65,7 @@ describe('a wrapper that starts another program is a CHECK naming it, judged by 
     assert.match(flagged({ command: 'bash', args: ['srv.sh'] }), new RegExp(`it starts the script srv.sh through bash; the program ${join(ws, 'srv.sh')} is a file`));
     assert.equal(flagged({ command: 'nice', args: ['-n', '5', './.bin/npx'] }), `it starts the program ./.bin/npx through nice; ${inWs('.bin/npx')}`);
     assert.match(flagged({ command: 'timeout', args: ['-k', '5', '60', 'env', 'PATH=.bin', 'npx'] }), /starts the program env through timeout; it starts the program npx through env; env PATH chooses which program runs; the program .*\.bin\/npx is a file inside/);
-    assert.match(flagged({ command: 'sudo', args: ['-u', 'me', 'LD_PRELOAD=./x.so', './.bin/npx'] }), /starts the program \.\/\.bin\/npx through sudo; the program .* is a file inside the workspace/);
+    assert.match(flagged({ command: 'sudo', args: ['-u', 'me', 'LD_PRELOAD=./x.so', './.bin/npx'] }), /starts the program \.\/\.bin\/npx through sudo; env LD_PRELOAD chooses what the program loads; the program .* is a file inside the workspace/);
     assert.match(flagged({ command: 'busybox', args: ['sh', '-c', 'npx'] }), /through busybox sh, whose programs Threadline does not look up/);
     assert.match(flagged({ command: 'valgrind', args: ['--tool', 'none', 'npx'] }), /through valgrind, which Threadline cannot name from its arguments/);
     assert.match(flagged({ command: 'npx', args: ['-c', './.bin/npx'] }), /it runs the command line \.\/\.bin\/npx through npx/);
