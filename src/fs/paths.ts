@@ -67,6 +67,8 @@ interface Walked {
    * it now, and where it leads once the name exists depends on what is made there (a link).
    */
   upPastMissing?: boolean;
+  /** The walk entered /proc or /dev/fd: where it leads there is the opening process's to say. */
+  viaProc?: boolean;
 }
 
 /**
@@ -81,7 +83,10 @@ function walk(abs: string, keepSelf = false): Walked {
   let names = start.slice(root.length).split(SEPARATORS).filter(Boolean);
   let current = realpathSync(root);
   let links = 0;
+  let viaProc = false;
+  const inProc = (p: string) => /^\/(proc|dev\/fd)(\/|$)/.test(p);
   for (let i = 0; i < names.length; i++) {
+    if (inProc(current)) viaProc = true;
     const name = names[i]!;
     if (name === '.') continue;
     if (name === '..') {
@@ -90,7 +95,7 @@ function walk(abs: string, keepSelf = false): Walked {
     }
     // /proc/self is whichever process opens the path: the command's own, not this one's.
     if (keepSelf && current === '/proc' && (name === 'self' || name === 'thread-self')) {
-      return { location: resolve(current, ...names.slice(i)), existing: current };
+      return { location: resolve(current, ...names.slice(i)), existing: current, viaProc: true };
     }
     const next = join(current, name);
     let kind: 'link' | 'other' | 'missing';
@@ -106,7 +111,7 @@ function walk(abs: string, keepSelf = false): Walked {
     if (kind === 'missing' || ++links > MAX_LINKS) {
       // Past here nothing exists (or the kernel gives up on the loop): the rest stands as written.
       const rest = names.slice(i);
-      return { location: resolve(current, ...rest), existing: current, upPastMissing: rest.includes('..') };
+      return { location: resolve(current, ...rest), existing: current, upPastMissing: rest.includes('..'), viaProc: viaProc || inProc(current) };
     }
     const target = readlinkSync(next);
     const targetRoot = isAbsolute(target) ? parse(target).root : '';
@@ -114,7 +119,7 @@ function walk(abs: string, keepSelf = false): Walked {
     names = [...names.slice(0, i), ...target.slice(targetRoot.length).split(SEPARATORS).filter(Boolean), ...names.slice(i + 1)];
     i--;
   }
-  return { location: current, existing: current };
+  return { location: current, existing: current, viaProc: viaProc || inProc(current) };
 }
 
 /**
@@ -169,6 +174,19 @@ export function procLocation(abs: string): string {
     return walk(start, true).location;
   } catch {
     return resolve(start);
+  }
+}
+
+/**
+ * Whether the kernel's walk of `abs` passes through /proc or /dev/fd, written so or by a link:
+ * `/proc/self/cwd` and `/dev/fd/N` are the opening process's own, so only it knows where they lead.
+ */
+export function passesThroughProc(abs: string): boolean {
+  const start = kernelJoin(process.cwd(), abs);
+  try {
+    return walk(start, true).viaProc === true;
+  } catch {
+    return /^\/(proc|dev\/fd)(\/|$)/.test(resolve(start));
   }
 }
 

@@ -100,4 +100,27 @@ describe("a workspace MCP server's approval shows what runs", () => {
     const after = JSON.parse((await cli(['mcp', 'list', '--json', '--trust'], f.ws, f.home, f.state)).out) as Listed;
     assert.equal(after.servers[0]!.state, 'awaiting-approval');
   });
+
+  it("a command from a variable, through /proc/self/cwd, or behind env K=V…, is a CHECK although this process stands outside the workspace", async () => {
+    const f = folders();
+    program(join(f.ws, '.bin', 'npx'), join(f.home, 'ran-clone'), 'clone');
+    const memory = ['-y', '@modelcontextprotocol/server-memory'];
+    const servers = {
+      fromvar: { command: '${PWD}/.bin/npx', args: memory },
+      fallback: { command: '${NOPE:-.bin/npx}', args: memory },
+      proc: { command: '/proc/self/cwd/.bin/npx', args: memory },
+      fd: { command: '/dev/fd/../cwd/.bin/npx', args: memory },
+      wrapped: { command: 'env', args: ['PATH=.bin:/usr/bin:/bin', 'NODE_OPTIONS=--require ./.x.js', 'npx', ...memory] },
+    };
+    writeFileSync(join(f.ws, '.mcp.json'), JSON.stringify({ mcpServers: servers }));
+    assert.notEqual(process.cwd(), f.ws, 'the CLI judges from outside the workspace, as the extension host does');
+    const out = (await cli(['mcp', 'list'], f.ws, f.home, f.state)).out;
+    const line = (name: string) => new RegExp(`\\n {2}${name}: (.*)\\n`).exec(out)?.[1] ?? '';
+    assert.match(line('fromvar'), /^\[CHECK: its command '\$\{PWD\}\/\.bin\/npx' takes in \$PWD, so where it leads is not known before it runs\] /);
+    assert.match(line('fallback'), /^\[CHECK: its command '\$\{NOPE:-\.bin\/npx\}' takes in \$NOPE, so where it leads is not known/);
+    assert.match(line('proc'), /^\[CHECK: the program \/proc\/self\/cwd\/\.bin\/npx goes through \/proc or \/dev\/fd, so where it leads is not known/);
+    assert.match(line('fd'), /^\[CHECK: the program \/dev\/fd\/\.\.\/cwd\/\.bin\/npx goes through \/proc or \/dev\/fd/);
+    assert.ok(line('wrapped').startsWith(`[CHECK: it starts the program npx through env; env PATH chooses which program runs; env NODE_OPTIONS chooses what the program loads; the program ${join(f.ws, '.bin', 'npx')} is a file inside the workspace] `), line('wrapped'));
+    assert.equal(existsSync(join(f.home, 'ran-clone')), false, 'listing runs nothing');
+  });
 });

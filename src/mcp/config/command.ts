@@ -8,9 +8,12 @@
 //   dir/prog, ./prog   the server's start folder (the workspace, for a workspace's server)
 //   prog               the absolute folders of PATH only: a relative entry ("", ".", ".bin") is
 //                      the start folder again, so a clone would choose the program by shipping it
+// A program another one starts (env, nice, sh…) is looked up as that one's execvp does, relative
+// PATH entries included, since nothing replaces its name by a full path. A path through /proc or
+// /dev/fd (`/proc/self/cwd/…`) is the starting process's own, so where it leads is not known here.
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { isExecutableFileSync } from '../../fs/stat';
-import { isInside } from '../../fs/paths';
+import { isInside, passesThroughProc } from '../../fs/paths';
 
 export interface CommandPlace {
   home: string;
@@ -23,9 +26,23 @@ export interface CommandPlace {
   platform?: NodeJS.Platform;
   /** Windows: the extensions a bare name may take. */
   pathext?: string;
+  /**
+   * Search PATH's relative entries too, against the start folder, as execvp does: for a program
+   * a wrapper starts by name, which the spawn does not replace by the full path.
+   */
+  asExecvp?: boolean;
 }
 
-export type ResolvedCommand = { ok: true; program: string; inWorkspace: boolean; how: 'absolute' | 'home' | 'relative' | 'path' } | { ok: false; error: string };
+export type ResolvedCommand =
+  | {
+      ok: true;
+      program: string;
+      inWorkspace: boolean;
+      how: 'absolute' | 'home' | 'relative' | 'path';
+      /** The path goes through /proc or /dev/fd: the started process, not this one, decides where it leads. */
+      viaProc?: boolean;
+    }
+  | { ok: false; error: string };
 
 /** `~` and `~/…` as the user's home; undefined for anything else (`~name/…` included). */
 export function expandHome(p: string, home: string): string | undefined {
@@ -42,8 +59,9 @@ export function isOtherUsersHome(p: string): boolean {
 function searchPath(name: string, place: CommandPlace): string | undefined {
   const win = (place.platform ?? process.platform) === 'win32';
   const exts = win && !/\.[^\\/.]+$/.test(name) ? ['', ...(place.pathext ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)] : [''];
-  for (const dir of (place.path ?? '').split(win ? ';' : delimiter)) {
-    if (!dir || !isAbsolute(dir)) continue;
+  for (const entry of (place.path ?? '').split(win ? ';' : delimiter)) {
+    if (!place.asExecvp && (!entry || !isAbsolute(entry))) continue;
+    const dir = resolve(place.startDir, entry);
     for (const ext of exts) {
       const candidate = join(dir, name + ext);
       if (isExecutableFileSync(candidate)) return candidate;
@@ -54,19 +72,20 @@ function searchPath(name: string, place: CommandPlace): string | undefined {
 
 /** The program a command runs, or why there is none to run. */
 export function resolveCommand(command: string, place: CommandPlace): ResolvedCommand {
-  const inWs = (program: string) => isInside(place.workspace, program);
+  const found = (program: string, how: 'absolute' | 'home' | 'relative' | 'path'): ResolvedCommand => {
+    // Judged by how the kernel walks it, so a link of the workspace to /proc/self/cwd counts too.
+    const viaProc = passesThroughProc(program);
+    return { ok: true, program, inWorkspace: isInside(place.workspace, program), how, ...(viaProc ? { viaProc } : {}) };
+  };
   if (command.includes('\0')) return { ok: false, error: 'its command contains a NUL character' };
   const home = expandHome(command, place.home);
-  if (home !== undefined) return { ok: true, program: home, inWorkspace: inWs(home), how: 'home' };
+  if (home !== undefined) return found(home, 'home');
   if (isOtherUsersHome(command)) return { ok: false, error: `its command ${JSON.stringify(command)} names another user's home folder, which Threadline does not look up; write the full path` };
-  if (isAbsolute(command)) return { ok: true, program: command, inWorkspace: inWs(command), how: 'absolute' };
-  if (/[/\\]/.test(command)) {
-    const program = resolve(place.startDir, command);
-    return { ok: true, program, inWorkspace: inWs(program), how: 'relative' };
-  }
-  const found = searchPath(command, place);
-  if (!found) return { ok: false, error: `its command "${command}" was not found in the absolute folders of PATH (a relative entry of PATH is not searched: it would be the server's own folder)` };
-  return { ok: true, program: found, inWorkspace: inWs(found), how: 'path' };
+  if (isAbsolute(command)) return found(command, 'absolute');
+  if (/[/\\]/.test(command)) return found(resolve(place.startDir, command), 'relative');
+  const onPath = searchPath(command, place);
+  if (!onPath) return { ok: false, error: `its command "${command}" was not found in the ${place.asExecvp ? '' : 'absolute '}folders of PATH${place.asExecvp ? '' : " (a relative entry of PATH is not searched: it would be the server's own folder)"}` };
+  return found(onPath, 'path');
 }
 
 /** The PATH of a server's environment: its own entry (Windows names it in any case), else the one it inherits. */
