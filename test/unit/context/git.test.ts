@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -143,10 +143,15 @@ describe('git snapshot in a hostile repository', () => {
     const config = join(dir, '.git', 'config');
     writeFileSync(config, Buffer.concat([readFileSync(config), Buffer.from('[filter "'), driver, Buffer.from(`"]\n\tclean = ${prog}\n\tsmudge = ${prog}\n`)]));
     writeFileSync(join(dir, '.gitattributes'), Buffer.concat([Buffer.from('* filter='), driver, Buffer.from('\n')]));
+    // Same bytes, a newer time: git must read the file through its filter to tell whether it
+    // changed. (Relying on the commit and the status falling in one second failed on a loaded machine.)
+    const restamp = (ahead: number) => utimesSync(join(dir, 'f1.txt'), new Date(Date.now() + ahead), new Date(Date.now() + ahead));
+    restamp(3_600_000);
     // Plain git runs it: the trap is armed.
     execFileSync('git', ['status', '--short'], { cwd: dir, stdio: 'ignore' });
     assert.ok(existsSync(marker), 'plain git status runs the filter here');
     rmSync(marker);
+    restamp(7_200_000);
     await takeGitSnapshot(dir, { trusted: true });
     assert.equal(existsSync(marker), false, 'the snapshot ran the filter');
   });
