@@ -116,7 +116,7 @@ const ROOT_KEPT = /(?:^|[\s;&|(])(?:[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=|for\s+\w+\s+
  * reaches the agent's entries. A word a program may take as a file (not a pattern or an option's
  * value, such as `sort -t /`) that leads to the root asks, in any folder the command may run in.
  */
-function rootWalks(a: BashAnalysis, script: string, scope: Pick<PathScope, 'cwd' | 'home'>, folders: readonly string[], note: (why: string) => void): void {
+function rootWalks(a: BashAnalysis, script: string, scope: Pick<PathScope, 'cwd' | 'home'>, folders: readonly string[], where: (path: string) => string, note: (why: string) => void): void {
   if (ROOT_KEPT.test(script)) return note('keeps the root folder, which holds /proc, in a variable or a loop');
   for (const c of [...a.commands, ...a.runs]) {
     const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
@@ -130,7 +130,7 @@ function rootWalks(a: BashAnalysis, script: string, scope: Pick<PathScope, 'cwd'
         const spelled = piece && tilde(piece, scope.home);
         if (!spelled) continue;
         for (const folder of isAbsolute(spelled) ? [scope.cwd] : folders) {
-          if (procLocation(kernelJoin(folder, spelled)) === '/') return note(`gives ${name} ${piece.slice(0, 80)}, the root folder, which holds /proc`);
+          if (where(kernelJoin(folder, spelled)) === '/') return note(`gives ${name} ${piece.slice(0, 80)}, the root folder, which holds /proc`);
         }
       }
     }
@@ -161,7 +161,14 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
     if (name !== 'ps') continue;
     if (c.words.slice(1).some((w) => w === undefined || /^[A-Za-z]*e[A-Za-z]*$/.test(w))) note('runs ps with the e option, which prints the environments of processes');
   }
-  rootWalks(a, script, scope, folders, note);
+  // The same word is walked by rootWalks and by the loop below: the kernel walk is done once.
+  const located = new Map<string, string>();
+  const where = (path: string): string => {
+    let real = located.get(path);
+    if (real === undefined) located.set(path, (real = procLocation(path)));
+    return real;
+  };
+  rootWalks(a, script, scope, folders, where, note);
   for (const { text, shape } of everyWord(a)) {
     if (text !== undefined) {
       if (MENTIONS_PROC.test(text)) note(`names ${text.slice(0, 80)}`);
@@ -180,7 +187,7 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
           // opens them, not this process's: resolving them here would name the agent.
           if (STREAMS.test(abs)) continue;
           // A link (in the workspace, say) into /proc, walked as the kernel walks it (`t/..` leaves t's target).
-          const real = reentered(procLocation(kernelJoin(folder, spelled)));
+          const real = reentered(where(kernelJoin(folder, spelled)));
           if (!linkedInProc(real)) continue;
           if (isOwnProcessPath(real, 'command', tree)) return own(real);
           note(`names ${abs}, which leads to ${real}`);

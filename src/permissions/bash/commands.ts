@@ -158,6 +158,17 @@ export function commandBase(name: string): string {
   return name.includes('/') ? posix.basename(name) : name;
 }
 
+/** Programs whose first word may be a bundle of options with no dash (`tar cfT - list`, `ar x lib.a`). */
+const DASHLESS_BUNDLE: ReadonlySet<string> = new Set(['tar', 'gtar', 'bsdtar', 'ar']);
+
+/**
+ * The word at `index` of `program`'s command as its option parser reads it: tar's and ar's first
+ * word may be options with no dash, so every check of options sees `cfT` as `-cfT`.
+ */
+export function asOptionWord(program: string, index: number, word: string): string {
+  return index === 1 && DASHLESS_BUNDLE.has(program) && /^[A-Za-z]+$/.test(word) ? `-${word}` : word;
+}
+
 /** A path through which a process reads its own input or another descriptor: /dev/stdin, /dev/fd/0, /proc/self/fd/0… */
 export function isDescriptorPath(word: string): boolean {
   return /^\/(dev|proc)\//.test(word) && word !== '/dev/null';

@@ -1,4 +1,4 @@
-import { commandBase, fromEnvironment, type SimpleCommand } from './commands';
+import { asOptionWord, commandBase, fromEnvironment, type SimpleCommand } from './commands';
 import type { BashPattern } from './rules';
 import { scriptDanger } from './scriptTools';
 
@@ -74,22 +74,21 @@ const NAMES_FROM_FILE: ReadonlyMap<string, readonly string[]> = new Map([
   ...['md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'shasum'].map((n): [string, string[]] => [n, ['-c', '--check']]),
 ]);
 
-/** Programs whose first word may be a bundle of options with no dash (`tar cfT - list`). */
-const DASHLESS_BUNDLE: ReadonlySet<string> = new Set(['tar', 'gtar', 'bsdtar', 'ar']);
-
 /** Why `c` opens files named inside another file (`tar -T list`, `zstd --filelist`, `curl -K cfg`), if it does. */
 export function namesFromFile(c: SimpleCommand): string | undefined {
   const program = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
   if (program === undefined) return undefined;
-  const options = [...(NAMES_FROM_FILE.get(program) ?? []), '--files0-from'];
   for (let i = 1; i < c.words.length; i++) {
     const given = c.words[i];
-    if (given === undefined) continue;
-    const w = i === 1 && DASHLESS_BUNDLE.has(program) && /^[A-Za-z]+$/.test(given) ? `-${given}` : given;
-    const hit = options.find((o) => spells(w, o));
+    const hit = given === undefined ? undefined : listOption(program, asOptionWord(program, i, given));
     if (hit) return `${program} ${hit} opens files named inside another file`;
   }
   return undefined;
+}
+
+/** The option `w` spells by which `program` reads the names of files from another file, if any. */
+function listOption(program: string, w: string): string | undefined {
+  return [...(NAMES_FROM_FILE.get(program) ?? []), '--files0-from'].find((o) => spells(w, o));
 }
 
 function spells(word: string, option: string): boolean {
@@ -190,7 +189,7 @@ export function optionInjection(p: BashPattern, c: SimpleCommand, mentions: Read
   const runsProgram = RUNS_PROGRAM.get(program) ?? [];
   for (let i = lead; i < c.words.length; i++) {
     const given = c.words[i];
-    const w = given !== undefined && i === 1 && DASHLESS_BUNDLE.has(program) && /^[A-Za-z]+$/.test(given) ? `-${given}` : given;
+    const w = given === undefined ? undefined : asOptionWord(program, i, given);
     if (w === undefined) {
       const shape = c.shapes?.[i];
       if (narrowRunner && !(shape?.kind === 'variable' && fromEnvironment(shape.name, mentions) && !shape.before.startsWith('-'))) {
@@ -207,7 +206,7 @@ export function optionInjection(p: BashPattern, c: SimpleCommand, mentions: Read
     if (own.has(w)) continue;
     const hit = runsProgram.find((o) => spells(w, o));
     if (hit) return `${hit} lets ${program} run another program or write where it is told`;
-    const list = [...(NAMES_FROM_FILE.get(program) ?? []), '--files0-from'].find((o) => spells(w, o));
+    const list = listOption(program, w);
     if (list) return `${list} makes ${program} open files named inside another file, which may be outside the workspace`;
     if (!narrowRunner || w === '--' || w === '-') continue;
     if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) return `${w.split('=')[0]}=… may set what ${program} runs (make SHELL=…, a config key)`;

@@ -1,4 +1,4 @@
-import { commandBase, type SimpleCommand } from './commands';
+import { asOptionWord, commandBase, type SimpleCommand } from './commands';
 import type { Shape } from './words';
 import { AWK, GREP, JQ, leavesAt, readOption, RG, SED, type Spec } from './optionSpecs';
 
@@ -99,7 +99,11 @@ export function pathArgs(c: SimpleCommand, notFiles?: Set<number>): PathArg[] {
   const onlyIfPathLike = PATH_LIKE_ONLY.has(name);
   let write = Boolean(spec.write);
   const out: PathArg[] = [];
-  const follows = c.words.find((w) => w !== undefined && (spec.follows ?? []).some((f) => w === f || (!f.startsWith('--') && f.length === 2 && /^-[A-Za-z]+$/.test(w) && w.includes(f[1]!))));
+  const follows = c.words.find((given, i) => {
+    if (i === 0 || given === undefined) return false;
+    const w = asOptionWord(name, i, given);
+    return (spec.follows ?? []).some((f) => w === f || (!f.startsWith('--') && f.length === 2 && /^-[A-Za-z]+$/.test(w) && w.includes(f[1]!)));
+  });
   const push = (text: string | undefined, shape?: Shape, writes = write) =>
     out.push({ command: name, write: writes, text, ...(shape ? { shape } : {}), ...(onlyIfPathLike ? { onlyIfPathLike } : {}), ...(follows ? { follows } : {}) });
   const pushWord = (i: number, writes?: boolean) => push(c.words[i], c.words[i] === undefined ? (c.shapes?.[i] ?? { kind: 'computed' }) : undefined, writes);

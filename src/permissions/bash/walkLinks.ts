@@ -1,4 +1,4 @@
-import { commandBase, type SimpleCommand } from './commands';
+import { asOptionWord, commandBase, type SimpleCommand } from './commands';
 import { runsProjectCode } from './options';
 import { folderNamesSync } from '../../fs/list';
 import { isFolderSync, isLinkSync } from '../../fs/stat';
@@ -46,11 +46,11 @@ export function mayFollowLinks(c: SimpleCommand): boolean {
   if (!LEAVES_LINKS.has(name)) return true;
   const follows = FOLLOW_OPTIONS.get(name);
   if (!follows) return false;
-  // tar's first word may be a bundle with no dash (`tar chf - sub`).
-  return c.words.slice(1).some((w, i) => {
-    if (w === undefined) return false;
+  return c.words.some((given, i) => {
+    if (i === 0 || given === undefined) return false;
+    const w = asOptionWord(name, i, given);
     if (follows.some((o) => w === o || w.startsWith(`${o}=`))) return true;
-    const bundle = /^-[A-Za-z]+$/.test(w) || (i === 0 && name.endsWith('tar') && /^[A-Za-z]+$/.test(w)) ? w.replace(/^-/, '') : '';
+    const bundle = /^-[A-Za-z]+$/.test(w) ? w.slice(1) : '';
     return follows.some((o) => o.length === 2 && bundle.includes(o[1]!));
   });
 }
