@@ -1,5 +1,5 @@
 import type { SimpleCommand } from './commands';
-import { jqDanger, JQS } from './jqProgram';
+import { jqDanger, JQS, yqDanger } from './jqProgram';
 
 // sed, awk and jq are languages: their script, not their options, decides whether they run
 // another program (`sed 1e`, `s///e`, awk's system() and pipes), read a file the command never
@@ -237,7 +237,7 @@ function awkDanger(c: SimpleCommand, trusted: number): string | undefined {
 }
 
 /**
- * Why the script a rule-allowed sed, awk or jq command is given may run a program, or read or write a
+ * Why the script a rule-allowed sed, awk, jq or yq command is given may run a program, or read or write a
  * file the command does not name; undefined for other programs and for plain text filters.
  * `trusted`: how many leading words the rule itself spells (a script spelled there is the user's choice).
  */
@@ -245,5 +245,6 @@ export function scriptDanger(name: string, c: SimpleCommand, trusted: number): s
   if (name === 'sed') return sedDanger(c, trusted);
   if (AWKS.has(name)) return awkDanger(c, trusted);
   if (JQS.has(name)) return jqDanger(c, trusted);
+  if (name === 'yq') return yqDanger(c, trusted);
   return undefined;
 }

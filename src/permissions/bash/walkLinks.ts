@@ -18,7 +18,7 @@ import { kernelJoin, realLocation } from '../../fs/paths';
 const LEAVES_LINKS: ReadonlySet<string> = new Set([
   'cat', 'head', 'tail', 'wc', 'nl', 'less', 'more', 'file', 'stat', 'ls', 'dir', 'grep', 'egrep', 'fgrep', 'rg', 'find', 'du', 'tree',
   'cp', 'mv', 'rm', 'rmdir', 'mkdir', 'touch', 'chmod', 'chown', 'chgrp', 'ln', 'unlink', 'cd', 'pushd', 'git', 'tar', 'gtar', 'bsdtar',
-  'rsync', 'sort', 'uniq', 'cut', 'paste', 'tr', 'sed', 'awk', 'gawk', 'mawk', 'nawk', 'jq', 'tee', 'shred', 'truncate', 'echo', 'printf',
+  'rsync', 'sort', 'uniq', 'cut', 'paste', 'tr', 'sed', 'awk', 'gawk', 'mawk', 'nawk', 'jq', 'gojq', 'jaq', 'yq', 'tee', 'shred', 'truncate', 'echo', 'printf',
   'test', '[', 'realpath', 'readlink', 'basename', 'dirname', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'b2sum', 'xxd', 'od', 'hexdump',
 ]);
 

@@ -118,6 +118,41 @@ describe('jq reads only the files it is given', () => {
   });
 });
 
+describe('yq reads only the files it is given', () => {
+  const yq = under('Bash(yq:*)');
+  it('an expression that loads a file or reads the environment asks, and so does any option not known to shape output', () => {
+    for (const c of [
+      `yq 'load("/etc/passwd")' a.yml`,
+      `yq -n 'load_str("../x")'`,
+      `yq e -n 'load_xml("e/etc/x")'`,
+      `yq eval -n 'env(ANTHROPIC_API_KEY)'`,
+      `yq -n 'strenv(HOME)'`,
+      `yq -n '"$HOME" | envsubst'`,
+      `yq ea '.x | eval(.y)' a.yml`,
+      `yq -n '$ENV.ANTHROPIC_API_KEY'`,
+      `yq -n 'import "e/x" as $c; $c'`,
+      `yq -o json -n 'env(K)'`,
+      `yq -oj -n 'env(K)'`,
+      `yq --expression 'load("x")' a.yml`,
+      `yq --from-file p.yq a.yml`,
+      `yq -s '"../out"' a.yml`,
+      `yq --split-exp=x a.yml`,
+      `yq -f extract . a.yml`,
+      `yq --weird x . a.yml`,
+      'yq "$P" a.yml',
+    ]) {
+      assert.equal(yq(c), 'ask', c);
+    }
+    assert.match(decide(['Bash(yq:*)'], `yq 'load("/etc/passwd")' a.yml`).reason, /the yq expression uses load, by which it reads a file the command does not name/);
+  });
+
+  it('plain filters still run', () => {
+    for (const c of ["yq '.a' a.yml", "yq ea '.a' a.yml", "yq eval -o json '.a' a.yml", 'yq -r .a a.yml', 'yq -P . a.yml', 'yq -o=json . a.yml', 'yq -I 4 . a.yml', "yq -i '.a = 1' a.yml", "yq ea '. as $i ireduce ({}; . * $i)' a.yml b.yml", "yq '.env.path' a.yml"]) {
+      assert.equal(yq(c), 'allow', c);
+    }
+  });
+});
+
 describe('an unknown option before the pattern may take the next word', () => {
   it('rg --ignore-file reads the file it names', () => {
     const rg = under('Bash(rg:*)');
