@@ -27,7 +27,7 @@ const PLAIN_SECTIONS = new Set([
  * Keys that name a file git reads but are not named like one: the rest (`*file`, `*dir`, `*path`)
  * the suffix rule below judges the same way.
  */
-const FILE_KEYS = new Set(['commit.template', 'http.sslcert', 'http.sslkey', 'http.sslcainfo', 'http.proxysslcert', 'http.proxysslkey', 'http.proxysslcainfo']);
+const FILE_KEYS = new Set(['commit.template', 'http.sslcert', 'http.sslkey']);
 
 /** Settings that run a program the guard cannot switch off by a value of its own. */
 const PROGRAM_KEYS: readonly RegExp[] = [/^remote\..+\.vcs$/, /^tar\..+\.command$/, /^help\.browser$/, /^gui\.editor$/, /^lfs\.customtransfer\./, /^lfs\.extension\./];
@@ -46,6 +46,26 @@ const PLAIN_CORE = new Set([
   // Set by the guard to values that launch nothing, whatever the repository says.
   'fsmonitor', 'hookspath', 'pager', 'alternaterefscommand', 'askpass', 'sshcommand', 'gitproxy', 'editor', 'attributesfile',
 ].map((k) => k.toLowerCase()));
+
+/**
+ * http's keys (also per URL, `http.<url>.<key>`) that only tune how git talks to the host its
+ * remote names. The rest choose who is on the other end — a proxy, a certificate authority, no
+ * certificate check, a name-to-address map, ciphers — and your credential helper's answer goes there.
+ */
+const PLAIN_HTTP = new Set([
+  'postbuffer', 'lowspeedlimit', 'lowspeedtime', 'maxrequests', 'minsessions', 'version', 'useragent', 'noepsv', 'delegation',
+  'extraheader', 'followredirects', 'emptyauth', 'proactiveauth', 'keepaliveidle', 'keepaliveinterval', 'keepalivecount',
+  'savecookies', 'cookiefile', 'sslcert', 'sslkey', 'sslcerttype', 'sslkeytype', 'sslcertpasswordprotected', 'sslversion', 'ssltry',
+  'sslbackend', 'pinnedpubkey', 'schannelcheckrevoke', 'schannelusesslcainfo', 'maxretries', 'maxretrytime', 'retryafter',
+]);
+
+/** remote's keys that name what to fetch and push, not how to reach it (url and pushurl are judged below). */
+const PLAIN_REMOTE = new Set([
+  'url', 'pushurl', 'fetch', 'push', 'mirror', 'skipdefaultupdate', 'skipfetchall', 'tagopt', 'prune', 'prunetags', 'promisor',
+  'partialclonefilter', 'followremotehead', 'serveroption',
+]);
+
+const TRUE = /^(true|yes|on|1)$/i;
 
 /** Program settings git reads first-come: the guard's neutral value cannot replace the repository's. */
 const FIRST_WINS: readonly RegExp[] = [/^core\.gitproxy$/, /^remote\..+\.(uploadpack|receivepack)$/];
@@ -104,6 +124,11 @@ export function settingRefusal(e: ConfigEntry, ctx: SettingContext): string | un
   // Git keeps the first value it reads for these, so an override given after the repository's is never read.
   if (FIRST_WINS.some((r) => r.test(e.name))) return `sets ${e.name}, which names a program git runs; git keeps the repository's value over any given later`;
   if (PROGRAM_KEYS.some((r) => r.test(e.name))) return `sets ${e.name}, which names a program git runs`;
+  // A repository asking for the certificate check is asking for the default.
+  const checked = key === 'sslverify' && (e.value === undefined || TRUE.test(e.value.trim()));
+  if ((section === 'http' && !PLAIN_HTTP.has(key) && !checked) || (section === 'remote' && sub !== undefined && !PLAIN_REMOTE.has(key))) {
+    return `sets ${e.name}, which chooses where git's connections go or whom they trust, and so who receives your credentials`;
+  }
   if (section === 'core' && sub === undefined && !PLAIN_CORE.has(key)) return `sets ${e.name}, a setting Threadline does not know to be safe for git to obey`;
   if (section === 'submodule' && key === 'update' && e.value?.trimStart().startsWith('!')) return `sets ${e.name} to a command, which git runs on submodule update`;
   if ((section === 'remote' && (key === 'url' || key === 'pushurl')) || (section === 'submodule' && key === 'url') || (section === 'url' && (key === 'insteadof' || key === 'pushinsteadof'))) {

@@ -8,9 +8,8 @@ const ctx = { workspace: '/ws/proj', top: '/ws/proj', home: '/home/u' };
 // whether it is on the short list or caught by its name.
 const FILE_SETTINGS = [
   'commit.template', 'blame.ignoreRevsFile', 'core.excludesFile', 'diff.orderFile', 'format.signatureFile', 'init.templateDir',
-  'mailmap.file', 'gpg.ssh.allowedSignersFile', 'http.cookieFile', 'http.sslCert', 'http.sslKey', 'http.sslCAInfo',
-  'http.sslCAPath', 'sendemail.aliasesFile', 'http.https://example.com.sslCert', 'http.proxySSLCert', 'http.proxySSLKey',
-  'http.proxySSLCAInfo',
+  'mailmap.file', 'gpg.ssh.allowedSignersFile', 'http.cookieFile', 'http.sslCert', 'http.sslKey',
+  'sendemail.aliasesFile', 'http.https://example.com.sslCert',
 ];
 
 describe('which repository settings git may obey inside Bash', () => {
@@ -29,7 +28,7 @@ describe('which repository settings git may obey inside Bash', () => {
   // (its install folder, another user's home from the password database, its own /proc/self).
   it('a path spelled with %(prefix)/, ~user/, ~, :(optional) or through /proc/self is judged as git expands it', () => {
     for (const value of ['%(prefix)/../proc/self/cwd/../.ssh/id_rsa', '%(prefix)/share/x', '%(prefix)//etc/passwd', '~root/x', '~nobody', '~', ':(optional)/etc/passwd', ':(optional)~/.ssh/id_rsa', ':(optional)%(prefix)/x', '/proc/self/cwd/x', '/proc/thread-self/cwd/x']) {
-      for (const name of ['commit.template', 'core.excludesfile', 'blame.ignorerevsfile', 'http.proxysslkey']) {
+      for (const name of ['commit.template', 'core.excludesfile', 'blame.ignorerevsfile', 'http.sslkey']) {
         const why = settingRefusal({ name, value }, ctx);
         assert.ok(why && why.includes(value), `${name}=${value}: ${why}`);
       }
@@ -41,5 +40,48 @@ describe('which repository settings git may obey inside Bash', () => {
   it('a remote on this machine spelled with ~user/ or %(prefix)/ turns local transport off', () => {
     for (const value of ['~root/repo', '%(prefix)/../srv/repo', '~/other']) assert.equal(settingRefusal({ name: 'remote.origin.url', value }, ctx), LOCAL_REMOTE, value);
     assert.equal(settingRefusal({ name: 'remote.origin.url', value: 'vendor/lib.git' }, ctx), undefined);
+  });
+
+  // Your credential helper answers for the host git talks to; a proxy, a certificate authority or
+  // a name-to-address map of the repository's own decides who is on the other end (pass 22, G6).
+  it("settings that choose where git's connections go, or whom they trust, stop the command wherever their files are", () => {
+    const stopped = [
+      ['http.proxy', 'http://127.0.0.1:9'],
+      ['http.https://github.com.proxy', 'http://127.0.0.1:9'],
+      ['http.https://github.com/.proxy', 'socks5://evil:1080'],
+      ['remote.origin.proxy', 'http://127.0.0.1:9'],
+      ['remote.origin.proxyauthmethod', 'basic'],
+      ['http.sslverify', 'false'],
+      ['http.https://github.com.sslverify', '0'],
+      ['http.sslverify', 'no'],
+      ['http.sslcainfo', 'ca.pem'],
+      ['http.sslcapath', 'certs'],
+      ['http.proxysslcainfo', 'ca.pem'],
+      ['http.proxysslcert', 'c.pem'],
+      ['http.proxysslkey', 'k.pem'],
+      ['http.curloptresolve', 'github.com:443:127.0.0.1'],
+      ['http.sslcipherlist', 'NULL'],
+      ['http.somethingnew', 'x'],
+      ['remote.origin.somethingnew', 'x'],
+    ];
+    for (const [name, value] of stopped) {
+      const why = settingRefusal({ name: name!, value }, ctx);
+      assert.ok(why && why.includes(name!), `${name}=${value}: ${why}`);
+    }
+    const plain = [
+      ['http.postbuffer', '524288000'],
+      ['http.sslverify', 'true'],
+      ['http.https://github.com.sslverify', 'yes'],
+      ['http.version', 'HTTP/1.1'],
+      ['http.extraheader', 'X-A: b'],
+      ['http.lowspeedlimit', '1000'],
+      ['remote.origin.url', 'https://github.com/a/b.git'],
+      ['remote.origin.fetch', '+refs/heads/*:refs/remotes/origin/*'],
+      ['remote.origin.prune', 'true'],
+      ['remote.origin.tagopt', '--no-tags'],
+      ['remote.origin.promisor', 'true'],
+      ['remote.origin.partialclonefilter', 'blob:none'],
+    ];
+    for (const [name, value] of plain) assert.equal(settingRefusal({ name: name!, value }, ctx), undefined, `${name}=${value}`);
   });
 });
