@@ -4,6 +4,7 @@
 // and a deadline.
 import { watch } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { fdir } from 'fdir';
 import { kindOfMode, type Entry } from './entries';
@@ -18,9 +19,13 @@ export interface TreeListing {
 }
 
 /** The files under `root`, skipping the folders `skipDir` names and the files `skipFile` names. */
-export async function listTree(root: string, opts: { maxFiles: number; signal?: AbortSignal; withDirs?: boolean; skipDir(rel: string): boolean; skipFile(rel: string): boolean }): Promise<TreeListing> {
+export async function listTree(
+  root: string,
+  opts: { maxFiles: number; signal?: AbortSignal; withDirs?: boolean; throwOnError?: boolean; skipDir(rel: string): boolean; skipFile(rel: string): boolean },
+): Promise<TreeListing> {
   const prefix = root.endsWith('/') ? root.length : root.length + 1;
-  const rel = (p: string) => p.slice(prefix).replace(/\\/g, '/').replace(/\/$/, '');
+  // A `\` is a separator on Windows only: elsewhere `a\b` is one name.
+  const rel = (p: string) => (sep === '\\' ? p.slice(prefix).replace(/\\/g, '/') : p.slice(prefix)).replace(/\/$/, '');
   const dirs: string[] = [];
   let builder = new fdir()
     .withFullPaths()
@@ -35,6 +40,8 @@ export async function listTree(root: string, opts: { maxFiles: number; signal?: 
     });
   if (opts.withDirs) builder = builder.withDirs();
   if (opts.signal) builder = builder.withAbortSignal(opts.signal);
+  // A folder it cannot read (no permission, a name that is not UTF-8) is otherwise skipped without a word.
+  if (opts.throwOnError) builder = builder.withErrors();
   const found = await builder.crawl(root).withPromise();
   return { paths: found.slice(0, opts.maxFiles).map(rel), dirs, truncated: found.length > opts.maxFiles };
 }

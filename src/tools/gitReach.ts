@@ -48,20 +48,28 @@ async function dotGitsAround(cwd: string, bounds: { entries: number; ms: number 
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort(), bounds.ms);
   let met = 0;
+  let cut = false;
   const found = (rel: string) => {
     if (++met > bounds.entries) stop.abort();
+    // Node reads names as UTF-8: one that is not comes back with U+FFFD, and what it holds cannot
+    // be looked at under that name. The tree is then not looked through.
+    if (rel.includes('\uFFFD')) {
+      cut = true;
+      stop.abort();
+    }
     if (basename(rel) !== '.git') return false;
     out.push(join(cwd, rel));
     return true;
   };
   try {
-    await listTree(cwd, { maxFiles: 0, signal: stop.signal, skipDir: (rel) => found(rel), skipFile: (rel) => (found(rel), true) });
+    await listTree(cwd, { maxFiles: 0, signal: stop.signal, throwOnError: true, skipDir: (rel) => found(rel), skipFile: (rel) => (found(rel), true) });
   } catch {
-    // an unreadable folder: what was found so far stands
+    // A folder that cannot be read may hold a repository git can still enter.
+    cut = true;
   } finally {
     clearTimeout(timer);
   }
-  return { dotGits: out, cut: stop.signal.aborted };
+  return { dotGits: out, cut: cut || stop.signal.aborted };
 }
 
 interface Located {

@@ -101,4 +101,37 @@ describe('a tree too big to look through for nested repositories', () => {
     execFileSync('git', ['diff'], { cwd: top, env, stdio: 'ignore' });
     assert.equal(existsSync(ran), false, "git entered the submodule and ran its filter");
   });
+
+  // Node reads names as UTF-8: a folder named by other bytes comes back as U+FFFD and cannot be
+  // opened by that name, and a `\` in a name is no separator here. A walk that cannot see into a
+  // folder has not looked through the tree (pass 22, G5).
+  for (const [what, path] of [
+    ['a folder named by a byte that is not UTF-8', `$'\\xff'/sub`],
+    ['a submodule folder named so', `$'s\\xff'`],
+    ['a folder with a backslash in its name', `'a\\b/sub'`],
+  ] as const) {
+    it(`a submodule under ${what} is found, or git is kept out of submodules`, async () => {
+      const { execFileSync } = await import('node:child_process');
+      const { existsSync } = await import('node:fs');
+      const { reachableRepositories } = await import('../../../src/tools/gitReach');
+      const { bashGitSettings, gitConfigEnv } = await import('../../../src/tools/gitGuard');
+      const ws = realpathSync(mkdtempSync(join(tmpdir(), 'tl-subname-')));
+      const env = { PATH: process.env.PATH, HOME: ws, GIT_CONFIG_NOSYSTEM: '1' };
+      const sh = (script: string) => execFileSync('bash', ['-c', `set -e\n${script}`], { cwd: ws, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      sh(`git init -q -b main .; git config user.email a@b; git config user.name a; echo top > top.txt
+S=${path}; mkdir -p "$S"; cd "$S"; git init -q -b main .; git config user.email a@b; git config user.name a
+printf '#!/bin/sh\\necho ran >> "$HOME/ran"\\ncat\\n' > .x.sh; chmod +x .x.sh
+echo '*.txt filter=ev' > .gitattributes; echo hi > f.txt; git add -A; git commit -qm i
+git config filter.ev.clean ./.x.sh; touch -d 2000-01-01 f.txt
+cd "${ws}"; printf '[submodule "s"]\\n\\tpath = %s\\n\\turl = ./%s\\n' "$S" "$S" > .gitmodules
+git add top.txt .gitmodules "$S"; git commit -qm top`);
+      sh('git status --short >/dev/null');
+      assert.equal(existsSync(join(ws, 'ran')), true, 'plain git enters the submodule and runs its filter (the case the guard must stop)');
+      sh(`rm ran; cd ${path}; touch -d 2001-01-01 f.txt`);
+      const reach = await reachableRepositories(ws);
+      assert.equal(reach.refusal, undefined);
+      execFileSync('git', ['status', '--short'], { cwd: ws, env: { ...env, ...gitConfigEnv(bashGitSettings(reach.names, false, reach.unwalked ?? false)) }, stdio: 'ignore' });
+      assert.equal(existsSync(join(ws, 'ran')), false, 'git entered the submodule and ran its filter');
+    });
+  }
 });
