@@ -14,6 +14,7 @@ import { bashGlob, GLOB_CHARS, unescapePattern } from './bash/glob';
 import { quotePattern, type Shape } from './bash/words';
 import { isFolderSync } from '../fs/stat';
 import { existingLocation, kernelJoin, lexicalJoin, realLocation, upPastMissing, within as isWithin } from '../fs/paths';
+import { embedded } from './bash/embedded';
 
 // Where the files a Bash command names really are: a command an allow rule let through must name
 // files inside the workspace (reads: also the added folders). The /proc check (bashProc.ts) uses
@@ -58,8 +59,9 @@ export function homePattern(pattern: string, home: string): string {
 /** What bash makes of `~` and `~/x`; `~user`, `~+`, `~-` are not known here. */
 export function tilde(text: string, home: string): string | undefined {
   if (text === '~') return home;
-  // Joined as the kernel walks it: `~/ws/t/../x` leaves t's target, as `t/../x` does.
-  if (text.startsWith('~/')) return kernelJoin(home, text.slice(2));
+  // Joined as the kernel walks it: `~/ws/t/../x` leaves t's target, as `t/../x` does. Bash puts
+  // the home before the rest as text, so `~//x` is the home's x, not `/x`.
+  if (text.startsWith('~/')) return kernelJoin(home, text.slice(2).replace(/^\/+/, ''));
   return text.startsWith('~') ? undefined : text;
 }
 
@@ -127,7 +129,9 @@ function globCandidates(pattern: string, scope: PathScope, folders: readonly str
 }
 
 /** The folders a command may run in: the workspace, and where each literal `cd` goes; undefined once one goes somewhere unknown. */
-export function workingFolders(commands: readonly SimpleCommand[], scope: Pick<PathScope, 'cwd' | 'home'>): string[] | undefined {
+export function workingFolders(commands: readonly SimpleCommand[], scope: Pick<PathScope, 'cwd' | 'home'> & { env?: NodeJS.ProcessEnv }): string[] | undefined {
+  // A relative name not spelled from `.` is looked up in each folder of CDPATH first.
+  const cdPath = scope.env?.CDPATH ? scope.env.CDPATH.split(':') : [];
   const folders = new Set([scope.cwd]);
   for (const c of commands) {
     const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
@@ -137,14 +141,21 @@ export function workingFolders(commands: readonly SimpleCommand[], scope: Pick<P
       const to = arg.text === undefined ? undefined : tilde(arg.text, scope.home);
       if (to === undefined) return undefined;
       // bash's cd takes `..` as text (cd -L) unless told -P; the kernel's walk is kept beside it.
+      const searched = !isAbsolute(to) && !/^\.\.?(\/|$)/.test(to);
       for (const f of [...folders]) {
-        folders.add(lexicalJoin(f, to));
-        folders.add(realLocation(kernelJoin(f, to)));
+        for (const base of searched ? ['', ...cdPath] : ['']) {
+          const from = base === '' ? f : lexicalJoin(f, base);
+          folders.add(lexicalJoin(from, to));
+          folders.add(realLocation(kernelJoin(from, to)));
+        }
       }
     }
   }
   return [...folders];
 }
+
+/** The variables by which bash places `~`, `~-`, `~+` and a relative `cd`. */
+const SHELL_PLACES = ['HOME', 'OLDPWD', 'PWD', 'CDPATH'];
 
 const leaves = (p: string) => p.startsWith('/') || p.startsWith('~') || p.split('/').includes('..');
 
@@ -249,33 +260,6 @@ function walkFinding(command: string, folder: string, inside: (real: string) => 
   return { behavior: 'ask', reason: `${command} is given the folder ${folder}, which holds ${leaving}, a link leading outside the workspace, and may follow it while it walks the folder.`, path: folder };
 }
 
-/** The texts in one word that may name a file: the word, a value after `=` (`--in=x`, dd's `if=x`), after `@` or `<` (curl), a glued short option's value, a file: URL's path. */
-function embedded(word: string): string[] {
-  const out = new Set([word]);
-  const eq = word.indexOf('=');
-  if (eq > 0) out.add(word.slice(eq + 1));
-  // Short options run together take their value after any of their letters (`-rt.git` is `-r -t .git`).
-  const letters = /^-[A-Za-z]+/.exec(word)?.[0].length ?? 0;
-  for (let k = 2; k <= letters && k < word.length; k++) out.add(word.slice(k));
-  // curl's `name@file` (`--data-urlencode k@~/.ssh/id_rsa`, `--url-query`, `-F k=@f`): the file after the first @.
-  const at = /^[\w.-]*@(.+)$/.exec(word);
-  if (at) out.add(at[1]!);
-  for (const w of [...out]) {
-    const bare = w.replace(/^[@<]/, '');
-    out.add(bare);
-    const url = /^file:(?:\/\/[^/]*)?(\/.*)?$/i.exec(bare);
-    if (url) {
-      try {
-        out.add(decodeURIComponent(url[1] ?? '/'));
-      } catch {
-        out.add(url[1] ?? '/');
-      }
-    }
-  }
-  out.delete('');
-  return [...out];
-}
-
 /**
  * Any word of a rule-allowed command may be a file to the program (`date -f x`, `xargs -a x`,
  * `dd if=x`, `curl file://x`), whatever pathArgs knows of it: one that names a place outside the
@@ -309,6 +293,9 @@ function wordFinding(c: SimpleCommand, folders: readonly string[], scope: PathSc
         const plain = lexicalJoin('/', abs);
         if (STREAMS.has(plain)) continue;
         const special = /^\/(proc|dev)(\/|$)/.test(plain);
+        // `/missing/../x`: a program that makes the folder first (`install -D`, `curl --create-dirs`),
+        // or reads the name as text (curl's URLs), reaches x, wherever that is.
+        if (!special && upPastMissing(abs)) return { behavior: 'ask', reason: `${name} is given ${text}, whose \`..\` comes after a name that does not exist yet: where it leads depends on what is made there first.`, write: false };
         const real = special ? plain : realLocation(abs);
         if (!roots.some((r) => isWithin(r, real))) {
           // The root itself is a folder, not text under it: `tar -C / …`, `patch -d /`, `unzip -d /`
@@ -358,6 +345,10 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
     }
     return undefined;
   };
+  // `~`, `~-` and `cd` go where HOME, OLDPWD and CDPATH say, which the script may set first
+  // (`HOME=…; cat ~/x`, `read HOME`, `CDPATH=…; cd .ssh`): the files are then not the ones judged.
+  const moved = SHELL_PLACES.find((n) => a.mentions.has(n));
+  if (moved) return { behavior: 'ask', reason: `The command names ${moved}, by which bash places \`~\` or \`cd\`, so the files it reads are known only when it runs, and your deny rules name files they could be.` };
   // A list of names kept in a file (`tar -T`, `zstd --filelist`, `curl -K`) names files no word shows.
   for (const c of [...a.commands, ...a.runs]) {
     const list = namesFromFile(c);
@@ -370,7 +361,8 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
   const args = [...a.commands, ...a.runs].flatMap((c): PathArg[] => {
     const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
     const found = name === undefined || knowsWrites(name) || OPENS_NO_FILES.has(name) ? pathArgs(c) : c.words.slice(1).map((text, i) => ({ command: name, write: false, text, shape: c.shapes?.[i + 1] }));
-    if (mayFollowLinks(c)) for (const arg of found) walkers.add(arg);
+    // A program told to follow links (`grep -R`, `find -L`, `cp -rL`) is judged as one that may.
+    for (const arg of found) if (('follows' in arg && arg.follows) || mayFollowLinks(c)) walkers.add(arg);
     return found;
   });
   for (const arg of args) {

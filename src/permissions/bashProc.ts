@@ -143,7 +143,7 @@ const own = (path: string): PathFinding => ({ behavior: 'deny', reason: ownProce
  * The agent's own /proc entries, or /proc at all, in a Bash command: deny for the first, ask for
  * the second; undefined when the command does not refer to /proc.
  */
-export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<PathScope, 'cwd' | 'home'>): PathFinding | undefined {
+export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<PathScope, 'cwd' | 'home'> & { env?: NodeJS.ProcessEnv }): PathFinding | undefined {
   const tree = ownProcessTree();
   const known = workingFolders(a.commands, scope);
   const folders = known ?? [scope.cwd];

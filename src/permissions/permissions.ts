@@ -197,7 +197,7 @@ export class Permissions implements PermissionEngine, SearchScope {
     const own = touched.find((t) => isOwnProcessPath(t.lexical, 'agent') || isOwnProcessPath(t.real, 'agent'));
     if (own) return { behavior: 'deny', reason: ownProcessRefusal(own.lexical) };
     const analysis = tool.traits.runsCommands ? this.bash.analyze(bashCommand(input)) : undefined;
-    const ownInCommand = analysis && !('unavailable' in analysis) ? ownProcessFinding(analysis, bashCommand(input), ctx) : undefined;
+    const ownInCommand = analysis && !('unavailable' in analysis) ? ownProcessFinding(analysis, bashCommand(input), { ...ctx, env: process.env }) : undefined;
     if (ownInCommand) return { behavior: ownInCommand.behavior, reason: ownInCommand.reason, why: { kind: 'default' } };
     const asked = match(c.ask, 'ask');
     if (asked) return { behavior: 'ask', reason: `The rule ${asked.source}${from(asked)} asks first.`, why: { kind: 'askRule', rule: asked } };

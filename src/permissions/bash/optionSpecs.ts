@@ -32,6 +32,8 @@ export interface Spec {
   writesSecond?: boolean;
   /** Options that make it follow symlinks while it walks a folder, wherever they lead. */
   follows?: readonly string[];
+  /** Given no file, it walks the folder it runs in: always, or when one of these options is given. */
+  walksHere?: true | readonly string[];
 }
 
 // `values` lists only options sure to take the next word as a value that is not a file: a flag
@@ -46,6 +48,7 @@ export const GREP: Spec = {
   values: ['-e', '--regexp', '-m', '--max-count', '-A', '--after-context', '-B', '--before-context', '-C', '--context', '--label', '--include', '--exclude', '--exclude-dir', '-d', '--directories', '-D', '--devices', '--binary-files', '--group-separator'],
   reads: ['-f', '--file', '--exclude-from'],
   follows: ['-R', '--dereference-recursive'],
+  walksHere: ['-r', '-R', '--recursive', '--dereference-recursive'],
 };
 // ripgrep's -r is --replace (grep's is --recursive), its -d --max-depth. `--files` lists the files
 // of the folders it is given: no pattern.
@@ -63,6 +66,7 @@ export const RG: Spec = {
   values: ['-e', '--regexp', '-m', '--max-count', '-A', '--after-context', '-B', '--before-context', '-C', '--context', '-g', '--glob', '--iglob', '-t', '--type', '-T', '--type-not', '-r', '--replace', '-M', '--max-columns', '-j', '--threads', '-d', '--max-depth', '--maxdepth', '-E', '--encoding', '--sort', '--sortr', '--colors', '--color', '--context-separator', '--field-context-separator', '--field-match-separator', '--path-separator', '--max-filesize', '--engine', '--dfa-size-limit', '--regex-size-limit', '--type-add', '--type-clear', '--pre-glob', '--hyperlink-format', '--generate'],
   reads: ['-f', '--file', '--ignore-file'],
   follows: ['-L', '--follow'],
+  walksHere: true,
 };
 export const AWK: Spec = {
   patternFirst: { given: ['-f', '--file', '-e', '--source', '-E', '--exec'] },

@@ -63,6 +63,8 @@ const RUNS_PROGRAM: ReadonlyMap<string, readonly string[]> = new Map([
 /** Options by which a program reads the names of the files to open from a file: names no check sees. */
 const NAMES_FROM_FILE: ReadonlyMap<string, readonly string[]> = new Map([
   ['file', ['-f', '--files-from']],
+  // GNU find 4.9 walks the starting points a file lists.
+  ['find', ['-files0-from']],
   ['tar', ['-T', '--files-from']],
   ['rsync', ['--files-from', '--include-from', '--exclude-from']],
   ['cpio', ['-E', '--pattern-file']],

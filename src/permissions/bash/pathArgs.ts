@@ -43,12 +43,12 @@ const SPECS: ReadonlyMap<string, Spec> = new Map<string, Spec>([
   ['join', { values: ['-t', '-e'] }],
   ['diff', { values: ['-I', '--ignore-matching-lines', '-x', '--exclude', '-F', '--show-function-line', '--label', '-L'] }],
   ['stat', { values: ['-c', '--format', '--printf'] }],
-  ['ls', { values: ['-I', '--ignore', '--hide'] }],
-  ['du', { values: ['--exclude'], follows: ['-L', '--dereference'] }],
-  ['tree', { values: ['-P', '-I', '-H'], writes: ['-o'], follows: ['-l'] }],
+  ['ls', { values: ['-I', '--ignore', '--hide'], follows: ['-L', '--dereference'], walksHere: ['-R', '--recursive'] }],
+  ['du', { values: ['--exclude'], follows: ['-L', '--dereference'], walksHere: true }],
+  ['tree', { values: ['-P', '-I', '-H'], writes: ['-o'], follows: ['-l'], walksHere: true }],
   ['cd', plain],
   ['pushd', plain],
-  ['find', { stopAt: /^[-(!)]/, follows: ['-L', '-follow'] }],
+  ['find', { stopAt: /^[-(!)]/, follows: ['-L', '-follow'], walksHere: true }],
   ['grep', GREP],
   ['egrep', GREP],
   ['fgrep', GREP],
@@ -99,11 +99,13 @@ export function pathArgs(c: SimpleCommand, notFiles?: Set<number>): PathArg[] {
   const onlyIfPathLike = PATH_LIKE_ONLY.has(name);
   let write = Boolean(spec.write);
   const out: PathArg[] = [];
-  const follows = c.words.find((given, i) => {
-    if (i === 0 || given === undefined) return false;
-    const w = asOptionWord(name, i, given);
-    return (spec.follows ?? []).some((f) => w === f || (!f.startsWith('--') && f.length === 2 && /^-[A-Za-z]+$/.test(w) && w.includes(f[1]!)));
-  });
+  const hasOption = (options: readonly string[]) =>
+    c.words.find((word, i) => {
+      if (i === 0 || word === undefined) return false;
+      const w = asOptionWord(name, i, word);
+      return options.some((f) => w === f || (!f.startsWith('--') && f.length === 2 && /^-[A-Za-z]+$/.test(w) && w.includes(f[1]!)));
+    });
+  const follows = hasOption(spec.follows ?? []);
   const push = (text: string | undefined, shape?: Shape, writes = write) =>
     out.push({ command: name, write: writes, text, ...(shape ? { shape } : {}), ...(onlyIfPathLike ? { onlyIfPathLike } : {}), ...(follows ? { follows } : {}) });
   const pushWord = (i: number, writes?: boolean) => push(c.words[i], c.words[i] === undefined ? (c.shapes?.[i] ?? { kind: 'computed' }) : undefined, writes);
@@ -180,5 +182,8 @@ export function pathArgs(c: SimpleCommand, notFiles?: Set<number>): PathArg[] {
   }
   // `cd` alone goes home.
   if (name === 'cd' && out.length === 0) push('~');
+  // `find -L -name x`, `grep -R x`, `du -aL`: given no file, the walk starts where it runs.
+  const walks = spec.walksHere === true || (spec.walksHere !== undefined && hasOption(spec.walksHere) !== undefined);
+  if (walks && count === 0) push('.');
   return out;
 }

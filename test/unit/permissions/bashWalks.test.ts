@@ -72,3 +72,78 @@ describe('a list of names kept in a file', () => {
     assert.equal(engine(['Bash'])('zstdcat --filelist=list'), 'allow', 'no deny rule: Bash as a whole allows it');
   });
 });
+
+// Pass 21: a walk with no folder named walks the one it runs in; a walk told to follow links
+// reaches a denied file under Bash as a whole; `~//x` is the home's x; a path whose `..` comes
+// after a missing name is made real by programs that create folders (or by curl's own reading
+// of a URL); the script may move `~` and `cd` itself.
+describe('what a command reaches that its words do not spell', () => {
+  const programs = engine(['grep', 'find', 'du', 'ls', 'rg', 'tree', 'curl', 'install', 'dd', 'tar', 'cat', 'gzip', 'openssl'].map((p) => `Bash(${p}:*)`));
+
+  it('a walk that follows links, given no folder, walks the one it runs in', () => {
+    for (const command of ['grep -R CANARY', 'grep -rR x', 'grep --dereference-recursive x', 'find -L -name id_rsa', 'find -follow -name id_rsa', 'du -aL', 'rg -L x', 'rg --follow x', 'tree -l', 'ls -RL', 'ls -R -L']) {
+      assert.equal(programs(command), 'ask', command);
+    }
+    for (const command of ['grep -r x', 'find -name a.txt', 'du -a', 'ls -R', 'grep x list']) assert.equal(programs(command), 'allow', command);
+  });
+
+  it("find -files0-from walks the places a file names", () => {
+    writeFileSync(join(ws, 'list0'), `${join(home, '.ssh', 'id_rsa')}\0`);
+    for (const command of ['find -files0-from list0 -ls', 'find -files0-from=list0']) assert.equal(programs(command), 'ask', command);
+  });
+
+  it('~//x is the home folder x, as bash expands it', () => {
+    for (const command of ['dd if=~//.ssh/id_rsa status=none', 'tar -cf - ~//.ssh/id_rsa', 'gzip -c ~//.ssh/id_rsa', 'openssl base64 -in ~//.ssh/id_rsa', 'dd if=a.txt of=~//.bashrc', 'cat ~//.ssh/id_rsa', 'install -D a.txt ~//x']) {
+      assert.equal(programs(command), 'ask', command);
+    }
+    assert.equal(engine(['Bash'], ['Read(~/.ssh/**)'])('cat ~//.ssh/id_rsa'), 'deny');
+  });
+
+  it("a `..` after a name that does not exist is not text under the root", () => {
+    for (const command of [
+      `curl -s file:///zzz/../${home.slice(1)}/.ssh/id_rsa`,
+      `curl -s file:/zzz/../${home.slice(1)}/.ssh/id_rsa`,
+      `curl -s FILE://localhost/zzz/./../${home.slice(1)}/.ssh/id_rsa`,
+      `curl -s --create-dirs -o /zzq1/..${home}/PWN http://x`,
+      `install -D a.txt /zzq2/..${home}/PWN`,
+      `dd if=/zzz/..${home}/.ssh/id_rsa`,
+    ]) {
+      assert.equal(programs(command), 'ask', command);
+    }
+    assert.equal(programs('curl -s http://x/api/v1'), 'allow');
+  });
+
+  it('under Bash as a whole, a Read deny rule holds through a walk told to follow links, and where the script moves ~ or cd', () => {
+    const whole = engine(['Bash'], ['Read(~/.ssh/**)']);
+    for (const command of [
+      'grep -R CANARY sub',
+      'grep -R CANARY',
+      'find -L sub -name id_rsa -exec cat {} +',
+      'cp -rL sub k && cat k/s/id_rsa',
+      'du -aL sub',
+      `HOME=${home}/.ssh; cat ~/id_rsa`,
+      `read HOME <<< ${home}/.ssh; cat ~/id_rsa`,
+      `printf -v HOME %s ${home}/.ssh; cat ~/id_rsa`,
+      `CDPATH=${home}; cd .ssh; cat id_rsa`,
+      `OLDPWD=${home}/.ssh; cat ~-/id_rsa`,
+    ]) {
+      assert.notEqual(whole(command), 'allow', command);
+    }
+    for (const command of ['grep -r x sub', 'cat a.txt', 'cd plain && cat deep/a.txt']) assert.equal(whole(command), 'allow', command);
+  });
+});
+
+describe("the user's own CDPATH", () => {
+  it('a cd to a relative name is judged in each folder CDPATH names, as bash looks it up', () => {
+    const before = process.env.CDPATH;
+    process.env.CDPATH = home;
+    try {
+      const b = engine(['Bash(cd:*)', 'Bash(cat:*)']);
+      assert.equal(b('cd .ssh && cat id_rsa'), 'ask');
+      assert.equal(b('cd ./plain && cat deep/a.txt'), 'allow', 'a name spelled from . is not looked up');
+    } finally {
+      if (before === undefined) delete process.env.CDPATH;
+      else process.env.CDPATH = before;
+    }
+  });
+});
