@@ -71,6 +71,9 @@ export function linkLeavingFolder(folder: string, inside: (real: string) => bool
     if (listed.capped || seen > MAX_ENTRIES) return 'too big';
     for (const name of listed.names) {
       const path = kernelJoin(dir, name);
+      // Node reads names as UTF-8: one that is not comes back with U+FFFD and cannot be looked
+      // at by that name, while the program walking the folder opens it as it is.
+      if (name.includes('\uFFFD')) return path;
       if (isLinkSync(path)) {
         const real = realLocation(path);
         if (!inside(real)) return path;

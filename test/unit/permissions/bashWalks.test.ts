@@ -147,3 +147,14 @@ describe("the user's own CDPATH", () => {
     }
   });
 });
+
+describe('a name that is not UTF-8', () => {
+  it('in a folder a program may walk through links, counts as a link leading out', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const odd = join(ws, 'odd');
+    mkdirSync(odd);
+    execFileSync('bash', ['-c', `ln -s "${join(home, '.ssh')}" "${odd}"/$'\\xff'`]);
+    assert.equal(engine(['Bash(diff:*)'])('diff -r odd empty'), 'ask');
+    assert.notEqual(engine(['Bash'], ['Read(~/.ssh/**)'])('diff -r odd empty'), 'allow');
+  });
+});
