@@ -2,7 +2,9 @@
 // (the spawn's own lookup), the program a wrapper in front of it starts, and the variables either
 // sets. Every CHECK about which program runs is written here, so a wrapper's program and the
 // command itself meet the same rule.
-import { isAbsolute, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { isInside } from '../../fs/paths';
+import { existsSync } from '../../fs/stat';
 import { hasUnsafe, visible } from '../../base/printable';
 import { expandHome, pathOf, resolveCommand, type CommandPlace } from './command';
 import { envVarsIn, previewString } from './expand';
@@ -85,7 +87,7 @@ export function judgeProgram(spec: McpServerSpec, ctx: ProgramContext): { shown:
   if (!r.ok) return { shown: ` (cannot start: ${r.error})`, flags };
   const shown = r.program === command ? '' : ` (runs ${quote(r.program)})`;
   if (!ctx.fromWorkspace) return { shown, flags };
-  flags.push(...programFlags(r));
+  flags.push(...programFlags(r), ...loadFlags(r.program, spec.args ?? [], startDir, ctx.workspace));
   // With its folder not known, what a wrapper finds through a relative path is not known either.
   if (isWrapper(r.program)) flags.push(...wrapped(r.program, spec.args ?? [], cwdKnown ? place : undefined, ctx, 0));
   return { shown, flags };
@@ -121,10 +123,42 @@ function wrapped(command: string, args: readonly string[], place: CommandPlace |
   const inner: CommandPlace = { ...place, startDir, path, asExecvp: true };
   const r = resolveCommand(name, inner);
   if (!r.ok) return [...flags, `${quote(target)} ${by} cannot be found before it runs, ${UNKNOWN}`];
-  flags.push(...programFlags(r));
+  flags.push(...programFlags(r), ...loadFlags(r.program, w.args, startDir, ctx.workspace));
   if (w.program !== undefined && isWrapper(r.program)) flags.push(...wrapped(r.program, w.args, inner, ctx, depth + 1));
   return flags;
 }
 
 /** A word a wrapper takes as written that the shell or the wrapper may still expand. */
 const fromVariable = (s: string) => /[$`]/.test(s);
+
+/**
+ * Files a package runner reads from the folder it starts in and the folders above it: `.npmrc`'s
+ * node-options and script-shell, a local node_modules whose bin npx runs first, uv's and bun's
+ * settings. A clone writes them, and the command line does not show them.
+ */
+const RUNNER_FILES: Readonly<Record<string, readonly string[]>> = {
+  ...Object.fromEntries(['npx', 'npm', 'pnpm', 'pnpx', 'yarn', 'yarnpkg', 'corepack'].map((n) => [n, ['.npmrc', '.yarnrc', '.yarnrc.yml', '.pnpmfile.cjs', 'node_modules']])),
+  ...Object.fromEntries(['bun', 'bunx'].map((n) => [n, ['bunfig.toml', '.npmrc', 'node_modules']])),
+  ...Object.fromEntries(['uv', 'uvx', 'pipx', 'poetry', 'pdm', 'hatch', 'rye'].map((n) => [n, ['uv.toml', 'pyproject.toml', 'poetry.toml', 'pdm.toml', '.python-version', '.venv']])),
+  deno: ['deno.json', 'deno.jsonc', '.npmrc', 'node_modules'],
+};
+
+/** Options by which a program sets variables, or reads its settings, from a file (`node --env-file`, `npx --userconfig`). */
+const LOADS_FILE = /^--(env-file|env-file-if-exists|userconfig|globalconfig)(=|$)/;
+
+/** The CHECKs for files a workspace's program reads, beyond its command line, to choose what it runs. */
+function loadFlags(program: string, args: readonly string[], startDir: string, workspace: string): string[] {
+  const flags: string[] = [];
+  for (const a of args) {
+    const m = LOADS_FILE.exec(a);
+    if (m) flags.push(`${quote(a)} loads ${m[1]!.startsWith('env') ? 'variables' : 'configuration'} from a file, which may choose what the program loads`);
+  }
+  const name = basename(program).replace(/\.(cmd|exe)$/i, '');
+  const files = RUNNER_FILES[name];
+  if (!files || !isInside(workspace, startDir)) return flags;
+  for (let dir = startDir; ; dir = dirname(dir)) {
+    for (const f of files) if (existsSync(join(dir, f))) flags.push(`${name} reads ${quote(join(dir, f))}, a file of the workspace, which may choose what it runs`);
+    if (dir === workspace || dirname(dir) === dir || !isInside(workspace, dirname(dir))) break;
+  }
+  return flags;
+}

@@ -73,3 +73,34 @@ describe('a wrapper that starts another program is a CHECK naming it, judged by 
     assert.equal(flagged({ command: 'env', args: ['PATH=.bin', 'npx'] }, { fromWorkspace: false }), '', "your own server's wrapper is yours");
   });
 });
+
+// Pass 22 (M7, M8): a package runner reads its configuration from the folder it starts in
+// (`.npmrc`'s node-options and script-shell, `bunfig.toml`, `uv.toml`), and a runtime's
+// `--env-file` sets variables from a file: the clone writes both, and neither is in the command.
+describe('files a workspace server reads to choose what it runs are a CHECK', () => {
+  const pkg = join(root, 'pkgws');
+  mkdirSync(join(pkg, 'deep'), { recursive: true });
+  for (const n of ['uvx', 'bunx', 'deno', 'bun', 'npm']) exe(join(bin, n));
+  const c = (extra: Partial<DescribeContext> = {}) => ({ workspace: pkg, startDir: pkg, ...extra });
+
+  it("a package runner's configuration in its start folder or a folder above it in the workspace", () => {
+    assert.equal(flagged({ command: 'npx', args: ['-y', 'x'] }, c()), '', 'no such file: nothing to say');
+    writeFileSync(join(pkg, '.npmrc'), 'node-options=--require ./.x.js\n');
+    assert.match(flagged({ command: 'npx', args: ['-y', 'x'] }, c()), /npx reads .*\.npmrc/);
+    assert.match(flagged({ command: 'npx', args: ['-y', 'x'] }, c({ startDir: join(pkg, 'deep') })), /npx reads .*\.npmrc/);
+    assert.match(flagged({ command: 'env', args: ['npx', '-y', 'x'] }, c()), /npx reads .*\.npmrc/, 'behind a wrapper too');
+    assert.equal(flagged({ command: 'npx', args: ['-y', 'x'] }, c({ fromWorkspace: false })), '', "your own server's files are yours");
+    writeFileSync(join(pkg, 'uv.toml'), '');
+    assert.match(flagged({ command: 'uvx', args: ['srv'] }, c()), /uvx reads .*uv\.toml/);
+    mkdirSync(join(pkg, 'node_modules', '.bin'), { recursive: true });
+    assert.match(flagged({ command: 'npx', args: ['x'] }, c()), /node_modules/);
+  });
+
+  it('an option that loads variables or configuration from a file', () => {
+    for (const args of [['--env-file=.env', 'srv.js'], ['--env-file', '.env', 'srv.js'], ['--env-file-if-exists=.env', 'srv.js']]) {
+      assert.match(flagged({ command: 'node', args }), /--env-file.* loads variables from a file/, args.join(' '));
+    }
+    assert.match(flagged({ command: 'deno', args: ['run', '--env-file=.env', 'srv.ts'] }), /loads variables from a file/);
+    assert.match(flagged({ command: 'npx', args: ['--userconfig', 'x.rc', 'x'] }), /--userconfig/);
+  });
+});
