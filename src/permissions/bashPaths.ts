@@ -8,7 +8,7 @@ import { linkRace } from './bash/linkRace';
 import { knowsWrites, pathArgs, type PathArg } from './bash/pathArgs';
 import { writesNamedInside } from './bash/unpacks';
 import { linkLeavingFolder, mayFollowLinks } from './bash/walkLinks';
-import { namesFromFile } from './bash/options';
+import { namesFromFile, ownExpansion } from './bash/options';
 import { braceWords } from './bash/braces';
 import { bashGlob, GLOB_CHARS, unescapePattern } from './bash/glob';
 import { quotePattern, type Shape } from './bash/words';
@@ -176,6 +176,8 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
   // An archive or patch writes the files named inside it, which no word of the command shows.
   const unpacks = commands.map(writesNamedInside).find((why) => why !== undefined);
   if (unpacks) return { behavior: 'ask', reason: `${unpacks}.`, write: true };
+  const expands = commands.map(ownExpansion).find((why) => why !== undefined);
+  if (expands) return { behavior: 'ask', reason: `${expands}.` };
   const walkers = new Set<PathArg>();
   const args: PathArg[] = [
     ...commands.flatMap((c) => {
@@ -327,13 +329,18 @@ function wordFinding(c: SimpleCommand, folders: readonly string[], scope: PathSc
  */
 export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFinding | undefined {
   if (!scope.deniedBy) return undefined;
-  const folders = workingFolders(a.commands, scope) ?? [scope.cwd];
+  const ask = (why: string): PathFinding => ({ behavior: 'ask', reason: `The command ${why}, so the files it reads are known only when it runs, and your deny rules name files they could be.` });
+  const known = workingFolders(a.commands, scope);
+  // `cd -` goes to the OLDPWD bash inherited, `cd $X` anywhere: relative names are then anyone's.
+  if (known === undefined) return ask('changes to a folder known only when it runs (`cd -`, `cd $X`, `popd`)');
+  const folders = known;
   // A folder walked by a program that may follow links: a link in it leading to a denied file or
   // a folder holding one counts as that file (`diff -r sub empty` with `sub/s -> ~/.ssh`).
   const deniedTarget = (real: string) => scope.deniedBy?.(real, false) !== undefined || (isFolderSync(real) && scope.deniedInside?.(real) !== undefined);
   const judge = (command: string, text: string, write: boolean, walks: boolean): PathFinding | undefined => {
     const spelled = tilde(text, scope.home);
-    if (spelled === undefined) return undefined;
+    // `~-`, `~+`, `~user`: folders bash looks up when it runs (an inherited OLDPWD may be the home).
+    if (spelled === undefined) return ask(`gives ${command} ${text}, a folder bash looks up when it runs`);
     for (const abs of isAbsolute(spelled) ? [spelled] : folders.map((f) => kernelJoin(f, spelled))) {
       const plain = lexicalJoin('/', abs);
       if (STREAMS.has(plain) || /^\/(proc|dev)(\/|$)/.test(plain)) continue;
@@ -348,7 +355,10 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
   // `~`, `~-` and `cd` go where HOME, OLDPWD and CDPATH say, which the script may set first
   // (`HOME=…; cat ~/x`, `read HOME`, `CDPATH=…; cd .ssh`): the files are then not the ones judged.
   const moved = SHELL_PLACES.find((n) => a.mentions.has(n));
-  if (moved) return { behavior: 'ask', reason: `The command names ${moved}, by which bash places \`~\` or \`cd\`, so the files it reads are known only when it runs, and your deny rules name files they could be.` };
+  if (moved) return ask(`names ${moved}, by which bash places \`~\` or \`cd\``);
+  // A nameref (`declare -n h=…`) sets whatever variable its value names, HOME included.
+  const nameref = a.commands.find((c) => ['declare', 'typeset', 'local'].includes(c.words[0] ?? '') && c.words.slice(1).some((w) => w === undefined || /^-[A-Za-z]*n/.test(w)));
+  if (nameref) return ask('declares a nameref, which may set HOME or CDPATH under another name');
   // A list of names kept in a file (`tar -T`, `zstd --filelist`, `curl -K`) names files no word shows.
   for (const c of [...a.commands, ...a.runs]) {
     const list = namesFromFile(c);
@@ -366,7 +376,12 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
     return found;
   });
   for (const arg of args) {
-    for (const text of arg.text !== undefined ? embedded(arg.text) : (candidates(undefined, arg.shape, scope, a.mentions, folders) ?? []).flatMap(embedded)) {
+    const expanded = arg.text !== undefined ? [arg.text] : candidates(undefined, arg.shape, scope, a.mentions, folders);
+    // Known text the checks cannot name (bytes that are not UTF-8), or a glob too wide to expand:
+    // not computed when it runs, so not left unjudged.
+    if (expanded === undefined && arg.shape?.kind === 'glob') return ask(`gives ${arg.command} ${arg.shape.text}, a glob the checks cannot expand`);
+    if (expanded === undefined && arg.shape?.kind === 'computed' && arg.shape.ansiC) return ask(`gives ${arg.command} a $'…' word whose bytes the checks cannot name`);
+    for (const text of (expanded ?? []).flatMap(embedded)) {
       const found = judge(arg.command, text, arg.write, walkers.has(arg));
       if (found) return found;
     }

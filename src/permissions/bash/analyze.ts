@@ -415,7 +415,8 @@ export function analyzeTree(root: Node, source: string, depth: number, parse: Pa
   }
   if (hasControl(source)) walker.hazards.add('control characters');
   // Every name spelled in the text other than right after `$` or `${`: assignments, loop variables, `read x`…
-  for (const m of source.matchAll(/(?<![$\w]|\$\{)[A-Za-z_][A-Za-z0-9_]*/g)) walker.mentions.add(m[0]);
+  // Also once quotes and backslashes are gone: `HO\ME`, `HO""ME` spell HOME to a nameref or `read`.
+  for (const text of [source, source.replace(/\\\n/g, '').replace(/['"\\]/g, '')]) for (const m of text.matchAll(/(?<![$\w]|\$\{)[A-Za-z_][A-Za-z0-9_]*/g)) walker.mentions.add(m[0]);
   const diverging = divergences(root, source);
   for (const d of diverging) {
     walker.hazards.add(d);

@@ -189,3 +189,17 @@ export function invokesShell(words: Words): boolean {
   if (SHELLS.has(commandBase(head)) || sourcesInput(words)) return true;
   return WRAPPERS.has(commandBase(head)) && words.some((w, i) => w !== undefined && (SHELLS.has(commandBase(w)) || sourcesInput(words.slice(i))));
 }
+
+/** Whether `word` gives `option`, as the program's option parser reads it: the whole name, an unambiguous start of a long one, a short one in a bundle. */
+export function spellsOption(word: string, option: string): boolean {
+  if (word === option || word.startsWith(`${option}=`)) return true;
+  // git and GNU getopt take any unambiguous start of a long option (`--ex` for `--exec`,
+  // `--upload=` for `--upload-pack=`): a start counts as the option, ambiguous or not.
+  if (option.startsWith('--') && word.startsWith('--')) {
+    const name = word.split('=')[0]!;
+    if (name.length > 2 && option.startsWith(name)) return true;
+  }
+  // find's and tar's long single-dash names, and short options with a glued value (-Icmd) or in a bundle (-xI).
+  if (option.startsWith('--') || option.length > 2) return false;
+  return /^-[A-Za-z]+/.test(word) && !word.startsWith('--') && word.slice(1).includes(option.slice(1));
+}

@@ -39,9 +39,13 @@ function spellings(token: string): string[] {
  * the rule's program (followed by the rule's other words, for a prefix rule), or hold a word the
  * shell or the program computes (`$(…)`, `$x`, a glob that may name it).
  */
+/** Programs that run the programs they find in a folder, by a pattern no word spells as a name. */
+const RUNS_FOUND: ReadonlySet<string> = new Set(['run-parts']);
+
 export function opaqueMayRun(p: BashPattern, o: Opaque, mentions: ReadonlySet<string>): string | undefined {
   const program = programOf(p);
   const name = o.words[0]!;
+  if (RUNS_FOUND.has(commandBase(name))) return `${name} runs the programs it finds in a folder, which may hold the one the rule names`;
   if (o.decodesScript) return `${name} writes text it may decode on the way (escapes, base64) to a file the command then runs`;
   const stream: (string | undefined)[] = [];
   const handed = [...o.words.slice(1).map((w, i) => ({ w, shape: o.shapes?.[i + 1] })), ...o.inputs.map((w) => ({ w, shape: undefined }))];

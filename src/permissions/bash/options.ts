@@ -1,4 +1,4 @@
-import { asOptionWord, commandBase, fromEnvironment, type SimpleCommand } from './commands';
+import { asOptionWord, commandBase, fromEnvironment, spellsOption, type SimpleCommand } from './commands';
 import type { BashPattern } from './rules';
 import { scriptDanger } from './scriptTools';
 
@@ -58,6 +58,7 @@ const RUNS_PROGRAM: ReadonlyMap<string, readonly string[]> = new Map([
   ['git', ['--upload-pack', '--receive-pack', '--exec', '--extcmd', '--open-files-in-pager', '-O', '--output', '--ext-diff', '--template', '--config', '--separate-git-dir']],
   ['find', ['-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls', '-delete']],
   ['man', ['-P', '--pager', '-H', '--html']],
+  ['install', ['--strip-program']],
 ]);
 
 /** Options by which a program reads the names of the files to open from a file: names no check sees. */
@@ -65,6 +66,7 @@ const NAMES_FROM_FILE: ReadonlyMap<string, readonly string[]> = new Map([
   ['file', ['-f', '--files-from']],
   // GNU find 4.9 walks the starting points a file lists.
   ['find', ['-files0-from']],
+  ['xargs', ['-a', '--arg-file']],
   ['tar', ['-T', '--files-from']],
   ['rsync', ['--files-from', '--include-from', '--exclude-from']],
   ['cpio', ['-E', '--pattern-file']],
@@ -76,10 +78,53 @@ const NAMES_FROM_FILE: ReadonlyMap<string, readonly string[]> = new Map([
   ...['md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'shasum'].map((n): [string, string[]] => [n, ['-c', '--check']]),
 ]);
 
+/**
+ * Programs that read more arguments from a file a word names with `@` (GCC's, binutils' and
+ * rustc's response files, javac's argument files), cross-compiler and versioned names too.
+ */
+const RESPONSE_FILES =
+  /^(?:[\w.+]+-)?(?:gcc|g\+\+|c\+\+|cc|cpp|gfortran|gccgo|clang|clang\+\+|clang-cpp|ld|ld\.bfd|ld\.gold|ld\.lld|lld|as|objcopy|objdump|nm|ar|ranlib|strings|readelf|size|strip|addr2line|c\+\+filt|elfedit|gprof|windres|dlltool|javac|java|javadoc|jar|jlink|jpackage|rustc)(?:-\d+(?:\.\d+)*)?$/;
+
+/** curl's options whose value is data, a header or a format, never a URL: braces there are JSON, not a glob. */
+const CURL_DATA = new Set(['-d', '--data', '--data-raw', '--data-binary', '--data-ascii', '--data-urlencode', '--json', '-F', '--form', '--form-string', '-H', '--header', '--proxy-header', '-w', '--write-out', '-X', '--request', '-A', '--user-agent', '-e', '--referer', '-b', '--cookie', '-u', '--user', '--variable', '--url-query']);
+
+/**
+ * Why `c` reaches files no word of it shows because the program expands or reads its own
+ * arguments: a `@file` response file, curl's `{a,b}` and `[1-9]` URL globs (and the `#1` output
+ * names filled from them); undefined when it does not.
+ */
+export function ownExpansion(c: SimpleCommand): string | undefined {
+  const program = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
+  if (program === undefined) return undefined;
+  if (RESPONSE_FILES.test(program)) {
+    const at = c.words.slice(1).find((w) => w !== undefined && /^@./.test(w));
+    if (at) return `${program} reads more arguments from the file ${at.slice(1)} (${at}), which may name any file`;
+  }
+  if (program !== 'curl') return undefined;
+  const words = c.words.slice(1);
+  if (words.some((w) => w === '--globoff' || (w !== undefined && /^-[A-Za-z]*g[A-Za-z]*$/.test(w) && !w.startsWith('--')))) return undefined;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    if (w === undefined) continue;
+    if (CURL_DATA.has(w)) {
+      i++;
+      continue;
+    }
+    if (w.startsWith('-') && CURL_DATA.has(w.split('=')[0]!)) continue;
+    if (/^-[A-Za-z]/.test(w) && !w.startsWith('--') && CURL_DATA.has(w.slice(0, 2))) continue;
+    if (/[{[]/.test(w)) return `curl expands {…} and […] in the URL ${w} itself (and fills #1 from them), so the files and places it reaches are not the words the checks read`;
+  }
+  return undefined;
+}
+
 /** Why `c` opens files named inside another file (`tar -T list`, `zstd --filelist`, `curl -K cfg`), if it does. */
 export function namesFromFile(c: SimpleCommand): string | undefined {
   const program = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
   if (program === undefined) return undefined;
+  const own = ownExpansion(c);
+  if (own) return own;
+  // The words xargs hands on come from its input (a pipe, `< list`) or `-a list`: names no check sees.
+  if (program === 'xargs') return 'xargs hands on words it reads from its input or a file, which may name any file';
   for (let i = 1; i < c.words.length; i++) {
     const given = c.words[i];
     const hit = given === undefined ? undefined : listOption(program, asOptionWord(program, i, given));
@@ -90,20 +135,7 @@ export function namesFromFile(c: SimpleCommand): string | undefined {
 
 /** The option `w` spells by which `program` reads the names of files from another file, if any. */
 function listOption(program: string, w: string): string | undefined {
-  return [...(NAMES_FROM_FILE.get(program) ?? []), '--files0-from'].find((o) => spells(w, o));
-}
-
-function spells(word: string, option: string): boolean {
-  if (word === option || word.startsWith(`${option}=`)) return true;
-  // git and GNU getopt take any unambiguous start of a long option (`--ex` for `--exec`,
-  // `--upload=` for `--upload-pack=`): a start counts as the option, ambiguous or not.
-  if (option.startsWith('--') && word.startsWith('--')) {
-    const name = word.split('=')[0]!;
-    if (name.length > 2 && option.startsWith(name)) return true;
-  }
-  // find's and tar's long single-dash names, and short options with a glued value (-Icmd) or in a bundle (-xI).
-  if (option.startsWith('--') || option.length > 2) return false;
-  return /^-[A-Za-z]+/.test(word) && !word.startsWith('--') && word.slice(1).includes(option.slice(1));
+  return [...(NAMES_FROM_FILE.get(program) ?? []), '--files0-from'].find((o) => spellsOption(w, o));
 }
 
 /** The words a pattern spells itself (its own options are the user's choice) and how many lead it. */
@@ -139,7 +171,7 @@ function gitRunsCommand(c: SimpleCommand, own: ReadonlySet<string>): string | un
   const options = GIT_RUNNING_OPTIONS.get(verb) ?? [];
   for (const w of c.words.slice(at + 1)) {
     if (w === undefined || own.has(w)) continue;
-    const hit = options.find((o) => (o.startsWith('-') ? spells(w, o) : w === o));
+    const hit = options.find((o) => (o.startsWith('-') ? spellsOption(w, o) : w === o));
     if (hit) return `git ${verb} ${hit} runs a command it is given`;
   }
   return undefined;
@@ -206,7 +238,7 @@ export function optionInjection(p: BashPattern, c: SimpleCommand, mentions: Read
       continue;
     }
     if (own.has(w)) continue;
-    const hit = runsProgram.find((o) => spells(w, o));
+    const hit = runsProgram.find((o) => spellsOption(w, o));
     if (hit) return `${hit} lets ${program} run another program or write where it is told`;
     const list = listOption(program, w);
     if (list) return `${list} makes ${program} open files named inside another file, which may be outside the workspace`;

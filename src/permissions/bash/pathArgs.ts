@@ -1,4 +1,4 @@
-import { asOptionWord, commandBase, type SimpleCommand } from './commands';
+import { asOptionWord, commandBase, spellsOption, type SimpleCommand } from './commands';
 import type { Shape } from './words';
 import { AWK, GREP, JQ, leavesAt, readOption, RG, SED, type Spec } from './optionSpecs';
 
@@ -103,7 +103,7 @@ export function pathArgs(c: SimpleCommand, notFiles?: Set<number>): PathArg[] {
     c.words.find((word, i) => {
       if (i === 0 || word === undefined) return false;
       const w = asOptionWord(name, i, word);
-      return options.some((f) => w === f || (!f.startsWith('--') && f.length === 2 && /^-[A-Za-z]+$/.test(w) && w.includes(f[1]!)));
+      return options.some((f) => spellsOption(w, f));
     });
   const follows = hasOption(spec.follows ?? []);
   const push = (text: string | undefined, shape?: Shape, writes = write) =>

@@ -182,7 +182,7 @@ export function literalOf(node: Node): string | undefined {
 export type Shape =
   | { kind: 'glob'; text: string; pattern: string }
   | { kind: 'variable'; name: string; before: string; after: string }
-  | { kind: 'computed' };
+  | { kind: 'computed'; ansiC?: true };
 
 function plainVariable(node: Node): string | undefined {
   const parts = node.children;
@@ -194,7 +194,8 @@ function plainVariable(node: Node): string | undefined {
 export function shapeOf(node: Node): Shape {
   const w = wordOf(node);
   if (w && !w.literal) return { kind: 'glob', text: w.text, pattern: w.pattern };
-  const computed: Shape = { kind: 'computed' };
+  // A `$'…'` the checks could not decode (bytes that are not UTF-8) is known text, not computed when it runs.
+  const computed: Shape = node.text.includes("$'") ? { kind: 'computed', ansiC: true } : { kind: 'computed' };
   let name: string | undefined;
   let before = '';
   let after = '';

@@ -158,3 +158,67 @@ describe('a name that is not UTF-8', () => {
     assert.notEqual(engine(['Bash'], ['Read(~/.ssh/**)'])('diff -r odd empty'), 'allow');
   });
 });
+
+// Pass 23: what programs read or expand beyond their words — curl's own URL globs and `#1`
+// output names, `@file` response files, an abbreviated long option, an option that runs a
+// program — and, under Bash as a whole with deny rules, a word whose bytes are not UTF-8, a
+// nameref to HOME, xargs' argument file, an inherited OLDPWD, run-parts.
+describe('what programs expand or read beyond their words', () => {
+  writeFileSync(join(ws, 'rsp'), `${join(home, '.ssh', 'id_rsa')}\n`);
+  const b = engine(['curl', 'strings', 'objcopy', 'gcc', 'cpp', 'nm', 'javac', 'install', 'grep', 'xargs', 'sort'].map((p) => `Bash(${p}:*)`));
+
+  it("curl's URL globs and the output names filled from them ask", () => {
+    for (const command of [
+      `curl -s 'file:///{${home.split('/')[1]}}${home.slice(home.indexOf('/', 1))}/.ssh/id_rsa'`,
+      `curl -s 'file:///[t-t]mp/x'`,
+      `curl -s --url 'file:///{a,b}'`,
+      `curl -s -T a.txt 'file:///{x}/y'`,
+      `curl -s -o '#1' 'http://h/a?{../../x}'`,
+      `curl -s -o 'out#1' 'http://h/[1-2]'`,
+    ]) {
+      assert.equal(b(command), 'ask', command);
+    }
+    for (const command of ['curl -s http://h/a', "curl -g -s 'http://h/[::1]'", "curl -s 'http://h/a?x=1'"]) assert.equal(b(command), 'allow', command);
+  });
+
+  it('an @file argument of a program that reads its arguments from it asks', () => {
+    for (const command of ['strings @rsp', 'objcopy @rsp', 'gcc @rsp', 'cpp @rsp', 'nm @rsp', 'javac @rsp']) assert.equal(b(command), 'ask', command);
+    assert.equal(b('strings a.txt'), 'allow');
+  });
+
+  it('an abbreviated long option counts as the option', () => {
+    for (const command of ['grep --deref CANARY', 'grep --dereference-rec CANARY sub', 'grep --derefer=x CANARY sub']) assert.equal(b(command), 'ask', command);
+  });
+
+  it('an option that runs a program asks, whoever the program is', () => {
+    writeFileSync(join(ws, 'evil'), '#!/bin/sh\n', { mode: 0o755 });
+    for (const command of ['install -s --strip-program=./evil a.txt b.txt', 'install -s --strip-prog=./evil a.txt b.txt', 'install -s --strip-program ./evil a.txt b.txt', 'sort --compress-prog=./evil a.txt']) {
+      assert.equal(b(command), 'ask', command);
+    }
+    assert.equal(b('install -m 644 a.txt b.txt'), 'allow');
+  });
+
+  it('under Bash as a whole, a Read deny rule holds for bytes that are not UTF-8, namerefs, argument files, OLDPWD and run-parts', async () => {
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('bash', ['-c', `ln -sfn "${join(home, '.ssh')}" "${ws}"/$'\\xfe'`]);
+    const whole = engine(['Bash'], ['Read(~/.ssh/**)']);
+    for (const command of [
+      "cat $'\\xfe'/id_rsa",
+      "cd $'\\xfe' && cat id_rsa",
+      `declare -n h=HO\\ME; h=${home}/.ssh; cat ~/id_rsa`,
+      `f(){ local -n r=HO""ME; r=${home}/.ssh; cat ~/id_rsa; }; f`,
+      'xargs -a rsp cat',
+      'xargs -0 -a rsp cat',
+      'xargs cat < rsp',
+      'cat ~-/.ssh/id_rsa',
+      'cd - && cat .ssh/id_rsa',
+      'pushd - && cat .ssh/id_rsa',
+      'strings @rsp',
+      `curl -s 'file:///{x}'`,
+    ]) {
+      assert.notEqual(whole(command), 'allow', command);
+    }
+    const rm = engine(['Bash'], ['Bash(rm:*)']);
+    assert.notEqual(rm("run-parts --regex='^r[m]\\>' --arg=a.txt /usr/bin"), 'allow');
+  });
+});
