@@ -126,20 +126,36 @@ async function redirection(repo: Located, entries: readonly FileEntry[], workspa
   return undefined;
 }
 
+/** Entries of a git folder looked through for links leading out; past this it is refused as too big to judge. */
+const GIT_FOLDER_ENTRIES = 50_000;
+
 /**
- * Git data of this repository kept outside the workspace: a link among the git folder's own
- * files (MERGE_MSG, info/grafts, objects, refs) to somewhere else, or objects borrowed from
- * another repository (objects/info/alternates). Git reads them as this repository's.
+ * Git data of this repository kept outside the workspace: a link anywhere in its git folders
+ * (MERGE_MSG, rebase-merge/done, which `git status` prints, info/grafts, refs, logs, modules) to
+ * somewhere else, or objects borrowed from another repository (objects/info/alternates). Git
+ * reads them as this repository's. Object fan-out folders and packs are not entered: git reads
+ * what is there only as objects, never as text it prints.
  */
 async function dataOutside(repo: Located, workspace: string): Promise<string | undefined> {
-  for (const dir of new Set([repo.gitDir, repo.commonDir, join(repo.commonDir, 'info'), join(repo.commonDir, 'objects'), join(repo.commonDir, 'objects', 'info')])) {
-    // A folder git made for itself is inside the repository; one reached through a link is judged where it is.
-    const listed = await folderNames(dir, 2_000);
+  const queue = [...new Set([repo.gitDir, repo.commonDir])];
+  const walked = new Set<string>();
+  let budget = GIT_FOLDER_ENTRIES;
+  while (queue.length) {
+    const dir = queue.shift()!;
+    if (walked.has(dir)) continue;
+    walked.add(dir);
+    const listed = await folderNames(dir, budget + 1);
+    budget -= listed.length;
+    if (budget < 0) return `holds more than ${GIT_FOLDER_ENTRIES.toLocaleString('en-US')} entries in its git folder, too many to look through for links leading outside the workspace`;
     for (const name of listed) {
       const path = join(dir, name);
-      if ((await inspect(path, { follow: false })).kind !== 'link') continue;
-      const target = realLocation(path);
-      if (!isInside(workspace, target) && !isInside(repo.commonDir, target)) return `keeps ${path} as a link to ${target}, outside the workspace`;
+      // Node reads names as UTF-8: one that is not cannot be looked at by the name it comes back with.
+      if (name.includes('\uFFFD')) return `keeps ${path}, whose name is not UTF-8, in its git folder`;
+      const kind = (await inspect(path, { follow: false })).kind;
+      if (kind === 'link') {
+        const target = realLocation(path);
+        if (!isInside(workspace, target) && !isInside(repo.commonDir, target)) return `keeps ${path} as a link to ${target}, outside the workspace`;
+      } else if (kind === 'folder' && !(basename(dir) === 'objects' && /^([0-9a-f]{2}|pack)$/.test(name))) queue.push(path);
     }
   }
   for (const file of ['alternates', 'http-alternates']) {
@@ -151,6 +167,30 @@ async function dataOutside(repo: Located, workspace: string): Promise<string | u
     }
   }
   return undefined;
+}
+
+/**
+ * The git folders of submodules kept inside a repository's git folder (`modules/<name>`, names
+ * with slashes and nested submodules too): git fetches and enters them with their own config.
+ * `cut` when there were more than can be looked through.
+ */
+async function moduleGitDirs(commonDir: string): Promise<{ dirs: string[]; cut: boolean }> {
+  const dirs: string[] = [];
+  const queue = [join(commonDir, 'modules')];
+  let budget = 2_000;
+  while (queue.length) {
+    if (--budget < 0) return { dirs, cut: true };
+    const dir = queue.shift()!;
+    for (const name of await folderNames(dir, 2_000)) {
+      const path = join(dir, name);
+      if ((await inspect(path, { follow: false })).kind !== 'folder') continue;
+      if ((await inspect(join(path, 'HEAD'), { follow: false })).kind === 'file') {
+        dirs.push(path);
+        queue.push(join(path, 'modules'));
+      } else queue.push(path);
+    }
+  }
+  return { dirs, cut: false };
 }
 
 /**
@@ -173,6 +213,7 @@ export async function reachableRepositories(cwd: string, bounds = NESTED_BOUNDS)
   const names: string[] = [];
   let noLocalTransport = false;
   const { dotGits, cut } = await dotGitsAround(cwd, bounds);
+  let unwalked = false;
   for (const dotGit of dotGits) {
     const repo = await locate(dotGit);
     if (!repo) continue;
@@ -201,6 +242,25 @@ export async function reachableRepositories(cwd: string, bounds = NESTED_BOUNDS)
     }
     const linked = await dataOutside(repo, cwd);
     if (linked) return refuse(linked);
+    // A submodule's own config, obeyed when git fetches or enters it, is judged as the repository's is.
+    const modules = await moduleGitDirs(repo.commonDir);
+    if (modules.cut) unwalked = true;
+    for (const dir of modules.dirs) {
+      const moduleRead = newConfigRead([cwd, dir, repo.commonDir]);
+      for (const file of [join(dir, 'config'), join(dir, 'config.worktree')]) await readConfigFile(file, moduleRead);
+      names.push(...moduleRead.entries.map((e) => e.name));
+      if (moduleRead.problems[0]) return refuse(`has a submodule config git reads differently from Threadline: ${moduleRead.problems[0]}`);
+      if (moduleRead.outside[0]) return refuse(moduleRead.outside[0]);
+      const worktree = moduleRead.entries.find((e) => e.name === 'core.worktree' && e.value);
+      const top = worktree ? realLocation(kernelJoin(dir, worktree.value!)) : cwd;
+      if (!isInside(cwd, top)) return refuse(`keeps a submodule (${dir}) whose core.worktree is ${top}, outside the workspace`);
+      for (const e of moduleRead.entries) {
+        if (e.name === 'core.worktree') continue;
+        const why = settingRefusal(e, { workspace: cwd, top, home: homedir() });
+        if (why === LOCAL_REMOTE) noLocalTransport = true;
+        else if (why) return refuse(`${why} (in ${e.file})`);
+      }
+    }
   }
-  return { names, ...(noLocalTransport ? { noLocalTransport } : {}), ...(cut ? { unwalked: true } : {}) };
+  return { names, ...(noLocalTransport ? { noLocalTransport } : {}), ...(cut || unwalked ? { unwalked: true } : {}) };
 }

@@ -135,3 +135,43 @@ git add top.txt .gitmodules "$S"; git commit -qm top`);
     });
   }
 });
+
+// Pass 24: git reads more of its folder than its top level, and fetches submodules whose git
+// folders live inside it (`.git/modules/<name>`) with their own config.
+describe("what a repository's git folder holds below its top level", () => {
+  const setup = async () => {
+    const { execFileSync } = await import('node:child_process');
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'tl-gitdeep-')));
+    execFileSync('git', ['init', '-q', '-b', 'main', ws], { stdio: 'ignore' });
+    return ws;
+  };
+
+  it('a link anywhere in the git folder leading outside the workspace refuses the command', async () => {
+    const { symlinkSync } = await import('node:fs');
+    const { reachableRepositories } = await import('../../../src/tools/gitReach');
+    const ws = await setup();
+    const secret = join(realpathSync(mkdtempSync(join(tmpdir(), 'tl-secret-'))), 'id_rsa');
+    writeFileSync(secret, 'CANARY\n');
+    mkdirSync(join(ws, '.git', 'rebase-merge'));
+    for (const f of ['head-name', 'onto', 'orig-head', 'interactive']) writeFileSync(join(ws, '.git', 'rebase-merge', f), 'x\n');
+    symlinkSync(secret, join(ws, '.git', 'rebase-merge', 'done'));
+    const reach = await reachableRepositories(ws);
+    assert.match(reach.refusal ?? '', /rebase-merge\/done/);
+  });
+
+  it("a submodule's git folder inside .git/modules is read as a repository: its settings are judged and switched off", async () => {
+    const { reachableRepositories } = await import('../../../src/tools/gitReach');
+    const ws = await setup();
+    const mod = join(ws, '.git', 'modules', 'lib', 'sub');
+    mkdirSync(join(mod, 'refs'), { recursive: true });
+    writeFileSync(join(mod, 'HEAD'), 'ref: refs/heads/main\n');
+    writeFileSync(join(mod, 'config'), '[core]\n\tsshCommand = ./x.sh\n\tworktree = ../../../../lib/sub\n');
+    const reach = await reachableRepositories(ws);
+    assert.equal(reach.refusal, undefined);
+    assert.ok(reach.names.includes('core.sshcommand'), 'its settings are among those the guard switches off');
+    writeFileSync(join(mod, 'config'), '[http]\n\tproxy = http://127.0.0.1:9\n\tsslVerify = false\n');
+    assert.match((await reachableRepositories(ws)).refusal ?? '', /http\.proxy/);
+    writeFileSync(join(mod, 'config'), '[core]\n\tworktree = /tmp\n');
+    assert.match((await reachableRepositories(ws)).refusal ?? '', /core\.worktree/);
+  });
+});
