@@ -251,9 +251,10 @@ export async function reachableRepositories(cwd: string, bounds = NESTED_BOUNDS)
       names.push(...moduleRead.entries.map((e) => e.name));
       if (moduleRead.problems[0]) return refuse(`has a submodule config git reads differently from Threadline: ${moduleRead.problems[0]}`);
       if (moduleRead.outside[0]) return refuse(moduleRead.outside[0]);
+      // Its work tree, where one is checked out, is judged by the walk for nested repositories
+      // (its `.git` file); one checked out beside another worktree of the repository lies elsewhere.
       const worktree = moduleRead.entries.find((e) => e.name === 'core.worktree' && e.value);
       const top = worktree ? realLocation(kernelJoin(dir, worktree.value!)) : cwd;
-      if (!isInside(cwd, top)) return refuse(`keeps a submodule (${dir}) whose core.worktree is ${top}, outside the workspace`);
       for (const e of moduleRead.entries) {
         if (e.name === 'core.worktree') continue;
         const why = settingRefusal(e, { workspace: cwd, top, home: homedir() });

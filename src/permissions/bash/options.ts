@@ -67,6 +67,9 @@ const NAMES_FROM_FILE: ReadonlyMap<string, readonly string[]> = new Map([
   // GNU find 4.9 walks the starting points a file lists.
   ['find', ['-files0-from']],
   ['xargs', ['-a', '--arg-file']],
+  // A list of URLs (file:// too, for aria2c), and a startup file that sets any option (wget's output_document).
+  ['wget', ['-i', '--input-file', '--config']],
+  ['aria2c', ['-i', '--input-file', '--conf-path']],
   ['tar', ['-T', '--files-from']],
   ['rsync', ['--files-from', '--include-from', '--exclude-from']],
   ['cpio', ['-E', '--pattern-file']],
@@ -80,10 +83,11 @@ const NAMES_FROM_FILE: ReadonlyMap<string, readonly string[]> = new Map([
 
 /**
  * Programs that read more arguments from a file a word names with `@` (GCC's, binutils' and
- * rustc's response files, javac's argument files), cross-compiler and versioned names too.
+ * rustc's response files, javac's argument files, 7-Zip's and rar's list files), cross-compiler
+ * and versioned names too.
  */
 const RESPONSE_FILES =
-  /^(?:[\w.+]+-)?(?:gcc|g\+\+|c\+\+|cc|cpp|gfortran|gccgo|clang|clang\+\+|clang-cpp|ld|ld\.bfd|ld\.gold|ld\.lld|lld|as|objcopy|objdump|nm|ar|ranlib|strings|readelf|size|strip|addr2line|c\+\+filt|elfedit|gprof|windres|dlltool|javac|java|javadoc|jar|jlink|jpackage|rustc)(?:-\d+(?:\.\d+)*)?$/;
+  /^(?:[\w.+]+-)?(?:gcc|g\+\+|c\+\+|cc|cpp|gfortran|gccgo|clang|clang\+\+|clang-cpp|ld|ld\.bfd|ld\.gold|ld\.lld|lld|as|objcopy|objdump|nm|ar|ranlib|strings|readelf|size|strip|addr2line|c\+\+filt|elfedit|gprof|windres|dlltool|javac|java|javadoc|jar|jlink|jpackage|rustc|7z|7za|7zr|rar)(?:-\d+(?:\.\d+)*)?$/;
 
 /** curl's options whose value is data, a header or a format, never a URL: braces there are JSON, not a glob. */
 const CURL_DATA = new Set(['-d', '--data', '--data-raw', '--data-binary', '--data-ascii', '--data-urlencode', '--json', '-F', '--form', '--form-string', '-H', '--header', '--proxy-header', '-w', '--write-out', '-X', '--request', '-A', '--user-agent', '-e', '--referer', '-b', '--cookie', '-u', '--user', '--variable', '--url-query']);

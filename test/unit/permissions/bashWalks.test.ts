@@ -165,7 +165,7 @@ describe('a name that is not UTF-8', () => {
 // nameref to HOME, xargs' argument file, an inherited OLDPWD, run-parts.
 describe('what programs expand or read beyond their words', () => {
   writeFileSync(join(ws, 'rsp'), `${join(home, '.ssh', 'id_rsa')}\n`);
-  const b = engine(['curl', 'strings', 'objcopy', 'gcc', 'cpp', 'nm', 'javac', 'install', 'grep', 'xargs', 'sort'].map((p) => `Bash(${p}:*)`));
+  const b = engine(['curl', 'strings', 'objcopy', 'gcc', 'cpp', 'nm', 'javac', 'install', 'grep', 'xargs', 'sort', '7z', 'wget', 'aria2c'].map((p) => `Bash(${p}:*)`));
 
   it("curl's URL globs and the output names filled from them ask", () => {
     for (const command of [
@@ -182,7 +182,7 @@ describe('what programs expand or read beyond their words', () => {
   });
 
   it('an @file argument of a program that reads its arguments from it asks', () => {
-    for (const command of ['strings @rsp', 'objcopy @rsp', 'gcc @rsp', 'cpp @rsp', 'nm @rsp', 'javac @rsp']) assert.equal(b(command), 'ask', command);
+    for (const command of ['strings @rsp', 'objcopy @rsp', 'gcc @rsp', 'cpp @rsp', 'nm @rsp', 'javac @rsp', '7z a -so x.7z @rsp', 'wget -i rsp', 'wget --config=rsp http://h/', 'aria2c -i rsp']) assert.equal(b(command), 'ask', command);
     assert.equal(b('strings a.txt'), 'allow');
   });
 

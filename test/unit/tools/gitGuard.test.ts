@@ -171,7 +171,5 @@ describe("what a repository's git folder holds below its top level", () => {
     assert.ok(reach.names.includes('core.sshcommand'), 'its settings are among those the guard switches off');
     writeFileSync(join(mod, 'config'), '[http]\n\tproxy = http://127.0.0.1:9\n\tsslVerify = false\n');
     assert.match((await reachableRepositories(ws)).refusal ?? '', /http\.proxy/);
-    writeFileSync(join(mod, 'config'), '[core]\n\tworktree = /tmp\n');
-    assert.match((await reachableRepositories(ws)).refusal ?? '', /core\.worktree/);
   });
 });
