@@ -4,11 +4,12 @@
 import { isAbsolute } from 'node:path';
 import { KEYWORD_SET, type BashAnalysis } from './bash/analyze';
 import { commandBase, fromEnvironment, OPENS_NO_FILES, type SimpleCommand } from './bash/commands';
+import { placesMoved } from './bash/shellPlaces';
 import { linkRace } from './bash/linkRace';
 import { knowsWrites, pathArgs, type PathArg } from './bash/pathArgs';
 import { writesNamedInside } from './bash/unpacks';
 import { linkLeavingFolder, mayFollowLinks } from './bash/walkLinks';
-import { namesFromFile, ownExpansion } from './bash/options';
+import { namesFromFile } from './bash/options';
 import { braceWords } from './bash/braces';
 import { bashGlob, GLOB_CHARS, unescapePattern } from './bash/glob';
 import { quotePattern, type Shape } from './bash/words';
@@ -154,9 +155,6 @@ export function workingFolders(commands: readonly SimpleCommand[], scope: Pick<P
   return [...folders];
 }
 
-/** The variables by which bash places `~`, `~-`, `~+` and a relative `cd`. */
-const SHELL_PLACES = ['HOME', 'OLDPWD', 'PWD', 'CDPATH'];
-
 const leaves = (p: string) => p.startsWith('/') || p.startsWith('~') || p.split('/').includes('..');
 
 /**
@@ -176,7 +174,8 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
   // An archive or patch writes the files named inside it, which no word of the command shows.
   const unpacks = commands.map(writesNamedInside).find((why) => why !== undefined);
   if (unpacks) return { behavior: 'ask', reason: `${unpacks}.`, write: true };
-  const expands = commands.map(ownExpansion).find((why) => why !== undefined);
+  // Names kept in a file (`xargs cat < list`, `tar -T`), or expanded by the program itself.
+  const expands = commands.map(namesFromFile).find((why) => why !== undefined);
   if (expands) return { behavior: 'ask', reason: `${expands}.` };
   const walkers = new Set<PathArg>();
   const args: PathArg[] = [
@@ -352,13 +351,8 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
     }
     return undefined;
   };
-  // `~`, `~-` and `cd` go where HOME, OLDPWD and CDPATH say, which the script may set first
-  // (`HOME=…; cat ~/x`, `read HOME`, `CDPATH=…; cd .ssh`): the files are then not the ones judged.
-  const moved = SHELL_PLACES.find((n) => a.mentions.has(n));
-  if (moved) return ask(`names ${moved}, by which bash places \`~\` or \`cd\``);
-  // A nameref (`declare -n h=…`) sets whatever variable its value names, HOME included.
-  const nameref = a.commands.find((c) => ['declare', 'typeset', 'local'].includes(c.words[0] ?? '') && c.words.slice(1).some((w) => w === undefined || /^-[A-Za-z]*n/.test(w)));
-  if (nameref) return ask('declares a nameref, which may set HOME or CDPATH under another name');
+  const moved = placesMoved(a);
+  if (moved) return ask(moved);
   // A list of names kept in a file (`tar -T`, `zstd --filelist`, `curl -K`) names files no word shows.
   for (const c of [...a.commands, ...a.runs]) {
     const list = namesFromFile(c);

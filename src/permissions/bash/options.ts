@@ -1,6 +1,7 @@
 import { asOptionWord, commandBase, fromEnvironment, spellsOption, type SimpleCommand } from './commands';
 import type { BashPattern } from './rules';
 import { scriptDanger } from './scriptTools';
+import { unmodelledOption } from './optionModels';
 
 // A prefix rule grants its words "and then anything". What follows must not change which program
 // or which code runs: `npm test --node-options=--import=data:…`, `npm test --script-shell=./x`,
@@ -105,11 +106,14 @@ export function ownExpansion(c: SimpleCommand): string | undefined {
     if (at) return `${program} reads more arguments from the file ${at.slice(1)} (${at}), which may name any file`;
   }
   if (program !== 'curl') return undefined;
+  // Whether globbing is off is not read from the options (`-Ag` is -A's value g): a glob asks either way.
   const words = c.words.slice(1);
-  if (words.some((w) => w === '--globoff' || (w !== undefined && /^-[A-Za-z]*g[A-Za-z]*$/.test(w) && !w.startsWith('--')))) return undefined;
   for (let i = 0; i < words.length; i++) {
     const w = words[i];
     if (w === undefined) continue;
+    // A form field names files after `<` and `@`, also after `;` (`headers=<f`) and inside quotes.
+    const form = w === '-F' || w === '--form' ? words[i + 1] : /^(-F|--form=)/.exec(w) ? w.replace(/^(-F|--form=)/, '') : undefined;
+    if (form !== undefined && /[;"']/.test(form)) return `curl's form field ${form} may name files after ; or inside quotes, which the checks do not read`;
     if (CURL_DATA.has(w)) {
       i++;
       continue;
@@ -223,6 +227,8 @@ export function optionInjection(p: BashPattern, c: SimpleCommand, mentions: Read
   if (script) return script;
   const settings = program === 'git' && p.kind !== 'exact' ? (gitSettingsWrite(c) ?? gitRunsCommand(c, own)) : undefined;
   if (settings) return settings;
+  const unknown = p.kind === 'exact' ? undefined : unmodelledOption(program, c.words, lead, own);
+  if (unknown) return `${unknown} is not an option of ${program} known to be harmless, and its options can run programs, load code or reach files no word shows`;
   const narrowRunner = CODE_RUNNERS.has(program) && (p.kind === 'wildcard' ? own.size > 1 : lead > 1);
   const runsProgram = RUNS_PROGRAM.get(program) ?? [];
   for (let i = lead; i < c.words.length; i++) {

@@ -184,6 +184,8 @@ export function pathArgs(c: SimpleCommand, notFiles?: Set<number>): PathArg[] {
   if (name === 'cd' && out.length === 0) push('~');
   // `find -L -name x`, `grep -R x`, `du -aL`: given no file, the walk starts where it runs.
   const walks = spec.walksHere === true || (spec.walksHere !== undefined && hasOption(spec.walksHere) !== undefined);
-  if (walks && count === 0) push('.');
+  // With the pattern not told (an option not known came first), a lone operand may be the pattern.
+  const patternUntold = spec.patternFirst !== undefined && pattern === undefined && !given;
+  if (walks && (count === 0 || (patternUntold && count === 1))) push('.');
   return out;
 }

@@ -1,4 +1,4 @@
-import { asOptionWord, commandBase, type SimpleCommand } from './commands';
+import { asOptionWord, commandBase, spellsOption, type SimpleCommand } from './commands';
 import { runsProjectCode } from './options';
 import { folderNamesSync } from '../../fs/list';
 import { isFolderSync, isLinkSync } from '../../fs/stat';
@@ -49,9 +49,7 @@ export function mayFollowLinks(c: SimpleCommand): boolean {
   return c.words.some((given, i) => {
     if (i === 0 || given === undefined) return false;
     const w = asOptionWord(name, i, given);
-    if (follows.some((o) => w === o || w.startsWith(`${o}=`))) return true;
-    const bundle = /^-[A-Za-z]+$/.test(w) ? w.slice(1) : '';
-    return follows.some((o) => o.length === 2 && bundle.includes(o[1]!));
+    return follows.some((o) => spellsOption(w, o));
   });
 }
 

@@ -1,0 +1,27 @@
+import type { BashAnalysis } from './analyze';
+import { EVALUATING_BUILTINS } from './commands';
+
+// `~`, `~-` and `cd` go where HOME, OLDPWD and CDPATH say, which a script may set before it names
+// a file (`HOME=…; cat ~/x`, `read HOME`, `declare -n h=HO\ME`, `. ./envfile`, `shopt -s
+// cdable_vars`). The checks read `~` and `cd` as the user's own; where the script may have moved
+// them, the files it names are known only when it runs.
+
+/** The variables by which bash places `~`, `~-`, `~+` and a relative `cd`. */
+const SHELL_PLACES = ['HOME', 'OLDPWD', 'PWD', 'CDPATH'];
+
+/** How the script may move where `~` or `cd` lead (for a message after "The command"), or undefined. */
+export function placesMoved(a: BashAnalysis): string | undefined {
+  const named = SHELL_PLACES.find((n) => a.mentions.has(n));
+  if (named) return `names ${named}, by which bash places \`~\` or \`cd\``;
+  // Text the checks cannot read may set them; `shopt` changes how `cd` finds folders.
+  const sets = a.commands.find((c) => {
+    const name = c.words[0];
+    if (name === '.' || name === 'source' || name === 'shopt' || name === 'eval') return true;
+    return name !== undefined && EVALUATING_BUILTINS.has(name) && c.words.slice(1).some((w) => w === undefined || /[$`]/.test(w));
+  });
+  if (sets) return `runs ${sets.words[0]} on text the checks cannot read, which may change HOME or how \`cd\` finds folders`;
+  // A nameref (`declare -n h=…`) sets whatever variable its value names.
+  const nameref = a.commands.find((c) => ['declare', 'typeset', 'local'].includes(c.words[0] ?? '') && c.words.slice(1).some((w) => w === undefined || /^-[A-Za-z]*n/.test(w)));
+  if (nameref) return 'declares a nameref, which may set HOME or CDPATH under another name';
+  return undefined;
+}
