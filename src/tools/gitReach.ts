@@ -13,7 +13,7 @@ import { inspect } from '../fs/stat';
 import { newConfigRead, readConfigFile, type FileEntry } from './gitConfigFile';
 import { LOCAL_REMOTE, settingRefusal } from './gitSettings';
 import { homedir } from 'node:os';
-import { folderNames } from '../fs/list';
+import { folderNames, listFolder } from '../fs/list';
 import { readGitPointer, verifiedWorktree } from './gitRepo';
 
 /** How much of the workspace is looked through for nested repositories, and for how long. */
@@ -171,23 +171,46 @@ async function dataOutside(repo: Located, workspace: string): Promise<string | u
 
 /**
  * The git folders of submodules kept inside a repository's git folder (`modules/<name>`, names
- * with slashes and nested submodules too): git fetches and enters them with their own config.
- * `cut` when there were more than can be looked through.
+ * with slashes and nested submodules too), found as git finds them: every entry there, a folder,
+ * a link or a `gitdir:` file, is located as a `.git` entry is (commondir included), since git
+ * reaches `modules/<name>` by name, whatever it is. `cut` when there were more than can be looked
+ * through, or a name that cannot be read; a refusal where one points git outside.
  */
-async function moduleGitDirs(commonDir: string): Promise<{ dirs: string[]; cut: boolean }> {
-  const dirs: string[] = [];
-  const queue = [join(commonDir, 'modules')];
-  let budget = 2_000;
+/** Whether a folder holds what makes git take it for a git folder (any kind of entry: a link counts). */
+async function looksLikeGitDir(dir: string): Promise<boolean> {
+  for (const name of ['HEAD', 'config', 'commondir', 'objects', 'refs']) if ((await inspect(join(dir, name), { follow: false })).kind !== 'missing') return true;
+  return false;
+}
+
+async function moduleGitDirs(repo: Located, workspace: string): Promise<{ dirs: Located[]; cut: boolean } | { refusal: string }> {
+  const dirs: Located[] = [];
+  const queue = [join(repo.commonDir, 'modules')];
+  let budget = 20_000;
   while (queue.length) {
-    if (--budget < 0) return { dirs, cut: true };
     const dir = queue.shift()!;
-    for (const name of await folderNames(dir, 2_000)) {
-      const path = join(dir, name);
-      if ((await inspect(path, { follow: false })).kind !== 'folder') continue;
-      if ((await inspect(join(path, 'HEAD'), { follow: false })).kind === 'file') {
-        dirs.push(path);
-        queue.push(join(path, 'modules'));
-      } else queue.push(path);
+    let listed;
+    try {
+      listed = await listFolder(dir, 5_000);
+    } catch {
+      continue;
+    }
+    budget -= listed.entries.length;
+    if (listed.capped || budget < 0) return { dirs, cut: true };
+    for (const entry of listed.entries) {
+      if (entry.name.includes('\uFFFD')) return { dirs, cut: true };
+      const path = join(dir, entry.name);
+      // A plain folder that is no git folder is part of a name with slashes (`modules/lib/a`).
+      if (entry.kind === 'folder' && !(await looksLikeGitDir(path))) {
+        queue.push(path);
+        continue;
+      }
+      const found = await locate(path);
+      if (found && 'refusal' in found) return found;
+      if (!found) continue;
+      if (!isInside(workspace, found.gitDir) && !isInside(repo.commonDir, found.gitDir)) return { refusal: `${path} leads to ${found.gitDir}, a git folder outside the workspace` };
+      dirs.push(found);
+      // Submodules nest: `modules/a/modules/b`.
+      queue.push(join(found.gitDir, 'modules'));
     }
   }
   return { dirs, cut: false };
@@ -243,18 +266,22 @@ export async function reachableRepositories(cwd: string, bounds = NESTED_BOUNDS)
     const linked = await dataOutside(repo, cwd);
     if (linked) return refuse(linked);
     // A submodule's own config, obeyed when git fetches or enters it, is judged as the repository's is.
-    const modules = await moduleGitDirs(repo.commonDir);
+    const modules = await moduleGitDirs(repo, cwd);
+    if ('refusal' in modules) return refuse(modules.refusal);
     if (modules.cut) unwalked = true;
-    for (const dir of modules.dirs) {
-      const moduleRead = newConfigRead([cwd, dir, repo.commonDir]);
-      for (const file of [join(dir, 'config'), join(dir, 'config.worktree')]) await readConfigFile(file, moduleRead);
+    for (const mod of modules.dirs) {
+      // Read as git reads a repository's config: the shared folder's, then its own.
+      const moduleRead = newConfigRead([cwd, mod.gitDir, mod.commonDir, repo.commonDir]);
+      const moduleFiles = [join(mod.commonDir, 'config'), join(mod.gitDir, 'config.worktree'), join(mod.commonDir, 'config.worktree')];
+      if (!same(mod.commonDir, mod.gitDir)) moduleFiles.push(join(mod.gitDir, 'config'));
+      for (const file of moduleFiles) await readConfigFile(file, moduleRead);
       names.push(...moduleRead.entries.map((e) => e.name));
       if (moduleRead.problems[0]) return refuse(`has a submodule config git reads differently from Threadline: ${moduleRead.problems[0]}`);
       if (moduleRead.outside[0]) return refuse(moduleRead.outside[0]);
       // Its work tree, where one is checked out, is judged by the walk for nested repositories
       // (its `.git` file); one checked out beside another worktree of the repository lies elsewhere.
       const worktree = moduleRead.entries.find((e) => e.name === 'core.worktree' && e.value);
-      const top = worktree ? realLocation(kernelJoin(dir, worktree.value!)) : cwd;
+      const top = worktree ? realLocation(kernelJoin(mod.gitDir, worktree.value!)) : cwd;
       for (const e of moduleRead.entries) {
         if (e.name === 'core.worktree') continue;
         const why = settingRefusal(e, { workspace: cwd, top, home: homedir() });

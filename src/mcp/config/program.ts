@@ -87,7 +87,7 @@ export function judgeProgram(spec: McpServerSpec, ctx: ProgramContext): { shown:
   if (!r.ok) return { shown: ` (cannot start: ${r.error})`, flags };
   const shown = r.program === command ? '' : ` (runs ${quote(r.program)})`;
   if (!ctx.fromWorkspace) return { shown, flags };
-  flags.push(...programFlags(r), ...loadFlags(r.program, spec.args ?? [], startDir, ctx.workspace));
+  flags.push(...programFlags(r), ...loadFlags(r.program, spec.args ?? [], startDir, ctx.workspace, ctx.home));
   // With its folder not known, what a wrapper finds through a relative path is not known either.
   if (isWrapper(r.program)) flags.push(...wrapped(r.program, spec.args ?? [], cwdKnown ? place : undefined, ctx, 0));
   return { shown, flags };
@@ -123,7 +123,7 @@ function wrapped(command: string, args: readonly string[], place: CommandPlace |
   const inner: CommandPlace = { ...place, startDir, path, asExecvp: true };
   const r = resolveCommand(name, inner);
   if (!r.ok) return [...flags, `${quote(target)} ${by} cannot be found before it runs, ${UNKNOWN}`];
-  flags.push(...programFlags(r), ...loadFlags(r.program, w.args, startDir, ctx.workspace));
+  flags.push(...programFlags(r), ...loadFlags(r.program, w.args, startDir, ctx.workspace, ctx.home));
   if (w.program !== undefined && isWrapper(r.program)) flags.push(...wrapped(r.program, w.args, inner, ctx, depth + 1));
   return flags;
 }
@@ -143,22 +143,29 @@ const RUNNER_FILES: Readonly<Record<string, readonly string[]>> = {
   deno: ['deno.json', 'deno.jsonc', '.npmrc', 'node_modules'],
 };
 
+/** Options by which node, deno and bun load a module before the program (`--require dotenv/config`). */
+const PRELOADS = /^(-r|--require|--import|--loader|--experimental-loader|--preload)(=|$)/;
+
 /** Options by which a program sets variables, or reads its settings, from a file (`node --env-file`, `npx --userconfig`). */
 const LOADS_FILE = /^--(env-file|env-file-if-exists|userconfig|globalconfig)(=|$)/;
 
 /** The CHECKs for files a workspace's program reads, beyond its command line, to choose what it runs. */
-function loadFlags(program: string, args: readonly string[], startDir: string, workspace: string): string[] {
+function loadFlags(program: string, args: readonly string[], startDir: string, workspace: string, home: string): string[] {
   const flags: string[] = [];
   for (const a of args) {
     const m = LOADS_FILE.exec(a);
     if (m) flags.push(`${quote(a)} loads ${m[1]!.startsWith('env') ? 'variables' : 'configuration'} from a file, which may choose what the program loads`);
   }
   const name = basename(program).replace(/\.(cmd|exe)$/i, '');
-  const files = RUNNER_FILES[name];
+  // node, deno and bun resolve a preloaded module by name from the start folder's node_modules.
+  const preloads = ['node', 'deno', 'bun'].includes(name) && args.some((a) => PRELOADS.test(a));
+  const files = preloads ? ['node_modules'] : RUNNER_FILES[name];
   if (!files || !isInside(workspace, startDir)) return flags;
+  // Looked up as the program looks: from its folder up to the root (a clone opened at a subfolder
+  // still has its .npmrc above it), leaving out your home folder's own files.
   for (let dir = startDir; ; dir = dirname(dir)) {
-    for (const f of files) if (existsSync(join(dir, f))) flags.push(`${name} reads ${quote(join(dir, f))}, a file of the workspace, which may choose what it runs`);
-    if (dir === workspace || dirname(dir) === dir || !isInside(workspace, dirname(dir))) break;
+    if (dir !== home) for (const f of files) if (existsSync(join(dir, f))) flags.push(`${name} reads ${quote(join(dir, f))}, a file in the folder it starts in or above it, which may choose what it runs`);
+    if (dirname(dir) === dir) break;
   }
   return flags;
 }

@@ -96,6 +96,18 @@ describe('files a workspace server reads to choose what it runs are a CHECK', ()
     assert.match(flagged({ command: 'npx', args: ['x'] }, c()), /node_modules/);
   });
 
+  it('a folder opened inside a clone: the runner reads the clone\'s files above it too (pass 26, M10)', () => {
+    const sub = join(pkg, 'opened');
+    mkdirSync(sub, { recursive: true });
+    assert.match(flagged({ command: 'npx', args: ['-y', 'x'] }, { workspace: sub, startDir: sub }), /npx reads .*pkgws\/\.npmrc/);
+  });
+
+  it('node preloading a module by name resolves it from the workspace (pass 26, M9)', () => {
+    assert.match(flagged({ command: 'node', args: ['--require', 'dotenv/config', '/srv/server.js'] }, c()), /node reads .*node_modules/);
+    assert.match(flagged({ command: 'node', args: ['-r', 'tsx', '/srv/server.js'] }, c()), /node reads .*node_modules/);
+    assert.equal(flagged({ command: 'node', args: ['/srv/server.js'] }, c()), '', 'a script by its full path resolves its own modules');
+  });
+
   it('an option that loads variables or configuration from a file', () => {
     for (const args of [['--env-file=.env', 'srv.js'], ['--env-file', '.env', 'srv.js'], ['--env-file-if-exists=.env', 'srv.js']]) {
       assert.match(flagged({ command: 'node', args }), /--env-file.* loads variables from a file/, args.join(' '));

@@ -172,4 +172,44 @@ describe("what a repository's git folder holds below its top level", () => {
     writeFileSync(join(mod, 'config'), '[http]\n\tproxy = http://127.0.0.1:9\n\tsslVerify = false\n');
     assert.match((await reachableRepositories(ws)).refusal ?? '', /http\.proxy/);
   });
+
+  // Pass 26: git reaches `modules/<name>` by name, whatever it is there.
+  it('a submodule git folder behind a link, a gitdir: file or a commondir file is read too; too many entries keep git out of submodules', async () => {
+    const { symlinkSync } = await import('node:fs');
+    const { reachableRepositories } = await import('../../../src/tools/gitReach');
+    const plant = (dir: string, config: string) => {
+      mkdirSync(join(dir, 'refs'), { recursive: true });
+      writeFileSync(join(dir, 'HEAD'), 'ref: refs/heads/main\n');
+      writeFileSync(join(dir, 'config'), config);
+    };
+    const ssh = '[core]\n\tsshCommand = ./x.sh\n';
+    for (const layout of ['link', 'gitfile', 'commondir', 'headlink'] as const) {
+      const ws = await setup();
+      const modules = join(ws, '.git', 'modules');
+      mkdirSync(modules, { recursive: true });
+      const elsewhere = join(ws, 'vendor', 'g');
+      if (layout === 'link' || layout === 'gitfile') plant(elsewhere, ssh);
+      if (layout === 'link') symlinkSync(elsewhere, join(modules, 'sub'));
+      if (layout === 'gitfile') writeFileSync(join(modules, 'sub'), `gitdir: ${elsewhere}\n`);
+      if (layout === 'commondir') {
+        plant(elsewhere, ssh);
+        plant(join(modules, 'sub'), '');
+        writeFileSync(join(modules, 'sub', 'commondir'), `${elsewhere}\n`);
+      }
+      if (layout === 'headlink') {
+        plant(join(modules, 'sub'), ssh);
+        const { rmSync } = await import('node:fs');
+        rmSync(join(modules, 'sub', 'HEAD'));
+        writeFileSync(join(ws, 'HEADFILE'), 'ref: refs/heads/main\n');
+        symlinkSync(join(ws, 'HEADFILE'), join(modules, 'sub', 'HEAD'));
+      }
+      const reach = await reachableRepositories(ws);
+      assert.ok(reach.refusal !== undefined || reach.names.includes('core.sshcommand'), `${layout}: ${JSON.stringify(reach)}`);
+    }
+    const ws = await setup();
+    const modules = join(ws, '.git', 'modules');
+    mkdirSync(modules, { recursive: true });
+    for (let i = 0; i < 5_100; i++) writeFileSync(join(modules, `f${i}`), '');
+    assert.equal((await reachableRepositories(ws)).unwalked, true, 'a modules folder too big to look through keeps git out of submodules');
+  });
 });
