@@ -8,8 +8,10 @@ import { placesMoved } from './bash/shellPlaces';
 import { linkRace } from './bash/linkRace';
 import { knowsWrites, pathArgs, type PathArg } from './bash/pathArgs';
 import { writesNamedInside } from './bash/unpacks';
-import { linkLeavingFolder, mayFollowLinks } from './bash/walkLinks';
+import { linkLeavingFolder, linkTakingOwnNames, mayFollowLinks } from './bash/walkLinks';
+import { compilesInput } from './bash/optionModels';
 import { namesFromFile } from './bash/options';
+import { wholeTreeGit } from './bash/wholeTreeGit';
 import { braceWords } from './bash/braces';
 import { bashGlob, GLOB_CHARS, unescapePattern } from './bash/glob';
 import { quotePattern, type Shape } from './bash/words';
@@ -177,6 +179,10 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
   // Names kept in a file (`xargs cat < list`, `tar -T`), or expanded by the program itself.
   const expands = commands.map(namesFromFile).find((why) => why !== undefined);
   if (expands) return { behavior: 'ask', reason: `${expands}.` };
+  const fed = compilesInput(a, commands);
+  if (fed) return { behavior: 'ask', reason: `${fed}.` };
+  const defaults = defaultNamesFinding(commands, workingFolders(a.commands, scope) ?? [scope.cwd], scope);
+  if (defaults) return defaults;
   const walkers = new Set<PathArg>();
   const args: PathArg[] = [
     ...commands.flatMap((c) => {
@@ -227,18 +233,13 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
   return commands.map((c) => wordFinding(c, folders ?? [scope.cwd], scope, a.mentions)).find((f) => f !== undefined);
 }
 
-/** git verbs that print names and states, never a file's content. */
-const GIT_NAMES_ONLY: ReadonlySet<string> = new Set(['status', 'branch', 'tag', 'remote', 'rev-parse', 'ls-remote', 'fetch', 'switch', 'checkout', 'init', 'config', 'worktree', 'describe', 'merge-base', 'symbolic-ref', 'for-each-ref', 'count-objects', 'version', 'help']);
-
-/**
- * git works on the whole tree without being given it: `git grep --untracked x`, `git add -A && git
- * diff --cached` print files no word of the command names. Such a command counts as given the
- * folder it runs in (its verb, for messages), unless its verb prints no file's content.
- */
-function wholeTreeGit(c: SimpleCommand): string | undefined {
-  if (c.words[0] === undefined || commandBase(c.words[0]) !== 'git') return undefined;
-  const verb = c.words.slice(1).find((w) => w !== undefined && !w.startsWith('-'));
-  return verb === undefined || GIT_NAMES_ONLY.has(verb) ? undefined : `git ${verb}`;
+/** A link in the folder a program writing files it names itself runs in, which such a write would follow. */
+function defaultNamesFinding(commands: readonly SimpleCommand[], folders: readonly string[], scope: PathScope): PathFinding | undefined {
+  const roots = scope.writeRoots.map(realLocation);
+  const hit = linkTakingOwnNames(commands, folders.map(realLocation), (r) => roots.some((root) => isWithin(root, r)));
+  if (!hit) return undefined;
+  if (hit.link === 'too big') return { behavior: 'ask', reason: `${hit.name} may write files it names itself in ${hit.folder}, too big to look through for links leading outside the workspace.`, write: true };
+  return { behavior: 'ask', reason: `${hit.name} may write files it names itself in ${hit.folder}, which holds ${hit.link}, a link leading outside the workspace that such a write would follow.`, path: hit.link, write: true };
 }
 
 /**

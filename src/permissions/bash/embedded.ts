@@ -12,12 +12,14 @@ export function embedded(word: string): string[] {
   const letters = /^-[A-Za-z]+/.exec(word)?.[0].length ?? 0;
   for (let k = 2; k <= letters && k < word.length; k++) out.add(word.slice(k));
   // curl's `name@file` (`--data-urlencode k@~/.ssh/id_rsa`, `--url-query`, `-F k=@f`): the file after the first @.
-  const at = /^[\w.-]*@(.+)$/.exec(word);
+  // Any name before it (`x:y@f`, `a b@f`): what curl reads is after the first @.
+  const at = /^[^@]*@(.+)$/.exec(word);
   if (at) out.add(at[1]!);
   for (const w of [...out]) {
     const bare = w.replace(/^[@<]/, '');
     out.add(bare);
-    const url = /^file:(?:\/\/[^/]*)?(\/.*)?$/i.exec(bare);
+    // curl leaves out a file: URL's query and fragment.
+    const url = /^file:(?:\/\/[^/?#]*)?(\/[^?#]*)?/i.exec(bare);
     if (url) {
       let path = url[1] ?? '/';
       try {

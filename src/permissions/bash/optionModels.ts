@@ -5,6 +5,9 @@
 // next one. So for these a rule naming the program covers only the options known to be harmless,
 // deny-by-default: any other option asks. Their values are still judged as files elsewhere.
 
+import type { BashAnalysis } from './analyze';
+import { commandBase, type SimpleCommand } from './commands';
+
 interface Model {
   /** Short options without a value. */
   flags: string;
@@ -23,11 +26,11 @@ interface Model {
 const set = (s: string) => new Set(s.split(/\s+/).filter(Boolean));
 
 const CURL: Model = {
-  flags: 'sSLfiIvk46O0123jJRZGgqNlaBpMVh#',
+  // Not -O, -J, --remote-name…: the file they write is named by the URL or the server, not a word.
+  flags: 'sSLfiIvk46123jRZGgqNlaBpMVh#',
   values: 'XHdAeomuwbcrTFEyYzCUDxtPQ',
   long: set(`silent show-error location location-trusted fail fail-with-body include show-headers head verbose insecure compressed
-    progress-bar no-progress-meter http1.0 http1.1 http2 http2-prior-knowledge http3 ipv4 ipv6 remote-name remote-name-all
-    remote-header-name globoff no-buffer raw get create-dirs remote-time fail-early retry-connrefused retry-all-errors tcp-nodelay
+    progress-bar no-progress-meter http1.0 http1.1 http2 http2-prior-knowledge http3 ipv4 ipv6 globoff no-buffer raw get create-dirs remote-time fail-early retry-connrefused retry-all-errors tcp-nodelay
     no-keepalive ssl-reqd tlsv1 tlsv1.2 tlsv1.3 version help junk-session-cookies parallel list-only append disable no-sessionid
     no-alpn http0.9 styled-output no-styled-output manual`),
   longValues: set(`request header data data-raw data-binary data-ascii data-urlencode json user-agent referer output output-dir
@@ -37,11 +40,13 @@ const CURL: Model = {
 };
 
 const WGET: Model = {
-  flags: 'qvcNSrkpmxEKHLdhV',
+  // Not -x, -r, -m, -p, -N, -c: they write files named by the server's paths (`.git/config`), or
+  // write through a file already there (a link) instead of beside it.
+  flags: 'qvSkEHLdhV',
   values: 'OoaPltTwQARDIXU',
-  words: [/^-n[vcdHpr]$/],
-  long: set(`quiet verbose no-verbose continue timestamping server-response recursive convert-links page-requisites mirror
-    no-parent no-clobber no-directories no-host-directories force-directories adjust-extension spider no-check-certificate
+  words: [/^-n[vcdHp]$/],
+  long: set(`quiet verbose no-verbose server-response convert-links
+    no-parent no-clobber no-directories no-host-directories adjust-extension spider no-check-certificate
     show-progress https-only inet4-only inet6-only no-cookies keep-session-cookies ignore-case span-hosts relative no-proxy debug
     help version content-on-error no-cache random-wait`),
   longValues: set(`output-document output-file append-output directory-prefix level tries timeout wait waitretry user-agent header
@@ -118,4 +123,25 @@ export function unmodelledOption(program: string, words: readonly (string | unde
     }
   }
   return undefined;
+}
+
+/**
+ * Why a compiler among `commands` compiles text fed to it (`gcc -x c -`, `cpp <<< …`,
+ * `/dev/stdin`): its `#include` lines read any file, and no check reads them. A source file's own
+ * includes are the project's, as a build tool's are.
+ */
+export function compilesInput(a: BashAnalysis, commands: readonly SimpleCommand[]): string | undefined {
+  for (const c of commands) {
+    const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
+    if (name === undefined || !COMPILERS.test(name)) continue;
+    const stdin = c.words.slice(1).some((w) => w === '-' || (w !== undefined && /^\/(dev\/(stdin|fd\/0)|proc\/(self|thread-self)\/fd\/0)$/.test(w)));
+    const fed = a.opaque.some((o) => o.text === c.text && o.inputs.length > 0);
+    if (stdin || fed || a.readsFrom.length > 0) return `${name} compiles text fed to it, whose #include lines may read any file and are read by no check`;
+  }
+  return undefined;
+}
+
+/** Programs that write files named by themselves, not by a word: compilers, assemblers, linkers, split, wget, curl. */
+export function writesOwnNames(program: string): boolean {
+  return COMPILERS.test(program) || /^(?:[\w.+]+-)?(?:as|ld|ld\.bfd|ld\.gold|ld\.lld)$/.test(program) || ['split', 'csplit', 'wget', 'curl', 'javac'].includes(program);
 }

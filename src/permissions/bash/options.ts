@@ -111,9 +111,14 @@ export function ownExpansion(c: SimpleCommand): string | undefined {
   for (let i = 0; i < words.length; i++) {
     const w = words[i];
     if (w === undefined) continue;
-    // A form field names files after `<` and `@`, also after `;` (`headers=<f`) and inside quotes.
-    const form = w === '-F' || w === '--form' ? words[i + 1] : /^(-F|--form=)/.exec(w) ? w.replace(/^(-F|--form=)/, '') : undefined;
-    if (form !== undefined && /[;"']/.test(form)) return `curl's form field ${form} may name files after ; or inside quotes, which the checks do not read`;
+    // A form field names files after `<` and `@`, also after `;` (`headers=<f`), `,` (a list of
+    // files) and inside quotes; `-F` may close a bundle (`-sF`).
+    const bundled = /^-[A-Za-z0-9#]*F/.exec(w);
+    const form = w === '--form' ? words[i + 1] : w.startsWith('--form=') ? w.slice(7) : bundled ? w.slice(bundled[0].length) || words[i + 1] : undefined;
+    if (form !== undefined && /[;"',]/.test(form)) return `curl's form field ${form} may name files after ; or , or inside quotes, which the checks do not read`;
+    // A file: URL curl decodes byte by byte (`%ff` too), where a decoder of text gives up.
+    const url = /file:(?:\/\/[^/]*)?(\/[^?#]*)/i.exec(w);
+    if (url && !decodes(url[1]!)) return `curl reads the file: URL ${w}, whose name the checks cannot decode`;
     if (CURL_DATA.has(w)) {
       i++;
       continue;
@@ -123,6 +128,15 @@ export function ownExpansion(c: SimpleCommand): string | undefined {
     if (/[{[]/.test(w)) return `curl expands {…} and […] in the URL ${w} itself (and fills #1 from them), so the files and places it reaches are not the words the checks read`;
   }
   return undefined;
+}
+
+function decodes(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Why `c` opens files named inside another file (`tar -T list`, `zstd --filelist`, `curl -K cfg`), if it does. */

@@ -1,5 +1,6 @@
 import { asOptionWord, commandBase, spellsOption, type SimpleCommand } from './commands';
 import { runsProjectCode } from './options';
+import { writesOwnNames } from './optionModels';
 import { folderNamesSync } from '../../fs/list';
 import { isFolderSync, isLinkSync } from '../../fs/stat';
 import { kernelJoin, realLocation } from '../../fs/paths';
@@ -77,6 +78,38 @@ export function linkLeavingFolder(folder: string, inside: (real: string) => bool
         if (!inside(real)) return path;
       } else if (isFolderSync(path)) queue.push(path);
     }
+  }
+  return undefined;
+}
+
+/**
+ * A link directly in `folder` leading where `inside` says no (or a name that cannot be looked
+ * at), or `'too big'`: where a program writing files it names itself (`a.out`, split's `xaa`,
+ * the URL's name) would write through it.
+ */
+export function linkAtTop(folder: string, inside: (real: string) => boolean): string | undefined {
+  const listed = folderNamesSync(folder, MAX_ENTRIES);
+  if (!listed) return undefined;
+  if (listed.capped) return 'too big';
+  for (const name of listed.names) {
+    const path = kernelJoin(folder, name);
+    if (name.includes('\uFFFD')) return path;
+    if (isLinkSync(path) && !inside(realLocation(path))) return path;
+  }
+  return undefined;
+}
+
+/**
+ * A program that writes files it names itself (`gcc` its `a.out` and `.o`, `split` its `xaa`,
+ * `wget` the URL's name) writes them in the folder it runs in: the first such program among
+ * `commands` and a link in one of `folders` that leads where `inside` says no.
+ */
+export function linkTakingOwnNames(commands: readonly SimpleCommand[], folders: readonly string[], inside: (real: string) => boolean): { name: string; folder: string; link: string } | undefined {
+  const writer = commands.find((c) => c.words[0] !== undefined && writesOwnNames(commandBase(c.words[0])));
+  if (!writer) return undefined;
+  for (const folder of folders) {
+    const link = linkAtTop(folder, inside);
+    if (link !== undefined) return { name: commandBase(writer.words[0]!), folder, link };
   }
   return undefined;
 }

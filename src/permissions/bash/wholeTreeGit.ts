@@ -1,0 +1,15 @@
+import { commandBase, type SimpleCommand } from './commands';
+
+/** git verbs that print names and states, never a file's content. */
+const GIT_NAMES_ONLY: ReadonlySet<string> = new Set(['status', 'branch', 'tag', 'remote', 'rev-parse', 'ls-remote', 'fetch', 'switch', 'checkout', 'init', 'config', 'worktree', 'describe', 'merge-base', 'symbolic-ref', 'for-each-ref', 'count-objects', 'version', 'help']);
+
+/**
+ * git works on the whole tree without being given it: `git grep --untracked x`, `git add -A && git
+ * diff --cached` print files no word of the command names. Such a command counts as given the
+ * folder it runs in (its verb, for messages), unless its verb prints no file's content.
+ */
+export function wholeTreeGit(c: SimpleCommand): string | undefined {
+  if (c.words[0] === undefined || commandBase(c.words[0]) !== 'git') return undefined;
+  const verb = c.words.slice(1).find((w) => w !== undefined && !w.startsWith('-'));
+  return verb === undefined || GIT_NAMES_ONLY.has(verb) ? undefined : `git ${verb}`;
+}
