@@ -12,6 +12,14 @@ export const zodWithoutLocales = {
     build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
       /[\\/]zod[\\/]v4[\\/](classic[\\/]external|core[\\/]index)\.js$/.test(args.importer) ? { path: 'zod-locales', namespace: 'zod-without-locales' } : undefined,
     );
+    // z.fromJSONSchema (12 KB) is re-exported by the same namespace; src/ never calls it (a test checks).
+    build.onResolve({ filter: /^\.\/from-json-schema\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/]classic[\\/]external\.js$/.test(args.importer) ? { path: 'zod-from-json-schema', namespace: 'zod-without-locales' } : undefined,
+    );
+    build.onLoad({ filter: /^zod-from-json-schema$/, namespace: 'zod-without-locales' }, () => ({
+      contents: "export function fromJSONSchema() { throw new Error('z.fromJSONSchema is not in Threadline\\'s bundles'); }",
+      loader: 'js',
+    }));
     build.onLoad({ filter: /.*/, namespace: 'zod-without-locales' }, () => ({ contents: 'export {};', loader: 'js' }));
   },
 };

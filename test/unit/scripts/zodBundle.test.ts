@@ -34,4 +34,13 @@ describe('the bundles leave out zod\'s locales', () => {
     assert.match(trimmed.out.messages.join(' | '), /expected string, received number/);
     assert.ok(full.bytes - trimmed.bytes > 200_000, `saved ${full.bytes - trimmed.bytes} bytes`);
   });
+
+  it('leaves out z.fromJSONSchema, which no source file calls', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const files = readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && /\.tsx?$/.test(e.name));
+    const callers = files.filter((e) => readFileSync(join(e.parentPath, e.name), 'utf8').includes('fromJSONSchema'));
+    assert.deepEqual(callers.map((e) => e.name), [], 'the bundles replace z.fromJSONSchema with a function that throws');
+    const [full, trimmed] = await Promise.all([bundled([]), bundled([zodWithoutLocales])]);
+    assert.deepEqual(trimmed.out, full.out);
+  });
 });

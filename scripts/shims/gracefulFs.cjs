@@ -1,0 +1,3 @@
+// proper-lockfile requires graceful-fs as the default for its `fs` option; src/fs/lock.ts always
+// passes its own, so the bundles take plain node:fs here instead of 11 KB that never runs.
+module.exports = require('node:fs');
