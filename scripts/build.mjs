@@ -32,7 +32,7 @@ const node = {
     fdir: join(root, 'node_modules/fdir/dist/index.cjs'),
     // jsonc-parser's main build is UMD, whose require('./impl/…') calls esbuild cannot follow.
     'jsonc-parser': join(root, 'node_modules/jsonc-parser/lib/esm/main.js'),
-    'graceful-fs': join(root, 'scripts/shims/gracefulFs.cjs'),
+    'graceful-fs': join(root, 'scripts/shims/gracefulFs.mjs'),
   },
 };
 
