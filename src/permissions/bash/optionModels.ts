@@ -141,7 +141,7 @@ export function compilesInput(a: BashAnalysis, commands: readonly SimpleCommand[
   return undefined;
 }
 
-/** Programs that write files named by themselves, not by a word: compilers, assemblers, linkers, split, wget, curl. */
+/** Programs that write files named by themselves, not by a word: compilers, assemblers, linkers, split, wget, curl, tag indexers. */
 export function writesOwnNames(program: string): boolean {
-  return COMPILERS.test(program) || /^(?:[\w.+]+-)?(?:as|ld|ld\.bfd|ld\.gold|ld\.lld)$/.test(program) || ['split', 'csplit', 'wget', 'curl', 'javac'].includes(program);
+  return COMPILERS.test(program) || /^(?:[\w.+]+-)?(?:as|ld|ld\.bfd|ld\.gold|ld\.lld)$/.test(program) || ['split', 'csplit', 'wget', 'curl', 'javac', 'ctags', 'etags', 'gtags', 'cscope'].includes(program);
 }

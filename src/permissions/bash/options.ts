@@ -77,7 +77,8 @@ const NAMES_FROM_FILE: ReadonlyMap<string, readonly string[]> = new Map([
   ['zip', ['-@', '--names-stdin']],
   ...['zstd', 'zstdcat', 'zstdmt', 'unzstd', 'pzstd'].map((n): [string, string[]] => [n, ['--filelist']]),
   // A config file holds any option (`url = file:///…`, `output = …`), the other programs' checks unseen.
-  ['curl', ['-K', '--config']],
+  // --proto-default file makes every URL without a scheme a file's path.
+  ['curl', ['-K', '--config', '--proto-default']],
   // A checksum list names the files it checks.
   ...['md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'shasum'].map((n): [string, string[]] => [n, ['-c', '--check']]),
 ]);

@@ -13,6 +13,9 @@ const SHELL_PLACES = ['HOME', 'OLDPWD', 'PWD', 'CDPATH'];
 export function placesMoved(a: BashAnalysis): string | undefined {
   const named = SHELL_PLACES.find((n) => a.mentions.has(n));
   if (named) return `names ${named}, by which bash places \`~\` or \`cd\``;
+  // A program finds its own settings file by these (`CURL_HOME=. curl` reads the clone's .curlrc).
+  const config = [...a.mentions].find((n) => /^XDG_|_HOME$|RC$/.test(n));
+  if (config) return `names ${config}, by which a program may find a settings file that names other files`;
   // Text the checks cannot read may set them; `shopt` changes how `cd` finds folders.
   const sets = a.commands.find((c) => {
     const name = c.words[0];

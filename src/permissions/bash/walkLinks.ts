@@ -3,7 +3,9 @@ import { runsProjectCode } from './options';
 import { writesOwnNames } from './optionModels';
 import { folderNamesSync } from '../../fs/list';
 import { isFolderSync, isLinkSync } from '../../fs/stat';
+import { dirname } from 'node:path';
 import { kernelJoin, realLocation } from '../../fs/paths';
+import { embedded } from './embedded';
 
 // A folder inside the workspace may hold a committed link to anywhere (`sub/s -> ~/.ssh`). A
 // program that walks the folder and follows links reads or changes what the link leads to:
@@ -105,11 +107,25 @@ export function linkAtTop(folder: string, inside: (real: string) => boolean): st
  * `commands` and a link in one of `folders` that leads where `inside` says no.
  */
 export function linkTakingOwnNames(commands: readonly SimpleCommand[], folders: readonly string[], inside: (real: string) => boolean): { name: string; folder: string; link: string } | undefined {
-  const writer = commands.find((c) => c.words[0] !== undefined && writesOwnNames(commandBase(c.words[0])));
-  if (!writer) return undefined;
-  for (const folder of folders) {
-    const link = linkAtTop(folder, inside);
-    if (link !== undefined) return { name: commandBase(writer.words[0]!), folder, link };
+  for (const writer of commands) {
+    if (writer.words[0] === undefined || !writesOwnNames(commandBase(writer.words[0]))) continue;
+    // Also beside a name it derives its own from (`split f out/x` writes out/xaa, `gcc -o out/m.o
+    // -MD` out/m.d), and inside a folder it is given.
+    const places = new Set(folders);
+    for (const folder of folders) {
+      for (const word of writer.words.slice(1)) {
+        if (word === undefined) continue;
+        for (const text of embedded(word)) {
+          if (!text.includes('/')) continue;
+          const at = kernelJoin(folder, text);
+          places.add(isFolderSync(at) ? at : dirname(at));
+        }
+      }
+    }
+    for (const place of places) {
+      const link = linkAtTop(place, inside);
+      if (link !== undefined) return { name: commandBase(writer.words[0]), folder: place, link };
+    }
   }
   return undefined;
 }

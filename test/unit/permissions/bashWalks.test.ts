@@ -342,3 +342,30 @@ describe('pass 27: form lists, names before @, undecodable URLs, names from URLs
     }
   });
 });
+
+// Pass 28: names derived beside a word, tag indexers, settings files found through variables.
+describe('pass 28: derived output names, tag files, settings found through variables', () => {
+  it('a link beside the name a program derives its own from, or a dangling tags link, asks', async () => {
+    const { symlinkSync, rmSync } = await import('node:fs');
+    const out = join(ws, 'out');
+    mkdirSync(out, { recursive: true });
+    symlinkSync(join(home, '.bashrc'), join(out, 'xaa'));
+    const b = engine(['split', 'csplit', 'gcc', 'ctags', 'etags'].map((p) => `Bash(${p}:*)`));
+    try {
+      for (const command of ['split a.txt out/x', 'csplit -s -f out/xx a.txt 2', "gcc -c m.c -o out/m.o -MD -MT 'x'"]) assert.equal(b(command), 'ask', command);
+      assert.equal(b('split a.txt plain/x'), 'allow', 'no link there');
+      symlinkSync(join(home, 'PWN'), join(ws, 'tags'));
+      for (const command of ['ctags m.c', 'etags m.c']) assert.equal(b(command), 'ask', command);
+    } finally {
+      rmSync(join(out, 'xaa'));
+      rmSync(join(ws, 'tags'), { force: true });
+    }
+  });
+
+  it('under Bash as a whole with a Read deny rule, a settings file moved by a variable, and --proto-default, ask', () => {
+    const whole = engine(['Bash'], ['Read(~/.ssh/**)']);
+    for (const command of ['CURL_HOME=. curl -s', 'env CURL_HOME=. curl -s', 'XDG_CONFIG_HOME=cfg curl -s', `curl -s --proto-default file localhost${home}/.ssh/id_rsa`]) {
+      assert.notEqual(whole(command), 'allow', command);
+    }
+  });
+});
