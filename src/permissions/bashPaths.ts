@@ -181,7 +181,8 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
   if (expands) return { behavior: 'ask', reason: `${expands}.` };
   const fed = compilesInput(a, commands);
   if (fed) return { behavior: 'ask', reason: `${fed}.` };
-  const defaults = defaultNamesFinding(commands, workingFolders(a.commands, scope) ?? [scope.cwd], scope);
+  const folders = workingFolders(a.commands, scope);
+  const defaults = defaultNamesFinding(commands, folders ?? [scope.cwd], scope);
   if (defaults) return defaults;
   const walkers = new Set<PathArg>();
   const args: PathArg[] = [
@@ -192,7 +193,6 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
     }),
     ...a.readsFrom.map((r) => ({ command: '<', write: false, text: r.text, shape: r.shape })),
   ];
-  const folders = workingFolders(a.commands, scope);
   const realRoots = { read: scope.readRoots.map(realLocation), write: scope.writeRoots.map(realLocation) };
   for (const arg of args) {
     if (arg.follows) return { behavior: 'ask', reason: `${arg.command} ${arg.follows} follows symlinks while it walks a folder, wherever they lead, which may be outside the workspace.` };
