@@ -77,7 +77,13 @@ function bashRuns(source: string): string[][] | undefined {
     if (r.error || r.status === 2 || r.signal) return undefined;
     return readdirSync(logs).filter((f) => !f.endsWith('.part')).map((f) => readFileSync(join(logs, f), 'utf8').split(FIELD).slice(0, -1));
   } finally {
-    rmSync(logs, { recursive: true, force: true });
+    // A process substitution in a pipe, which `wait` does not wait for, may still be writing its
+    // log while the folder is removed (ENOTEMPTY): cleanup of a temporary folder is no result.
+    try {
+      rmSync(logs, { recursive: true, force: true });
+    } catch {
+      // left in the temporary folder
+    }
   }
 }
 
