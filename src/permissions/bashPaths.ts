@@ -9,7 +9,7 @@ import { linkRace } from './bash/linkRace';
 import { knowsWrites, pathArgs, type PathArg } from './bash/pathArgs';
 import { writesNamedInside } from './bash/unpacks';
 import { linkLeavingFolder, linkTakingOwnNames, mayFollowLinks } from './bash/walkLinks';
-import { compilesInput } from './bash/optionModels';
+import { runsFedText } from './bash/optionModels';
 import { namesFromFile } from './bash/options';
 import { wholeTreeGit } from './bash/wholeTreeGit';
 import { braceWords } from './bash/braces';
@@ -179,7 +179,7 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
   // Names kept in a file (`xargs cat < list`, `tar -T`), or expanded by the program itself.
   const expands = commands.map(namesFromFile).find((why) => why !== undefined);
   if (expands) return { behavior: 'ask', reason: `${expands}.` };
-  const fed = compilesInput(a, commands);
+  const fed = runsFedText(a, commands);
   if (fed) return { behavior: 'ask', reason: `${fed}.` };
   const folders = workingFolders(a.commands, scope);
   const defaults = defaultNamesFinding(commands, folders ?? [scope.cwd], scope);

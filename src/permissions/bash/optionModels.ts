@@ -21,6 +21,8 @@ interface Model {
   words?: readonly RegExp[];
   /** Single-dash words whose value is the next word (gcc's -o, -x, -include). */
   wordValues?: ReadonlySet<string>;
+  /** Short or single-dash options allowed only with a value that passes (ssh's `-o Key=value`). */
+  checked?: ReadonlyMap<string, (value: string) => boolean>;
 }
 
 const set = (s: string) => new Set(s.split(/\s+/).filter(Boolean));
@@ -78,11 +80,59 @@ const GCC: Model = {
   longValues: set(''),
 };
 
+// ssh's settings name programs it runs (ProxyCommand, LocalCommand, KnownHostsCommand), libraries
+// it loads (PKCS11Provider, SecurityKeyProvider) and files it reads or writes; -F names a whole
+// settings file. Only settings that tune the connection pass with -o.
+const SSH_SETTINGS = set(`batchmode connecttimeout connectionattempts stricthostkeychecking port user loglevel serveraliveinterval
+  serveralivecountmax compression identitiesonly passwordauthentication pubkeyauthentication preferredauthentications
+  kbdinteractiveauthentication addressfamily requesttty tcpkeepalive exitonforwardfailure checkhostip ciphers macs
+  kexalgorithms hostkeyalgorithms numberofpasswordprompts ipqos rekeylimit visualhostkey updatehostkeys`);
+const sshSetting = (value: string) => {
+  const key = /^\s*([A-Za-z]+)\s*(=|\s)/.exec(value)?.[1]?.toLowerCase();
+  return key !== undefined && SSH_SETTINGS.has(key) && !/[%$`]/.test(value);
+};
+const SSH_CHECKED = new Map([['o', sshSetting]]);
+
+// Left out of the ssh family: -F (a settings file), -S (a program, or a socket written anywhere),
+// -D (scp/sftp: a local program as the server), -J (a jump host run through a command built from
+// it), -I (a library loaded), -E (a log written anywhere), -L/-R (unix sockets written anywhere),
+// sftp's -b (a batch file whose `!` lines run locally).
+const SSH: Model = { flags: '46AaCfGgKkMNnqsTtVvXxYy', values: 'BbceilmPpWwo', long: set(''), longValues: set(''), checked: SSH_CHECKED };
+const SCP: Model = { flags: '346ABCOpqRrsTv', values: 'cilPo', long: set(''), longValues: set(''), checked: SSH_CHECKED };
+const SFTP: Model = { flags: '46AaCfNpqrv', values: 'BcilPRo', long: set(''), longValues: set(''), checked: SSH_CHECKED };
+
+// openssl's -engine, -provider, -provider-path and -config load libraries; -keyform engine, a
+// -passin other than pass: (env:ANTHROPIC_API_KEY), -writerand, -sess_out and -keylogfile read the
+// environment or write where they are told. Every option is one word with one dash (OpenSSL 3
+// also takes two). An option that takes a value in one command and none in another (`-verify`)
+// counts as taking none, so that the next word is judged too.
+const OPENSSL_FLAGS = `noout text hex base64 a A e d p P nosalt salt pbkdf2 nodes noenc new x509 pubout pubin binary r c brief
+  showcerts subject issuer dates startdate enddate serial fingerprint modulus pubkey ocsp_uri email hash subject_hash
+  issuer_hash purpose check quiet verify ign_eof status verify_return_error tls1_2 tls1_3 no_tls1_3 crlf noverify
+  help version list batch utf8`;
+const OPENSSL_VALUES = `in out inform outform key keyout cert certfile CAfile CApath CAkey CA signkey days subj newkey
+  sigopt pkeyopt md iter K iv S connect servername alpn starttls name set_serial extfile extensions reqexts addext
+  checkend nameopt certopt algorithm pkeyopt cipher rand sign prverify signature digest keyfile`;
+const OPENSSL_DIGESTS = /^--?(md5|sha\d*(-\d+)?|sha3-\d+|blake2[bs]\d+|sm3|shake\d+|(aes|des|des3|chacha20|camellia|aria|bf|cast5?|sm4)(-[\w-]+)?)$/;
+const OPENSSL: Model = {
+  flags: '',
+  values: '',
+  words: [new RegExp(`^--?(${OPENSSL_FLAGS.split(/\s+/).filter(Boolean).join('|')})$`), OPENSSL_DIGESTS],
+  wordValues: new Set(OPENSSL_VALUES.split(/\s+/).filter(Boolean).flatMap((w) => [`-${w}`, `--${w}`])),
+  checked: new Map(['-passin', '-passout', '-pass', '--passin', '--passout', '--pass'].map((w) => [w, (v: string) => v.startsWith('pass:')])),
+  long: set(''),
+  longValues: set(''),
+};
+
 const COMPILERS = /^(?:[\w.+]+-)?(?:gcc|g\+\+|c\+\+|cc|cpp|gfortran|clang|clang\+\+|clang-cpp)(?:-\d+(?:\.\d+)*)?$/;
 
 function modelOf(program: string): Model | undefined {
   if (program === 'curl') return CURL;
   if (program === 'wget') return WGET;
+  if (program === 'ssh') return SSH;
+  if (program === 'scp') return SCP;
+  if (program === 'sftp') return SFTP;
+  if (program === 'openssl') return OPENSSL;
   return COMPILERS.test(program) ? GCC : undefined;
 }
 
@@ -104,6 +154,14 @@ export function unmodelledOption(program: string, words: readonly (string | unde
       i++;
       continue;
     }
+    // `-in=file` (OpenSSL 3 reads a value after =); the value is judged as a file elsewhere.
+    if (w.includes('=') && model.wordValues?.has(w.slice(0, w.indexOf('=')))) continue;
+    const wordCheck = model.checked?.get(w);
+    if (wordCheck) {
+      const value = words[++i];
+      if (value === undefined || !wordCheck(value)) return w;
+      continue;
+    }
     if (w.startsWith('--')) {
       const name = w.slice(2).split('=')[0]!;
       if (model.long.has(name) && !w.includes('=')) continue;
@@ -115,28 +173,45 @@ export function unmodelledOption(program: string, words: readonly (string | unde
     }
     for (let k = 1; k < w.length; k++) {
       const f = w[k]!;
+      const check = model.checked?.get(f);
+      if (check) {
+        // A value the shell computes is judged by no check.
+        const value = k === w.length - 1 ? words[++i] : w.slice(k + 1);
+        if (value === undefined || !check(value)) return `-${f}`;
+        break;
+      }
       if (model.values.includes(f)) {
         if (k === w.length - 1) i++;
         break;
       }
-      if (!model.flags.includes(f)) return `-${f}`;
+      if (!model.flags.includes(f)) return model.flags || model.values ? `-${f}` : w.split('=')[0];
     }
   }
   return undefined;
 }
 
+/** Programs that read commands from their input, and what those commands can reach. */
+function readsCommands(program: string): string | undefined {
+  if (COMPILERS.test(program)) return `${program} compiles text fed to it, whose #include lines may read any file and are read by no check`;
+  if (program === 'sqlite3') return 'sqlite3 runs the SQL and dot-commands fed to it, which can run programs and read or write any file, and are read by no check';
+  if (program === 'sftp') return "sftp runs the commands fed to it, whose ! lines run programs here and whose put and get reach any file, read by no check";
+  if (program === 'ed' || program === 'red' || program === 'ex') return `${program} runs the commands fed to it, whose ! lines run programs and whose r and w reach any file, read by no check`;
+  return undefined;
+}
+
 /**
- * Why a compiler among `commands` compiles text fed to it (`gcc -x c -`, `cpp <<< …`,
- * `/dev/stdin`): its `#include` lines read any file, and no check reads them. A source file's own
- * includes are the project's, as a build tool's are.
+ * Why a program among `commands` runs text fed to it (`gcc -x c -`, `cpp <<< …`, `/dev/stdin`,
+ * `sqlite3 db < q.sql`, `ed f <<< '!x'`): no check reads that text. A source file's own includes
+ * are the project's, as a build tool's are.
  */
-export function compilesInput(a: BashAnalysis, commands: readonly SimpleCommand[]): string | undefined {
+export function runsFedText(a: BashAnalysis, commands: readonly SimpleCommand[]): string | undefined {
   for (const c of commands) {
     const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
-    if (name === undefined || !COMPILERS.test(name)) continue;
+    const why = name === undefined ? undefined : readsCommands(name);
+    if (why === undefined) continue;
     const stdin = c.words.slice(1).some((w) => w === '-' || (w !== undefined && /^\/(dev\/(stdin|fd\/0)|proc\/(self|thread-self)\/fd\/0)$/.test(w)));
     const fed = a.opaque.some((o) => o.text === c.text && o.inputs.length > 0);
-    if (stdin || fed || a.readsFrom.length > 0) return `${name} compiles text fed to it, whose #include lines may read any file and are read by no check`;
+    if (stdin || fed || a.readsFrom.length > 0) return why;
   }
   return undefined;
 }

@@ -1,5 +1,6 @@
 import type { SimpleCommand } from './commands';
 import { jqDanger, JQS, yqDanger } from './jqProgram';
+import { sqliteDanger } from './sqlProgram';
 
 // sed, awk and jq are languages: their script, not their options, decides whether they run
 // another program (`sed 1e`, `s///e`, awk's system() and pipes), read a file the command never
@@ -246,5 +247,6 @@ export function scriptDanger(name: string, c: SimpleCommand, trusted: number): s
   if (AWKS.has(name)) return awkDanger(c, trusted);
   if (JQS.has(name)) return jqDanger(c, trusted);
   if (name === 'yq') return yqDanger(c, trusted);
+  if (name === 'sqlite3') return sqliteDanger(c, trusted);
   return undefined;
 }
