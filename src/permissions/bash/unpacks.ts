@@ -1,4 +1,4 @@
-import { commandBase, gitVerbIndex, type SimpleCommand, type Words } from './commands';
+import { commandBase, gitVerbIndex, spellsOption, type SimpleCommand, type Words } from './commands';
 
 // An archive or a patch carries the names of the files it writes: `tar -xf x.tar` writes
 // `.git/config`, `/home/u/.bashrc` or `../../x` when its members are called that, `patch` and
@@ -10,11 +10,8 @@ import { commandBase, gitVerbIndex, type SimpleCommand, type Words } from './com
 /** `unsure`: its mode cannot be told (none given, or a word computed when it runs), so it may unpack. */
 type Verdict = 'writes' | 'unsure' | 'safe';
 
-/** Long option `word` (with or without `=value`) spells `name` or a start of it, as getopt takes it. */
-function startOf(word: string, ...names: string[]): boolean {
-  const given = word.slice(2).split('=')[0]!;
-  return given.length > 0 && names.some((n) => n.startsWith(given));
-}
+/** Long option `word` (with or without `=value`) spells `--name` or a start of it, as getopt takes it. */
+const startOf = (word: string, ...names: string[]): boolean => names.some((n) => spellsOption(word, `--${n}`));
 const longName = (word: string) => word.slice(2).split('=')[0]!;
 
 /**
