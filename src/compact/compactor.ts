@@ -126,7 +126,8 @@ export class Compactor {
         this.micro.fire(d);
       }
     }
-    const focus = this.deps.modelRequest?.take() ?? null;
+    // undefined is a request with no focus: only null means none is pending.
+    const focus = this.deps.modelRequest ? this.deps.modelRequest.take() : null;
     if (focus !== null) {
       try {
         return (await this.compact(current, 'tool', ctx.signal, focus)).history;
