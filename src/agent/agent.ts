@@ -75,7 +75,7 @@ export class Agent implements IDisposable {
       ...(deps.afterTools ? { afterTools: deps.afterTools } : {}),
       ...(deps.reviseResult ? { reviseResult: deps.reviseResult } : {}),
       ...(deps.loopEvents ? { loopEvents: deps.loopEvents } : {}),
-      onToolCall: (name, input) => this.noteToolCall(name, input),
+      onToolDone: (name, input) => this.noteRead(name, input),
     });
     this.disposables.add(conversation);
     this.disposables.add(conversation.onDidChange((e) => meter.invalidateFrom(e.from)));
@@ -162,7 +162,7 @@ export class Agent implements IDisposable {
       .catch(() => undefined);
   }
 
-  private noteToolCall(name: string, input: unknown): void {
+  private noteRead(name: string, input: unknown): void {
     const fp = (input as { file_path?: unknown } | undefined)?.file_path;
     if (this.deps.tools.get(name)?.traits.returnsFileContent && typeof fp === 'string') this.recentReads.note(fp);
   }

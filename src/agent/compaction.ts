@@ -30,6 +30,11 @@ export interface CompactionSetup {
   modelRequest: CompactRequest;
   /** Files read recently, newest first, to re-attach after a summary. */
   recentReads(): readonly string[];
+  /**
+   * Whether a Read of this path would run now without asking: a file is read back only then. It
+   * may have been swapped for a link since, or a rule added; what was allowed once is asked again.
+   */
+  mayReread(path: string): boolean;
   countTokens(history: readonly MessageParam[]): Promise<number>;
   /** Estimated size of a request with this history (system and tools too). */
   measure(history: readonly MessageParam[]): number;
@@ -45,9 +50,10 @@ export interface CompactionSetup {
   afterMicroCompaction?(): void;
 }
 
-async function readRecent(cwd: string, paths: readonly string[]): Promise<RecentFile[]> {
+async function readRecent(cwd: string, paths: readonly string[], mayReread: (path: string) => boolean): Promise<RecentFile[]> {
   const files = await Promise.all(
     paths.slice(0, 5).map(async (p) => {
+      if (!mayReread(p)) return undefined;
       // Regular files only, and not a huge one: a file swapped for a FIFO would hang compaction.
       const read = await readRegularFile(resolve(cwd, p), RECENT_FILE_MAX_BYTES);
       return read.ok ? { path: p, content: read.bytes.toString('utf8') } : undefined;
@@ -76,7 +82,7 @@ export function createCompactor(setup: CompactionSetup): Compactor {
         client,
         model: setup.model().id,
         signal,
-        recentFiles: await readRecent(setup.cwd, setup.recentReads()),
+        recentFiles: await readRecent(setup.cwd, setup.recentReads(), (p) => setup.mayReread(p)),
         limits,
         ...(focus ? { focus } : {}),
         shared: (h) => setup.mainRequest(h),

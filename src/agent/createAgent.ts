@@ -155,6 +155,10 @@ export function createAgent(setup: AgentSetup): Agent {
     compactable: setup.tools.names('compactable'),
     modelRequest,
     recentReads: () => recentReads.newestFirst(),
+    mayReread: (path) => {
+      const read = setup.tools.get('Read');
+      return read !== undefined && setup.permissions.decide({ tool: read, input: { file_path: path } }).behavior === 'allow';
+    },
     countTokens: (h) => requests.exactTokens(h),
     measure: (h) => meter.estimate(h),
     mainRequest: (h) => requests.build(h),

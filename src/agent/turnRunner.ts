@@ -41,8 +41,11 @@ export interface TurnRunnerDeps {
   reviseResult?: LoopDeps['reviseResult'];
   /** Extra observers of the loop (the CLI's stream-json output). */
   loopEvents?: LoopEvents;
-  /** A tool call the model made (the agent keeps the files it read). */
-  onToolCall(name: string, input: unknown): void;
+  /**
+   * A tool call that ran to its end without error (the agent keeps the files it read). A call
+   * refused or failed read nothing, and a compaction must not read it back on its behalf.
+   */
+  onToolDone(name: string, input: unknown): void;
 }
 
 /**
@@ -59,6 +62,7 @@ export class TurnRunner {
   async run(client: Pick<MessagesClient, 'stream'>, signal: AbortSignal): Promise<LoopResult> {
     const { store, conversation, meter, compactor } = this.deps;
     const view = new StreamingView(store);
+    const calls = new Map<string, { name: string; input: unknown }>();
     const events: LoopEvents = {
       onRequestStart: () => store.setState((s) => (s.status === 'streaming' ? s : { ...s, status: 'streaming' })),
       onTextDelta: (text) => {
@@ -86,11 +90,15 @@ export class TurnRunner {
       },
       onToolCall: ({ id, name, input, summary }) => {
         view.finish();
-        this.deps.onToolCall(name, input);
+        calls.set(id, { name, input });
         appendMessage(store, { kind: 'tool', id, name, summary, input: safeJson(input), status: 'pending', createdAt: Date.now() });
         store.setState((s) => ({ ...s, status: 'running-tools' }));
       },
-      onToolStatus: (id, status, detail) => view.toolStatus(id, status, detail),
+      onToolStatus: (id, status, detail) => {
+        const call = calls.get(id);
+        if (call && status === 'done') this.deps.onToolDone(call.name, call.input);
+        view.toolStatus(id, status, detail);
+      },
       onToolOutput: (id, text) => view.toolOutput(id, text),
       onHistory: (history) => conversation.set(history, 'turn'),
     };
