@@ -1,6 +1,5 @@
 import { constants as os } from 'node:os';
-import { delimiter, join } from 'node:path';
-import { isExecutableFileSync } from '../fs/stat';
+import { findProgram } from './programs';
 
 // A process that leaves its process group (`setsid`), or whose parent exits first (a double fork,
 // `nohup … &` in a shell that then exits, a daemon), is handed to init: killing the group the
@@ -75,26 +74,6 @@ exit(0);
 /** prctl's system call number, by Node's name for the CPU architecture. */
 const PRCTL: Partial<Record<string, number>> = { x64: 157, arm64: 167, riscv64: 167, loong64: 167, arm: 172, ia32: 172, s390x: 172, ppc64: 171 };
 
-const found = new Map<string, string | null>();
-
-function onPath(name: string): string | null {
-  let hit = found.get(name);
-  if (hit === undefined) {
-    hit = search(name);
-    found.set(name, hit);
-  }
-  return hit;
-}
-
-function search(name: string): string | null {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, name);
-    if (isExecutableFileSync(candidate)) return candidate;
-  }
-  return null;
-}
-
 export interface Launch {
   file: string;
   args: string[];
@@ -109,9 +88,9 @@ export interface Launch {
 export function supervisedLaunch(file: string, args: string[], marker: string): Launch {
   const nr = PRCTL[process.arch];
   if (process.platform !== 'linux' || nr === undefined) return { file, args, supervised: false };
-  const perl = onPath('perl');
+  const perl = findProgram('perl');
   // A shell that is not there is left to fail at spawn, where the caller falls back to another.
-  if (!perl || (!file.includes('/') && !onPath(file))) return { file, args, supervised: false };
+  if (!perl || (!file.includes('/') && !findProgram(file))) return { file, args, supervised: false };
   return { file: perl, args: ['-e', SUPERVISOR, String(nr), String(process.pid), marker, file, ...args], supervised: true };
 }
 

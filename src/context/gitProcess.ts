@@ -5,8 +5,7 @@
 // for every call, where git allows it, by the config given on the command line (which beats the
 // repository's). Git is started only for a trusted folder; an untrusted one is read from its files.
 import { spawn } from 'node:child_process';
-import { delimiter, isAbsolute, join } from 'node:path';
-import { isExecutableFile } from '../fs/stat';
+import { findProgram } from '../base/programs';
 import { childEnv } from '../tools/childEnv';
 import { driverOverrides, GIT_PROGRAM_SETTINGS, gitConfigEnv, type GitSetting } from '../tools/gitGuard';
 import type { RepoLocation } from '../tools/gitRepo';
@@ -81,33 +80,8 @@ function baseEnv(repo: RepoLocation, overrides: readonly GitSetting[]): NodeJS.P
   return childEnv(env, inherited);
 }
 
-const found = new Map<string, Promise<string | undefined>>();
-
-/**
- * The git program, looked up on PATH's absolute entries only. git runs in the repository's
- * folder, so an empty entry (a trailing ":") or "." would find a `git` the repository ships.
- */
-function findGit(path = process.env.PATH ?? ''): Promise<string | undefined> {
-  let hit = found.get(path);
-  if (!hit) {
-    hit = (async () => {
-      const names = process.platform === 'win32' ? ['git.exe', 'git.cmd'] : ['git'];
-      for (const dir of path.split(delimiter)) {
-        if (!isAbsolute(dir)) continue;
-        for (const name of names) {
-          const candidate = join(dir, name);
-          if (await isExecutableFile(candidate)) return candidate;
-        }
-      }
-      return undefined;
-    })();
-    found.set(path, hit);
-  }
-  return hit;
-}
-
 async function run(repo: RepoLocation, overrides: readonly GitSetting[], args: readonly string[], opts: GitRunOptions & { input?: string }): Promise<GitBytes | undefined> {
-  const git = await findGit();
+  const git = findProgram('git');
   if (!git) return undefined;
   return new Promise((resolvePromise) => {
     let child;

@@ -1,3 +1,5 @@
+import { withAbsolutePath } from '../base/programs';
+
 // The environment of every process the agent starts for the model (Bash, and anything else that
 // runs a command): the host's, less the credentials that let Threadline itself talk to the API.
 // `printenv ANTHROPIC_API_KEY` through Bash would otherwise hand the key to the model and to
@@ -11,9 +13,12 @@ function isAgentSecret(name: string): boolean {
   return SECRET_NAMES.has(name.toUpperCase()) || SECRET_PATTERN.test(name);
 }
 
-/** `base` (default: this process's environment) without the agent's secrets, plus `extra`. */
+/**
+ * `base` (default: this process's environment) without the agent's secrets, plus `extra`, with a
+ * PATH of absolute entries only (see base/programs.ts).
+ */
 export function childEnv(extra: Record<string, string> = {}, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(base)) if (v !== undefined && !isAgentSecret(k)) out[k] = v;
-  return { ...out, ...extra };
+  return withAbsolutePath({ ...out, ...extra });
 }

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { absolutePath, findProgram } from '../../base/programs';
 
 // The checks ask bash itself what a word becomes (glob.ts, braces.ts): its reading is the one the
 // command gets. Each ask is one short bash with no profile, a bare environment and a time limit.
@@ -17,9 +18,11 @@ export interface AskBash {
  * failed, too slow, too much output). Empty output is [] only if bash exited cleanly.
  */
 export function askBash(script: string, o: AskBash): Buffer[] | undefined {
-  const r = spawnSync('bash', ['--noprofile', '--norc', '-c', script, 'threadline-ask', ...(o.args ?? [])], {
+  const bash = findProgram('bash');
+  if (!bash) return undefined;
+  const r = spawnSync(bash, ['--noprofile', '--norc', '-c', script, 'threadline-ask', ...(o.args ?? [])], {
     cwd: o.cwd,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...o.env },
+    env: { PATH: absolutePath(process.env.PATH ?? '/usr/bin:/bin'), ...o.env },
     timeout: o.timeoutMs,
     maxBuffer: 16 * 1024 * 1024,
     stdio: ['ignore', 'pipe', 'ignore'],

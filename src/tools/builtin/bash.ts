@@ -6,6 +6,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 import { endProcessTree, ownerMarker, processGroupAlive, trackProcessGroup } from '../../base/processGroups';
 import { parseStatus, supervisedLaunch } from '../../base/subreaper';
+import { findProgram } from '../../base/programs';
 import type { Tool, ToolResult } from '../types';
 import { z } from 'zod';
 import { nonEmptyString, parseToolInput, toInputSchema } from '../schema';
@@ -205,7 +206,14 @@ function runShell(command: string, cwd: string, baseEnv: NodeJS.ProcessEnv, time
         if (fd3Closed) exited(code, sig);
       });
     };
-    launch('bash', 'sh');
+    // By absolute file: a relative PATH entry would find the workspace's own `bash`.
+    const shell = findProgram('bash');
+    const fallback = findProgram('sh');
+    if (!shell && !fallback) {
+      finish({ content: 'Could not run the command: neither bash nor sh is on an absolute PATH entry.', isError: true });
+      return;
+    }
+    launch((shell ?? fallback)!, shell ? fallback : undefined);
   });
 }
 
