@@ -156,6 +156,11 @@ const PROGRAMS: ReadonlyMap<string, { what: string; verdict: (args: Words) => Ve
   ['patch', { what: 'patch', verdict: (a: Words) => (a.some((w) => w !== undefined && w.startsWith('--') && longName(w).length > 2 && 'dry-run'.startsWith(longName(w))) ? 'safe' : 'writes') }],
 ]);
 
+/** Whether writesNamedInside judges what `program` writes (an archiver, a patcher). */
+export function judgesUnpacking(program: string): boolean {
+  return PROGRAMS.has(program) || program === 'busybox';
+}
+
 /**
  * Why the command writes files whose names are inside its input (an archive's members, a patch's
  * headers), which no check of its words can see; undefined when it surely does not.

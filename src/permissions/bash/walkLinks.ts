@@ -1,4 +1,4 @@
-import { asOptionWord, commandBase, spellsOption, type SimpleCommand } from './commands';
+import { asOptionWord, commandBase, gitVerbIndex, spellsOption, type SimpleCommand } from './commands';
 import { runsProjectCode } from './options';
 import { writesOwnNames } from './optionModels';
 import { folderNamesSync } from '../../fs/list';
@@ -6,6 +6,7 @@ import { isFolderSync, isLinkSync } from '../../fs/stat';
 import { dirname } from 'node:path';
 import { kernelJoin, realLocation } from '../../fs/paths';
 import { embedded } from './embedded';
+import { judgesUnpacking } from './unpacks';
 
 // A folder inside the workspace may hold a committed link to anywhere (`sub/s -> ~/.ssh`). A
 // program that walks the folder and follows links reads or changes what the link leads to:
@@ -102,13 +103,75 @@ export function linkAtTop(folder: string, inside: (real: string) => boolean): st
 }
 
 /**
+ * Programs known to write no file but those their words name, or none at all: deny-by-default,
+ * as a list of the programs that do name their own outputs never ended (`file -C` writes
+ * `magic.mgc`, `tree -R -H` a `00Tree.html` in every folder, `rustc --emit=dep-info` `main.d`,
+ * `python -m py_compile` a `__pycache__`, `git format-patch` `0001-….patch`, `git clone` the
+ * folder the URL names). Options that make one of these write such files are below.
+ */
+const WRITES_ONLY_NAMED: ReadonlySet<string> = new Set([
+  'cat', 'head', 'tail', 'wc', 'nl', 'less', 'more', 'stat', 'ls', 'dir', 'grep', 'egrep', 'fgrep', 'rg', 'find', 'du', 'df',
+  'cp', 'mv', 'rm', 'rmdir', 'mkdir', 'touch', 'chmod', 'chown', 'chgrp', 'ln', 'unlink', 'cd', 'pushd', 'popd', 'tar', 'gtar', 'bsdtar',
+  'rsync', 'sort', 'uniq', 'cut', 'paste', 'tr', 'sed', 'awk', 'gawk', 'mawk', 'nawk', 'jq', 'gojq', 'jaq', 'yq', 'tee', 'shred', 'truncate',
+  'test', '[', 'realpath', 'readlink', 'basename', 'dirname', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'b2sum', 'cksum', 'xxd', 'od', 'hexdump',
+  'diff', 'cmp', 'comm', 'join', 'fold', 'fmt', 'column', 'expand', 'unexpand', 'rev', 'tac', 'strings', 'base64', 'base32', 'printenv',
+  'which', 'type', 'date', 'uptime', 'ps', 'free', 'pr', 'numfmt', 'tsort', 'shuf', 'dd', 'install',
+  'file', 'tree', 'git',
+]);
+
+/** Options that make a program of that list write files it names itself. */
+const OWN_NAMES_OPTIONS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['file', ['-C', '--compile']],
+  ['tree', ['-R']],
+]);
+
+/** git verbs known to write no file but those their words name (in the work tree or in .git). */
+const GIT_NAMED_ONLY: ReadonlySet<string> = new Set([
+  'status', 'diff', 'log', 'show', 'branch', 'tag', 'add', 'commit', 'fetch', 'pull', 'push', 'merge', 'rebase', 'reset', 'checkout', 'switch',
+  'restore', 'rm', 'mv', 'stash', 'grep', 'blame', 'shortlog', 'describe', 'rev-parse', 'rev-list', 'ls-files', 'ls-tree', 'ls-remote',
+  'cat-file', 'config', 'remote', 'reflog', 'cherry-pick', 'revert', 'notes', 'show-ref', 'for-each-ref', 'symbolic-ref', 'count-objects',
+  'fsck', 'gc', 'prune', 'version', 'help', 'apply', 'am', 'whatchanged', 'range-diff', 'merge-base', 'name-rev', 'check-ignore', 'check-attr', 'var',
+]);
+
+/** Whether `c` may write files whose names no word of it gives, in the folder it runs in or beside a name it is given. */
+export function mayWriteOwnNames(c: SimpleCommand): boolean {
+  const head = c.words[0];
+  if (head === undefined) return true;
+  const name = commandBase(head);
+  if (writesOwnNames(name)) return true;
+  // An archiver's and a patcher's writes are the names inside their input, judged in unpacks.ts.
+  if (judgesUnpacking(name)) return false;
+  if (!WRITES_ONLY_NAMED.has(name)) return true;
+  if (name === 'git') {
+    const at = gitVerbIndex(c.words);
+    const verb = at < 0 ? undefined : c.words[at];
+    return verb === undefined || !GIT_NAMED_ONLY.has(verb);
+  }
+  const own = OWN_NAMES_OPTIONS.get(name);
+  if (!own) return false;
+  return c.words.some((given, i) => {
+    if (i === 0 || given === undefined) return false;
+    const w = asOptionWord(name, i, given);
+    return own.some((o) => spellsOption(w, o));
+  });
+}
+
+/** Programs that write files they name themselves into every folder they walk. */
+function writesInEveryFolder(c: SimpleCommand): boolean {
+  const name = c.words[0] === undefined ? '' : commandBase(c.words[0]);
+  if (name === 'tree') return mayWriteOwnNames(c);
+  return c.words.some((w) => w === 'compileall' || w === 'compileall.py');
+}
+
+/**
  * A program that writes files it names itself (`gcc` its `a.out` and `.o`, `split` its `xaa`,
  * `wget` the URL's name) writes them in the folder it runs in: the first such program among
- * `commands` and a link in one of `folders` that leads where `inside` says no.
+ * `commands` and a link in one of `folders` that leads where `inside` says no. One that writes
+ * them in every folder it walks (`tree -R`, `compileall`) has those folders looked through.
  */
 export function linkTakingOwnNames(commands: readonly SimpleCommand[], folders: readonly string[], inside: (real: string) => boolean): { name: string; folder: string; link: string } | undefined {
   for (const writer of commands) {
-    if (writer.words[0] === undefined || !writesOwnNames(commandBase(writer.words[0]))) continue;
+    if (writer.words[0] === undefined || !mayWriteOwnNames(writer)) continue;
     // Also beside a name it derives its own from (`split f out/x` writes out/xaa, `gcc -o out/m.o
     // -MD` out/m.d), and inside a folder it is given.
     const places = new Set(folders);
@@ -122,8 +185,11 @@ export function linkTakingOwnNames(commands: readonly SimpleCommand[], folders: 
         }
       }
     }
+    const walks = writesInEveryFolder(writer);
     for (const place of places) {
-      const link = linkAtTop(place, inside);
+      // A name outside (`-subj /CN=x`, `-o /tmp/x`) is judged as a word elsewhere: what sits beside it is not the workspace's.
+      if (!folders.includes(place) && !inside(realLocation(place))) continue;
+      const link = walks ? linkLeavingFolder(place, inside) : linkAtTop(place, inside);
       if (link !== undefined) return { name: commandBase(writer.words[0]), folder: place, link };
     }
   }
