@@ -137,3 +137,18 @@ describe('ed: commands fed to it', () => {
   it('ask', () => assert.deepEqual(verdicts(asks), all(asks, 'ask')));
   it('ed with nothing fed to it reads nothing', () => assert.equal(decide('ed -s app.db'), 'allow'));
 });
+
+describe('pass 29 F10: man and roff read what a page .so-includes', () => {
+  const ask = ['man ./evil.1', 'man -l evil.1', 'man --local-file=evil.1', 'groff -man evil.1', 'nroff -man x/evil.1', "echo '.so /etc/passwd' | groff", 'mandoc evil.1'];
+  const allow = ['man ls', 'man 5 crontab', 'man -k printf', 'groff -v'];
+  const d = (c: string) => bashEngine(ws, { allow: ['Bash(man:*)', 'Bash(groff:*)', 'Bash(nroff:*)', 'Bash(mandoc:*)', 'Bash(echo:*)'] }, checker).decide(c).behavior;
+  it('ask', () => assert.deepEqual(Object.fromEntries(ask.map((c) => [c, d(c)])), all(ask, 'ask')));
+  it('pages by name still pass', () => assert.deepEqual(Object.fromEntries(allow.map((c) => [c, d(c)])), all(allow, 'allow')));
+  it('man really inlines the file a local page names', { skip: !has('man') }, () => {
+    const page = join(ws, 'evil.1');
+    writeFileSync(join(ws, 'canary'), 'CANARY-51e\n');
+    writeFileSync(page, `.TH X 1\n.SH NAME\nx \\- y\n.SH DESC\n.so ${join(ws, 'canary')}\n`);
+    const out = execFileSync('man', ['-l', page], { encoding: 'utf8', env: { ...process.env, MANPAGER: 'cat', PAGER: 'cat' } });
+    assert.match(out, /CANARY-51e/);
+  });
+});

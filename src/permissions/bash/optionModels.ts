@@ -195,6 +195,7 @@ function readsCommands(program: string): string | undefined {
   if (COMPILERS.test(program)) return `${program} compiles text fed to it, whose #include lines may read any file and are read by no check`;
   if (program === 'sqlite3') return 'sqlite3 runs the SQL and dot-commands fed to it, which can run programs and read or write any file, and are read by no check';
   if (program === 'sftp') return "sftp runs the commands fed to it, whose ! lines run programs here and whose put and get reach any file, read by no check";
+  if (['groff', 'nroff', 'troff', 'mandoc', 'soelim', 'man'].includes(program)) return `${program} renders the text fed to it, whose .so lines read any file, read by no check`;
   if (program === 'ed' || program === 'red' || program === 'ex') return `${program} runs the commands fed to it, whose ! lines run programs and whose r and w reach any file, read by no check`;
   return undefined;
 }

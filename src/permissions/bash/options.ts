@@ -1,6 +1,6 @@
 import { asOptionWord, commandBase, fromEnvironment, spellsOption, type SimpleCommand } from './commands';
 import type { BashPattern } from './rules';
-import { scriptDanger } from './scriptTools';
+import { roffFile, scriptDanger } from './scriptTools';
 import { unmodelledOption } from './optionModels';
 
 // A prefix rule grants its words "and then anything". What follows must not change which program
@@ -148,6 +148,8 @@ export function namesFromFile(c: SimpleCommand): string | undefined {
   if (own) return own;
   // The words xargs hands on come from its input (a pipe, `< list`) or `-a list`: names no check sees.
   if (program === 'xargs') return 'xargs hands on words it reads from its input or a file, which may name any file';
+  const roff = roffFile(program, c);
+  if (roff) return roff;
   for (let i = 1; i < c.words.length; i++) {
     const given = c.words[i];
     const hit = given === undefined ? undefined : listOption(program, asOptionWord(program, i, given));

@@ -1,4 +1,4 @@
-import type { SimpleCommand } from './commands';
+import { asOptionWord, spellsOption, type SimpleCommand } from './commands';
 import { jqDanger, JQS, yqDanger } from './jqProgram';
 import { sqliteDanger } from './sqlProgram';
 
@@ -248,5 +248,23 @@ export function scriptDanger(name: string, c: SimpleCommand, trusted: number): s
   if (JQS.has(name)) return jqDanger(c, trusted);
   if (name === 'yq') return yqDanger(c, trusted);
   if (name === 'sqlite3') return sqliteDanger(c, trusted);
+  return undefined;
+}
+
+/** Programs that render roff, whose `.so` line reads any file into the page. */
+const ROFF: ReadonlySet<string> = new Set(['groff', 'nroff', 'troff', 'mandoc', 'soelim', 'grog']);
+
+/**
+ * A page file given to man (`man ./x.1`, `man -l x.1`) or a file given to a roff program: its
+ * `.so` lines read any file (`.so /home/u/.ssh/id_rsa`), and no check reads them. A page by name
+ * (`man ls`) is the system's.
+ */
+export function roffFile(program: string, c: SimpleCommand): string | undefined {
+  const words = c.words.slice(1);
+  if (program === 'man') {
+    const local = words.find((w, i) => w === undefined || (w.startsWith('-') ? ['-l', '--local-file'].some((o) => spellsOption(asOptionWord(program, i + 1, w), o)) : w.includes('/')));
+    return local === undefined && !words.includes(undefined) ? undefined : 'man is given a page file, whose .so lines read any file into the page';
+  }
+  if (ROFF.has(program) && words.some((w) => w === undefined || !w.startsWith('-'))) return `${program} is given a file, whose .so lines read any file into its output`;
   return undefined;
 }
