@@ -2,6 +2,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const GRAY_MATTER = { name: 'gray-matter', message: 'Parse frontmatter with src/base/frontmatter.ts: gray-matter alone runs ---js frontmatter as code.' };
+const IGNORE = { name: 'ignore', message: 'Match gitignore patterns with ignoreMatcher in src/fs/gitignore.ts: it bounds the patterns, so that no match can hang.' };
+const PICOMATCH = { name: 'picomatch', message: 'Compile globs with src/tools/glob.ts: it runs them on RE2, so that no match can hang.' };
 const VSCODE = { name: 'vscode', message: 'Only src/vscode/ and src/extension.ts may import vscode.' };
 // Every read, write, listing and stat of a file goes through the file-system gate (src/fs/), which
 // resolves where a path really is, refuses anything but regular files and caps what it reads.
@@ -53,7 +55,7 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/vscode/**', 'src/extension.ts', 'src/base/frontmatter.ts', 'src/fs/**'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [VSCODE, GRAY_MATTER, ...FILE_SYSTEM] }],
+      'no-restricted-imports': ['error', { paths: [VSCODE, GRAY_MATTER, IGNORE, PICOMATCH, ...FILE_SYSTEM] }],
     },
   },
   {
@@ -61,12 +63,19 @@ export default tseslint.config(
     // Loads the grammar's wasm files; no shell word becomes a path there.
     ignores: ['src/permissions/bash/parser.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [VSCODE, GRAY_MATTER, ...WORD_PATHS] }],
+      'no-restricted-imports': ['error', { paths: [VSCODE, GRAY_MATTER, IGNORE, PICOMATCH, ...WORD_PATHS] }],
       'no-restricted-syntax': [
         'error',
         DEFAULT_EXPORT,
         { selector: 'MemberExpression[object.name=/^(path|posix|win32)$/][property.name=/^(join|resolve|normalize|relative)$/]', message: WORD_JOIN },
       ],
+    },
+  },
+  // The one module that compiles globs (onto RE2).
+  {
+    files: ['src/tools/glob.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [VSCODE, GRAY_MATTER, IGNORE, ...FILE_SYSTEM] }],
     },
   },
   {
@@ -78,7 +87,7 @@ export default tseslint.config(
   {
     files: ['src/vscode/**/*.ts', 'src/extension.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [GRAY_MATTER, ...FILE_SYSTEM] }],
+      'no-restricted-imports': ['error', { paths: [GRAY_MATTER, IGNORE, PICOMATCH, ...FILE_SYSTEM] }],
     },
   },
   {

@@ -65,7 +65,28 @@ export function parseFrontmatter(text: string, options: { quoteOnRetry?: boolean
   }
   const data = parsed.data;
   if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new FrontmatterError('frontmatter must be a mapping of keys to values');
+  if (!withinValues(data, MAX_VALUES)) throw new FrontmatterError(`frontmatter holds more than ${MAX_VALUES} values, counting each use of a YAML alias`);
   return { data: data as Record<string, unknown>, content: parsed.content, present: true };
+}
+
+/**
+ * Values a frontmatter block may hold, each use of an alias counted. YAML's aliases share one
+ * parsed value, so 600 bytes of nested `*a` parse at once and stand for 10^10 strings: every
+ * reader that walks the data (a rule's `paths:`) would walk them all, unbounded.
+ */
+const MAX_VALUES = 10_000;
+
+/** Whether walking `value` as its readers do (aliases once per use) meets at most `budget` values. */
+function withinValues(value: unknown, budget: number): boolean {
+  let left = budget;
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (--left < 0) return false;
+    if (Array.isArray(v)) stack.push(...v);
+    else if (v !== null && typeof v === 'object') stack.push(...Object.values(v as Record<string, unknown>));
+  }
+  return true;
 }
 
 // A plain value YAML reads as something else, or not at all: an alias (`*`), an anchor (`&`), a tag

@@ -1,4 +1,4 @@
-import ignore from 'ignore';
+import { ignoreMatcher } from '../fs/gitignore';
 
 // A rule's `paths:` frontmatter read, and matched, the way the reference CLI (Claude Code) does,
 // checked form by form against it (test/fixtures/instructions/paths-forms, scripts/
@@ -11,6 +11,8 @@ export type PathsField = { kind: 'none'; note?: string } | { kind: 'globs'; glob
 // The reference's own limits on brace expansion; past them a pattern is used unexpanded.
 const MAX_PATTERNS = 1000;
 const MAX_BYTES = 4 * 1024 * 1024;
+/** Items of `paths:` read (lists and strings), whatever their braces: the frontmatter's own bound is the first. */
+const MAX_ITEMS = 10_000;
 
 /**
  * Reads `paths:`. No value, or a false one (`null`, `""`, `0`), or one that yields no glob (an
@@ -22,7 +24,7 @@ export function readPathsField(data: Record<string, unknown>): PathsField {
   if (!Object.prototype.hasOwnProperty.call(data, 'paths')) return { kind: 'none' };
   const value: unknown = data.paths;
   if (!value) return { kind: 'none', note: 'paths: is empty, so the rule applies everywhere (as in Claude Code)' };
-  const budget = { patterns: MAX_PATTERNS, bytes: MAX_BYTES };
+  const budget = { patterns: MAX_PATTERNS, bytes: MAX_BYTES, items: MAX_ITEMS };
   const globs = splitPatterns(value, budget)
     .map((g) => (g.endsWith('/**') ? g.slice(0, -3) : g))
     .filter((g) => g.length > 0);
@@ -32,7 +34,9 @@ export function readPathsField(data: Record<string, unknown>): PathsField {
   return { kind: 'globs', globs };
 }
 
-function splitPatterns(value: unknown, budget: { patterns: number; bytes: number }): string[] {
+function splitPatterns(value: unknown, budget: { patterns: number; bytes: number; items: number }): string[] {
+  // Each item read counts, braces or not: a list past the budget is read no further.
+  if (--budget.items < 0) return [];
   if (Array.isArray(value)) return value.flatMap((v) => splitPatterns(v, budget));
   if (typeof value !== 'string') return [];
   const parts: string[] = [];
@@ -86,7 +90,7 @@ export function globsMatch(globs: readonly string[], relativePath: string): bool
   // starts with two dots (`..notes/a.md`) is inside too.
   if (!relativePath || relativePath === '..' || relativePath.startsWith('../') || relativePath.startsWith('/')) return false;
   try {
-    return ignore().add([...globs]).ignores(relativePath);
+    return ignoreMatcher(globs).ignores(relativePath);
   } catch {
     return false;
   }

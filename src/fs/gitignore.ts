@@ -14,6 +14,27 @@ const GITIGNORE_MAX_BYTES = 64 * 1024;
 export const GITIGNORE_MAX_LINES = 1000;
 
 /**
+ * `**` segments a pattern may hold once runs of them are folded into one. `ignore` makes each a
+ * backtracking `(?:/[^/]+)*`, so a match costs about depth^globstars: 20 of them against a path
+ * 30 folders deep never ended, with signals unserved (the match runs on the main thread). Three
+ * cost milliseconds at 60 levels; a pattern with more is left out.
+ */
+const MAX_GLOBSTARS = 3;
+
+/** The patterns with runs of `**` segments folded into one, and those with too many left out. */
+export function boundedPatterns(lines: readonly string[]): string[] {
+  return lines
+    .map((line) => line.replace(/(^|\/)\*\*(?:\/\*\*)+(?=\/|$)/g, '$1**'))
+    .filter((line) => (line.match(/\*{2,}/g)?.length ?? 0) <= MAX_GLOBSTARS);
+}
+
+/** A gitignore-style matcher of `patterns` (one per line), bounded as boundedPatterns says. */
+export function ignoreMatcher(patterns: string | readonly string[]): Ignore {
+  const lines = typeof patterns === 'string' ? patterns.split(/\r?\n/) : patterns;
+  return ignore().add(boundedPatterns(lines));
+}
+
+/**
  * .gitignore rules of each folder met, applied to the paths below it (as git does). Each file is
  * read once: a walk that outlives an edit of a .gitignore keeps the rules it started with.
  */
@@ -35,7 +56,7 @@ export class GitignoreRules {
     let text = read.bytes.toString('utf8');
     // A cut in the middle of the last line leaves half a pattern: it goes.
     if (read.capped && !text.endsWith('\n')) text = text.slice(0, text.lastIndexOf('\n') + 1);
-    this.byDir.set(dirRel, ignore().add(text));
+    this.byDir.set(dirRel, ignoreMatcher(text));
   }
 
   ignored(rel: string, isDir: boolean): boolean {

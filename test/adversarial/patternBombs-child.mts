@@ -1,0 +1,18 @@
+// Runs one bounded-pattern case in its own process (see patternBombs.test.ts): a match that
+// backtracks for ever freezes the event loop, so only a parent with a timeout can see it.
+import { globsMatch } from '../../src/context/rulePaths';
+import { loadInstructions } from '../../src/context/instructions';
+import { GitignoreRules } from '../../src/fs/gitignore';
+
+const [mode, ws] = process.argv.slice(2) as [string, string];
+const deep = `a/${'x/'.repeat(30)}c.txt`;
+if (mode === 'gitignore') {
+  const rules = new GitignoreRules(ws);
+  rules.load('');
+  console.log(JSON.stringify({ ignored: rules.ignored(deep, false), plain: rules.ignored('build/out.js', false) }));
+} else if (mode === 'paths') {
+  console.log(JSON.stringify({ matched: globsMatch([`a/${'**/'.repeat(20)}b`], deep), plain: globsMatch(['a/**/c.txt'], deep) }));
+} else if (mode === 'rules') {
+  const set = await loadInstructions({ cwd: ws, projectRoot: ws, home: ws, managedRoot: null, filesystemRoot: ws, approveExternal: async () => false });
+  console.log(JSON.stringify({ files: set.files.map((f) => f.path), notes: JSON.stringify(set).includes('bomb.md') }));
+}
