@@ -14,6 +14,7 @@ import { namesFromFile } from './bash/options';
 import { wholeTreeGit } from './bash/wholeTreeGit';
 import { braceWords } from './bash/braces';
 import { bashGlob, GLOB_CHARS, unescapePattern } from './bash/glob';
+import { optionLikeMatch } from './bash/globOptions';
 import { quotePattern, type Shape } from './bash/words';
 import { isFolderSync } from '../fs/stat';
 import { existingLocation, kernelJoin, lexicalJoin, realLocation, upPastMissing, within as isWithin } from '../fs/paths';
@@ -182,6 +183,8 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
   const fed = runsFedText(a, commands);
   if (fed) return { behavior: 'ask', reason: `${fed}.` };
   const folders = workingFolders(a.commands, scope);
+  const options = optionLikeMatch(commands, folders ?? [scope.cwd]);
+  if (options) return { behavior: 'ask', reason: options };
   const defaults = defaultNamesFinding(commands, folders ?? [scope.cwd], scope);
   if (defaults) return defaults;
   const walkers = new Set<PathArg>();
@@ -354,6 +357,8 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
   };
   const moved = placesMoved(a);
   if (moved) return ask(moved);
+  const options = optionLikeMatch([...a.commands, ...a.runs], folders);
+  if (options) return { behavior: 'ask', reason: `${options} Your deny rules name files such an option could reach.` };
   // A list of names kept in a file (`tar -T`, `zstd --filelist`, `curl -K`) names files no word shows.
   for (const c of [...a.commands, ...a.runs]) {
     const list = namesFromFile(c);

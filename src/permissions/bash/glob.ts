@@ -1,4 +1,4 @@
-import { askBash } from './run';
+import { askBash, withAskBudget } from './run';
 
 // What a glob in a command stands for is asked of bash itself. A matcher of our own (picomatch)
 // read `[!a]` as "a or !", and `[\t]`, `[[=t=]]`, `[[.t.]]` as matching nothing, where bash
@@ -45,7 +45,7 @@ export function oneDecision<T>(fn: () => T): T {
   const outer = decision;
   decision = outer ?? new Map();
   try {
-    return fn();
+    return withAskBudget(fn);
   } finally {
     decision = outer;
   }
