@@ -45,9 +45,34 @@ function globSource(pattern: string): string {
   return source;
 }
 
+/**
+ * Compiled globs, least recently used first. Large enough for every rule the settings files may
+ * hold (ruleSources' MAX_RULES per list) with room for the tools' own patterns: a cache that
+ * cannot hold the rules compiles each again for every path checked.
+ */
+const CACHE_SIZE = 5_000;
 const cache = new Map<string, GlobMatcher>();
 
+function cached(key: string): GlobMatcher | undefined {
+  const hit = cache.get(key);
+  if (hit) {
+    cache.delete(key);
+    cache.set(key, hit);
+  }
+  return hit;
+}
+
+function keep(key: string, m: GlobMatcher): void {
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(key, m);
+}
+
+let compiles = 0;
+/** How many globs were compiled so far (a cache that holds what it should compiles each once). */
+export const globCompiles = () => compiles;
+
 function compile(p: string): GlobMatcher {
+  compiles++;
   let re: RE2JS;
   try {
     re = RE2JS.compile(globSource(p));
@@ -66,24 +91,22 @@ function compile(p: string): GlobMatcher {
  * GlobSyntaxError for a pattern it cannot match safely.
  */
 export function globToRegExp(pattern: string): GlobMatcher {
-  const hit = cache.get(pattern);
+  const hit = cached(pattern);
   if (hit) return hit;
   let p = normalizePattern(pattern);
   if (!p.includes('/')) p = `**/${p}`;
   const m = compile(p);
-  if (cache.size > 500) cache.clear();
-  cache.set(pattern, m);
+  keep(pattern, m);
   return m;
 }
 
 /** The same, anchored exactly as written (no `**\/` added for a bare name). */
 export function anchoredGlob(pattern: string): GlobMatcher {
   const key = `\u0000${pattern}`;
-  const hit = cache.get(key);
+  const hit = cached(key);
   if (hit) return hit;
   const m = compile(normalizePattern(pattern));
-  if (cache.size > 500) cache.clear();
-  cache.set(key, m);
+  keep(key, m);
   return m;
 }
 
