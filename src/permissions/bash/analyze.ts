@@ -3,7 +3,7 @@
 // script runs and hands on; split, each part would need the others' state.
 import type { Node } from 'web-tree-sitter';
 import { divergences } from './divergence';
-import { commandBase, EVALUATING_BUILTINS, invokesShell, isInertVariable, runsScriptFile, writesNoFile, writesVerbatim, type Opaque, type SimpleCommand } from './commands';
+import { commandBase, EVALUATING_BUILTINS, invokesShell, isInertValue, isInertVariable, runsScriptFile, writesNoFile, writesVerbatim, type Opaque, type SimpleCommand } from './commands';
 import { knowsWrites, pathArgs } from './pathArgs';
 import { resolveCommand, type Found, type InnerScript } from './resolve';
 import { clip, gluedContinuation, hasControl, HAZARDS, isPlainExpansion, OUTPUT_OK, OUTPUT_OPS, PARSE_ERROR, STRUCTURE, WORDISH } from './syntax';
@@ -262,6 +262,7 @@ class Walker {
     if (name?.type !== 'variable_name') this.hazard(`an assignment to ${clip(name?.text ?? node.text)}`);
     else if (!isInertVariable(name.text)) this.hazard(`setting ${name.text}`);
     else if (value && literalOf(value) === undefined) this.hazard(`setting ${name.text} to a computed value`);
+    else if (!isInertValue(name.text, value ? literalOf(value)! : '')) this.hazard(`setting ${name.text} to a value that names a file (a / or ..)`);
     if (name && !isInertVariable(name.text)) {
       // Programs run what some variables hold (BASH_ENV, GIT_SSH_COMMAND, PAGER, LD_PRELOAD…).
       const v = value ? literalOf(value) : '';

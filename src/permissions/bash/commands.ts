@@ -153,6 +153,21 @@ export function isInertVariable(name: string): boolean {
   return INERT_VARIABLES.has(name) || /^LC_[A-Z]+$/.test(name);
 }
 
+/**
+ * The values an inert variable may be given inline: the locale, language list, zone and terminal
+ * are names the C library and curses look up as files, so a value with a `/` or `..`
+ * (`LANGUAGE=../../ws/l`) loads the workspace's translation catalogue, whose doctored messages
+ * are format strings (pass 29 F11). A value of another shape asks.
+ */
+export function isInertValue(name: string, value: string): boolean {
+  if (name === 'LANG' || /^LC_[A-Z]+$/.test(name)) return /^[A-Za-z0-9_.@+-]*$/.test(value);
+  if (name === 'LANGUAGE') return /^[A-Za-z0-9_.@+:-]*$/.test(value);
+  if (name === 'TZ') return value === '' || (/^[A-Za-z0-9_+,.<>-]+(\/[A-Za-z0-9_+-]+)*$/.test(value) && !value.includes('..'));
+  if (name === 'TERM') return /^[A-Za-z0-9._+-]*$/.test(value) && !value.includes('..');
+  if (name === 'COLUMNS' || name === 'LINES') return /^\d*$/.test(value);
+  return INERT_VARIABLES.has(name);
+}
+
 /** `/usr/bin/rm` and `../bin/rm` run a program called rm, as far as a deny rule is concerned. */
 export function commandBase(name: string): string {
   return name.includes('/') ? posix.basename(name) : name;
