@@ -8,7 +8,9 @@ import { placesMoved } from './bash/shellPlaces';
 import { linkRace } from './bash/linkRace';
 import { knowsWrites, pathArgs, type PathArg } from './bash/pathArgs';
 import { writesNamedInside } from './bash/unpacks';
-import { linkLeavingFolder, linkTakingOwnNames, mayFollowLinks } from './bash/walkLinks';
+import { mayFollowLinks } from './bash/walkLinks';
+import { defaultNamesFinding, servedFinding, walkFinding } from './linkFindings';
+import type { PathFinding, PathScope } from './pathScope';
 import { runsFedText } from './bash/optionModels';
 import { namesFromFile } from './bash/options';
 import { wholeTreeGit } from './bash/wholeTreeGit';
@@ -24,33 +26,7 @@ import { embedded } from './bash/embedded';
 // files inside the workspace (reads: also the added folders). The /proc check (bashProc.ts) uses
 // the same expansion of globs, tildes and cd.
 
-export interface PathFinding {
-  behavior: 'deny' | 'ask';
-  reason: string;
-  /** The file, when known: what a headless refusal names. */
-  path?: string;
-  write?: boolean;
-}
-
-export interface PathScope {
-  /** The workspace (absolute). */
-  cwd: string;
-  home: string;
-  env: NodeJS.ProcessEnv;
-  /** Where reads may go: the workspace and added folders. */
-  readRoots: readonly string[];
-  /** Where writes may go: the workspace. */
-  writeRoots: readonly string[];
-  /** The protected folder a write would land in (.git/, .claude/…), by the path as given and where it really leads, or undefined. */
-  protectedDir(abs: string, real: string): string | undefined;
-  /**
-   * The deny rule (its source) that keeps the file tools off this real path: Read rules for a
-   * read, Edit and Write rules for a write. A command an allow rule lets run is held to them too.
-   */
-  deniedBy?(real: string, write: boolean): string | undefined;
-  /** A Read deny rule that covers something inside this real folder, for a command that may read all of it. */
-  deniedInside?(realFolder: string): string | undefined;
-}
+export type { PathFinding, PathScope } from './pathScope';
 
 /** The command's own streams and the null device: no file of anyone's. */
 const STREAMS: ReadonlySet<string> = new Set(['/dev/null', '/dev/stdin', '/dev/stdout', '/dev/stderr']);
@@ -185,6 +161,8 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
   const folders = workingFolders(a.commands, scope);
   const options = optionLikeMatch(commands, folders ?? [scope.cwd]);
   if (options) return { behavior: 'ask', reason: options };
+  const served = servedFinding(commands, folders ?? [scope.cwd], scope);
+  if (served) return served;
   const defaults = defaultNamesFinding(commands, folders ?? [scope.cwd], scope);
   if (defaults) return defaults;
   const walkers = new Set<PathArg>();
@@ -236,14 +214,7 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
   return commands.map((c) => wordFinding(c, folders ?? [scope.cwd], scope, a.mentions)).find((f) => f !== undefined);
 }
 
-/** A link in the folder a program writing files it names itself runs in, which such a write would follow. */
-function defaultNamesFinding(commands: readonly SimpleCommand[], folders: readonly string[], scope: PathScope): PathFinding | undefined {
-  const roots = scope.writeRoots.map(realLocation);
-  const hit = linkTakingOwnNames(commands, folders.map(realLocation), (r) => roots.some((root) => isWithin(root, r)));
-  if (!hit) return undefined;
-  if (hit.link === 'too big') return { behavior: 'ask', reason: `${hit.name} may write files it names itself in ${hit.folder}, too big to look through for links leading outside the workspace.`, write: true };
-  return { behavior: 'ask', reason: `${hit.name} may write files it names itself in ${hit.folder}, which holds ${hit.link}, a link leading outside the workspace that such a write would follow.`, path: hit.link, write: true };
-}
+
 
 /**
  * A file the user's deny rules keep the file tools off is kept from an allowed command too: by
@@ -258,12 +229,6 @@ function deniedFinding(command: string, real: string, write: boolean, scope: Pat
 }
 
 /** A folder given to a program that may follow links while it walks it, holding a link that leads out. */
-function walkFinding(command: string, folder: string, inside: (real: string) => boolean): PathFinding | undefined {
-  const leaving = linkLeavingFolder(folder, inside);
-  if (leaving === undefined) return undefined;
-  if (leaving === 'too big') return { behavior: 'ask', reason: `${command} is given the folder ${folder}, too big to look through for links out of the workspace, and may follow links while it walks it.`, path: folder };
-  return { behavior: 'ask', reason: `${command} is given the folder ${folder}, which holds ${leaving}, a link leading outside the workspace, and may follow it while it walks the folder.`, path: folder };
-}
 
 /**
  * Any word of a rule-allowed command may be a file to the program (`date -f x`, `xargs -a x`,

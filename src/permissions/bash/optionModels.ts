@@ -27,16 +27,24 @@ interface Model {
 
 const set = (s: string) => new Set(s.split(/\s+/).filter(Boolean));
 
+// curl's write-out format writes a file of its own (`%output{>>~/.bashrc}`, curl 8.3 and later),
+// and `@file` reads the format from a file no check reads.
+const writeOut = (value: string) => !value.startsWith('@') && !/%\s*output\s*\{/i.test(value);
+
 const CURL: Model = {
   // Not -O, -J, --remote-name…: the file they write is named by the URL or the server, not a word.
   flags: 'sSLfiIvk46123jRZGgqNlaBpMVh#',
-  values: 'XHdAeomuwbcrTFEyYzCUDxtPQ',
+  values: 'XHdAeomubcrTFEyYzCUDxtPQ',
+  checked: new Map([
+    ['w', writeOut],
+    ['--write-out', writeOut],
+  ]),
   long: set(`silent show-error location location-trusted fail fail-with-body include show-headers head verbose insecure compressed
     progress-bar no-progress-meter http1.0 http1.1 http2 http2-prior-knowledge http3 ipv4 ipv6 globoff no-buffer raw get create-dirs remote-time fail-early retry-connrefused retry-all-errors tcp-nodelay
     no-keepalive ssl-reqd tlsv1 tlsv1.2 tlsv1.3 version help junk-session-cookies parallel list-only append disable no-sessionid
     no-alpn http0.9 styled-output no-styled-output manual`),
   longValues: set(`request header data data-raw data-binary data-ascii data-urlencode json user-agent referer output output-dir
-    max-time connect-timeout retry retry-delay retry-max-time user write-out cookie cookie-jar range upload-file form form-string
+    max-time connect-timeout retry retry-delay retry-max-time user cookie cookie-jar range upload-file form form-string
     cacert capath cert key limit-rate max-filesize url oauth2-bearer dump-header proxy proxy-user resolve connect-to max-redirs
     expect100-timeout parallel-max url-query trace trace-ascii stderr etag-save etag-compare hsts alt-svc aws-sigv4`),
 };
@@ -164,6 +172,12 @@ export function unmodelledOption(program: string, words: readonly (string | unde
     }
     if (w.startsWith('--')) {
       const name = w.slice(2).split('=')[0]!;
+      const longCheck = model.checked?.get(`--${name}`);
+      if (longCheck) {
+        const value = w.includes('=') ? w.slice(w.indexOf('=') + 1) : words[++i];
+        if (value === undefined || !longCheck(value)) return `--${name}`;
+        continue;
+      }
       if (model.long.has(name) && !w.includes('=')) continue;
       if (model.longValues.has(name)) {
         if (!w.includes('=')) i++;

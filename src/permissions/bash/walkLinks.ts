@@ -195,3 +195,25 @@ export function linkTakingOwnNames(commands: readonly SimpleCommand[], folders: 
   }
   return undefined;
 }
+
+/**
+ * A file server of a folder (`python3 -m http.server`, `php -S`) hands out whatever its links lead
+ * to, to anyone who can reach the port: the folder it serves (`-d`/`--directory`/`-t`, else the
+ * one it runs in), if the command is one.
+ */
+export function servedFolder(c: SimpleCommand): string | undefined {
+  const name = c.words[0] === undefined ? '' : commandBase(c.words[0]);
+  const words = c.words;
+  const valueOf = (options: readonly string[]): string | undefined => {
+    for (let i = 1; i < words.length; i++) {
+      const w = words[i];
+      if (w === undefined) return '\0';
+      const hit = options.find((o) => spellsOption(w, o));
+      if (hit) return w.includes('=') ? w.slice(w.indexOf('=') + 1) : (words[i + 1] ?? '\0');
+    }
+    return undefined;
+  };
+  if (/^python[\d.]*$/.test(name) && words.some((w, i) => words[i - 1] === '-m' && (w === 'http.server' || w === 'SimpleHTTPServer'))) return valueOf(['-d', '--directory']) ?? '.';
+  if (/^php[\d.]*$/.test(name) && words.some((w) => w === '-S' || (w?.startsWith('-S') ?? false))) return valueOf(['-t']) ?? '.';
+  return undefined;
+}

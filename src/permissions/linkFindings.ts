@@ -1,0 +1,39 @@
+// Links a command may follow out of the workspace without naming them: in a folder it walks, in
+// the folder where it writes files it names itself, in a folder it serves (see bash/walkLinks.ts).
+import { commandBase, type SimpleCommand } from './bash/commands';
+import { linkLeavingFolder, linkTakingOwnNames, servedFolder } from './bash/walkLinks';
+import { kernelJoin, realLocation, within as isWithin } from '../fs/paths';
+import type { PathFinding, PathScope } from './pathScope';
+
+/** A link leading outside the workspace inside a folder a command walks and may follow links in, or a folder too big to look through. */
+export function walkFinding(command: string, folder: string, inside: (real: string) => boolean): PathFinding | undefined {
+  const leaving = linkLeavingFolder(folder, inside);
+  if (leaving === undefined) return undefined;
+  if (leaving === 'too big') return { behavior: 'ask', reason: `${command} is given the folder ${folder}, too big to look through for links out of the workspace, and may follow links while it walks it.`, path: folder };
+  return { behavior: 'ask', reason: `${command} is given the folder ${folder}, which holds ${leaving}, a link leading outside the workspace, and may follow it while it walks the folder.`, path: folder };
+}
+
+/** A folder served to the network holding a link leading outside the workspace, whose files the server hands out. */
+export function servedFinding(commands: readonly SimpleCommand[], folders: readonly string[], scope: PathScope): PathFinding | undefined {
+  const roots = scope.readRoots.map(realLocation);
+  for (const c of commands) {
+    const served = servedFolder(c);
+    if (served === undefined) continue;
+    const name = commandBase(c.words[0]!);
+    if (served === '\0') return { behavior: 'ask', reason: `${name} serves a folder known only when it runs.` };
+    for (const f of folders) {
+      const walked = walkFinding(name, realLocation(kernelJoin(f, served)), (r) => roots.some((root) => isWithin(root, r)));
+      if (walked) return { ...walked, reason: `${walked.reason} A server hands out what its links lead to.` };
+    }
+  }
+  return undefined;
+}
+
+/** A link in the folder a program writing files it names itself runs in, which such a write would follow. */
+export function defaultNamesFinding(commands: readonly SimpleCommand[], folders: readonly string[], scope: PathScope): PathFinding | undefined {
+  const roots = scope.writeRoots.map(realLocation);
+  const hit = linkTakingOwnNames(commands, folders.map(realLocation), (r) => roots.some((root) => isWithin(root, r)));
+  if (!hit) return undefined;
+  if (hit.link === 'too big') return { behavior: 'ask', reason: `${hit.name} may write files it names itself in ${hit.folder}, too big to look through for links leading outside the workspace.`, write: true };
+  return { behavior: 'ask', reason: `${hit.name} may write files it names itself in ${hit.folder}, which holds ${hit.link}, a link leading outside the workspace that such a write would follow.`, path: hit.link, write: true };
+}

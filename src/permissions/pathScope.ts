@@ -1,0 +1,29 @@
+// What a Bash command's files are judged against, and what a judgement says (see bashPaths.ts).
+
+export interface PathFinding {
+  behavior: 'deny' | 'ask';
+  reason: string;
+  /** The file, when known: what a headless refusal names. */
+  path?: string;
+  write?: boolean;
+}
+
+export interface PathScope {
+  /** The workspace (absolute). */
+  cwd: string;
+  home: string;
+  env: NodeJS.ProcessEnv;
+  /** Where reads may go: the workspace and added folders. */
+  readRoots: readonly string[];
+  /** Where writes may go: the workspace. */
+  writeRoots: readonly string[];
+  /** The protected folder a write would land in (.git/, .claude/…), by the path as given and where it really leads, or undefined. */
+  protectedDir(abs: string, real: string): string | undefined;
+  /**
+   * The deny rule (its source) that keeps the file tools off this real path: Read rules for a
+   * read, Edit and Write rules for a write. A command an allow rule lets run is held to them too.
+   */
+  deniedBy?(real: string, write: boolean): string | undefined;
+  /** A Read deny rule that covers something inside this real folder, for a command that may read all of it. */
+  deniedInside?(realFolder: string): string | undefined;
+}
