@@ -9,7 +9,7 @@ import { linkRace } from './bash/linkRace';
 import { knowsWrites, pathArgs, type PathArg } from './bash/pathArgs';
 import { writesNamedInside } from './bash/unpacks';
 import { mayFollowLinks } from './bash/walkLinks';
-import { defaultNamesFinding, servedFinding, walkFinding } from './linkFindings';
+import { configFinding, defaultNamesFinding, servedFinding, walkFinding } from './linkFindings';
 import type { PathFinding, PathScope } from './pathScope';
 import { runsFedText } from './bash/optionModels';
 import { namesFromFile } from './bash/options';
@@ -163,6 +163,8 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
   if (options) return { behavior: 'ask', reason: options };
   const served = servedFinding(commands, folders ?? [scope.cwd], scope);
   if (served) return served;
+  const config = configFinding(commands, folders ?? [scope.cwd], scope);
+  if (config) return config;
   const defaults = defaultNamesFinding(commands, folders ?? [scope.cwd], scope);
   if (defaults) return defaults;
   const walkers = new Set<PathArg>();

@@ -1,9 +1,11 @@
-// Links a command may follow out of the workspace without naming them: in a folder it walks, in
-// the folder where it writes files it names itself, in a folder it serves (see bash/walkLinks.ts).
+// Places a command reaches without naming them: links in a folder it walks, in the folder where
+// it writes files it names itself, in a folder it serves (see bash/walkLinks.ts), and the places
+// its configuration names (bash/tsconfig.ts).
 import { commandBase, type SimpleCommand } from './bash/commands';
 import { linkLeavingFolder, linkTakingOwnNames, servedFolder } from './bash/walkLinks';
 import { kernelJoin, realLocation, within as isWithin } from '../fs/paths';
 import type { PathFinding, PathScope } from './pathScope';
+import { tsconfigFinding } from './bash/tsconfig';
 
 /** A link leading outside the workspace inside a folder a command walks and may follow links in, or a folder too big to look through. */
 export function walkFinding(command: string, folder: string, inside: (real: string) => boolean): PathFinding | undefined {
@@ -36,4 +38,18 @@ export function defaultNamesFinding(commands: readonly SimpleCommand[], folders:
   if (!hit) return undefined;
   if (hit.link === 'too big') return { behavior: 'ask', reason: `${hit.name} may write files it names itself in ${hit.folder}, too big to look through for links leading outside the workspace.`, write: true };
   return { behavior: 'ask', reason: `${hit.name} may write files it names itself in ${hit.folder}, which holds ${hit.link}, a link leading outside the workspace that such a write would follow.`, path: hit.link, write: true };
+}
+
+/** A program whose configuration in the workspace names places outside it (tsc's tsconfig.json). */
+export function configFinding(commands: readonly SimpleCommand[], folders: readonly string[], scope: PathScope): PathFinding | undefined {
+  const read = scope.readRoots.map(realLocation);
+  const write = scope.writeRoots.map(realLocation);
+  const within = { mayRead: (r: string) => read.some((root) => isWithin(root, r)), mayWrite: (r: string) => write.some((root) => isWithin(root, r)) };
+  for (const c of commands) {
+    for (const f of folders) {
+      const why = tsconfigFinding(c, f, within);
+      if (why) return { behavior: 'ask', reason: `${why}.` };
+    }
+  }
+  return undefined;
 }

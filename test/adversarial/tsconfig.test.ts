@@ -1,0 +1,71 @@
+// Pass 29, F1 and F2 (critical): `Bash(npx tsc --noEmit:*)` and `Bash(tsc:*)` let the clone's
+// tsconfig.json steer tsc: `"extends"` to ~/.ssh/id_rsa printed the key line by line in its
+// errors (past a Read(~/.ssh/**) deny rule), `"outFile"`, `"tsBuildInfoFile"`, `"outDir"` wrote
+// anywhere (~/.bashrc). A rule naming tsc now covers a config only when every place it names,
+// and its extended configs', is inside the workspace.
+import assert from 'node:assert/strict';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { BashChecker } from '../../src/permissions/bash/checker';
+import { bashEngine, tempDir } from './support';
+
+const checker = new BashChecker();
+before(() => checker.ready());
+
+function repo(config: unknown, extra: Record<string, string> = {}) {
+  const root = tempDir('tsconfig');
+  const ws = join(root, 'ws');
+  mkdirSync(join(root, 'home', '.ssh'), { recursive: true });
+  writeFileSync(join(root, 'home', '.ssh', 'id_rsa'), 'KEY');
+  mkdirSync(join(ws, 'src'), { recursive: true });
+  writeFileSync(join(ws, 'src', 'a.ts'), 'export const a = 1;\n');
+  writeFileSync(join(ws, 'tsconfig.json'), typeof config === 'string' ? config : JSON.stringify(config));
+  for (const [p, text] of Object.entries(extra)) {
+    mkdirSync(join(ws, p, '..'), { recursive: true });
+    writeFileSync(join(ws, p), text);
+  }
+  const decide = (c: string) => bashEngine(ws, { allow: ['Bash(npx tsc --noEmit:*)', 'Bash(tsc:*)', 'Bash(npx tsc:*)'] }, checker).decide(c).behavior;
+  return { root, ws, decide };
+}
+
+describe('pass 29 F1, F2: a tsconfig.json naming places outside', () => {
+  it('extends, outFile, outDir, tsBuildInfoFile, include, references, paths outside ask', () => {
+    for (const config of [
+      { extends: '../home/.ssh/id_rsa' },
+      { extends: ['./base.json', '../home/.ssh/id_rsa'] },
+      { compilerOptions: { outFile: '../home/.bashrc' } },
+      { compilerOptions: { outDir: '/tmp/elsewhere' } },
+      { compilerOptions: { incremental: true, tsBuildInfoFile: '../home/x' } },
+      { compilerOptions: { declarationDir: '../../x', declaration: true } },
+      { include: ['../home/**/*'] },
+      { files: ['/etc/passwd'] },
+      { references: [{ path: '../other' }] },
+      { compilerOptions: { paths: { '*': ['../home/*'] } } },
+      { compilerOptions: { typeRoots: ['../home'] } },
+      '{ "compilerOptions": { /* a comment */ "outFile": "../home/.bashrc", }, }',
+      '{ not json',
+    ]) {
+      const { decide } = repo(config, { 'base.json': '{}' });
+      for (const c of ['npx tsc --noEmit', 'tsc', 'npx tsc -p .', 'tsc --project tsconfig.json']) assert.equal(decide(c), 'ask', `${c} with ${JSON.stringify(config)}`);
+    }
+  });
+
+  it('an extended config is judged too, and one reached through a link out', () => {
+    const deep = repo({ extends: './configs/base.json' }, { 'configs/base.json': JSON.stringify({ compilerOptions: { outFile: '../../home/.bashrc' } }) });
+    assert.equal(deep.decide('npx tsc --noEmit'), 'ask');
+    const pkg = repo({ extends: '@evil/cfg' }, { 'node_modules/@evil/cfg/tsconfig.json': JSON.stringify({ extends: '../../../../home/.ssh/id_rsa' }) });
+    assert.equal(pkg.decide('npx tsc --noEmit'), 'ask');
+    const linked = repo({ extends: './link.json' });
+    symlinkSync(join(linked.root, 'home', '.ssh', 'id_rsa'), join(linked.ws, 'link.json'));
+    assert.equal(linked.decide('npx tsc --noEmit'), 'ask');
+  });
+
+  it('ordinary configs still run', () => {
+    const ok = repo(
+      { extends: './tsconfig.base.json', compilerOptions: { outDir: 'dist', rootDir: 'src', strict: true, paths: { '@/*': ['./src/*'] } }, include: ['src/**/*'], exclude: ['node_modules'] },
+      { 'tsconfig.base.json': '{ // base\n "compilerOptions": { "target": "es2022", }, }' },
+    );
+    for (const c of ['npx tsc --noEmit', 'tsc', 'tsc --noEmit -p .', 'tsc src/a.ts --noEmit']) assert.equal(ok.decide(c), 'allow', c);
+  });
+});
