@@ -6,6 +6,7 @@ import { linkLeavingFolder, linkTakingOwnNames, servedFolder } from './bash/walk
 import { kernelJoin, realLocation, within as isWithin } from '../fs/paths';
 import type { PathFinding, PathScope } from './pathScope';
 import { tsconfigFinding } from './bash/tsconfig';
+import { npmrcFinding } from './bash/runnerConfig';
 
 /** A link leading outside the workspace inside a folder a command walks and may follow links in, or a folder too big to look through. */
 export function walkFinding(command: string, folder: string, inside: (real: string) => boolean): PathFinding | undefined {
@@ -40,14 +41,14 @@ export function defaultNamesFinding(commands: readonly SimpleCommand[], folders:
   return { behavior: 'ask', reason: `${hit.name} may write files it names itself in ${hit.folder}, which holds ${hit.link}, a link leading outside the workspace that such a write would follow.`, path: hit.link, write: true };
 }
 
-/** A program whose configuration in the workspace names places outside it (tsc's tsconfig.json). */
+/** A program whose configuration in the workspace names places outside it (tsc's tsconfig.json) or steers it (a package runner's .npmrc). */
 export function configFinding(commands: readonly SimpleCommand[], folders: readonly string[], scope: PathScope): PathFinding | undefined {
   const read = scope.readRoots.map(realLocation);
   const write = scope.writeRoots.map(realLocation);
   const within = { mayRead: (r: string) => read.some((root) => isWithin(root, r)), mayWrite: (r: string) => write.some((root) => isWithin(root, r)) };
   for (const c of commands) {
     for (const f of folders) {
-      const why = tsconfigFinding(c, f, within);
+      const why = tsconfigFinding(c, f, within) ?? npmrcFinding(c, f, scope.home);
       if (why) return { behavior: 'ask', reason: `${why}.` };
     }
   }
