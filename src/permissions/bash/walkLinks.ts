@@ -139,6 +139,9 @@ export function mayWriteOwnNames(c: SimpleCommand): boolean {
   if (head === undefined) return true;
   const name = commandBase(head);
   if (writesOwnNames(name)) return true;
+  // A test runner or build tool runs the project's code, which writes anywhere by itself once the
+  // rule lets it run; one that only compiles runs none, and writes where it chooses.
+  if (runsProjectCode(name) && !compilesOnly(c)) return false;
   // An archiver's and a patcher's writes are the names inside their input, judged in unpacks.ts.
   if (judgesUnpacking(name)) return false;
   if (!WRITES_ONLY_NAMED.has(name)) return true;
@@ -154,6 +157,13 @@ export function mayWriteOwnNames(c: SimpleCommand): boolean {
     const w = asOptionWord(name, i, given);
     return own.some((o) => spellsOption(w, o));
   });
+}
+
+/** A code runner used only to compile (`rustc`, `tsc`, `python -m py_compile`): it runs no code of the project's. */
+function compilesOnly(c: SimpleCommand): boolean {
+  const name = c.words[0] === undefined ? '' : commandBase(c.words[0]);
+  if (name === 'rustc' || name === 'tsc') return true;
+  return /^python[\d.]*$/.test(name) && c.words.some((w, i) => c.words[i - 1] === '-m' && (w === 'py_compile' || w === 'compileall'));
 }
 
 /** Programs that write files they name themselves into every folder they walk. */
