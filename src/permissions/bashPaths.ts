@@ -13,7 +13,7 @@ import { configFinding, defaultNamesFinding, servedFinding, walkFinding } from '
 import type { PathFinding, PathScope } from './pathScope';
 import { runsFedText } from './bash/optionModels';
 import { namesFromFile } from './bash/options';
-import { wholeTreeGit } from './bash/wholeTreeGit';
+import { gitWritesTree, wholeTreeGit } from './bash/wholeTreeGit';
 import { braceWords } from './bash/braces';
 import { bashGlob, GLOB_CHARS, unescapePattern } from './bash/glob';
 import { optionLikeMatch } from './bash/globOptions';
@@ -207,9 +207,9 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
   }
   for (const c of commands) {
     const tree = wholeTreeGit(c);
-    if (!tree) continue;
-    for (const folder of folders ?? [scope.cwd]) {
-      const denied = deniedFinding(tree, realLocation(folder), false, scope);
+    const writes = gitWritesTree(c);
+    for (const folder of tree || writes ? (folders ?? [scope.cwd]) : []) {
+      const denied = (tree ? deniedFinding(tree, realLocation(folder), false, scope) : undefined) ?? (writes ? deniedTreeWrite(writes, realLocation(folder), scope) : undefined);
       if (denied) return denied;
     }
   }
@@ -222,6 +222,12 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
  * A file the user's deny rules keep the file tools off is kept from an allowed command too: by
  * name, and inside a folder the command is given (`grep -r x ~` reads ~/.ssh).
  */
+/** A git verb that rewrites files of the work tree no word names, in a folder holding files an Edit or Write deny rule covers. */
+function deniedTreeWrite(command: string, real: string, scope: PathScope): PathFinding | undefined {
+  const rule = scope.deniedInside?.(real, true);
+  return rule ? { behavior: 'ask', reason: `${command} may rewrite files of ${real} no word names, which holds files the rule ${rule} denies writing.`, path: real, write: true } : undefined;
+}
+
 function deniedFinding(command: string, real: string, write: boolean, scope: PathScope): PathFinding | undefined {
   const rule = scope.deniedBy?.(real, write);
   if (rule) return { behavior: 'deny', reason: `${command} ${write ? 'writes' : 'reads'} ${real}, which the rule ${rule} denies.`, path: real, write };
@@ -280,7 +286,8 @@ function wordFinding(c: SimpleCommand, folders: readonly string[], scope: PathSc
         const dir = unknownWrites || text !== w ? scope.protectedDir(abs, real) : undefined;
         if (dir) return { behavior: 'ask', reason: `${name} is given ${real}, inside ${dir}, and may write there; Threadline always asks before writing there.`, path: real, write: true };
         if (!special && existingLocation(abs) === real) {
-          const denied = deniedFinding(name, real, false, scope);
+          // A program whose writes are not known may write any word it is given (`dd of=f`, `install a f`).
+          const denied = deniedFinding(name, real, false, scope) ?? (unknownWrites || text !== w ? deniedFinding(name, real, true, scope) : undefined);
           if (denied) return denied;
           const walked = mayFollowLinks(c) ? walkFinding(name, real, (r) => roots.some((root) => isWithin(root, r))) : undefined;
           if (walked) return walked;
@@ -337,7 +344,7 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
   const walkers = new Set<PathArg>();
   const args = [...a.commands, ...a.runs].flatMap((c): PathArg[] => {
     const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
-    const found = name === undefined || knowsWrites(name) || OPENS_NO_FILES.has(name) ? pathArgs(c) : c.words.slice(1).map((text, i) => ({ command: name, write: false, text, shape: c.shapes?.[i + 1] }));
+    const found = name === undefined || knowsWrites(name) || OPENS_NO_FILES.has(name) ? pathArgs(c) : c.words.slice(1).map((text, i) => ({ command: name, write: true, text, shape: c.shapes?.[i + 1] }));
     // A program told to follow links (`grep -R`, `find -L`, `cp -rL`) is judged as one that may.
     for (const arg of found) if (('follows' in arg && arg.follows) || mayFollowLinks(c)) walkers.add(arg);
     return found;
@@ -351,6 +358,13 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
     for (const text of (expanded ?? []).flatMap(embedded)) {
       const found = judge(arg.command, text, arg.write, walkers.has(arg));
       if (found) return found;
+    }
+  }
+  for (const c of [...a.commands, ...a.runs]) {
+    const writes = gitWritesTree(c);
+    for (const folder of writes ? folders : []) {
+      const denied = deniedTreeWrite(writes!, realLocation(folder), scope);
+      if (denied) return denied;
     }
   }
   for (const r of a.readsFrom) {

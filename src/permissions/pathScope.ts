@@ -24,6 +24,9 @@ export interface PathScope {
    * read, Edit and Write rules for a write. A command an allow rule lets run is held to them too.
    */
   deniedBy?(real: string, write: boolean): string | undefined;
-  /** A Read deny rule that covers something inside this real folder, for a command that may read all of it. */
-  deniedInside?(realFolder: string): string | undefined;
+  /**
+   * A Read deny rule (an Edit or Write one, for `write`) that covers something inside this real
+   * folder, for a command that may read (or rewrite) all of it.
+   */
+  deniedInside?(realFolder: string, write?: boolean): string | undefined;
 }

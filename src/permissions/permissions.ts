@@ -255,7 +255,7 @@ export class Permissions implements PermissionEngine, SearchScope {
       writeRoots: [cwd],
       protectedDir: (abs, real) => this.protectedDir({ lexical: resolve(abs), real }),
       deniedBy: (real, write) => fileDeny(write).find((r) => patternMatches(r, real, 'deny', ctx))?.source,
-      deniedInside: (folder) => fileDeny(false).find((r) => !r.exact && under(folder, patternBase(parsePathPattern(r.pattern!, ctx, r.root))) !== undefined)?.source,
+      deniedInside: (folder, write = false) => fileDeny(write).find((r) => !r.exact && under(folder, patternBase(parsePathPattern(r.pattern!, ctx, r.root))) !== undefined)?.source,
     };
   }
 

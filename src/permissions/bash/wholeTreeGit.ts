@@ -13,3 +13,17 @@ export function wholeTreeGit(c: SimpleCommand): string | undefined {
   const verb = c.words.slice(1).find((w) => w !== undefined && !w.startsWith('-'));
   return verb === undefined || GIT_NAMES_ONLY.has(verb) ? undefined : `git ${verb}`;
 }
+
+/** git verbs that rewrite files of the work tree their words need not name (`git checkout .`, `git reset --hard`, `git stash`). */
+const GIT_TREE_WRITERS: ReadonlySet<string> = new Set([
+  'checkout', 'switch', 'restore', 'reset', 'stash', 'clean', 'rm', 'mv', 'merge', 'rebase', 'pull', 'cherry-pick', 'revert', 'am', 'apply',
+  'read-tree', 'checkout-index', 'sparse-checkout', 'submodule', 'worktree', 'bisect',
+]);
+
+/** `git <verb>` when `c` is git with a verb that may rewrite work-tree files no word names. */
+export function gitWritesTree(c: SimpleCommand): string | undefined {
+  if (c.words[0] === undefined || commandBase(c.words[0]) !== 'git') return undefined;
+  const verb = c.words.slice(1).find((w) => w !== undefined && !w.startsWith('-'));
+  if (c.words.slice(1).some((w) => w === undefined)) return 'git';
+  return verb !== undefined && GIT_TREE_WRITERS.has(verb) ? `git ${verb}` : undefined;
+}
