@@ -26,17 +26,23 @@ export interface RefusalContext {
 
 const isFolder = isFolderSync;
 
+/**
+ * `text` as one word a POSIX shell reads back as it is: a flag printed for pasting carries the
+ * model's text (`Bash(echo '$(touch x)')`), and in double quotes or none the user's shell would
+ * run its `$(…)` (pass 30 F3). Single quotes expand nothing; a `'` is closed, escaped, reopened.
+ */
+export function shellWord(text: string, always = false): string {
+  return !always && /^[A-Za-z0-9_@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
 /** The denial a call that would ask gets when no one can be asked, naming what would allow it. */
 export function refusal(v: Verdict, { tool, command }: { tool: Tool; command: string }, because: string, c: RefusalContext): string {
   const why = v.why;
   // A flag is named as it is typed; a settings list by name.
-  const rule = (r: string) => {
-    const quoted = r.includes("'") ? JSON.stringify(r) : `'${r}'`;
-    return c.label.startsWith('--') ? `${c.label} ${quoted}` : `the rule ${r} in ${c.label}`;
-  };
+  const rule = (r: string) => (c.label.startsWith('--') ? `${c.label} ${shellWord(r, true)}` : `the rule ${r} in ${c.label}`);
   const folderOption = (path: string) => {
     const dir = isFolder(path) ? path : dirname(path);
-    return c.headless ? `--add-dir ${dir}` : `threadline.additionalDirectories (${dir})`;
+    return c.headless ? `--add-dir ${shellWord(dir)}` : `threadline.additionalDirectories (${dir})`;
   };
   const exactCommand = () => {
     const text = command.trim();
