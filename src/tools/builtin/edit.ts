@@ -55,6 +55,12 @@ const ambiguous = (abs: string, n: number) =>
   `old_string occurs ${n} times in ${abs}, so the edit is ambiguous. Include more surrounding lines in old_string so it matches exactly one place, or set replace_all to true to change all ${n}.`;
 
 /** The replacement an Edit makes in a text (the UTF-16 path, and the rule the byte path follows). */
+/**
+ * An edit may not make a file larger than Edit reads: one replace_all turned a 2 MB file into
+ * 400 MB and the agent's memory past 1.3 GB (pass 31 F2).
+ */
+const tooLarge = (abs: string) => `The edit would make ${abs} larger than ${EDIT_MAX_BYTES / (1024 * 1024)} MB, more than Edit reads or writes; nothing was changed. Make a smaller change, or write the file with a command.`;
+
 function planEdit(text: string, i: Pick<EditInput, 'old_string' | 'new_string' | 'replace_all'>, abs: string): EditPlan {
   let oldString = i.old_string;
   let newString = i.new_string;
@@ -68,6 +74,8 @@ function planEdit(text: string, i: Pick<EditInput, 'old_string' | 'new_string' |
   if (at.length === 0) return { ok: false, message: notFound(abs) };
   if (at.length > 1 && i.replace_all !== true) return { ok: false, message: ambiguous(abs, at.length) };
   const first = at[0]!;
+  const grows = (i.replace_all ? at.length : 1) * (newString.length - oldString.length);
+  if (text.length + grows > EDIT_MAX_BYTES) return { ok: false, message: tooLarge(abs) };
   const next = i.replace_all ? text.split(oldString).join(newString) : text.slice(0, first) + newString + text.slice(first + oldString.length);
   return { ok: true, next, first, count: at.length, newLength: newString.length };
 }
@@ -129,6 +137,7 @@ export function planFileEdit(bytes: Buffer, asked: Pick<EditInput, 'old_string' 
   if (!form.valid && used.some((k) => k > start && bytes[k - 1]! >= 0x81 && oldB[0]! >= 0x40 && oldB[0]! <= 0x7e)) {
     return { ok: false, message: `old_string is found in ${abs} right after a byte that is not ASCII; in this file, which is not UTF-8, it may be the second half of a two-byte character (Shift-JIS, GBK, Big5). Start old_string at the beginning of its line, or change the file with a command that knows its encoding.` };
   }
+  if (bytes.length + used.length * (newB.length - oldB.length) > EDIT_MAX_BYTES) return { ok: false, message: tooLarge(abs) };
   const next = spliceBytes(bytes, used, oldB.length, newB);
   const shown = (b: Buffer) => decodeText(b, form as TextForm);
   return { ok: true, bytes: next, text: shown(next), first: shown(next.subarray(0, used[0])).length, newLength: newB.toString('utf8').length, count: at.length };
