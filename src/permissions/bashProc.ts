@@ -1,5 +1,5 @@
 import { isAbsolute } from 'node:path';
-import { anchoredGlob, GlobSyntaxError } from '../tools/glob';
+import { mayMatchName } from '../tools/glob';
 import type { BashAnalysis } from './bash/analyze';
 import { commandBase, OPENS_NO_FILES } from './bash/commands';
 import { pathArgs } from './bash/pathArgs';
@@ -43,15 +43,6 @@ const inProc = (abs: string) => /^\/proc(\/|$)/.test(abs);
 /** Where a link leads into /proc, other than the opening process's own entries (`/etc/mtab -> /proc/self/mounts`). */
 const linkedInProc = (real: string) => inProc(real) && !/^\/proc\/(self|thread-self)(\/|$)/.test(real);
 
-/** One glob segment against one name, by RE2 (linear time); a glob it cannot read may match. */
-function segmentMatches(glob: string, name: string): boolean {
-  try {
-    return anchoredGlob(glob).test(name);
-  } catch (err) {
-    if (err instanceof GlobSyntaxError) return true;
-    throw err;
-  }
-}
 
 /** Whether a glob (absolute) may match `target` or something inside it, segment by segment. */
 function globReaches(pattern: string, target: string): boolean {
@@ -59,7 +50,7 @@ function globReaches(pattern: string, target: string): boolean {
   const ts = target.split('/').filter(Boolean);
   for (let i = 0; i < Math.min(ps.length, ts.length); i++) {
     const seg = ps[i]!;
-    const ok = GLOB_CHARS.test(seg) ? segmentMatches(seg, ts[i]!) : seg === ts[i];
+    const ok = GLOB_CHARS.test(seg) ? mayMatchName(seg, ts[i]!) : seg === ts[i];
     if (!ok) return false;
   }
   return ps.length >= ts.length;

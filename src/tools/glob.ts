@@ -115,3 +115,16 @@ export function globBase(pattern: string): { base: string; glob: string } {
   const s = picomatch.scan(normalizePattern(pattern));
   return { base: s.isGlob ? s.base : '', glob: s.isGlob ? s.glob : s.input };
 }
+
+/**
+ * Whether a glob may match `name` (no `**` spans: one segment against one name), by RE2: a word
+ * like `*a*a*a*b` cannot stall the host. A glob that cannot be read may match.
+ */
+export function mayMatchName(glob: string, name: string): boolean {
+  try {
+    return anchoredGlob(glob).test(name);
+  } catch (err) {
+    if (err instanceof GlobSyntaxError) return true;
+    throw err;
+  }
+}

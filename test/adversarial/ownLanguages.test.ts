@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { BashChecker } from '../../src/permissions/bash/checker';
 import { sqlWords } from '../../src/permissions/bash/sqlProgram';
-import { bashEngine, runBash, tempDir } from './support';
+import { bashEngine, hasProgram, runBash, tempDir } from './support';
 
 const checker = new BashChecker();
 before(() => checker.ready());
@@ -26,14 +26,7 @@ function verdicts(commands: string[]): Record<string, string> {
 }
 const all = (commands: string[], behavior: string) => Object.fromEntries(commands.map((c) => [c, behavior]));
 
-const has = (program: string) => {
-  try {
-    execFileSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
+const has = hasProgram;
 
 describe('ssh, scp and sftp: settings that run programs or load code', () => {
   const asks = [

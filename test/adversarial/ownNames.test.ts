@@ -6,21 +6,13 @@
 // program not known to write only what its words name asks when such a link sits where it
 // writes; one that writes in every folder it walks has them all looked through.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { BashChecker } from '../../src/permissions/bash/checker';
-import { bashEngine, runBash, tempDir } from './support';
+import { bashEngine, hasProgram, runBash, tempDir } from './support';
 
-const has = (program: string) => {
-  try {
-    execFileSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
+const has = hasProgram;
 
 const checker = new BashChecker();
 before(() => checker.ready());

@@ -1,4 +1,5 @@
 // Helpers for the adversarial findings: real tools, real permissions, real bash, real files.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,4 +28,14 @@ export async function runBash(cwd: string, command: string): Promise<ToolResult>
   const parsed = bashTool.parse({ command });
   if (!parsed.ok) throw new Error(parsed.error);
   return bashTool.call(parsed.value, { cwd, signal: new AbortController().signal });
+}
+
+/** Whether a program is installed here: a test that shows a danger for real runs only where it can. */
+export function hasProgram(program: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }

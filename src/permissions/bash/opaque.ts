@@ -1,4 +1,4 @@
-import { anchoredGlob, GlobSyntaxError } from '../../tools/glob';
+import { mayMatchName } from '../../tools/glob';
 import { commandBase, fromEnvironment, type Opaque } from './commands';
 import { denyMatches, type BashPattern } from './rules';
 
@@ -64,7 +64,7 @@ export function opaqueMayRun(p: BashPattern, o: Opaque, mentions: ReadonlySet<st
     if (shape?.kind === 'glob' && program !== undefined) {
       // A glob becomes the names of files it matches; it matters only if it could match the program's name.
       const last = shape.text.split('/').at(-1) ?? '';
-      if (!globMayMatch(last, program)) {
+      if (!mayMatchName(last, program)) {
         stream.push(COMPUTED);
         continue;
       }
@@ -80,12 +80,3 @@ export function opaqueMayRun(p: BashPattern, o: Opaque, mentions: ReadonlySet<st
   return undefined;
 }
 
-/** Whether a glob may match a name, by RE2 (linear time: a word like `*a*a*a*b` cannot stall); one it cannot read may. */
-function globMayMatch(glob: string, name: string): boolean {
-  try {
-    return anchoredGlob(glob).test(name);
-  } catch (err) {
-    if (err instanceof GlobSyntaxError) return true;
-    throw err;
-  }
-}

@@ -48,13 +48,12 @@ export function mayFollowLinks(c: SimpleCommand): boolean {
   // A test runner or build tool runs the project's code, which reaches any file by itself once the rule lets it run.
   if (runsProjectCode(name)) return false;
   if (!LEAVES_LINKS.has(name)) return true;
-  const follows = FOLLOW_OPTIONS.get(name);
-  if (!follows) return false;
-  return c.words.some((given, i) => {
-    if (i === 0 || given === undefined) return false;
-    const w = asOptionWord(name, i, given);
-    return follows.some((o) => spellsOption(w, o));
-  });
+  return spellsAnyOption(c, name, FOLLOW_OPTIONS.get(name) ?? []);
+}
+
+/** Whether a word of `c` spells one of `options`, as `name`'s option parser reads it. */
+function spellsAnyOption(c: SimpleCommand, name: string, options: readonly string[]): boolean {
+  return options.length > 0 && c.words.some((given, i) => i > 0 && given !== undefined && options.some((o) => spellsOption(asOptionWord(name, i, given), o)));
 }
 
 /**
@@ -150,13 +149,7 @@ export function mayWriteOwnNames(c: SimpleCommand): boolean {
     const verb = at < 0 ? undefined : c.words[at];
     return verb === undefined || !GIT_NAMED_ONLY.has(verb);
   }
-  const own = OWN_NAMES_OPTIONS.get(name);
-  if (!own) return false;
-  return c.words.some((given, i) => {
-    if (i === 0 || given === undefined) return false;
-    const w = asOptionWord(name, i, given);
-    return own.some((o) => spellsOption(w, o));
-  });
+  return spellsAnyOption(c, name, OWN_NAMES_OPTIONS.get(name) ?? []);
 }
 
 /** A code runner used only to compile (`rustc`, `tsc`, `python -m py_compile`): it runs no code of the project's. */
