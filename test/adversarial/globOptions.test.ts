@@ -57,3 +57,22 @@ describe('pass 30 F2: globs asked of bash within a budget per decision', () => {
     assert.equal(bashEngine(ws, { allow: ['Bash(ls:*)'] }, checker).decide('ls f* *1').behavior, 'allow', 'a few globs still run');
   });
 });
+
+describe('pass 32 B1, B2, G1: braces and leading-dash globs that make options', () => {
+  it('asks under prefix rules', () => {
+    const ws = tempDir('braceopts');
+    writeFileSync(join(ws, '-R'), '');
+    writeFileSync(join(ws, 'f'), 'x\n');
+    const d = (c: string) => bashEngine(ws, { allow: ['Bash(grep:*)', 'Bash(sort:*)', 'Bash(split:*)', 'Bash(curl:*)', 'Bash(gcc:*)', 'Bash(ssh:*)', 'Bash(ls:*)', 'Bash(cat:*)'] }, checker).decide(c).behavior;
+    for (const c of ['grep {-R,SECRET}', 'grep SECRET -[R]', 'sort {--compress-program=sh,f}', 'split {--filter=sh,f}', 'curl {-K,cfg} http://x', 'gcc {-wrapper,./evil} -c m.c', 'ssh {-oProxyCommand=x,h}', 'grep x -*']) assert.equal(d(c), 'ask', c);
+    for (const c of ['ls {a,b}.txt', 'cat f.{txt,md}', 'cat {f,g}']) assert.equal(d(c), 'allow', c);
+  });
+
+  it('under Bash with a deny rule on a program, a brace handing it over asks', () => {
+    const ws = tempDir('braceopts-deny');
+    writeFileSync(join(ws, 'f'), 'x\n');
+    const d = (c: string) => bashEngine(ws, { allow: ['Bash'], deny: ['Bash(rm:*)'] }, checker).decide(c).behavior;
+    assert.notEqual(d("split {'--filter=rm -f keep',f}"), 'allow');
+    assert.equal(d('cat {f,g}'), 'allow');
+  });
+});

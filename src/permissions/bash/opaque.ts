@@ -1,4 +1,6 @@
 import { mayMatchName } from '../../tools/glob';
+import { braceWords } from './braces';
+import { GLOB_CHARS, unescapePattern } from './glob';
 import { commandBase, fromEnvironment, type Opaque } from './commands';
 import { denyMatches, type BashPattern } from './rules';
 
@@ -62,11 +64,15 @@ export function opaqueMayRun(p: BashPattern, o: Opaque, mentions: ReadonlySet<st
       continue;
     }
     if (shape?.kind === 'glob' && program !== undefined) {
-      // A glob becomes the names of files it matches; it matters only if it could match the program's name.
-      const last = shape.text.split('/').at(-1) ?? '';
-      if (!mayMatchName(last, program)) {
-        stream.push(COMPUTED);
-        continue;
+      // Braces make words of their own (`{'--filter=rm -f x',f}`): those are text as written;
+      // a glob becomes the names of files it matches, which matter only if one could be the program's name.
+      const words = braceWords(shape.pattern);
+      if (words !== undefined) {
+        const globs = words.filter((x) => GLOB_CHARS.test(x.replace(/\\./g, '')));
+        if (globs.every((g) => !mayMatchName(g.split('/').at(-1) ?? '', program))) {
+          for (const x of words) stream.push(...(globs.includes(x) ? [COMPUTED] : tokens(unescapePattern(x))));
+          continue;
+        }
       }
     }
     return `${name} is handed a word computed when it runs, which may name a program`;
