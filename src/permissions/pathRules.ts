@@ -6,7 +6,7 @@
 // A pattern that names a folder also covers everything in it. Relative patterns never reach
 // outside their root, so `Edit(*.md)` cannot match ~/.claude/CLAUDE.md.
 import { sep } from 'node:path';
-import { relativeWithin } from '../fs/paths';
+import { existingLocation, relativeWithin } from '../fs/paths';
 import { anchoredGlob, globToRegExp, type GlobMatcher } from '../tools/glob';
 
 export interface PathContext {
@@ -26,10 +26,24 @@ const toSlash = (p: string) => (sep === '/' ? p : p.split(sep).join('/'));
 /** Reads a rule's pattern; `root` is what `/path` is relative to. */
 export function parsePathPattern(pattern: string, ctx: PathContext, root: string = ctx.cwd): PathPattern {
   const p = toSlash(pattern.trim());
-  if (p.startsWith('//')) return { kind: 'absolute', glob: p.slice(1) };
-  if (p === '~' || p.startsWith('~/')) return { kind: 'absolute', glob: `${toSlash(ctx.home).replace(/\/$/, '')}${p.slice(1)}` };
+  if (p.startsWith('//')) return { kind: 'absolute', glob: realBase(p.slice(1)) };
+  if (p === '~' || p.startsWith('~/')) return { kind: 'absolute', glob: realBase(`${toSlash(ctx.home).replace(/\/$/, '')}${p.slice(1)}`) };
   if (p.startsWith('/')) return { kind: 'rooted', glob: p.slice(1), root };
   return { kind: 'relative', glob: p.replace(/^(\.\/)+/, ''), root: ctx.cwd };
+}
+
+/**
+ * An absolute glob with its literal folders as they really are: paths are judged where they
+ * really lead, so `Read(~/.ssh/**)` with a home reached through a link (`/home/me -> /data/me`)
+ * must name `/data/me/.ssh` to match anything (pass 34 A1).
+ */
+function realBase(glob: string): string {
+  const at = glob.search(/[*?[{\\]/);
+  const literal = at < 0 ? glob : glob.slice(0, glob.lastIndexOf('/', at) + 1);
+  const dir = literal.replace(/\/+$/, '');
+  if (!dir.startsWith('/') || dir === '') return glob;
+  const real = toSlash(existingLocation(dir));
+  return real === dir ? glob : `${real.replace(/\/$/, '')}${glob.slice(dir.length)}`;
 }
 
 /** The pattern and "everything inside what it names", as one test. */

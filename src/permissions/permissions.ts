@@ -101,7 +101,7 @@ export class Permissions implements PermissionEngine, SearchScope {
   }
 
   private ctx(): PathContext {
-    return (this.context ??= { cwd: realLocation(resolve(this.opts.cwd)), home: this.opts.home ?? homedir() });
+    return (this.context ??= { cwd: realLocation(resolve(this.opts.cwd)), home: realLocation(this.opts.home ?? homedir()) });
   }
 
   private warnOnce(message: string): void {

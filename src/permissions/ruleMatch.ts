@@ -54,7 +54,7 @@ export function patternMatches(rule: ParsedRule, subject: string, mode: RuleMode
 export type RuleMode = 'allow' | 'ask' | 'deny';
 
 function defaultContext(cwd: string): PathContext {
-  return { cwd: realLocation(resolve(cwd)), home: homedir() };
+  return { cwd: realLocation(resolve(cwd)), home: realLocation(homedir()) };
 }
 
 /**
