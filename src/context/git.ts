@@ -137,16 +137,21 @@ export async function takeGitSnapshot(cwd: string, opts: GitSnapshotOptions): Pr
   const repo = await findRepository(cwd);
   if (!repo) return undefined;
   if (!opts.trusted) return fromFiles(repo);
-  // A `.git` file or link that is not a verified worktree may point at another repository's
-  // data: git is started only where the guard Bash uses would let it (tools/gitReach.ts).
-  if (repo.gitDir === undefined && (await pointerRefusal(repo.dotGit, cwd).catch(() => 'unreadable'))) return fromFiles(repo);
+  // A `.git` file, link or folder may keep another repository's data (a `gitdir:` pointer,
+  // `commondir`, linked `refs`, alternates): its commits and names would go to the model as this
+  // repository's. A `.git` entry that is not a verified worktree is judged before git starts;
+  // otherwise git (which runs nothing the repository names) starts at once, as the judging walks
+  // the git folder, and its answer is dropped if the guard Bash uses refuses (tools/gitReach.ts).
+  const refused = pointerRefusal(repo.dotGit, cwd).catch(() => 'unreadable');
+  if (repo.gitDir === undefined && (await refused)) return fromFiles(repo);
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), timeoutMs);
   });
   try {
-    return await Promise.race([fromGit(repo, timeoutMs), deadline]);
+    const [snapshot, why] = await Promise.all([Promise.race([fromGit(repo, timeoutMs), deadline]), refused]);
+    return why ? fromFiles(repo) : snapshot;
   } finally {
     clearTimeout(timer);
   }

@@ -217,9 +217,9 @@ async function moduleGitDirs(repo: Located, workspace: string): Promise<{ dirs: 
 }
 
 /**
- * Why git must not be started on the repository whose `.git` entry this is (a file or a link
- * pointing at another repository's git data, or a work tree elsewhere), or undefined when its
- * pointers are git's own. For callers that start git on one known repository (the snapshot).
+ * Why git must not be started on the repository whose `.git` entry this is (a file, link or
+ * folder pointing at another repository's git data, or a work tree elsewhere), or undefined when
+ * its pointers are git's own. For callers that start git on one known repository (the snapshot).
  */
 export async function pointerRefusal(dotGit: string, workspace: string): Promise<string | undefined> {
   const repo = await locate(dotGit);
@@ -228,7 +228,9 @@ export async function pointerRefusal(dotGit: string, workspace: string): Promise
   const read = newConfigRead();
   for (const file of [join(repo.commonDir, 'config'), join(repo.gitDir, 'config.worktree'), join(repo.commonDir, 'config.worktree'), join(repo.gitDir, 'config')]) await readConfigFile(file, read);
   if (read.problems[0]) return read.problems[0];
-  return redirection(repo, read.entries, workspace);
+  // A `.git` folder too may keep its data elsewhere (`commondir`, linked `refs` or `objects`,
+  // alternates): git would print another repository's commits and names as this one's.
+  return (await redirection(repo, read.entries, workspace)) ?? (await dataOutside(repo, workspace));
 }
 
 /** What the repositories reachable from `cwd` (the workspace folder) tell git, and whether any points git out of the workspace. */
