@@ -8,12 +8,12 @@ import { placesMoved } from './bash/shellPlaces';
 import { linkRace } from './bash/linkRace';
 import { knowsWrites, pathArgs, type PathArg } from './bash/pathArgs';
 import { writesNamedInside } from './bash/unpacks';
-import { mayFollowLinks } from './bash/walkLinks';
-import { configFinding, defaultNamesFinding, servedFinding, walkFinding } from './linkFindings';
+import { mayFollowLinks, unnamedWrites } from './bash/walkLinks';
+import { configFinding, defaultNamesFinding, recursesHereFinding, servedFinding, walkFinding } from './linkFindings';
 import type { PathFinding, PathScope } from './pathScope';
 import { runsFedText } from './bash/optionModels';
 import { namesFromFile } from './bash/options';
-import { gitWritesTree, wholeTreeGit } from './bash/wholeTreeGit';
+import { wholeTreeGit } from './bash/wholeTreeGit';
 import { braceWords } from './bash/braces';
 import { bashGlob, GLOB_CHARS, unescapePattern } from './bash/glob';
 import { optionLikeMatch } from './bash/globOptions';
@@ -163,7 +163,7 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
   if (options) return { behavior: 'ask', reason: options };
   const served = servedFinding(commands, folders ?? [scope.cwd], scope);
   if (served) return served;
-  const config = configFinding(commands, folders ?? [scope.cwd], scope);
+  const config = configFinding(commands, folders ?? [scope.cwd], scope) ?? recursesHereFinding(commands, folders ?? [scope.cwd], scope);
   if (config) return config;
   const defaults = defaultNamesFinding(commands, folders ?? [scope.cwd], scope);
   if (defaults) return defaults;
@@ -207,9 +207,12 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
   }
   for (const c of commands) {
     const tree = wholeTreeGit(c);
-    const writes = gitWritesTree(c);
-    for (const folder of tree || writes ? (folders ?? [scope.cwd]) : []) {
-      const denied = (tree ? deniedFinding(tree, realLocation(folder), false, scope) : undefined) ?? (writes ? deniedTreeWrite(writes, realLocation(folder), scope) : undefined);
+    for (const folder of tree ? (folders ?? [scope.cwd]) : []) {
+      const denied = deniedFinding(tree!, realLocation(folder), false, scope);
+      if (denied) return denied;
+    }
+    for (const { writer, folder } of unnamedWrites(c, folders ?? [scope.cwd])) {
+      const denied = deniedTreeWrite(writer, realLocation(folder), scope);
       if (denied) return denied;
     }
   }
@@ -225,7 +228,7 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
 /** A git verb that rewrites files of the work tree no word names, in a folder holding files an Edit or Write deny rule covers. */
 function deniedTreeWrite(command: string, real: string, scope: PathScope): PathFinding | undefined {
   const rule = scope.deniedInside?.(real, true);
-  return rule ? { behavior: 'ask', reason: `${command} may rewrite files of ${real} no word names, which holds files the rule ${rule} denies writing.`, path: real, write: true } : undefined;
+  return rule ? { behavior: 'ask', reason: `${command} may write files of ${real} no word names, which holds files the rule ${rule} denies writing.`, path: real, write: true } : undefined;
 }
 
 function deniedFinding(command: string, real: string, write: boolean, scope: PathScope): PathFinding | undefined {
@@ -361,9 +364,8 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
     }
   }
   for (const c of [...a.commands, ...a.runs]) {
-    const writes = gitWritesTree(c);
-    for (const folder of writes ? folders : []) {
-      const denied = deniedTreeWrite(writes!, realLocation(folder), scope);
+    for (const { writer, folder } of unnamedWrites(c, folders, true)) {
+      const denied = deniedTreeWrite(writer, realLocation(folder), scope);
       if (denied) return denied;
     }
   }

@@ -1,12 +1,13 @@
 // Places a command reaches without naming them: links in a folder it walks, in the folder where
 // it writes files it names itself, in a folder it serves (see bash/walkLinks.ts), and the places
 // its configuration names (bash/tsconfig.ts).
-import { commandBase, type SimpleCommand } from './bash/commands';
-import { linkLeavingFolder, linkTakingOwnNames, servedFolder } from './bash/walkLinks';
+import { commandBase, spellsOption, type SimpleCommand } from './bash/commands';
+import { isFolderSync } from '../fs/stat';
+import { linkLeavingFolder, linkTakingOwnNames, mayFollowLinks, servedFolder } from './bash/walkLinks';
 import { kernelJoin, realLocation, within as isWithin } from '../fs/paths';
 import type { PathFinding, PathScope } from './pathScope';
 import { tsconfigFinding } from './bash/tsconfig';
-import { npmrcFinding } from './bash/runnerConfig';
+import { ctagsConfigFinding, npmrcFinding, pythonModuleFinding } from './bash/runnerConfig';
 
 /** A link leading outside the workspace inside a folder a command walks and may follow links in, or a folder too big to look through. */
 export function walkFinding(command: string, folder: string, inside: (real: string) => boolean): PathFinding | undefined {
@@ -48,9 +49,34 @@ export function configFinding(commands: readonly SimpleCommand[], folders: reado
   const within = { mayRead: (r: string) => read.some((root) => isWithin(root, r)), mayWrite: (r: string) => write.some((root) => isWithin(root, r)) };
   for (const c of commands) {
     for (const f of folders) {
-      const why = tsconfigFinding(c, f, within) ?? npmrcFinding(c, f, scope.home);
+      const why = tsconfigFinding(c, f, within) ?? npmrcFinding(c, f, scope.home) ?? ctagsConfigFinding(c, f) ?? pythonModuleFinding(c, f);
       if (why) return { behavior: 'ask', reason: `${why}.` };
     }
   }
   return undefined;
+}
+
+/**
+ * A program that may follow links, told to recurse with no folder given, walks the one it runs in
+ * (`ctags -R`, as `grep -R x` does): a committed link there leads it anywhere (pass 32 C2).
+ */
+export function recursesHereFinding(commands: readonly SimpleCommand[], folders: readonly string[], scope: PathScope): PathFinding | undefined {
+  const roots = scope.readRoots.map(realLocation);
+  for (const c of commands) {
+    if (!mayFollowLinks(c) || !recursesWithoutFolder(c, folders)) continue;
+    const name = commandBase(c.words[0]!);
+    for (const f of folders) {
+      const walked = walkFinding(name, realLocation(f), (r) => roots.some((root) => isWithin(root, r)));
+      if (walked) return walked;
+    }
+  }
+  return undefined;
+}
+
+function recursesWithoutFolder(c: SimpleCommand, folders: readonly string[]): boolean {
+  const words = c.words.slice(1);
+  const recurses = words.some((w) => w !== undefined && (spellsOption(w, '--recursive') || spellsOption(w, '--recurse') || /^-[A-Za-z]*R[A-Za-z]*$/.test(w)));
+  if (!recurses) return false;
+  // A folder among the words is walked and judged already.
+  return !words.some((w) => w !== undefined && !w.startsWith('-') && folders.some((f) => isFolderSync(kernelJoin(f, w))));
 }

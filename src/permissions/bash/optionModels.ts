@@ -132,6 +132,24 @@ const OPENSSL: Model = {
   longValues: set(''),
 };
 
+// kubectl's global options choose the cluster, the credentials and the settings file: a
+// `--kubeconfig` the clone ships runs the credential program it names, and `--server` with
+// `--certificate-authority` sends your token to any host (pass 32 K1, K2). Only options that
+// choose what is shown pass; `-o` with a template file reads one.
+const kubeOutput = (value: string) => !/file=/i.test(value);
+const KUBECTL: Model = {
+  flags: 'AwhfpW',
+  values: 'nlcLo',
+  checked: new Map([
+    ['o', kubeOutput],
+    ['--output', kubeOutput],
+  ]),
+  long: set(`all-namespaces watch watch-only show-labels no-headers show-kind ignore-not-found output-watch-events show-managed-fields
+    previous timestamps all-containers follow help prefix ignore-errors`),
+  longValues: set(`namespace selector field-selector sort-by label-columns chunk-size request-timeout context container since since-time
+    tail limit-bytes subresource raw template max-log-requests pod-running-timeout`),
+};
+
 const COMPILERS = /^(?:[\w.+]+-)?(?:gcc|g\+\+|c\+\+|cc|cpp|gfortran|clang|clang\+\+|clang-cpp)(?:-\d+(?:\.\d+)*)?$/;
 
 function modelOf(program: string): Model | undefined {
@@ -141,6 +159,7 @@ function modelOf(program: string): Model | undefined {
   if (program === 'scp') return SCP;
   if (program === 'sftp') return SFTP;
   if (program === 'openssl') return OPENSSL;
+  if (program === 'kubectl' || program === 'oc') return KUBECTL;
   return COMPILERS.test(program) ? GCC : undefined;
 }
 

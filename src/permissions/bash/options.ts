@@ -23,6 +23,8 @@ const CODE_RUNNERS: ReadonlySet<string> = new Set([
   'mvn', 'mvnw', 'sbt', 'dotnet', 'php', 'composer', 'java', 'perl', 'swift', 'mix', 'elixir', 'lua', 'Rscript', 'julia', 'cabal',
   'stack', 'zig', 'dart', 'flutter', 'jest', 'vitest', 'mocha', 'ava', 'tap', 'jasmine', 'karma', 'playwright', 'cypress', 'nx',
   'turbo', 'lerna', 'rush', 'eslint', 'prettier', 'tsc', 'webpack', 'vite', 'rollup', 'esbuild', 'babel',
+  // Infrastructure tools run the providers and modules the project names.
+  'terraform', 'tofu', 'terragrunt', 'pulumi', 'ansible-playbook',
 ]);
 
 /** Whether the program runs the project's code (scripts, tests, builds) once a rule lets it run. */
@@ -58,7 +60,15 @@ const RUNS_PROGRAM: ReadonlyMap<string, readonly string[]> = new Map([
   ['rsync', ['-e', '--rsh', '--rsync-path']],
   ['git', ['--upload-pack', '--receive-pack', '--exec', '--extcmd', '--open-files-in-pager', '-O', '--output', '--ext-diff', '--template', '--config', '--separate-git-dir']],
   ['find', ['-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls', '-delete']],
-  ['man', ['-P', '--pager', '-H', '--html']],
+  ['man', ['-P', '--pager', '-H', '--html', '-C', '--config-file', '-M', '--manpath', '-p', '--preprocessor']],
+  // find -exec under other names, pagers, diff programs, lexers loaded from a file, lesskey files that set LESSOPEN.
+  ...['fd', 'fdfind'].map((n): [string, string[]] => [n, ['-x', '--exec', '-X', '--exec-batch']]),
+  ...['bat', 'batcat'].map((n): [string, string[]] => [n, ['--pager', '--config-file']]),
+  ['less', ['--lesskey-src', '--lesskey-file', '-k', '--lesskey-content']],
+  ['sdiff', ['--diff-program']],
+  ['diff3', ['--diff-program']],
+  ['pygmentize', ['-x']],
+  ...['ctags', 'etags', 'ctags-universal', 'exuberant-ctags'].map((n): [string, string[]] => [n, ['--options', '--options-maybe', '-L']]),
   ['install', ['--strip-program']],
 ]);
 

@@ -1,5 +1,6 @@
 import { commandBase, type SimpleCommand } from './commands';
 import { readCappedSync } from '../../fs/read';
+import { isFolderSync, isLinkSync } from '../../fs/stat';
 import { existingLocation, kernelJoin } from '../../fs/paths';
 
 // npm, npx, pnpm and yarn read `.npmrc` from the folder they run in and every folder above it. A
@@ -63,4 +64,35 @@ export function npmrcDanger(text: string): string | undefined {
     if (/[`$]/.test(value)) return `setting ${key} holds a value that is expanded`;
   }
   return undefined;
+}
+
+/** Whether something (a file, folder or link) is at `path`. */
+const present = (path: string) => isLinkSync(path) || isFolderSync(path) || readCappedSync(path, { maxBytes: 1 }).ok;
+
+/**
+ * ctags reads option files from the folder it runs in (`.ctags.d/*.ctags`, `ctags.d/`, `.ctags`):
+ * a clone's options name any file to write (`-f ~/.bash_profile`) and any pattern to print (pass 32 C1).
+ */
+export function ctagsConfigFinding(c: SimpleCommand, folder: string): string | undefined {
+  const name = c.words[0] === undefined ? '' : commandBase(c.words[0]);
+  if (!['ctags', 'etags', 'ctags-universal', 'exuberant-ctags', 'uctags'].includes(name)) return undefined;
+  const found = ['.ctags.d', 'ctags.d', '.ctags', 'ctags.cnf', '.ctags.cnf'].map((f) => kernelJoin(folder, f)).find(present);
+  return found === undefined ? undefined : `${name} reads its options from ${found}, which may name any file it writes or reads`;
+}
+
+/**
+ * `python -m json.tool` imports the module from the folder it runs in first (sys.path[0]): a clone's
+ * `json/` or `http/` runs in place of the standard one (pass 32 M1). Also for `py_compile`,
+ * `compileall`, `http.server` and any `-m` a rule names.
+ */
+export function pythonModuleFinding(c: SimpleCommand, folder: string): string | undefined {
+  const name = c.words[0] === undefined ? '' : commandBase(c.words[0]);
+  if (!/^(python[\d.]*|py|pypy[\d.]*)$/.test(name)) return undefined;
+  const at = c.words.findIndex((w, i) => i > 0 && (w === '-m' || (w?.startsWith('-m') ?? false)));
+  if (at < 0) return undefined;
+  const module = c.words[at] === '-m' ? c.words[at + 1] : c.words[at]!.slice(2);
+  if (module === undefined) return `${name} runs a module named when it runs`;
+  const top = module.split('.')[0]!;
+  const found = [`${top}.py`, top, `${top}.pyc`, `${top}.so`].map((f) => kernelJoin(folder, f)).find(present);
+  return found === undefined ? undefined : `${name} -m ${module} imports ${found} from the folder it runs in, in place of the installed module`;
 }

@@ -75,10 +75,11 @@ export function tsconfigFinding(c: SimpleCommand, folder: string, scope: ConfigS
     }
   }
   if (config === undefined) return undefined;
-  return judgeConfig(config, scope, new Set());
+  return judgeConfig(config, scope, new Set(), kernelJoin(existingLocation(config), '..'));
 }
 
-function judgeConfig(file: string, scope: ConfigScope, seen: Set<string>): string | undefined {
+/** `startDir`: the folder of the config tsc started from, which `${configDir}` names in every config it extends. */
+function judgeConfig(file: string, scope: ConfigScope, seen: Set<string>, startDir: string): string | undefined {
   const real = existingLocation(file);
   if (seen.has(real)) return undefined;
   if (seen.size >= MAX_CONFIGS) return `tsc's configs extend one another more than ${MAX_CONFIGS} deep`;
@@ -94,7 +95,10 @@ function judgeConfig(file: string, scope: ConfigScope, seen: Set<string>): strin
   const outside = (value: unknown, write: boolean, what: string): string | undefined => {
     if (value === undefined) return undefined;
     if (typeof value !== 'string') return `tsc's config ${file} gives ${what} a value that is not a path`;
-    const place = existingLocation(kernelJoin(dir, value));
+    // TypeScript 5.5 fills in `${configDir}` with the folder of the config tsc started from; anything else in `${…}` is not read through.
+    const path = value.replace(/\$\{configDir\}/g, startDir);
+    if (path.includes('${')) return `tsc's config ${file} gives ${what} the value ${value}, whose \${…} the checks do not fill in`;
+    const place = existingLocation(kernelJoin(dir, path));
     return (write ? scope.mayWrite(place) : scope.mayRead(place)) ? undefined : `tsc's config ${file} names ${value} (${what}), which is outside the workspace`;
   };
   const list = (value: unknown, what: string, each: (v: unknown) => string | undefined): string | undefined => {
@@ -139,7 +143,7 @@ function judgeConfig(file: string, scope: ConfigScope, seen: Set<string>): strin
     if (typeof parent !== 'string') return `tsc's config ${file} extends something that is not a path`;
     const target = extendedConfig(dir, parent);
     if (target === undefined) continue;
-    const why = outside(target, false, 'extends') ?? judgeConfig(target, scope, seen);
+    const why = outside(target, false, 'extends') ?? judgeConfig(target, scope, seen, startDir);
     if (why) return why;
   }
   return undefined;

@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import { kernelJoin, realLocation } from '../../fs/paths';
 import { embedded } from './embedded';
 import { judgesUnpacking } from './unpacks';
+import { gitWritesTree } from './wholeTreeGit';
 
 // A folder inside the workspace may hold a committed link to anywhere (`sub/s -> ~/.ssh`). A
 // program that walks the folder and follows links reads or changes what the link leads to:
@@ -219,4 +220,33 @@ export function servedFolder(c: SimpleCommand): string | undefined {
   if (/^python[\d.]*$/.test(name) && words.some((w, i) => words[i - 1] === '-m' && (w === 'http.server' || w === 'SimpleHTTPServer'))) return valueOf(['-d', '--directory']) ?? '.';
   if (/^php[\d.]*$/.test(name) && words.some((w) => w === '-S' || (w?.startsWith('-S') ?? false))) return valueOf(['-t']) ?? '.';
   return undefined;
+}
+
+/** Compressors write beside their input a name made from it (`f.gz`, and `f` back from `f.gz`). */
+const COMPRESSORS: ReadonlySet<string> = new Set(['gzip', 'gunzip', 'bzip2', 'bunzip2', 'xz', 'unxz', 'lzma', 'unlzma', 'zstd', 'unzstd', 'lz4', 'unlz4', 'compress', 'uncompress', 'pigz', 'unpigz']);
+
+/** Copies of whole folders (`cp -r src/. .`, `rsync -a`): the names written are those inside the source. */
+function copiesFolders(c: SimpleCommand): boolean {
+  const name = c.words[0] === undefined ? '' : commandBase(c.words[0]);
+  if (!['cp', 'rsync', 'ditto', 'scp'].includes(name)) return false;
+  return c.words.some((w, i) => i > 0 && w !== undefined && (/^-[A-Za-z]*[rRa][A-Za-z]*$/.test(w) || spellsOption(w, '--recursive') || spellsOption(w, '--archive')));
+}
+
+/**
+ * The folders where `c` may write names no word of it gives, with what to call the writer: a git
+ * verb that rewrites the tree, a program writing names of its own (split's `xaa`, gzip's `.gz`,
+ * gunzip's name less `.gz`), a copy of whole folders (into each folder a word names too).
+ */
+export function unnamedWrites(c: SimpleCommand, folders: readonly string[], known = false): Array<{ writer: string; folder: string }> {
+  const name = c.words[0] === undefined ? 'the command' : commandBase(c.words[0]);
+  const git = gitWritesTree(c);
+  // `known`: only the programs known to (under Bash as a whole, where every program may run).
+  const own = known ? writesOwnNames(name) || COMPRESSORS.has(name) : mayWriteOwnNames(c);
+  const writer = git ?? (own || copiesFolders(c) ? name : undefined);
+  if (writer === undefined) return [];
+  const places = new Set(folders);
+  if (copiesFolders(c)) {
+    for (const f of folders) for (const w of c.words.slice(1)) if (w !== undefined && !w.startsWith('-') && isFolderSync(kernelJoin(f, w))) places.add(kernelJoin(f, w));
+  }
+  return [...places].map((folder) => ({ writer, folder }));
 }
