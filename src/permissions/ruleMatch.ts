@@ -1,3 +1,4 @@
+import { GlobSyntaxError } from '../tools/glob';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { sharedBashChecker, type BashChecker } from './bash/checker';
@@ -48,7 +49,15 @@ export function bashCommand(input: unknown): string {
 export function patternMatches(rule: ParsedRule, subject: string, mode: RuleMode, ctx: PathContext): boolean {
   const p = rule.pattern!;
   if (rule.exact) return subject === p;
-  return pathPatternMatches(parsePathPattern(p, ctx, rule.root), subject, mode !== 'allow');
+  try {
+    return pathPatternMatches(parsePathPattern(p, ctx, rule.root), subject, mode !== 'allow');
+  } catch (err) {
+    // A pattern no glob can be made of (a look-around, too long): one clone's bad deny rule ended
+    // every run (pass 33 A4). Deny-by-default: a deny or ask rule that cannot be read takes every
+    // file of its tool; an allow rule takes none. Loading such a rule also warns (permissions.ts).
+    if (err instanceof GlobSyntaxError) return mode !== 'allow';
+    throw err;
+  }
 }
 
 export type RuleMode = 'allow' | 'ask' | 'deny';

@@ -1,4 +1,5 @@
 // The syntax of a permission rule, as Claude Code writes them, so users' rules carry over.
+import { GlobSyntaxError, globToRegExp } from '../tools/glob';
 
 export interface ParsedRule {
   tool: string;
@@ -23,5 +24,19 @@ export function parseRule(source: string): ParsedRule {
   const m = RULE.exec(source.trim());
   if (!m) throw new RuleSyntaxError(`not a permission rule: ${JSON.stringify(source)} (expected Tool or Tool(pattern))`);
   const pattern = m[2]?.trim();
-  return { tool: m[1]!, pattern: pattern === '' || pattern === '*' ? undefined : pattern, source };
+  const tool = m[1]!;
+  // A file rule's pattern is compiled here, so that one no glob can be made of is said at load
+  // (and skipped, as a typo is), not thrown at the first file judged (pass 33 A4).
+  if (pattern && FILE_TOOLS.has(tool)) {
+    try {
+      globToRegExp(pattern.replace(/^(\/\/|~\/|\/)/, '') || '**');
+    } catch (err) {
+      if (err instanceof GlobSyntaxError) throw new RuleSyntaxError(`${source}: ${err.message}; the rule is ignored`);
+      throw err;
+    }
+  }
+  return { tool, pattern: pattern === '' || pattern === '*' ? undefined : pattern, source };
 }
+
+/** Tools whose rules name files by a glob. */
+const FILE_TOOLS: ReadonlySet<string> = new Set(['Read', 'Edit', 'Write', 'Grep', 'Glob', 'NotebookEdit', 'MultiEdit']);
