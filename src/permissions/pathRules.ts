@@ -6,7 +6,7 @@
 // A pattern that names a folder also covers everything in it. Relative patterns never reach
 // outside their root, so `Edit(*.md)` cannot match ~/.claude/CLAUDE.md.
 import { sep } from 'node:path';
-import { existingLocation, relativeWithin } from '../fs/paths';
+import { realLocation, relativeWithin } from '../fs/paths';
 import { anchoredGlob, globToRegExp, type GlobMatcher } from '../tools/glob';
 
 export interface PathContext {
@@ -42,7 +42,7 @@ function realBase(glob: string): string {
   const literal = at < 0 ? glob : glob.slice(0, glob.lastIndexOf('/', at) + 1);
   const dir = literal.replace(/\/+$/, '');
   if (!dir.startsWith('/') || dir === '') return glob;
-  const real = toSlash(existingLocation(dir));
+  const real = toSlash(realLocation(dir));
   return real === dir ? glob : `${real.replace(/\/$/, '')}${glob.slice(dir.length)}`;
 }
 
