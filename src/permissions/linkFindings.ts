@@ -7,7 +7,7 @@ import { linkLeavingFolder, linkTakingOwnNames, mayFollowLinks, servedFolder } f
 import { kernelJoin, realLocation, within as isWithin } from '../fs/paths';
 import type { PathFinding, PathScope } from './pathScope';
 import { tsconfigFinding } from './bash/tsconfig';
-import { ctagsConfigFinding, npmrcFinding, pythonModuleFinding } from './bash/runnerConfig';
+import { ctagsConfigFinding, javacProcessorFinding, npmrcFinding, pythonModuleFinding, rustToolchainFinding } from './bash/runnerConfig';
 
 /** A link leading outside the workspace inside a folder a command walks and may follow links in, or a folder too big to look through. */
 export function walkFinding(command: string, folder: string, inside: (real: string) => boolean): PathFinding | undefined {
@@ -49,7 +49,7 @@ export function configFinding(commands: readonly SimpleCommand[], folders: reado
   const within = { mayRead: (r: string) => read.some((root) => isWithin(root, r)), mayWrite: (r: string) => write.some((root) => isWithin(root, r)) };
   for (const c of commands) {
     for (const f of folders) {
-      const why = tsconfigFinding(c, f, within) ?? npmrcFinding(c, f, scope.home) ?? ctagsConfigFinding(c, f) ?? pythonModuleFinding(c, f);
+      const why = tsconfigFinding(c, f, within) ?? npmrcFinding(c, f, scope.home) ?? ctagsConfigFinding(c, f) ?? pythonModuleFinding(c, f) ?? javacProcessorFinding(c, f) ?? rustToolchainFinding(c, f);
       if (why) return { behavior: 'ask', reason: `${why}.` };
     }
   }

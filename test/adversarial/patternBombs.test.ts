@@ -43,6 +43,10 @@ describe('pass 31 F3: a gitignore-style pattern that backtracks for ever', () =>
     assert.deepEqual(child('paths', deepRepo()), { matched: false, plain: true });
   });
 
+  it('thousands of patterns, each within bounds, against long deep names: the match ends (pass 37 B1)', () => {
+    assert.deepEqual(child('many', deepRepo()), { matched: false, plain: true });
+  });
+
   it('runs of ** fold into one; a pattern with more than three is left out; ordinary ones stay', () => {
     assert.deepEqual(boundedPatterns(['a/**/**/**/b', '**/**/x', 'a/**/b/**/c/**/d/**/e', '**/node_modules/**', 'src/**/test/**/*.ts', '# comment', '']), ['a/**/b', '**/x', '**/node_modules/**', 'src/**/test/**/*.ts', '# comment', '']);
   });

@@ -150,6 +150,25 @@ const KUBECTL: Model = {
     tail limit-bytes subresource raw template max-log-requests pod-running-timeout`),
 };
 
+// gpg starts helper programs it is told of (`--agent-program`, `--dirmngr-program`,
+// `--photo-viewer`, `--exec-path`), reads settings and keyrings from files (`--options`,
+// `--homedir`, `--keyring`) and loads extensions (pass 35 G2). Only options that choose what is
+// decrypted, verified, listed or how it is printed pass.
+const GPG: Model = {
+  flags: 'abcdekKqsvnt',
+  values: 'oruz',
+  long: set(`armor decrypt encrypt sign clearsign clear-sign detach-sign verify list-keys list-public-keys list-secret-keys list-sigs
+    check-sigs fingerprint with-colons with-fingerprint with-subkey-fingerprint with-keygrip batch yes no quiet verbose no-tty symmetric
+    list-packets show-keys dearmor enarmor store version help no-default-recipient throw-keyids no-armor textmode`),
+  longValues: set(`recipient hidden-recipient local-user default-key output pinentry-mode passphrase passphrase-fd status-fd logger-fd
+    compress-level cipher-algo digest-algo print-md trust-model keyid-format`),
+};
+
+// ssh-keygen loads a library it is told of (`-D`, `-w`, `-O sk-provider=`), reads keys from a
+// token (`-K`) and writes the system's host keys (`-A`) (pass 35 K3). Only showing, hashing,
+// converting and making keys in files a word names passes.
+const SSH_KEYGEN: Model = { flags: 'lvqHyeiLBcphg', values: 'FfEtbCNPmnIVzsY', long: set(''), longValues: set('') };
+
 const COMPILERS = /^(?:[\w.+]+-)?(?:gcc|g\+\+|c\+\+|cc|cpp|gfortran|clang|clang\+\+|clang-cpp)(?:-\d+(?:\.\d+)*)?$/;
 
 function modelOf(program: string): Model | undefined {
@@ -160,6 +179,8 @@ function modelOf(program: string): Model | undefined {
   if (program === 'sftp') return SFTP;
   if (program === 'openssl') return OPENSSL;
   if (program === 'kubectl' || program === 'oc') return KUBECTL;
+  if (program === 'gpg' || program === 'gpg2') return GPG;
+  if (program === 'ssh-keygen') return SSH_KEYGEN;
   return COMPILERS.test(program) ? GCC : undefined;
 }
 

@@ -25,6 +25,8 @@ const CODE_RUNNERS: ReadonlySet<string> = new Set([
   'turbo', 'lerna', 'rush', 'eslint', 'prettier', 'tsc', 'webpack', 'vite', 'rollup', 'esbuild', 'babel',
   // Infrastructure tools run the providers and modules the project names.
   'terraform', 'tofu', 'terragrunt', 'pulumi', 'ansible-playbook',
+  // JVM compilers run the annotation processors and plugins their class path holds (javac is read through: runnerConfig.ts).
+  'kotlinc', 'scalac', 'groovyc',
 ]);
 
 /** Whether the program runs the project's code (scripts, tests, builds) once a rule lets it run. */
@@ -69,6 +71,8 @@ const RUNS_PROGRAM: ReadonlyMap<string, readonly string[]> = new Map([
   ['diff3', ['--diff-program']],
   ['pygmentize', ['-x']],
   ...['ctags', 'etags', 'ctags-universal', 'exuberant-ctags'].map((n): [string, string[]] => [n, ['--options', '--options-maybe', '-L']]),
+  // binutils load a linker plugin (a shared library) by name.
+  ...['nm', 'ar', 'ranlib', 'gcc-nm', 'gcc-ar', 'gcc-ranlib', 'llvm-nm', 'llvm-ar', 'llvm-ranlib', 'objdump', 'size', 'strings'].map((n): [string, string[]] => [n, ['--plugin']]),
   ['install', ['--strip-program']],
 ]);
 

@@ -1,6 +1,7 @@
 import { commandBase, type SimpleCommand } from './commands';
 import { readCappedSync } from '../../fs/read';
 import { isFolderSync, isLinkSync } from '../../fs/stat';
+import { folderNamesSync } from '../../fs/list';
 import { existingLocation, kernelJoin } from '../../fs/paths';
 
 // npm, npx, pnpm and yarn read `.npmrc` from the folder they run in and every folder above it. A
@@ -80,19 +81,84 @@ export function ctagsConfigFinding(c: SimpleCommand, folder: string): string | u
   return found === undefined ? undefined : `${name} reads its options from ${found}, which may name any file it writes or reads`;
 }
 
+/** `-m` modules that run the project's code anyway (tests, checkers, installers): their rules say so. */
+const RUNS_PROJECT: ReadonlySet<string> = new Set(['pytest', 'unittest', 'nose2', 'doctest', 'coverage', 'mypy', 'pylint', 'flake8', 'black', 'ruff', 'isort', 'pip', 'build', 'twine', 'tox', 'nox', 'hatch', 'poetry', 'uv', 'behave', 'django', 'flask', 'uvicorn', 'gunicorn']);
+
 /**
- * `python -m json.tool` imports the module from the folder it runs in first (sys.path[0]): a clone's
- * `json/` or `http/` runs in place of the standard one (pass 32 M1). Also for `py_compile`,
- * `compileall`, `http.server` and any `-m` a rule names.
+ * `python -m json.tool` and `pydoc json` put the folder they run in first on the import path: a
+ * clone's `json/`, or its `argparse.py` or any other module the tool imports, runs in place of
+ * the installed one (pass 32 M1, pass 35 M2, P2). Which modules a tool imports is not known, so a
+ * folder holding any Python module or package asks, unless the module is one that runs the
+ * project's code anyway.
  */
 export function pythonModuleFinding(c: SimpleCommand, folder: string): string | undefined {
   const name = c.words[0] === undefined ? '' : commandBase(c.words[0]);
-  if (!/^(python[\d.]*|py|pypy[\d.]*)$/.test(name)) return undefined;
-  const at = c.words.findIndex((w, i) => i > 0 && (w === '-m' || (w?.startsWith('-m') ?? false)));
-  if (at < 0) return undefined;
-  const module = c.words[at] === '-m' ? c.words[at + 1] : c.words[at]!.slice(2);
-  if (module === undefined) return `${name} runs a module named when it runs`;
-  const top = module.split('.')[0]!;
-  const found = [`${top}.py`, top, `${top}.pyc`, `${top}.so`].map((f) => kernelJoin(folder, f)).find(present);
-  return found === undefined ? undefined : `${name} -m ${module} imports ${found} from the folder it runs in, in place of the installed module`;
+  let module: string | undefined;
+  if (/^pydoc[\d.]*$/.test(name)) module = 'pydoc';
+  else if (/^(python[\d.]*|py|pypy[\d.]*)$/.test(name)) {
+    const at = c.words.findIndex((w, i) => i > 0 && (w === '-m' || (w?.startsWith('-m') ?? false)));
+    if (at < 0) return undefined;
+    module = c.words[at] === '-m' ? c.words[at + 1] : c.words[at]!.slice(2);
+    if (module === undefined) return `${name} runs a module named when it runs`;
+  } else return undefined;
+  if (RUNS_PROJECT.has(module.split('.')[0]!)) return undefined;
+  const listed = folderNamesSync(folder, 10_000);
+  if (!listed) return undefined;
+  if (listed.capped) return `${name} imports modules from ${folder} first, too big to look through for Python modules`;
+  const local = listed.names.find((n) => /\.(py|pyc|pyw|so|pyd)$/.test(n) || present(kernelJoin(kernelJoin(folder, n), '__init__.py')));
+  return local === undefined ? undefined : `${name}${module === 'pydoc' ? '' : ` -m ${module}`} imports modules from the folder it runs in first, which holds ${local}: it may run in place of a module the tool imports`;
+}
+
+/**
+ * javac runs the annotation processors it finds on its class path (`.` unless told), named by a
+ * `META-INF/services/javax.annotation.processing.Processor` file: a clone's processor ran at
+ * `javac A.java` (pass 35 J1). Unless `-proc:none`, a class path folder holding one, a jar
+ * (unread here), a processor path or a class path computed when it runs asks.
+ */
+export function javacProcessorFinding(c: SimpleCommand, folder: string): string | undefined {
+  const name = c.words[0] === undefined ? '' : commandBase(c.words[0]);
+  if (name !== 'javac') return undefined;
+  const words = c.words.slice(1);
+  if (words.includes('-proc:none')) return undefined;
+  let classPath: string[] = ['.'];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    if (w === undefined) return 'javac is given a word computed when it runs, which may set where it finds annotation processors';
+    if (['-processorpath', '--processor-path', '--processor-module-path', '-processor', '-Xplugin'].some((o) => w === o || w.startsWith(`${o}:`) || w.startsWith(`${o}=`))) return `javac ${w} runs annotation processors or plugins it loads`;
+    if (w === '-cp' || w === '-classpath' || w === '--class-path') {
+      const v = words[++i];
+      if (v === undefined) return 'javac is given a class path computed when it runs';
+      classPath = v.split(':');
+    } else if (w.startsWith('--class-path=')) classPath = w.slice('--class-path='.length).split(':');
+  }
+  for (const entry of classPath) {
+    if (entry === '' || entry.includes('*') || /\.(jar|zip)$/i.test(entry)) return `javac may run annotation processors from ${entry || 'the folder it runs in'} on its class path; give -proc:none to compile only`;
+    const services = kernelJoin(kernelJoin(kernelJoin(kernelJoin(folder, entry), 'META-INF'), 'services'), 'javax.annotation.processing.Processor');
+    if (present(services)) return `javac runs the annotation processors ${services} names`;
+  }
+  return undefined;
+}
+
+/**
+ * rustup's proxies (`cargo`, `rustc`, `rustfmt`, `rustdoc`, `clippy-driver`, `rust-analyzer`…)
+ * take their toolchain from a `rust-toolchain(.toml)` in the folder or above: one whose `path`
+ * names a toolchain in the clone runs the clone's programs (pass 35 U1).
+ */
+export function rustToolchainFinding(c: SimpleCommand, folder: string): string | undefined {
+  const name = c.words[0] === undefined ? '' : commandBase(c.words[0]);
+  if (!/^(cargo|cargo-\w+|rustc|rustfmt|rustdoc|rustup|clippy-driver|rust-analyzer|rust-gdb|rust-gdbgui|rust-lldb|rls|miri)$/.test(name)) return undefined;
+  let dir = folder;
+  for (let level = 0; level < MAX_LEVELS; level++) {
+    for (const file of ['rust-toolchain.toml', 'rust-toolchain']) {
+      const read = readCappedSync(kernelJoin(dir, file), { maxBytes: 16 * 1024 });
+      if (!read.ok) continue;
+      const text = read.bytes.toString('utf8');
+      // A channel name picks one of your installed toolchains; a path (or anything else) picks programs.
+      if (read.capped || /^\s*path\s*=/m.test(text) || (file === 'rust-toolchain' && !/^\s*(\[|[\w.-]+\s*$)/.test(text))) return `${name} takes its toolchain from ${kernelJoin(dir, file)}, which may name programs in the workspace`;
+    }
+    const up = kernelJoin(dir, '..');
+    if (existingLocation(up) === existingLocation(dir)) return undefined;
+    dir = up;
+  }
+  return undefined;
 }
