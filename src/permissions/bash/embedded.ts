@@ -18,6 +18,10 @@ export function embedded(word: string): string[] {
   for (const w of [...out]) {
     const bare = w.replace(/^[@<]/, '');
     out.add(bare);
+    // The aws CLI reads `file://` and `fileb://` values as paths and puts the home for `~` itself
+    // (`--cli-input-json file://~/.ssh/id_rsa`), and takes one without a leading slash as relative.
+    const aws = /^fileb?:\/\/((?:~|\.{1,2})(?:\/.*)?|[^/].*)$/i.exec(bare);
+    if (aws) out.add(aws[1]!);
     // curl leaves out a file: URL's query and fragment.
     const url = /^file:(?:\/\/[^/?#]*)?(\/[^?#]*)?/i.exec(bare);
     if (url) {

@@ -1,3 +1,7 @@
+// Why this file is long: it is the table of options by which common programs run other programs,
+// read lists of file names or load code, per program, read through the one reader of option
+// spellings (spellsOption); split by program, each part would need that reading again.
+
 import { asOptionWord, commandBase, fromEnvironment, spellsOption, type SimpleCommand } from './commands';
 import type { BashPattern } from './rules';
 import { roffFile, scriptDanger } from './scriptTools';
@@ -60,7 +64,7 @@ const RUNS_PROGRAM: ReadonlyMap<string, readonly string[]> = new Map([
   ['tar', ['--to-command', '-I', '--use-compress-program', '--checkpoint-action', '--info-script', '--new-volume-script', '-F', '--rsh-command', '--rmt-command']],
   ['zip', ['-TT', '--unzip-command']],
   ['rsync', ['-e', '--rsh', '--rsync-path']],
-  ['git', ['--upload-pack', '--receive-pack', '--exec', '--extcmd', '--open-files-in-pager', '-O', '--output', '--ext-diff', '--template', '--config', '--separate-git-dir']],
+  ['git', ['--upload-pack', '--receive-pack', '--exec', '--extcmd', '--open-files-in-pager', '-O', '--output', '--ext-diff', '--template', '--config', '--separate-git-dir', '--stdin-paths']],
   ['find', ['-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls', '-delete']],
   ['man', ['-P', '--pager', '-H', '--html', '-C', '--config-file', '-M', '--manpath', '-p', '--preprocessor']],
   // find -exec under other names, pagers, diff programs, lexers loaded from a file, lesskey files that set LESSOPEN.
@@ -71,6 +75,12 @@ const RUNS_PROGRAM: ReadonlyMap<string, readonly string[]> = new Map([
   ['diff3', ['--diff-program']],
   ['pygmentize', ['-x']],
   ...['ctags', 'etags', 'ctags-universal', 'exuberant-ctags'].map((n): [string, string[]] => [n, ['--options', '--options-maybe', '-L']]),
+  // A shell told `-n` runs nothing until `+n` (or an option file) undoes it.
+  ...['bash', 'sh', 'dash', 'zsh', 'ksh', 'mksh'].map((n): [string, string[]] => [n, ['+n', '+o', '-o', '+O', '-O', '--rcfile', '--init-file', '-c', '-i', '-l', '--login', '-s']]),
+  // The JDK's tools hand `-J…` to the JVM they start (`-J-javaagent:evil.jar`).
+  ...['javap', 'keytool', 'jar', 'javadoc', 'jdeps', 'jshell', 'jlink', 'jcmd', 'jps', 'jstat', 'jstack', 'jmap', 'jinfo', 'jarsigner', 'jdeprscan', 'jpackage', 'serialver', 'rmic', 'jconsole'].map((n): [string, string[]] => [n, ['-J']]),
+  // cscope reads the files a name list holds; git hash-object the paths on its input.
+  ['cscope', ['-i']],
   // binutils load a linker plugin (a shared library) by name.
   ...['nm', 'ar', 'ranlib', 'gcc-nm', 'gcc-ar', 'gcc-ranlib', 'llvm-nm', 'llvm-ar', 'llvm-ranlib', 'objdump', 'size', 'strings'].map((n): [string, string[]] => [n, ['--plugin']]),
   ['install', ['--strip-program']],

@@ -76,9 +76,11 @@ const present = (path: string) => isLinkSync(path) || isFolderSync(path) || read
  */
 export function ctagsConfigFinding(c: SimpleCommand, folder: string): string | undefined {
   const name = c.words[0] === undefined ? '' : commandBase(c.words[0]);
-  if (!['ctags', 'etags', 'ctags-universal', 'exuberant-ctags', 'uctags'].includes(name)) return undefined;
-  const found = ['.ctags.d', 'ctags.d', '.ctags', 'ctags.cnf', '.ctags.cnf'].map((f) => kernelJoin(folder, f)).find(present);
-  return found === undefined ? undefined : `${name} reads its options from ${found}, which may name any file it writes or reads`;
+  // cscope reads the files `cscope.files` lists (pass 35 C3).
+  const files = name === 'cscope' ? ['cscope.files'] : ['ctags', 'etags', 'ctags-universal', 'exuberant-ctags', 'uctags'].includes(name) ? ['.ctags.d', 'ctags.d', '.ctags', 'ctags.cnf', '.ctags.cnf'] : [];
+  if (files.length === 0) return undefined;
+  const found = files.map((f) => kernelJoin(folder, f)).find(present);
+  return found === undefined ? undefined : `${name} reads ${found}, which may name any file it writes or reads`;
 }
 
 /** `-m` modules that run the project's code anyway (tests, checkers, installers): their rules say so. */

@@ -49,6 +49,9 @@ export function tsconfigFinding(c: SimpleCommand, folder: string, scope: ConfigS
   if (at < 0) return undefined;
   const words = c.words.slice(at + 1);
   if (words.some((w) => w === undefined)) return undefined; // a computed word is judged elsewhere
+  // A response file holds options no check reads (`--outDir ../x`).
+  const response = words.find((w) => w!.startsWith('@'));
+  if (response) return `tsc ${response} reads options from a file, which the checks do not read`;
   let project: string | undefined;
   let operands = false;
   for (let i = 0; i < words.length; i++) {

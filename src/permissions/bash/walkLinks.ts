@@ -225,6 +225,15 @@ export function servedFolder(c: SimpleCommand): string | undefined {
 /** Compressors write beside their input a name made from it (`f.gz`, and `f` back from `f.gz`). */
 const COMPRESSORS: ReadonlySet<string> = new Set(['gzip', 'gunzip', 'bzip2', 'bunzip2', 'xz', 'unxz', 'lzma', 'unlzma', 'zstd', 'unzstd', 'lz4', 'unlz4', 'compress', 'uncompress', 'pigz', 'unpigz']);
 
+/** A backup beside each file changed, named by a suffix (`sed -i.txt`, `cp -b -S .txt`): a name no word gives whole (pass 35 D2). */
+function backsUp(c: SimpleCommand): boolean {
+  const name = c.words[0] === undefined ? '' : commandBase(c.words[0]);
+  const words = c.words.slice(1);
+  if (name === 'sed' || name === 'perl') return words.some((w) => w !== undefined && (/^-[A-Za-z]*i.+$/.test(w) || /^--in-place=./.test(w)));
+  if (!['cp', 'mv', 'ln', 'install', 'rsync'].includes(name)) return false;
+  return words.some((w) => w !== undefined && (/^-[A-Za-z]*[bS]/.test(w) || spellsOption(w, '--backup') || spellsOption(w, '--suffix')));
+}
+
 /** Copies of whole folders (`cp -r src/. .`, `rsync -a`): the names written are those inside the source. */
 function copiesFolders(c: SimpleCommand): boolean {
   const name = c.words[0] === undefined ? '' : commandBase(c.words[0]);
@@ -242,7 +251,7 @@ export function unnamedWrites(c: SimpleCommand, folders: readonly string[], know
   const git = gitWritesTree(c);
   // `known`: only the programs known to (under Bash as a whole, where every program may run).
   const own = known ? writesOwnNames(name) || COMPRESSORS.has(name) : mayWriteOwnNames(c);
-  const writer = git ?? (own || copiesFolders(c) ? name : undefined);
+  const writer = git ?? (own || copiesFolders(c) || backsUp(c) ? name : undefined);
   if (writer === undefined) return [];
   const places = new Set(folders);
   if (copiesFolders(c)) {
