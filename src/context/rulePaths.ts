@@ -12,7 +12,7 @@ export type PathsField = { kind: 'none'; note?: string } | { kind: 'globs'; glob
 const MAX_PATTERNS = 1000;
 const MAX_BYTES = 4 * 1024 * 1024;
 /** Items of `paths:` read (lists and strings), whatever their braces: the frontmatter's own bound is the first. */
-const MAX_ITEMS = 10_000;
+const MAX_ITEMS = 1_000;
 
 /**
  * Reads `paths:`. No value, or a false one (`null`, `""`, `0`), or one that yields no glob (an
