@@ -5,7 +5,7 @@
 // A3: a rule's `paths:` globs were compiled again on every file read; they are kept.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { globsMatch, matcherBuilds } from '../../src/context/rulePaths';
+import { globsMatch, matcherBuilds, readPathsField } from '../../src/context/rulePaths';
 import { Permissions } from '../../src/permissions/permissions';
 import { createTools } from '../../src/tools/builtin';
 import type { Tool } from '../../src/tools/types';
@@ -33,5 +33,14 @@ describe("pass 33 A3: a rule's paths: globs", () => {
     const before = matcherBuilds();
     for (let i = 0; i < 50; i++) assert.equal(globsMatch(globs, `src/area${i}/x${i}.ts`), true);
     assert.equal(matcherBuilds() - before, 0);
+  });
+});
+
+describe("pass 36 B3: a rule's paths: holding thousands of items", () => {
+  it('is read to 1,000 items', () => {
+    const paths = Array.from({ length: 9000 }, (_, i) => `src/area${i}/**/*.ts`);
+    const field = readPathsField({ paths });
+    assert.equal(field.kind, 'globs');
+    assert.equal(field.kind === 'globs' ? field.globs.length : 0, 999);
   });
 });
