@@ -33,7 +33,21 @@ type GrepInput = z.output<typeof grepInput>;
  * The pattern under RE2 (re2js): matching time is linear in the line's length, so `(a+)+$` on a
  * long line cannot stall the host. RE2 has no look-around or back-references, like ripgrep.
  */
+/**
+ * RE2 is linear in the text but not in the pattern: its automaton grows with each counted
+ * repetition, and `.{1000}` twenty times took minutes over one 300 KB file, past Ctrl+C
+ * (pass 37 B3). The counts of one pattern may add up to this much.
+ */
+const MAX_REPEAT = 1000;
+
+function repeatTotal(pattern: string): number {
+  let total = 0;
+  for (const m of pattern.matchAll(/(?<!\\)\{(\d+)(?:,(\d*))?\}/g)) total += Math.max(Number(m[1]), Number(m[2] || 0));
+  return total;
+}
+
 function compile(i: Pick<GrepInput, 'pattern' | '-i'>): { test(line: string): boolean } {
+  if (repeatTotal(i.pattern) > MAX_REPEAT) throw new Error(`its repetition counts ({n}) add up to more than ${MAX_REPEAT}, which makes matching slow; use smaller counts`);
   return RE2JS.compile(RE2JS.translateRegExp(i.pattern), i['-i'] ? RE2JS.CASE_INSENSITIVE : 0);
 }
 
