@@ -198,7 +198,7 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
         }
         const dir = arg.write ? scope.protectedDir(abs, real) : undefined;
         if (dir) return { behavior: 'ask', reason: `${arg.command} writes ${real}, inside ${dir}; Threadline always asks before writing there.`, path: real, write: true };
-        const denied = deniedFinding(arg.command, real, arg.write, scope);
+        const denied = deniedFinding(arg.command, real, arg.write, scope) ?? deniedFinding(arg.command, lexicalJoin('/', abs), arg.write, scope);
         if (denied) return denied;
         const walked = walkers.has(arg) ? walkFinding(arg.command, real, (r) => (arg.write ? realRoots.write : realRoots.read).some((root) => isWithin(root, r))) : undefined;
         if (walked) return walked;
@@ -229,6 +229,19 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
 function deniedTreeWrite(command: string, real: string, scope: PathScope): PathFinding | undefined {
   const rule = scope.deniedInside?.(real, true);
   return rule ? { behavior: 'ask', reason: `${command} may write files of ${real} no word names, which holds files the rule ${rule} denies writing.`, path: real, write: true } : undefined;
+}
+
+/**
+ * A deny rule by the path as the command spells it (`~/.aws/credentials`) or where it really is:
+ * with `~/.aws` a link out of the home folder, a rule under `~` names only the spelling, which the
+ * Read tool judges too (pass 37 B2). Reads, and writes when `write`.
+ */
+function deniedSpelledOrReal(command: string, abs: string, real: string, write: boolean, scope: PathScope): PathFinding | undefined {
+  for (const p of new Set([real, lexicalJoin('/', abs)])) {
+    const denied = deniedFinding(command, p, false, scope) ?? (write ? deniedFinding(command, p, true, scope) : undefined);
+    if (denied) return denied;
+  }
+  return undefined;
 }
 
 function deniedFinding(command: string, real: string, write: boolean, scope: PathScope): PathFinding | undefined {
@@ -290,7 +303,7 @@ function wordFinding(c: SimpleCommand, folders: readonly string[], scope: PathSc
         if (dir) return { behavior: 'ask', reason: `${name} is given ${real}, inside ${dir}, and may write there; Threadline always asks before writing there.`, path: real, write: true };
         if (!special && existingLocation(abs) === real) {
           // A program whose writes are not known may write any word it is given (`dd of=f`, `install a f`).
-          const denied = deniedFinding(name, real, false, scope) ?? (unknownWrites || text !== w ? deniedFinding(name, real, true, scope) : undefined);
+          const denied = deniedSpelledOrReal(name, abs, real, unknownWrites || text !== w, scope);
           if (denied) return denied;
           const walked = mayFollowLinks(c) ? walkFinding(name, real, (r) => roots.some((root) => isWithin(root, r))) : undefined;
           if (walked) return walked;
@@ -325,7 +338,7 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
       const plain = lexicalJoin('/', abs);
       if (STREAMS.has(plain) || /^\/(proc|dev)(\/|$)/.test(plain)) continue;
       const real = realLocation(abs);
-      const denied = deniedFinding(command, real, false, scope) ?? (write ? deniedFinding(command, real, true, scope) : undefined);
+      const denied = deniedSpelledOrReal(command, abs, real, write, scope);
       if (denied) return denied;
       const walked = walks ? walkFinding(command, real, (r) => !deniedTarget(r)) : undefined;
       if (walked && !walked.reason.includes('too big')) return walked;
