@@ -348,12 +348,12 @@ export class Permissions implements PermissionEngine, SearchScope {
    * out of every allowed place. The rule sources are read once for the whole search (a search
    * finds thousands of files; reading them per file cost more than the walk).
    */
-  forSearch(): (real: string, realRoot: string) => boolean {
+  forSearch(): (real: string, realRoot: string, spelled?: string) => boolean {
     const c = this.collect();
     const ctx = this.ctx();
-    return (real, realRoot) => {
+    return (real, realRoot, spelled) => {
       if (isOwnProcessPath(real, 'agent')) return false;
-      if (c.deny.some((r) => READ_RULES.has(r.tool) && r.pattern !== undefined && patternMatches(r, real, 'deny', ctx))) return false;
+      if ([real, ...(spelled === undefined ? [] : [resolve(spelled)])].some((p) => c.deny.some((r) => READ_RULES.has(r.tool) && r.pattern !== undefined && patternMatches(r, p, 'deny', ctx)))) return false;
       return under(realRoot, real) !== undefined || this.readableIn(c, real);
     };
   }

@@ -82,17 +82,18 @@ export interface SearchScope {
    * The filter for one search, taking each found file's real path and the real path of the folder
    * the search started in. What it needs (rules, settings) it reads here, once, not per file.
    */
-  forSearch(): (real: string, realRoot: string) => boolean;
+  forSearch(): (real: string, realRoot: string, spelled?: string) => boolean;
 }
 
 /** Without a permission engine: only what really lies under the approved folder. */
 export const ROOT_ONLY: SearchScope = { forSearch: () => (real, realRoot) => within(realRoot, real) };
 
 /** The files of a walk that the scope lets through (judged where they really are), and how many it held back. */
-export function scopeFilter<T extends { real: string }>(files: readonly T[], realStart: string | undefined, scope: SearchScope): { kept: T[]; hidden: number } {
+export function scopeFilter<T extends { real: string; abs?: string }>(files: readonly T[], realStart: string | undefined, scope: SearchScope): { kept: T[]; hidden: number } {
   if (!realStart) return { kept: [], hidden: files.length };
   const mayShow = scope.forSearch();
-  const kept = files.filter((f) => mayShow(f.real, realStart));
+  // The path as found is judged too: a deny rule may name the link (`Read(./.env)` with `.env -> env/prod.env`).
+  const kept = files.filter((f) => mayShow(f.real, realStart, f.abs));
   return { kept, hidden: files.length - kept.length };
 }
 

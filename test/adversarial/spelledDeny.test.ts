@@ -31,3 +31,22 @@ describe('pass 37 B2: a deny rule that names a path through a link out of the ho
     }
   });
 });
+
+describe('pass 37 B2: a deny rule that names a link in the workspace', () => {
+  it('holds for Grep, Glob and Bash, not only Read', async () => {
+    const root = tempDir('spelled-env');
+    const ws = join(root, 'ws');
+    mkdirSync(join(ws, 'env'), { recursive: true });
+    writeFileSync(join(ws, 'env', 'prod.env'), 'DB_PASSWORD=TOPSECRET\n');
+    symlinkSync('env/prod.env', join(ws, '.env'));
+    const { createTools } = await import('../../src/tools/builtin');
+    const p = new Permissions({ cwd: ws, home: join(root, 'home'), rules: () => ({ allow: ['Bash(cat:*)', 'Bash(grep:*)', 'Bash(head:*)'], ask: [], deny: ['Read(./.env)'] }), trusted: () => true, bash: checker });
+    for (const command of ['cat .env', 'cat .e*', 'head .env', 'grep PASS .env']) assert.notEqual(p.decide({ tool: bashTool, input: { command } }).behavior, 'allow', command);
+    const grep = createTools({ searchScope: p }).find((t) => t.name === 'Grep')!;
+    const parsed = grep.parse({ pattern: 'TOPSECRET', output_mode: 'content' });
+    assert.ok(parsed.ok);
+    const r = await grep.call(parsed.value, { cwd: ws, signal: new AbortController().signal });
+    assert.doesNotMatch(r.content, /(^|\n)\.env:/, r.content);
+    assert.match(r.content, /left out/);
+  });
+});
