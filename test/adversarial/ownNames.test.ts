@@ -53,7 +53,8 @@ describe('pass 29 F3-F7: writes of names a program chooses, through a committed 
 
   it('the same commands run where no link leads out, and reading programs run beside such a link', () => {
     const clean = workspace({});
-    for (const [command] of cases) assert.equal(clean.decide(command), 'allow', command);
+    // Python's byte-compilers ask beside any module of the folder anyway (pass 35 M2: it is imported first).
+    for (const [command] of cases.filter(([c]) => !c.startsWith('python3'))) assert.equal(clean.decide(command), 'allow', command);
     const linked = workspace({ 'magic.mgc': 'victim', 'a/00Tree.html': 'k' });
     for (const command of ['ls -la', 'cat notes.txt', 'git status', 'file magic', 'tree -L 2']) assert.equal(linked.decide(command), 'allow', command);
   });
