@@ -21,7 +21,10 @@ export interface Target {
 
 export const TARGETS: Record<string, Target> = {
   'viewSync.bytesPerToken@2000': { max: 200, why: 'streaming cost stays flat with history' },
-  'bundles.hostBundleKB': { max: 1536, why: 'host bundle under 1.5 MB' },
+  // 1,536 until 27 November: that stop's Bash checks (option models for ssh, openssl, kubectl, gpg,
+  // ssh-keygen; sqlite3's SQL; tsconfig, .npmrc, ctags, rust-toolchain and javac readers) added
+  // 28 KiB of the host's own code, no new library.
+  'bundles.hostBundleKB': { max: 1600, why: 'host bundle under 1.6 MB' },
   'bundles.webviewGzipKB': { max: 170, why: 'webview small enough to load at once (160 before this wave; the restore and summarize panels, the MCP server list and approvals, and the slash menu added 4 KB gzipped)' },
   'activate.activateMs': { time: true, max: 50, why: 'activation out of the editor start-up path' },
   'mcp.firstRequestAddedMs': { max: 5, why: 'the first request does not wait for MCP servers: ten starting add nothing beyond noise to its time, same run' },
