@@ -10,6 +10,7 @@ import { sharedBashChecker, type BashChecker } from './bash/checker';
 import { oneDecision } from './bash/glob';
 import { deniedFilesFinding, outsideFinding, type PathScope } from './bashPaths';
 import { ownProcessFinding } from './bashProc';
+import { programTakingFromFolder } from './bash/untrustedFolder';
 import { isOwnProcessPath, ownProcessRefusal } from '../fs/ownProcess';
 import type { PermissionEngine, PermissionVerdict } from './permissionBroker';
 import { mcpAskReason, serverRule } from './mcpRules';
@@ -219,6 +220,9 @@ export class Permissions implements PermissionEngine, SearchScope {
       const denied = fileDenies && 'rules' in allowed && analysis && !('unavailable' in analysis) ? deniedFilesFinding(analysis, this.pathScope(c)) : undefined;
       if (denied?.behavior === 'deny') return { behavior: 'deny', reason: denied.reason };
       if (denied) return { behavior: 'ask', reason: denied.reason, why: { kind: 'bashFile', write: Boolean(denied.write), ...(denied.path ? { path: denied.path } : {}) } };
+      // An untrusted folder's files may steer what the rule allows (bash/untrustedFolder.ts).
+      const steered = 'rules' in allowed && !this.opts.trusted() && analysis && !('unavailable' in analysis) ? programTakingFromFolder(analysis) : undefined;
+      if (steered) return { behavior: 'ask', reason: `This folder is not trusted, and ${steered} may take settings or code from the folder it runs in.`, why: { kind: 'untrusted' } };
       if ('rules' in allowed) return { behavior: 'allow', reason: `Allowed by ${allowed.rules.map((r) => `${r.source}${from(r)}`).join(', ')}.` };
       return { behavior: 'ask', reason: allowed.reason, why: { kind: 'default' } };
     }

@@ -13,6 +13,7 @@ export type AskWhy =
   | { kind: 'askRule'; rule: { source: string } }
   | { kind: 'bashFile'; path?: string; write: boolean }
   | { kind: 'mcp' }
+  | { kind: 'untrusted' }
   | { kind: 'default'; path?: string };
 
 export type Verdict = PermissionVerdict & { why?: AskWhy };
@@ -65,6 +66,8 @@ export function refusal(v: Verdict, { tool, command }: { tool: Tool; command: st
       const ways = why.path && !why.write ? `${folderOption(why.path)} or ${exactCommand()}` : exactCommand();
       return `${v.reason} An allow rule that names a command lets it touch files inside the workspace only, and ${because}; allow it with ${ways}.`;
     }
+    case 'untrusted':
+      return `${v.reason} Your rules run only programs known to take nothing from an untrusted folder, and ${because}; trust the folder (${c.headless ? 'threadline trust, or --trust for this run' : "VS Code's Workspace Trust"}) to let them run it.`;
     case 'mcp':
       return `${v.reason} It needs permission, and ${because}; ${mcpAllowHint(tool, rule)}.`;
     default: {

@@ -33,8 +33,8 @@ const DETACHING: Array<[string, (s: string) => string]> = [
   ['nohup in the background', (s) => `nohup sleep ${s} >/dev/null 2>&1 & echo started`],
   ['disown', (s) => `sleep ${s} >/dev/null 2>&1 & disown; echo started`],
   ['a subshell that returns first (double fork)', (s) => `( sleep ${s} >/dev/null 2>&1 & ); echo started`],
-  ['setsid with a cleared environment in another folder', (s) => `cd / && setsid env -i /bin/sleep ${s} >/dev/null 2>&1 < /dev/null & echo started`],
-  ['a daemon: fork, setsid, fork, descriptors closed', (s) => `perl -MPOSIX -e 'fork and exit; POSIX::setsid(); fork and exit; chdir "/"; close STDIN; close STDOUT; close STDERR; %ENV = (); exec "sleep", "${s}"'; echo started`],
+  ['setsid with a cleared environment in another folder', (s) => `cd /tmp && setsid env -i /bin/sleep ${s} >/dev/null 2>&1 < /dev/null & echo started`],
+  ['a daemon: fork, setsid, fork, descriptors closed', (s) => `perl -MPOSIX -e 'fork and exit; POSIX::setsid(); fork and exit; chdir "/tmp"; close STDIN; close STDOUT; close STDERR; %ENV = (); exec "sleep", "${s}"'; echo started`],
   ['setsid inside bash -c inside nohup', (s) => `nohup bash -c 'setsid sleep ${s} &' >/dev/null 2>&1; echo started`],
 ];
 
@@ -45,7 +45,8 @@ describe('processes a Bash command detached do not outlive the CLI', { skip: pro
     const cwd = tmp('tl-detach-');
     standin.reset();
     standin.enqueue({ content: [{ type: 'tool_use', name: 'Bash', input: { command } }] }, { content: [{ type: 'text', text: 'Started it.' }] });
-    return startCli(['-p', 'start it', '--allowed-tools', 'Bash'], { cwd });
+    // Trusted for the run: untrusted, setsid, nohup and perl would be refused before they start.
+    return startCli(['-p', 'start it', '--allowed-tools', 'Bash', '--trust'], { cwd });
   }
 
   for (const [k, [name, command]] of DETACHING.entries()) {
@@ -53,7 +54,10 @@ describe('processes a Bash command detached do not outlive the CLI', { skip: pro
       const seconds = `${4000 + k}.${process.pid % 1000}`;
       const run = start(command(seconds));
       assert.equal(await run.exit, 0, run.err());
-      assert.match(JSON.stringify(standin.requests[1]?.body), /started/, 'the command ran');
+      // The tool result, not a refusal (which would quote the command's text).
+      const result = JSON.stringify((standin.requests[1]?.body as { messages?: Array<{ content: unknown }> } | undefined)?.messages?.at(-1)?.content);
+      assert.match(result, /started/, 'the command ran');
+      assert.doesNotMatch(result, /"is_error":true/, result);
       const gone = await waitFor(() => sleeping(seconds).length === 0, 5000);
       for (const pid of sleeping(seconds)) process.kill(pid, 'SIGKILL');
       assert.ok(gone, `sleep ${seconds} outlived the CLI`);

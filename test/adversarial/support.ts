@@ -14,9 +14,9 @@ export function tempDir(tag: string): string {
   return mkdtempSync(join(tmpdir(), `tl-adv-${tag}-`));
 }
 
-/** The permission engine as the agent builds it, with its own shell parser. */
-export function bashEngine(cwd: string, rules: Partial<PermissionRules>, checker = new BashChecker()) {
-  const permissions = new Permissions({ cwd, rules: () => ({ allow: [], ask: [], deny: [], ...rules }), trusted: () => true, bash: checker });
+/** The permission engine as the agent builds it, with its own shell parser; the CLI's, in a trusted folder unless told. */
+export function bashEngine(cwd: string, rules: Partial<PermissionRules>, checker = new BashChecker(), { trusted = true } = {}) {
+  const permissions = new Permissions({ cwd, rules: () => ({ allow: [], ask: [], deny: [], ...rules }), trusted: () => trusted, restrictedMode: () => false, bash: checker });
   return {
     permissions,
     decide: (command: string) => permissions.decide({ tool: bashTool, input: { command } }),

@@ -115,6 +115,11 @@ const INERT: ReadonlySet<string> = new Set([
   'bunzip2', 'xz', 'unxz', 'zstd', 'unzip',
 ]);
 
+/** Programs known never to run a word they are given, nor their input, as a command. */
+export function isInertProgram(name: string): boolean {
+  return INERT.has(name);
+}
+
 /** Commands whose arguments the checks already see into (wrappers, shells, eval, find…) or that are inert. */
 export function isKnownProgram(name: string): boolean {
   return INERT.has(name) || RUNNERS.has(name);
