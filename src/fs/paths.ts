@@ -164,6 +164,21 @@ export function existingLocation(abs: string): string {
 }
 
 /**
+ * `start` and each folder above it up to the root, at most `max` of them, as a program that looks
+ * for its settings file "here or above" walks: by where each really is, so the `..` of a linked
+ * folder is its target's parent, and the walk ends where `..` leads nowhere new.
+ */
+export function* foldersUp(start: string, max = 64): Generator<string> {
+  let dir = start;
+  for (let level = 0; level < max; level++) {
+    yield dir;
+    const up = kernelJoin(dir, '..');
+    if (existingLocation(up) === existingLocation(dir)) return;
+    dir = up;
+  }
+}
+
+/**
  * Where a path leads for the process that will open it: as `realLocation`, except that
  * `/proc/self` and `/proc/thread-self` are kept as written (`/etc/mtab -> /proc/self/mounts` is
  * the command's own mounts, not this process's).

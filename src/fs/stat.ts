@@ -55,6 +55,8 @@ function inspectSync(abs: string, opts: InspectOptions = {}): PathInfo {
 }
 
 export const isFolderSync = (abs: string): boolean => inspectSync(abs).kind === 'folder';
+/** A regular file, a link to one included (never a FIFO or device, never one of the agent's own /proc files). */
+export const isFileSync = (abs: string): boolean => inspectSync(abs).kind === 'file';
 export const isLinkSync = (abs: string): boolean => inspectSync(abs, { follow: false }).kind === 'link';
 
 /** Whether anything (a dangling link too) is at `abs`. */

@@ -5,16 +5,15 @@
 // Bash tool with real git in a workspace nobody trusted (git in Bash needs no trust), and checks
 // what git did.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { bashTool } from '../../src/tools/builtin/bash';
+import { committedRepo, gitIn } from '../support/gitRepo';
 
 const tmp = (p: string) => realpathSync(mkdtempSync(join(tmpdir(), p)));
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-C', cwd, ...args], { env: { PATH: process.env.PATH, HOME: cwd }, stdio: ['ignore', 'pipe', 'ignore'] }).toString();
+const git = gitIn;
 
 async function bash(command: string, cwd: string): Promise<{ content: string; isError?: boolean }> {
   const p = bashTool.parse({ command });
@@ -25,12 +24,7 @@ async function bash(command: string, cwd: string): Promise<{ content: string; is
 /** A workspace `<outer>/ws` holding a repository with one commit, and a secret beside it in `<outer>`. */
 function workspace(): { ws: string; secret: string } {
   const outer = tmp('tl-gitpath-');
-  const ws = join(outer, 'ws');
-  mkdirSync(ws);
-  git(ws, 'init', '-q');
-  writeFileSync(join(ws, 'a.txt'), 'a\n');
-  git(ws, 'add', 'a.txt');
-  git(ws, 'commit', '-qm', 'init');
+  const ws = committedRepo(join(outer, 'ws'), { 'a.txt': 'a\n' });
   const secret = join(outer, 'secret.txt');
   writeFileSync(secret, 'PATH-SECRET-LINE\n');
   return { ws, secret };

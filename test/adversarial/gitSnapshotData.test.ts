@@ -4,29 +4,17 @@
 // name and its file names. Bash's `git status` was refused there; the snapshot checked only a
 // `.git` file or link. It now judges every `.git` entry with the same guard.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { formatGitSnapshot, takeGitSnapshot } from '../../src/context/git';
 import { tempDir } from './support';
-
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=Victim Person', '-c', 'user.email=v@v', ...args], { cwd, stdio: 'ignore' });
+import { committedRepo } from '../support/gitRepo';
 
 function victimAndClone() {
   const root = tempDir('gitdata');
-  const victim = join(root, 'victim');
-  mkdirSync(victim);
-  git(victim, 'init', '-q');
-  writeFileSync(join(victim, 'private-plan.txt'), 'x');
-  git(victim, 'add', '.');
-  git(victim, 'commit', '-q', '-m', 'SECRET-COMMIT-SUBJECT');
-  const ws = join(root, 'ws');
-  mkdirSync(ws);
-  git(ws, 'init', '-q');
-  writeFileSync(join(ws, 'a.txt'), 'a');
-  git(ws, 'add', '.');
-  git(ws, 'commit', '-q', '-m', 'own commit');
+  const victim = committedRepo(join(root, 'victim'), { 'private-plan.txt': 'x' }, 'SECRET-COMMIT-SUBJECT');
+  const ws = committedRepo(join(root, 'ws'), { 'a.txt': 'a' }, 'own commit');
   return { victim, ws };
 }
 

