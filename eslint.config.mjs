@@ -102,6 +102,15 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { paths: [GRAY_MATTER], patterns: [{ group: ['vscode', 'node:*', 'fs', 'path', 'os', 'child_process'], message: 'shared/ runs in the webview too.' }] }],
     },
   },
+  // One JSON reader, bounded in nesting before it parses (src/fs/jsonText.ts): a value 20,000
+  // levels deep overflowed the stack in whatever read it next (pass 37 B4).
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/fs/jsonText.ts'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'JSON', property: 'parse', message: 'Use parseJson or parseJsonText from src/fs/jsonText.ts: they bound nesting first.' }],
+    },
+  },
   // The places that put the program together read top to bottom: a closure that uses a name made
   // further down is late binding (the agent's parts once reached each other through `self.agent!`,
   // the extension's handlers through names declared below them).

@@ -1,6 +1,7 @@
 import Anthropic, { type Middleware } from '@anthropic-ai/sdk';
 import { ApiError, classifyError } from './errors';
 import type { AssistantBlock, AssistantTurn, MessagesRequest, StreamObserver } from './types';
+import { MAX_JSON_DEPTH, nestsDeeperThan, parseJson } from '../fs/jsonText';
 
 export interface MessagesClientOptions {
   apiKey: string;
@@ -53,8 +54,13 @@ function toAssistantBlock(b: Anthropic.ContentBlock | undefined): AssistantBlock
   }
 }
 
-/** The API requires an object in history; anything else is kept for the tool to refuse clearly. */
+/**
+ * The API requires an object in history; anything else is kept for the tool to refuse clearly.
+ * One nested past the JSON bound is not kept at all: writing it into the next request recursed
+ * past the stack and ended the turn (pass 37 B4).
+ */
 function asToolInput(input: unknown): unknown {
+  if (nestsDeeperThan(input)) return { __malformed_input: `(an input nested deeper than ${MAX_JSON_DEPTH} levels)` };
   return typeof input === 'object' && input !== null && !Array.isArray(input) ? input : { __malformed_input: JSON.stringify(input) };
 }
 
@@ -228,7 +234,7 @@ export class MessagesClient {
 export function parseToolInput(raw: string): unknown {
   if (raw.trim() === '') return {};
   try {
-    const v: unknown = JSON.parse(raw);
+    const v: unknown = parseJson(raw);
     return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : { __malformed_input: raw };
   } catch {
     return { __malformed_input: raw };

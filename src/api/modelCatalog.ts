@@ -6,6 +6,7 @@ import { Emitter, type Event } from '../base/event';
 import type { IDisposable } from '../base/lifecycle';
 import { FALLBACK_MODELS } from './modelTable';
 import { resolveIn, resolveModel, type ModelFacts, type ModelInfo, type ModelOverrides, type Resolution } from './models';
+import { parseJson } from '../fs/jsonText';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 /** After a failed fetch, the next one waits this long (unless forced). */
@@ -201,7 +202,7 @@ export class ModelCatalog implements IDisposable {
     if (text === undefined) return undefined;
     let parsed: z.infer<typeof cacheSchema>;
     try {
-      parsed = cacheSchema.parse(JSON.parse(text));
+      parsed = cacheSchema.parse(parseJson(text));
     } catch (err) {
       this.opts.log?.(`ignoring the model cache ${this.opts.cachePath}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
       return undefined;

@@ -5,6 +5,7 @@ import { besideName, entryAt, makeDirs, moveEntry, readText, removeEmptyDir, rem
 import type { CheckpointInfo } from './ledger';
 import { sameContent, sameImage, type Image, type ManifestRecord } from './manifest';
 import { linkedPath, RestoreError, type PlannedFile, type RefusedFile, type RestorePlan } from './plan';
+import { parseJson } from '../fs/jsonText';
 
 export { RestoreError } from './plan';
 
@@ -92,7 +93,7 @@ export async function recoverRestore(core: StoreCore): Promise<RecoveryReport | 
   if (text === undefined) return undefined;
   let j: Journal;
   try {
-    j = JSON.parse(text) as Journal;
+    j = parseJson(text) as Journal;
   } catch {
     // Written atomically, so never torn; damaged some other way, it is set aside, not trusted.
     await moveEntry(journalPath(core), `${journalPath(core)}.damaged-${core.now()}`);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseJson } from '../fs/jsonText';
 
 /**
  * What a path held at one moment: nothing, a regular file (its bytes are the blob `h`), a
@@ -66,7 +67,7 @@ export function parseManifest(text: string): ParsedManifest {
     if (!line.trim()) continue;
     let value: unknown;
     try {
-      value = JSON.parse(line);
+      value = parseJson(line);
     } catch {
       skipped++;
       continue;

@@ -41,6 +41,30 @@ function lineColumn(text: string, offset: number): string {
   return `line ${line} column ${offset - before.lastIndexOf('\n')}`;
 }
 
+/** Whether a parsed value nests arrays and objects deeper than `limit`: walked without recursion, for a value some other parser made. */
+export function nestsDeeperThan(value: unknown, limit = MAX_JSON_DEPTH): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(v)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
+ * JSON.parse for every other reader (transcript lines, state files, a model's tool input, an MCP
+ * result): the same bound on nesting, checked before the parser runs, since what reads the value
+ * after it (a schema, JSON.stringify on the next request) recurses too and overflowed the stack on
+ * 20,000 levels (pass 37 B4). Throws a SyntaxError, as JSON.parse does, for text that is not JSON
+ * or nests deeper than MAX_JSON_DEPTH. Lint keeps JSON.parse itself to this module.
+ */
+export function parseJson(text: string): unknown {
+  if (nestingDepth(text, false, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw new SyntaxError(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+  return JSON.parse(text) as unknown;
+}
+
 /**
  * The value of a JSON text (a leading byte order mark allowed: editors on Windows write one), or
  * why not, in words that never quote the text. `comments`: VS Code's form (comments, trailing commas).

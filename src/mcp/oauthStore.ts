@@ -4,6 +4,7 @@
 import type { McpOAuthState } from './connection';
 import { readTextFile, updateStateFile } from './files';
 import { folderKey } from './trust';
+import { parseJson } from '../fs/jsonText';
 
 const MAX_BYTES = 4 * 1024 * 1024;
 
@@ -11,7 +12,7 @@ type Shape = Record<string, Record<string, McpOAuthState>>;
 
 function parse(text: string | undefined): Shape {
   try {
-    const v = text ? (JSON.parse(text) as unknown) : {};
+    const v = text ? (parseJson(text) as unknown) : {};
     return v && typeof v === 'object' && !Array.isArray(v) ? (v as Shape) : {};
   } catch {
     return {};

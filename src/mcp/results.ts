@@ -5,6 +5,7 @@ import type { ToolResultContentBlock } from '../api/types';
 import { IMAGE_TOKENS } from '../conversation/tokens';
 import type { ToolResult } from '../tools/types';
 import type { McpCallResult, McpContent } from './connection';
+import { parseJson } from '../fs/jsonText';
 
 /** Claude Code's default for MAX_MCP_OUTPUT_TOKENS: one result may fill at most this much of the window. */
 export const DEFAULT_MAX_RESULT_TOKENS = 25_000;
@@ -56,7 +57,7 @@ function readable(text: string): string {
   const t = text.trim();
   if (!(t.startsWith('{') || t.startsWith('['))) return text;
   try {
-    return JSON.stringify(JSON.parse(t), null, 2);
+    return JSON.stringify(parseJson(t), null, 2);
   } catch {
     return text;
   }

@@ -7,6 +7,7 @@ import type { McpServerConfig } from './config/types';
 import { needsApproval, needsTrust } from './config/types';
 import { readTextFile, updateStateFile } from './files';
 import { realLocation } from '../fs/paths';
+import { parseJson } from '../fs/jsonText';
 
 export type ApprovalDecision = 'approved' | 'denied';
 
@@ -43,7 +44,7 @@ export function folderKey(folder: string): string {
 function parse(text: string | undefined): FileShape {
   if (!text) return { version: 1, folders: {} };
   try {
-    const v = JSON.parse(text) as Partial<FileShape>;
+    const v = parseJson(text) as Partial<FileShape>;
     if (v && typeof v === 'object' && v.folders && typeof v.folders === 'object') return { version: 1, folders: v.folders };
   } catch {
     // A damaged file is read as empty: every project server asks again, which is the safe side.

@@ -2,6 +2,7 @@ import type { MessageParam } from '../api/types';
 import { readStateText } from '../fs/read';
 import { writeFileAtomic } from '../fs/write';
 import type { CoverageMarker } from '../compact/coverage';
+import { parseJson } from '../fs/jsonText';
 
 /**
  * What the session notes cover, kept next to them (`<notes>.coverage.json`, out of the notes
@@ -22,7 +23,7 @@ export async function readNotesCoverage(notesPath: string): Promise<NotesCoverag
   const text = await readStateText(coveragePath(notesPath));
   if (!text) return undefined;
   try {
-    const r = JSON.parse(text) as Partial<{ v: number; marker: Partial<CoverageMarker>; updatedAt: number; failed: string; at: number; seen: Partial<CoverageMarker> }>;
+    const r = parseJson(text) as Partial<{ v: number; marker: Partial<CoverageMarker>; updatedAt: number; failed: string; at: number; seen: Partial<CoverageMarker> }>;
     if (r.v !== 1) return undefined;
     const seen = asMarker(r.seen);
     const extra = seen ? { seen } : {};
@@ -45,7 +46,7 @@ export async function readMarker(path: string): Promise<CoverageMarker | undefin
   const text = await readStateText(path);
   if (!text) return undefined;
   try {
-    const r = JSON.parse(text) as Partial<{ v: number; marker: Partial<CoverageMarker> }>;
+    const r = parseJson(text) as Partial<{ v: number; marker: Partial<CoverageMarker> }>;
     if (r.v === 1 && r.marker && Number.isInteger(r.marker.count) && typeof r.marker.hash === 'string') return { count: r.marker.count!, hash: r.marker.hash };
   } catch {
     // A damaged record: read from the start again.

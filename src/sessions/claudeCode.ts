@@ -12,6 +12,7 @@ import { buildChain } from './claudeChain';
 import { convertChain } from './claudeConvert';
 import { lineStream, readClaudeTranscript, type ClaudeEntry, type ClaudeLine, type SkipCounts, type SkipReason } from './claudeTranscript';
 import { formatTokens } from '../shared/format';
+import { parseJson } from '../fs/jsonText';
 
 /** The variables Claude Code reads to find its folder. */
 export interface ClaudeEnv {
@@ -98,7 +99,7 @@ async function summaryOf(file: string, id: string): Promise<ClaudeSessionSummary
   for await (const raw of lineStream(file)) {
     let l: ClaudeLine;
     try {
-      l = JSON.parse(raw) as ClaudeLine;
+      l = parseJson(raw) as ClaudeLine;
     } catch {
       continue;
     }

@@ -1,4 +1,5 @@
 import { lineRecords } from '../fs/lines';
+import { parseJson } from '../fs/jsonText';
 
 /**
  * Reading a Claude Code transcript (`~/.claude/projects/<folder>/<session>.jsonl`) into the graph
@@ -150,7 +151,7 @@ export async function readClaudeTranscript(file: string): Promise<ClaudeTranscri
     t.lines++;
     let l: unknown;
     try {
-      l = JSON.parse(raw);
+      l = parseJson(raw);
     } catch {
       t.skips.malformed++;
       continue;

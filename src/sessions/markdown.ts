@@ -1,6 +1,7 @@
 import type { MessageParam } from '../api/types';
 import type { ViewMessage } from '../shared/viewState';
 import type { LoadedSession } from './transcript';
+import { parseJson } from '../fs/jsonText';
 
 /** The user's own words across the session, for search: the first 400 characters. */
 export function previewFrom(view: readonly ViewMessage[]): string {
@@ -51,7 +52,7 @@ export function archiveToMarkdown(jsonl: string): string {
     if (!line.trim()) continue;
     let m: MessageParam;
     try {
-      m = JSON.parse(line) as MessageParam;
+      m = parseJson(line) as MessageParam;
     } catch {
       out.push('> (an unreadable line was skipped)', '');
       continue;

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { readStateText } from '../fs/read';
 import { writeFileAtomic } from '../fs/write';
 import { assertSessionId } from './sessionStore';
+import { parseJson } from '../fs/jsonText';
 
 // Which session was open in this folder, kept in a file beside the transcripts rather than in
 // VS Code's global state: the state database is flushed late, and a killed editor loses it.
@@ -16,7 +17,7 @@ export async function readOpenSessionEntry(sessionsDir: string): Promise<{ id: s
   try {
     const text = await readStateText(join(sessionsDir, FILE));
     if (text === undefined) return undefined;
-    const { id, at } = JSON.parse(text) as { id?: unknown; at?: unknown };
+    const { id, at } = parseJson(text) as { id?: unknown; at?: unknown };
     return typeof id === 'string' ? { id: assertSessionId(id), at: typeof at === 'number' ? at : 0 } : undefined;
   } catch {
     return undefined;

@@ -9,6 +9,7 @@ import { Emitter } from '../base/event';
 import { previewFrom, titleFrom } from './markdown';
 import { sessionUiFile } from './sessionUiStore';
 import { assertSessionId, cutTornTail, isSessionId, loadSession, SessionError, type LoadedSession, type SessionEvent } from './transcript';
+import { parseJson } from '../fs/jsonText';
 
 // Callers import the transcript and markdown helpers from here too.
 export { archiveToMarkdown, previewFrom, sessionToMarkdown, titleFrom } from './markdown';
@@ -156,7 +157,7 @@ export class SessionStore {
   private async readIndex(): Promise<Map<string, SessionSummary>> {
     let list: unknown;
     try {
-      list = JSON.parse((await readStateText(join(this.dir, INDEX_FILE))) ?? '');
+      list = parseJson((await readStateText(join(this.dir, INDEX_FILE))) ?? '');
     } catch {
       // Missing or corrupt: it is derived data, mended from the transcripts by `list`.
       return new Map();

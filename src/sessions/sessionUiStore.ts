@@ -4,6 +4,7 @@ import { readStateText } from '../fs/read';
 import { writeFileAtomic } from '../fs/write';
 import { draftTooLong, EMPTY_SESSION_UI, newer, type SavedDraft, type SavedScroll, type SessionUi } from '../shared/sessionUi';
 import { assertSessionId, isSessionId, SessionError } from './transcript';
+import { parseJson } from '../fs/jsonText';
 
 const FOLDER = 'ui';
 const FRESH = 'fresh-session.json';
@@ -63,7 +64,7 @@ export class SessionUiStore {
     const text = await readStateText(this.file(id));
     if (text === undefined) return EMPTY_SESSION_UI;
     try {
-      const parsed = fileSchema.safeParse(JSON.parse(text));
+      const parsed = fileSchema.safeParse(parseJson(text));
       return parsed.success ? { draft: parsed.data.draft, scroll: parsed.data.scroll } : EMPTY_SESSION_UI;
     } catch {
       return EMPTY_SESSION_UI;
@@ -114,7 +115,7 @@ export class SessionUiStore {
   async readFresh(): Promise<{ id: string; at: number } | undefined> {
     let note: unknown;
     try {
-      note = JSON.parse((await readStateText(join(this.sessionsDir, FOLDER, FRESH))) ?? '');
+      note = parseJson((await readStateText(join(this.sessionsDir, FOLDER, FRESH))) ?? '');
     } catch {
       return undefined;
     }

@@ -8,6 +8,7 @@ import { SCHEMA_VERSION, type SessionEvent } from './events';
 import { withoutBlankText } from '../conversation/blankText';
 import { capToolResults, TOOL_RESULT_MAX_CHARS } from '../conversation/resultCap';
 import { repairToolPairing } from './historyRepair';
+import { parseJson } from '../fs/jsonText';
 
 export { SCHEMA_VERSION, type SessionEvent } from './events';
 
@@ -78,9 +79,9 @@ export async function loadSession(file: string): Promise<LoadedSession> {
     const line = rec.text;
     let raw: unknown;
     try {
-      raw = JSON.parse(line);
-    } catch {
-      skipped.push({ line: n, reason: 'not valid JSON (a torn or corrupt line)' });
+      raw = parseJson(line);
+    } catch (e) {
+      skipped.push({ line: n, reason: e instanceof Error && /nested deeper/.test(e.message) ? e.message : 'not valid JSON (a torn or corrupt line)' });
       continue;
     }
     const parsed = parseEvent(raw);

@@ -7,6 +7,7 @@ import type { AppState } from '../state/appState';
 import { subscribeSelector, type Store } from '../shared/store';
 import type { PermissionDecision, PermissionPromptView } from '../shared/viewState';
 import { summarizeChange } from '../tools/changeSummary';
+import { parseJson } from '../fs/jsonText';
 
 const PROPOSED_SCHEME = 'threadline-proposed';
 /** Set while a Write/Edit waits for review; the diff editor's Accept/Reject show on it. */
@@ -66,7 +67,7 @@ export class EditReview implements vscode.Disposable {
     if (!p || (p.toolName !== 'Write' && p.toolName !== 'Edit') || !p.input) return;
     let input: unknown;
     try {
-      input = JSON.parse(p.input);
+      input = parseJson(p.input);
     } catch {
       return;
     }

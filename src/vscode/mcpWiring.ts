@@ -21,6 +21,7 @@ import type { Store } from '../shared/store';
 import type { AppState } from '../state/appState';
 import { childEnv } from '../tools/childEnv';
 import { readMcpUserServers, readPermissionSettings } from './settings';
+import { parseJson } from '../fs/jsonText';
 
 export interface McpWiringDeps {
   context: vscode.ExtensionContext;
@@ -68,7 +69,7 @@ function oauthHost(context: vscode.ExtensionContext, cwd: string): McpOAuthHost 
   return {
     load: async (server) => {
       const v = await context.secrets.get(key(server));
-      return v ? (JSON.parse(v) as McpOAuthState) : undefined;
+      return v ? (parseJson(v) as McpOAuthState) : undefined;
     },
     save: async (server, state) => context.secrets.store(key(server), JSON.stringify(state)),
     open: async (url, server) => {
