@@ -3,7 +3,7 @@
 // (`rel.startsWith('..')`) reads a file named `..notes` as outside, and one that forgets
 // symlinks reads a link to ~/.ssh as inside.
 import { lstatSync, promises as fs, readlinkSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 
 const toSlash = (p: string) => (sep === '/' ? p : p.split(sep).join('/'));
 
@@ -190,6 +190,21 @@ export function procLocation(abs: string): string {
   } catch {
     return resolve(start);
   }
+}
+
+/**
+ * Where the name itself lies, as the kernel walks to it: the folder walked (links followed, `..`
+ * taken after them, /proc/self kept as in `procLocation`), then the last name as written, not
+ * followed. What a path is *called* where it ends: `x/../../dev/stdin` with `x -> a/b/c` is
+ * `a/dev/stdin`, not /dev/stdin; `node_modules/p/../../.env` through pnpm's links is the
+ * workspace's `.env` link, whatever it points at. Folding `..` as text (`resolve`) gets both
+ * wrong (pass 39 C4, C6).
+ */
+export function entryLocation(abs: string): string {
+  const start = kernelJoin(process.cwd(), abs).replace(/(?<=.)[\\/]+$/, '');
+  const name = basename(start);
+  if (name === '' || name === '.' || name === '..') return procLocation(start);
+  return join(procLocation(dirname(start)), name);
 }
 
 /**

@@ -19,7 +19,7 @@ import { bashGlob, GLOB_CHARS, unescapePattern } from './bash/glob';
 import { optionLikeMatch } from './bash/globOptions';
 import { quotePattern, type Shape } from './bash/words';
 import { isFolderSync } from '../fs/stat';
-import { existingLocation, kernelJoin, lexicalJoin, realLocation, upPastMissing, within as isWithin } from '../fs/paths';
+import { entryLocation, existingLocation, kernelJoin, lexicalJoin, realLocation, upPastMissing, within as isWithin } from '../fs/paths';
 import { embedded } from './bash/embedded';
 
 // Where the files a Bash command names really are: a command an allow rule let through must name
@@ -189,16 +189,18 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
       if (!isAbsolute(p) && folders === undefined) return { behavior: 'ask', reason: `${arg.command} is given ${p} after a cd to a folder known only when it runs.` };
       // Joined, not resolved: the program opens `link/../x` through the link, so `..` is the kernel's to take.
       for (const abs of isAbsolute(p) ? [p] : folders!.map((f) => kernelJoin(f, p))) {
-        if (STREAMS.has(lexicalJoin('/', abs))) continue;
+        // A stream, /proc or /dev by where the name lies, not by its text: `x/../../dev/stdin` may be a committed link (pass 39 C6).
+        const entry = entryLocation(abs);
+        if (STREAMS.has(entry)) continue;
         if (upPastMissing(abs)) return { behavior: 'ask', reason: `${arg.command} is given ${p}, whose \`..\` comes after a name that does not exist yet: where it leads depends on what is made there first.` };
         // /proc/self and /dev/fd resolve to this process here, not to the command's: judged as written.
-        const real = /^\/(proc|dev)(\/|$)/.test(lexicalJoin('/', abs)) ? lexicalJoin('/', abs) : realLocation(abs);
+        const real = /^\/(proc|dev)(\/|$)/.test(entry) ? entry : realLocation(abs);
         if (!(arg.write ? realRoots.write : realRoots.read).some((r) => isWithin(r, real))) {
           return { behavior: 'ask', reason: `${arg.command} ${arg.write ? 'writes' : 'reads'} ${real}, which is outside the workspace${arg.write ? '' : ' and the added folders'}.`, path: real, write: arg.write };
         }
         const dir = arg.write ? scope.protectedDir(abs, real) : undefined;
         if (dir) return { behavior: 'ask', reason: `${arg.command} writes ${real}, inside ${dir}; Threadline always asks before writing there.`, path: real, write: true };
-        const denied = deniedFinding(arg.command, real, arg.write, scope) ?? deniedFinding(arg.command, lexicalJoin('/', abs), arg.write, scope);
+        const denied = deniedFinding(arg.command, real, arg.write, scope) ?? deniedFinding(arg.command, entry, arg.write, scope) ?? deniedFinding(arg.command, lexicalJoin('/', abs), arg.write, scope);
         if (denied) return denied;
         const walked = walkers.has(arg) ? walkFinding(arg.command, real, (r) => (arg.write ? realRoots.write : realRoots.read).some((root) => isWithin(root, r))) : undefined;
         if (walked) return walked;
@@ -237,7 +239,8 @@ function deniedTreeWrite(command: string, real: string, scope: PathScope): PathF
  * Read tool judges too (pass 37 B2). Reads, and writes when `write`.
  */
 function deniedSpelledOrReal(command: string, abs: string, real: string, write: boolean, scope: PathScope): PathFinding | undefined {
-  for (const p of new Set([real, lexicalJoin('/', abs)])) {
+  // Where it really is, the name where it lies, and the text folded (more names can only deny more).
+  for (const p of new Set([real, entryLocation(abs), lexicalJoin('/', abs)])) {
     const denied = deniedFinding(command, p, false, scope) ?? (write ? deniedFinding(command, p, true, scope) : undefined);
     if (denied) return denied;
   }
@@ -284,7 +287,7 @@ function wordFinding(c: SimpleCommand, folders: readonly string[], scope: PathSc
       // `~+`, `~-`, `~user`: a folder bash looks up when it runs.
       if (spelled === undefined) return { behavior: 'ask', reason: `${name} is given ${text}, a folder bash looks up when it runs, which may be outside the workspace.` };
       for (const abs of isAbsolute(spelled) ? [spelled] : folders.map((f) => kernelJoin(f, spelled))) {
-        const plain = lexicalJoin('/', abs);
+        const plain = entryLocation(abs);
         if (STREAMS.has(plain)) continue;
         const special = /^\/(proc|dev)(\/|$)/.test(plain);
         // `/missing/../x`: a program that makes the folder first (`install -D`, `curl --create-dirs`),
@@ -335,7 +338,7 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
     // `~-`, `~+`, `~user`: folders bash looks up when it runs (an inherited OLDPWD may be the home).
     if (spelled === undefined) return ask(`gives ${command} ${text}, a folder bash looks up when it runs`);
     for (const abs of isAbsolute(spelled) ? [spelled] : folders.map((f) => kernelJoin(f, spelled))) {
-      const plain = lexicalJoin('/', abs);
+      const plain = entryLocation(abs);
       if (STREAMS.has(plain) || /^\/(proc|dev)(\/|$)/.test(plain)) continue;
       const real = realLocation(abs);
       const denied = deniedSpelledOrReal(command, abs, real, write, scope);
