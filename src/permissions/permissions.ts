@@ -277,7 +277,8 @@ export class Permissions implements PermissionEngine, SearchScope {
     for (const [root, p] of candidates) {
       const rel = under(root, p);
       const segments = (rel ?? p.split(sep).join('/')).split('/');
-      const hit = segments.find((s) => PROTECTED_DIRS.includes(s));
+      // By any case: `.GIT/hooks` is `.git/hooks` on a file system that folds case (pass 40 K1).
+      const hit = segments.find((s) => PROTECTED_DIRS.includes(s.toLowerCase()));
       if (hit) return `${hit}/`;
     }
     return undefined;

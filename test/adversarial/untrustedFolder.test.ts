@@ -84,3 +84,46 @@ describe('an untrusted folder through the CLI', () => {
     assert.ok(existsSync(join(r.cwd, 'RAN')), `npm test did not run: ${r.sent[1]}`);
   });
 });
+
+describe('pass 40: ways past the untrusted list, and what it let through', () => {
+  it('W1, W2: a program named by a path, or known only when it runs, asks untrusted whatever its base name', async () => {
+    const cwd = tmp('tl-untrusted-w1-');
+    const checker = new BashChecker();
+    await checker.ready();
+    const eng = bashEngine(cwd, { allow: ['Bash'] }, checker, { trusted: false });
+    for (const command of ['./ls', 'timeout 5 ./ls', 'env ./cat x', 'nohup ./ls', 'sub/../cat x', '~+/cat x', 'env *', 'timeout 5 *', 'nice *', 'xargs ./ls', '$X a']) {
+      const v = eng.decide(command);
+      assert.equal(v.behavior, 'ask', command);
+    }
+  });
+
+  it('W3: under Bash itself, the options by which git, tar, sort and rg run programs ask untrusted', async () => {
+    const cwd = tmp('tl-untrusted-w3-');
+    const checker = new BashChecker();
+    await checker.ready();
+    const eng = bashEngine(cwd, { allow: ['Bash'] }, checker, { trusted: false });
+    for (const command of [
+      "git -c alias.x='!python3 x.py' x", "git grep -O'python3 x.py' print", 'git -c core.fsmonitor=./x status', 'git --exec-path=. status', 'git difftool -x ./x',
+      'git rebase -x ./x main', 'git bisect run ./x', 'git submodule foreach ./x', 'tar -I ./x -xf a.tar', 'tar --to-command=./x -xf a.tar', 'rg --pre ./x foo', 'sort --compress-program=./x a', 'find . -exec ./x {} ;',
+    ]) {
+      assert.equal(eng.decide(command).behavior, 'ask', command);
+    }
+    for (const command of ['git status', 'git -C sub log --oneline', 'git --no-pager diff', 'tar -tf a.tar', 'rg foo', 'sort a.txt']) assert.equal(eng.decide(command).behavior, 'allow', command);
+  });
+
+  it('T1, T2: javac and pydoc are code runners: after a narrow rule, -cp and a file to document ask', async () => {
+    const cwd = tmp('tl-trusted-t1-');
+    const checker = new BashChecker();
+    await checker.ready();
+    const eng = bashEngine(cwd, { allow: ['Bash(javac -d out:*)', 'Bash(pydoc3 -w:*)'] }, checker);
+    for (const command of ['javac -d out -cp src src/A.java', 'javac -d out -processorpath src src/A.java', 'pydoc3 -w /tmp/evil.py']) assert.equal(eng.decide(command).behavior, 'ask', command);
+  });
+
+  it('K1: protected folders are matched by any case', async () => {
+    const cwd = tmp('tl-k1-');
+    const checker = new BashChecker();
+    await checker.ready();
+    const eng = bashEngine(cwd, { allow: ['Bash(cp:*)', 'Bash(tee:*)', 'Write'] }, checker);
+    for (const command of ['cp a.txt .GIT/hooks/pre-commit', 'cp a.txt .Claude/settings.local.json', 'echo x | tee .VSCode/tasks.json']) assert.notEqual(eng.decide(command).behavior, 'allow', command);
+  });
+});

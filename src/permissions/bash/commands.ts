@@ -10,6 +10,8 @@ export interface SimpleCommand {
   text: string;
   /** For each word the shell computes (undefined in `words`), what can be told about it. */
   shapes?: readonly (Shape | undefined)[];
+  /** Of a command the script may run (BashAnalysis.runs), its name as written, where `words[0]` is its base name (`./ls` ran as `ls`). */
+  written?: string;
 }
 
 /**

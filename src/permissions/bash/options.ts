@@ -29,8 +29,9 @@ const CODE_RUNNERS: ReadonlySet<string> = new Set([
   'turbo', 'lerna', 'rush', 'eslint', 'prettier', 'tsc', 'webpack', 'vite', 'rollup', 'esbuild', 'babel',
   // Infrastructure tools run the providers and modules the project names.
   'terraform', 'tofu', 'terragrunt', 'pulumi', 'ansible-playbook',
-  // JVM compilers run the annotation processors and plugins their class path holds (javac is read through: runnerConfig.ts).
-  'kotlinc', 'scalac', 'groovyc',
+  // JVM compilers run the annotation processors and plugins their class path holds, any `-cp` the
+  // model names included (pass 40 T1); pydoc imports the module or file it documents (T2).
+  'kotlinc', 'scalac', 'groovyc', 'javac', 'pydoc', 'pydoc3',
 ]);
 
 /** Whether the program runs the project's code (scripts, tests, builds) once a rule lets it run. */
@@ -202,6 +203,8 @@ const GIT_RUNNING_OPTIONS: ReadonlyMap<string, readonly string[]> = new Map([
   ['rebase', ['-x', '--exec']],
   ['difftool', ['-x', '--extcmd']],
   ['bisect', ['run']],
+  // grep -O opens the files it finds in the program it is given (pass 40 W3).
+  ['grep', ['-O', '--open-files-in-pager']],
   ['submodule', ['foreach']],
   ['filter-branch', ['--tree-filter', '--index-filter', '--msg-filter', '--env-filter', '--commit-filter', '--parent-filter', '--tag-name-filter', '--setup']],
 ]);

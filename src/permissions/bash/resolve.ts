@@ -64,11 +64,11 @@ export function resolveCommand(command: SimpleCommand, inner: InnerScript, input
   const out: Resolution = { runs: [], unseen: [], shellReadsInput: false, opaque: [], mentions: new Set() };
   const opaqueSeen = new Set<string>();
   const seen = new Set<string>();
-  const add = (words: Words, text: string) => {
-    const key = JSON.stringify(words);
+  const add = (words: Words, text: string, written?: string) => {
+    const key = JSON.stringify([written, words]);
     if (seen.has(key)) return;
     seen.add(key);
-    out.runs.push({ words, text });
+    out.runs.push({ words, text, ...(written !== undefined && written !== words[0] ? { written } : {}) });
   };
   const script = (s: string) => {
     const found = inner(s);
@@ -76,7 +76,7 @@ export function resolveCommand(command: SimpleCommand, inner: InnerScript, input
       out.unseen.push(`a script that does not parse cleanly: ${clip(s)}`);
       return;
     }
-    for (const r of found.runs) add(r.words, r.text);
+    for (const r of found.runs) add(r.words, r.text, r.written);
     out.unseen.push(...found.unseen);
     out.opaque.push(...found.opaque);
     for (const m of found.mentions) out.mentions.add(m);
@@ -92,7 +92,7 @@ export function resolveCommand(command: SimpleCommand, inner: InnerScript, input
     }
     const base = commandBase(name);
     const args = words.slice(1);
-    add([base, ...args], command.text);
+    add([base, ...args], command.text, name);
     if (!isKnownProgram(base)) {
       const key = JSON.stringify(words);
       if (!opaqueSeen.has(key)) {

@@ -11,6 +11,7 @@
 
 import type { BashAnalysis } from './analyze';
 import { isInertProgram } from './commands';
+import { optionInjection } from './options';
 
 /**
  * Beyond the inert programs (commands.ts): programs whose options and inner commands the other
@@ -45,16 +46,40 @@ function takesFromFolder(words: readonly (string | undefined)[]): boolean {
   return args.some((a) => a === undefined || programFile.test(a) || (name !== 'sed' && AWK_INCLUDE.test(a)));
 }
 
+/** git's options before its verb that change nothing it runs; `-C DIR` takes a value. Any other (`-c`, `--config-env`, `--exec-path`, `--git-dir`…) may name a program. */
+const GIT_QUIET_GLOBALS: ReadonlySet<string> = new Set(['--no-pager', '-P', '--no-optional-locks', '--no-replace-objects', '--literal-pathspecs', '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs', '--no-advice', '--paginate', '-p']);
+
+function gitGlobalOption(words: readonly (string | undefined)[]): string | undefined {
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i];
+    if (w === undefined) return 'a word computed when it runs';
+    if (!w.startsWith('-')) return undefined;
+    if (w === '-C') i++;
+    else if (!GIT_QUIET_GLOBALS.has(w)) return w.split('=')[0];
+  }
+  return undefined;
+}
+
 /**
  * The first program the script may run that may take settings or code from the folder it runs in
- * (its name as the message should show it), or undefined when every one is known not to.
+ * (its name as the message should show it), or undefined when every one is known not to. Whatever
+ * rule allowed the script (`Bash` itself too), the options by which a listed program runs another
+ * are judged as under a rule naming that program alone (pass 40 W3), and a program named by a
+ * path (`./ls`, `sub/../cat`, `~+/cat`) is the folder's own, whatever its name (W1).
  */
 export function programTakingFromFolder(a: BashAnalysis): string | undefined {
-  if (a.commands.some((c) => c.words[0] === undefined)) return 'a command whose name is computed when it runs';
+  // A glob or variable where a wrapper takes its program (`env *`, pass 40 W2): nothing to judge by.
+  if (a.unseen.length > 0 || a.commands.some((c) => c.words[0] === undefined)) return 'a command whose name is known only when it runs';
   for (const run of a.runs) {
     const name = run.words[0];
+    if (run.written !== undefined && (run.written.includes('/') || run.written.startsWith('~'))) return run.written;
     if (name !== undefined && notAProgram(name)) continue;
-    if (takesFromFolder(run.words)) return name ?? 'a command whose name is computed when it runs';
+    if (takesFromFolder(run.words)) return name ?? 'a command whose name is known only when it runs';
+    if (name === undefined || isInertProgram(name)) continue;
+    const git = name === 'git' ? gitGlobalOption(run.words) : undefined;
+    if (git) return `git given ${git}`;
+    const why = optionInjection({ kind: 'prefix', words: [name] }, run, a.mentions);
+    if (why) return `${name} (${why})`;
   }
   return undefined;
 }
