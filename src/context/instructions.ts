@@ -5,6 +5,7 @@ import { relativeWithin, within } from '../fs/paths';
 import { applyInstructionBudget, CONDITIONAL_RULE_MAX_TOKENS, INSTRUCTION_BUDGET_TOKENS, trimTo } from './instructionBudget';
 import { extractIncludes, parseInstructionContent } from './instructionContent';
 import { globsMatch } from './rulePaths';
+import { sharedMatchBudget } from '../fs/gitignore';
 import { ahead, exists, FOLDER_FILES, foldersDownTo, listRules, locateAhead, MAX_FILE_BYTES, readInstructionFile, type RulesListing } from './instructionFs';
 
 export { extractIncludes, parseInstructionContent } from './instructionContent';
@@ -264,12 +265,18 @@ export async function loadInstructions(opts: LoadOptions): Promise<InstructionSe
 /** Conditional rules that apply to a file the agent is reading or editing. */
 export function matchingRules(set: InstructionSet, filePath: string, cwd: string): InstructionFile[] {
   const abs = resolve(cwd, filePath);
-  return set.conditional.filter((f) => {
-    const rel = relativeWithin(f.base ?? cwd, abs);
-    if (rel === undefined) return false;
-    return globsMatch(f.globs!, rel);
-  });
+  // One budget for every rule file's patterns: 500 files of costly ones held each Read for minutes (pass 39 C3).
+  return sharedMatchBudget(RULES_MATCH_BUDGET_MS, () =>
+    set.conditional.filter((f) => {
+      const rel = relativeWithin(f.base ?? cwd, abs);
+      if (rel === undefined) return false;
+      return globsMatch(f.globs!, rel);
+    }),
+  );
 }
+
+/** Far beyond what a real project's rules take for one file (a few milliseconds), short of a stall. */
+const RULES_MATCH_BUDGET_MS = 250;
 
 export function formatInstructionFile(f: InstructionFile): string {
   return `Contents of ${f.path} (${KIND_LABEL[f.kind]}):\n\n${f.content}`;
