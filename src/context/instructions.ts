@@ -5,7 +5,7 @@ import { relativeWithin, within } from '../fs/paths';
 import { applyInstructionBudget, CONDITIONAL_RULE_MAX_TOKENS, INSTRUCTION_BUDGET_TOKENS, trimTo } from './instructionBudget';
 import { extractIncludes, parseInstructionContent } from './instructionContent';
 import { globsMatch } from './rulePaths';
-import { sharedMatchBudget } from '../fs/gitignore';
+import { matchBudgetLeft, sharedMatchBudget } from '../fs/gitignore';
 import { ahead, exists, FOLDER_FILES, foldersDownTo, listRules, locateAhead, MAX_FILE_BYTES, readInstructionFile, type RulesListing } from './instructionFs';
 
 export { extractIncludes, parseInstructionContent } from './instructionContent';
@@ -269,7 +269,8 @@ export function matchingRules(set: InstructionSet, filePath: string, cwd: string
   return sharedMatchBudget(RULES_MATCH_BUDGET_MS, () =>
     set.conditional.filter((f) => {
       const rel = relativeWithin(f.base ?? cwd, abs);
-      if (rel === undefined) return false;
+      // Past the budget no matcher is even built: building 200 rule files' was the cost too.
+      if (rel === undefined || !matchBudgetLeft()) return false;
       return globsMatch(f.globs!, rel);
     }),
   );

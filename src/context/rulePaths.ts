@@ -46,11 +46,13 @@ function splitPatterns(value: unknown, budget: { patterns: number; bytes: number
     if (ch === '{') depth++;
     else if (ch === '}') depth--;
     if (ch === ',' && depth === 0) {
-      if (current.trim()) parts.push(current.trim());
+      // Each glob a string holds is an item too: one string of 40,000 of them filled the heap (pass 38 C1).
+      if (current.trim() && --budget.items >= 0) parts.push(current.trim());
       current = '';
     } else current += ch;
+    if (budget.items < 0) break;
   }
-  if (current.trim()) parts.push(current.trim());
+  if (current.trim() && budget.items >= 0) parts.push(current.trim());
   return parts.flatMap((p) => expandBraces(p, budget));
 }
 

@@ -68,6 +68,11 @@ export function sharedMatchBudget<T>(ms: number, fn: () => T): T {
   }
 }
 
+/** Whether the shared budget (if any) has time left: a caller skips building a matcher it could not use. */
+export function matchBudgetLeft(): boolean {
+  return sharedUntil === undefined || performance.now() <= sharedUntil;
+}
+
 /**
  * A gitignore-style matcher of `patterns` (one per line), bounded as boundedPatterns, MAX_MATCH_DEPTH and MATCH_BUDGET_MS say.
  * `group`: patterns tried between two looks at the clock (fewer: a closer stop, more calls).

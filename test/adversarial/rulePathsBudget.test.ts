@@ -5,6 +5,7 @@
 // child with a deadline far beyond its cost and far short of for ever (runBounded).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { readPathsField } from '../../src/context/rulePaths';
 import { runBounded } from '../support/bounded';
 
 describe('pass 39 C3: many rule files of costly patterns against a deep path', () => {
@@ -22,5 +23,15 @@ describe('pass 39 C3: many rule files of costly patterns against a deep path', (
     const r = JSON.parse(out) as { hit: string[]; plain: string[] };
     assert.deepEqual(r.hit, ['/ws/.claude/rules/txt.md']);
     assert.deepEqual(r.plain, ['/ws/.claude/rules/txt.md']);
+  });
+});
+
+describe('pass 38 C1: one paths: string of 40,000 comma-separated globs', () => {
+  it('is read up to the same 1,000 items as a list', () => {
+    const field = readPathsField({ paths: Array.from({ length: 40_000 }, (_, i) => `src/g${i}/**/*.ts`).join(',') });
+    assert.equal(field.kind, 'globs');
+    const globs = field.kind === 'globs' ? field.globs : [];
+    assert.ok(globs.length <= 1_000 && globs.length > 900, String(globs.length));
+    assert.equal(globs[0], 'src/g0/**/*.ts');
   });
 });
