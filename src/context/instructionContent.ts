@@ -9,7 +9,24 @@ export interface InstructionContent {
   paths: PathsField;
   /** The frontmatter could not be read (broken, or a language that is never run). */
   frontmatterProblem?: string;
+  /** The Markdown could not be read (nested too deep): the text is kept whole, and its `@` includes are not followed. */
+  markdownProblem?: string;
 }
+
+/**
+ * marked's lexer recurses once per nested block quote: 6,000 `>` in a cloned CLAUDE.md overflowed
+ * the stack and stopped every start in the folder (pass 38 C3). Undefined when it cannot read the text.
+ */
+function lexed(text: string): Token[] | undefined {
+  try {
+    return new Lexer({ gfm: true }).lex(text);
+  } catch (e) {
+    if (e instanceof RangeError) return undefined;
+    throw e;
+  }
+}
+
+const TOO_DEEP = 'its Markdown nests too deep to read (thousands of quote or list levels), so it is kept as written and its @ includes are not followed';
 
 /** Strips frontmatter (reading `paths:`) and block-level HTML comments outside code. */
 export function parseInstructionContent(raw: string): InstructionContent {
@@ -29,7 +46,8 @@ export function parseInstructionContent(raw: string): InstructionContent {
       if (block) body = raw.slice(block[0].length);
     }
   }
-  const tokens = new Lexer({ gfm: true }).lex(body);
+  const tokens = lexed(body);
+  if (!tokens) return { body: body.trim(), paths, ...(frontmatterProblem ? { frontmatterProblem } : {}), markdownProblem: TOO_DEEP };
   const kept = tokens.filter((t) => !(t.type === 'html' && (t as { block?: boolean }).block !== false && /^\s*<!--[\s\S]*-->\s*$/.test(t.raw)));
   if (kept.length !== tokens.length) body = kept.map((t) => t.raw).join('').replace(/\n{3,}/g, '\n\n');
   return { body: body.trim(), paths, ...(frontmatterProblem ? { frontmatterProblem } : {}) };
@@ -48,16 +66,18 @@ export function extractIncludes(markdown: string): string[] {
       found.push(p);
     }
   };
-  const walk = (tokens: readonly Token[]) => {
-    for (const t of tokens) {
-      if (t.type === 'code' || t.type === 'codespan' || t.type === 'html') continue;
-      const children = (t as { tokens?: Token[] }).tokens;
-      const items = (t as { items?: Token[] }).items;
-      if (items?.length) walk(items);
-      if (children?.length) walk(children);
-      else if (t.type === 'text') scan((t as { text: string }).text);
-    }
-  };
-  walk(new Lexer({ gfm: true }).lex(markdown));
+  const tokens = lexed(markdown);
+  if (!tokens) return [];
+  // Walked with a list, not by recursion: the tree is as deep as the text nests.
+  const pending: Token[] = [...tokens].reverse();
+  for (let t = pending.pop(); t !== undefined; t = pending.pop()) {
+    if (t.type === 'code' || t.type === 'codespan' || t.type === 'html') continue;
+    const children = (t as { tokens?: Token[] }).tokens;
+    const items = (t as { items?: Token[] }).items;
+    // Children before the next sibling, items before children: the order the recursion had.
+    if (children?.length) pending.push(...[...children].reverse());
+    else if (t.type === 'text') scan((t as { text: string }).text);
+    if (items?.length) pending.push(...[...items].reverse());
+  }
   return [...new Set(found)];
 }

@@ -25,6 +25,12 @@ export const INSTRUCTIONS_PREAMBLE =
   'IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.';
 
 const MAX_INCLUDE_DEPTH = 5;
+/**
+ * Include references followed in one load, in all: depth alone left breadth free, and 600 files
+ * each naming all 600 were 360,000 references, which stalled start-up and then overflowed the stack
+ * (pass 38 C4). Far beyond what a real project's instruction files name.
+ */
+const MAX_INCLUDE_REFERENCES = 500;
 
 /** Where the reference CLI looks for machine-wide instructions (its own code names these). */
 export function defaultManagedRoot(platform: NodeJS.Platform = process.platform): string {
@@ -37,6 +43,7 @@ export type SkipReason =
   | 'missing'
   | 'cycle'
   | 'depth-cap'
+  | 'includes-capped'
   | 'external-not-approved'
   | 'untrusted-workspace'
   | 'unreadable'
@@ -142,6 +149,7 @@ export async function loadInstructions(opts: LoadOptions): Promise<InstructionSe
   // Approvals asked during this load, so one file included twice is asked about once.
   const asked = new Map<string, boolean>();
 
+  let includesLeft = MAX_INCLUDE_REFERENCES;
   const add = async (path: string, scope: Scope, depth: number, from: string | undefined): Promise<void> => {
     const abs = resolve(path);
     const at = { path: abs, kind: scope.kind, why: from ? `included by ${from}` : scope.why, ...(from ? { includedFrom: from } : {}) };
@@ -186,6 +194,7 @@ export async function loadInstructions(opts: LoadOptions): Promise<InstructionSe
     const warnings: string[] = [];
     // As in the reference CLI: frontmatter that cannot be read counts as none, so a rule with it
     // applies everywhere; the report says so.
+    if (parsed.markdownProblem) warnings.push(parsed.markdownProblem);
     if (parsed.frontmatterProblem) warnings.push(`${parsed.frontmatterProblem}; it is read as no frontmatter${isRule ? ', so the rule applies everywhere (as in Claude Code)' : ''}`);
     if (isRule && parsed.paths.kind === 'none' && parsed.paths.note) warnings.push(parsed.paths.note);
     let body = parsed.body;
@@ -210,7 +219,13 @@ export async function loadInstructions(opts: LoadOptions): Promise<InstructionSe
       set.files.push(file);
       set.report.push({ ...at, ...realPath, status: 'included', tokensEstimate: estimateTokens(body), ...warning });
     }
-    for (const ref of extractIncludes(body)) await add(includeTarget(ref, target, home), scope, depth + 1, abs);
+    for (const ref of extractIncludes(body)) {
+      if (--includesLeft < 0) {
+        if (includesLeft === -1) set.report.push({ ...at, ...realPath, status: 'skipped', reason: 'includes-capped' });
+        break;
+      }
+      await add(includeTarget(ref, target, home), scope, depth + 1, abs);
+    }
   };
 
   /** The rules under `dir` that its level may read; what discovery left out is reported, one line each. */
