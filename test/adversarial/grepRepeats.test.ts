@@ -18,3 +18,15 @@ describe('pass 37 B3: a Grep pattern of huge counted repetitions', () => {
     assert.equal(grep.parse({ pattern: 'x\\{1000\\}' }).ok, true, 'escaped braces are text');
   });
 });
+
+// Pass 39 C1 (medium): the sum of written counts bounds neither nesting nor a spelled-out pattern.
+describe('pass 39 C1: nested counts and spelled-out repetitions', () => {
+  it('are refused by the compiled size; a pattern at a thousand steps and ordinary ones pass', () => {
+    for (const pattern of [`${'((.{10}){10}){10}'.repeat(30)}[\\x01-\\x08]`, `${'.'.repeat(30_000)}[\\x01-\\x08]`, `${'((.{10}){10}){10}'.repeat(2)}x`]) {
+      const r = grep.parse({ pattern });
+      assert.equal(r.ok, false, pattern.slice(0, 40));
+      assert.match(r.ok ? '' : r.error, /compiles to \d+ steps/);
+    }
+    for (const pattern of ['.{1000}[\\x01-\\x08]', 'function\\s+\\w+\\(', '[a-z]+@[a-z]+\\.(com|org)', '(?i)todo|fixme']) assert.equal(grep.parse({ pattern }).ok, true, pattern);
+  });
+});

@@ -46,9 +46,19 @@ function repeatTotal(pattern: string): number {
   return total;
 }
 
+/**
+ * The counts' sum bounds neither nesting (`((.{10}){10}){10}` is 1,000 states for 30 written) nor a
+ * pattern spelled out (30,000 dots): matching costs about the compiled program's size per character,
+ * and 36,000 held the host for minutes on one minified file (pass 39 C1). Past this size a pattern
+ * is refused; at it, a 1 MB line takes a few seconds, and Ctrl+C is served between files.
+ */
+const MAX_PROGRAM_SIZE = 1_500;
+
 function compile(i: Pick<GrepInput, 'pattern' | '-i'>): { test(line: string): boolean } {
   if (repeatTotal(i.pattern) > MAX_REPEAT) throw new Error(`its repetition counts ({n}) add up to more than ${MAX_REPEAT}, which makes matching slow; use smaller counts`);
-  return RE2JS.compile(RE2JS.translateRegExp(i.pattern), i['-i'] ? RE2JS.CASE_INSENSITIVE : 0);
+  const re = RE2JS.compile(RE2JS.translateRegExp(i.pattern), i['-i'] ? RE2JS.CASE_INSENSITIVE : 0);
+  if (re.programSize() > MAX_PROGRAM_SIZE) throw new Error(`it compiles to ${re.programSize()} steps (nested or spelled-out repetitions), over ${MAX_PROGRAM_SIZE}, which makes matching slow; use a shorter pattern`);
+  return re;
 }
 
 /** Where the call searches: its path, moved by an absolute or `../` glob (see searchRoot). */
