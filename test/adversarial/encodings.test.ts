@@ -139,4 +139,17 @@ describe('finding 15: Edit and Write keep the bytes they do not change', () => {
     await run(cwd, 'Edit', { file_path: 'm.ini', old_string: 'old', new_string: 'new' });
     assert.deepEqual(readFileSync(join(cwd, 'm.ini')), latin1('caf\xe9\nname = new\n'));
   });
+
+  // Pass 39 C5: the lone last byte of an odd-length UTF-16 file was dropped by an edit elsewhere.
+  it('UTF-16 with an odd number of bytes: Edit refuses and the file keeps every byte', async () => {
+    const cwd = tempDir('utf16odd');
+    for (const enc of [utf16le, utf16be]) {
+      const before = Buffer.concat([enc('hello world\r\ntail\r\n'), Buffer.from([0x41])]);
+      writeFileSync(join(cwd, 'u.txt'), before);
+      const r = await run(cwd, 'Edit', { file_path: 'u.txt', old_string: 'hello', new_string: 'HELLO' });
+      assert.equal(r.isError, true, r.content);
+      assert.match(r.content, /odd number of bytes/);
+      assert.deepEqual(readFileSync(join(cwd, 'u.txt')), before);
+    }
+  });
 });

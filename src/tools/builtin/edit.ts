@@ -105,6 +105,9 @@ export function planFileEdit(bytes: Buffer, asked: Pick<EditInput, 'old_string' 
   // Lines added to a file whose every line ends in \r\n end the same way, whatever old_string was.
   const i = { ...asked, new_string: withLineEnds(asked.new_string, form) };
   if (form.encoding !== 'utf8') {
+    // Text in UTF-16 comes in pairs of bytes: a lone last byte (a cut or appended file) has no
+    // character to keep it in, and was dropped without a word (pass 39 C5).
+    if ((bytes.length - 2) % 2 === 1) return { ok: false, message: `${abs} is UTF-16 (it starts with a byte order mark) but holds an odd number of bytes, so its last byte belongs to no character; an edit would drop it. Mend the file first (a command that knows its encoding), or use Write to replace it whole.` };
     const plan = planEdit(decodeText(bytes, form), i, abs);
     return plan.ok ? { ok: true, bytes: encodeText(plan.next, form), text: plan.next, first: plan.first, newLength: plan.newLength, count: plan.count } : plan;
   }
