@@ -11,6 +11,8 @@ export interface LineCounts {
 
 /** A diff of two huge, unrelated texts could take seconds; past this, count whole sides. */
 const DIFF_TIMEOUT_MS = 200;
+/** What `threadline diff` may spend on one file's patch. */
+const PATCH_TIMEOUT_MS = 2_000;
 
 const isBinary = (b: Uint8Array | undefined) => b !== undefined && b.subarray(0, 8192).includes(0);
 
@@ -43,5 +45,9 @@ export function unifiedDiff(label: string, before: Uint8Array | undefined, after
   if (isBinary(before) || isBinary(after)) return `Binary file ${label} differs\n`;
   const a = before ? Buffer.from(before).toString('utf8') : '';
   const b = after ? Buffer.from(after).toString('utf8') : '';
-  return createTwoFilesPatch(before ? `a/${label}` : '/dev/null', after ? `b/${label}` : '/dev/null', a, b, '', '', { context: 3 });
+  const from = before ? `a/${label}` : '/dev/null';
+  const to = after ? `b/${label}` : '/dev/null';
+  // Ctrl+C is not served while a diff runs, and a large, very different pair costs the square of its lines (pass 39 C2).
+  const patch = createTwoFilesPatch(from, to, a, b, '', '', { context: 3, timeout: PATCH_TIMEOUT_MS });
+  return patch ?? `--- ${from}\n+++ ${to}\n(too large a change to diff in time: ${lines(a)} lines before, ${lines(b)} after)\n`;
 }
