@@ -182,6 +182,13 @@ function collectInputs(value: unknown, inputs: Map<string, McpInputSpec>, proble
  * as shadowed. Names are compared as tools and rules see them (serverNamesClash): `my.db` and
  * `my_db` are one name, and the later of two such entries is not used.
  */
+/**
+ * Far beyond any real setup. Each name is checked against every kept one (names clash by prefix,
+ * so no map answers it), and a clone's 1 MB .mcp.json of 44,000 servers held every start for 75 s
+ * (pass 38 C5).
+ */
+const MAX_SERVERS_PER_FILE = 200;
+
 function pickWinners(found: readonly Found[], problems: McpConfigProblem[]): McpConfigSet {
   const servers: McpServerConfig[] = [];
   // A workspace file does not take a name the user's own settings give a server: it would run in
@@ -189,7 +196,9 @@ function pickWinners(found: readonly Found[], problems: McpConfigProblem[]): Mcp
   const userOwned: Array<{ name: string; source: string }> = [];
   for (const f of found) if (f.scope === 'user') for (const name of Object.keys(f.entries)) userOwned.push({ name, source: f.source });
   for (const f of found) {
-    for (const [name, raw] of Object.entries(f.entries)) {
+    const entries = Object.entries(f.entries);
+    if (entries.length > MAX_SERVERS_PER_FILE) problems.push({ source: f.source, message: `${entries.length - MAX_SERVERS_PER_FILE} servers after the first ${MAX_SERVERS_PER_FILE} are ignored` });
+    for (const [name, raw] of entries.slice(0, MAX_SERVERS_PER_FILE)) {
       const won = servers.find((s) => serverNamesClash(s.name, name));
       const mine = f.scope === 'project' && !won ? userOwned.find((u) => serverNamesClash(u.name, name)) : undefined;
       if (mine) {
