@@ -11,6 +11,7 @@ import { oneDecision } from './bash/glob';
 import { deniedFilesFinding, outsideFinding, type PathScope } from './bashPaths';
 import { ownProcessFinding } from './bashProc';
 import { programTakingFromFolder } from './bash/untrustedFolder';
+import { reachableRepositories } from '../tools/gitReach';
 import { isOwnProcessPath, ownProcessRefusal } from '../fs/ownProcess';
 import type { PermissionEngine, PermissionVerdict } from './permissionBroker';
 import { mcpAskReason, serverRule } from './mcpRules';
@@ -99,7 +100,18 @@ export class Permissions implements PermissionEngine, SearchScope {
   /** Resolves once the shell parser has loaded (or failed to): Bash decisions wait for it. */
   async ready(): Promise<void> {
     await this.bash.ready();
+    // Untrusted, git runs under a rule only where every repository it may reach was looked at.
+    if (!this.opts.trusted()) this.gitWalk ??= reachableRepositories(this.opts.cwd).then((r) => ({ unwalked: Boolean(r.unwalked) }), () => ({ unwalked: true }));
+    this.gitWalked = await this.gitWalk;
   }
+
+  /**
+   * Whether the look for repositories nested in the folder stopped at its bounds (tools/gitReach.ts):
+   * one past them may name programs the git guard never saw (pass 42 D1). Read once a session,
+   * in an untrusted folder only; unknown (undefined) counts as cut short.
+   */
+  private gitWalk: Promise<{ unwalked: boolean }> | undefined;
+  private gitWalked: { unwalked: boolean } | undefined;
 
   private ctx(): PathContext {
     return (this.context ??= { cwd: realLocation(resolve(this.opts.cwd)), home: realLocation(this.opts.home ?? homedir()) });
@@ -221,7 +233,7 @@ export class Permissions implements PermissionEngine, SearchScope {
       if (denied?.behavior === 'deny') return { behavior: 'deny', reason: denied.reason };
       if (denied) return { behavior: 'ask', reason: denied.reason, why: { kind: 'bashFile', write: Boolean(denied.write), ...(denied.path ? { path: denied.path } : {}) } };
       // An untrusted folder's files may steer what the rule allows (bash/untrustedFolder.ts).
-      const steered = 'rules' in allowed && !this.opts.trusted() && analysis && !('unavailable' in analysis) ? programTakingFromFolder(analysis) : undefined;
+      const steered = 'rules' in allowed && !this.opts.trusted() && analysis && !('unavailable' in analysis) ? programTakingFromFolder(analysis, { gitUnwalked: this.gitWalked?.unwalked ?? true }) : undefined;
       if (steered) return { behavior: 'ask', reason: `This folder is not trusted, and ${steered} may take settings or code from the folder it runs in.`, why: { kind: 'untrusted' } };
       if ('rules' in allowed) return { behavior: 'allow', reason: `Allowed by ${allowed.rules.map((r) => `${r.source}${from(r)}`).join(', ')}.` };
       return { behavior: 'ask', reason: allowed.reason, why: { kind: 'default' } };

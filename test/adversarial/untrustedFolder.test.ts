@@ -35,6 +35,7 @@ describe('an untrusted folder: Bash rules run only programs that take nothing fr
     const checker = new BashChecker();
     await checker.ready();
     const untrusted = bashEngine(cwd, { allow: RULES }, checker, { trusted: false });
+    await untrusted.permissions.ready();
     const trusted = bashEngine(cwd, { allow: RULES }, checker);
     for (const command of STEERED) {
       const v = untrusted.decide(command);
@@ -51,6 +52,7 @@ describe('an untrusted folder: Bash rules run only programs that take nothing fr
     const checker = new BashChecker();
     await checker.ready();
     const untrusted = bashEngine(cwd, { allow: RULES }, checker, { trusted: false });
+    await untrusted.permissions.ready();
     for (const command of INERT) assert.equal(untrusted.decide(command).behavior, 'allow', command);
     for (const command of ["sed -f s.sed a.txt", "awk -f a.awk a.txt", "gawk -i inc.awk '{print}' a.txt"]) assert.notEqual(untrusted.decide(command).behavior, 'allow', command);
   });
@@ -91,6 +93,7 @@ describe('pass 40: ways past the untrusted list, and what it let through', () =>
     const checker = new BashChecker();
     await checker.ready();
     const eng = bashEngine(cwd, { allow: ['Bash'] }, checker, { trusted: false });
+    await eng.permissions.ready();
     for (const command of ['./ls', 'timeout 5 ./ls', 'env ./cat x', 'nohup ./ls', 'sub/../cat x', '~+/cat x', 'env *', 'timeout 5 *', 'nice *', 'xargs ./ls', '$X a']) {
       const v = eng.decide(command);
       assert.equal(v.behavior, 'ask', command);
@@ -102,6 +105,7 @@ describe('pass 40: ways past the untrusted list, and what it let through', () =>
     const checker = new BashChecker();
     await checker.ready();
     const eng = bashEngine(cwd, { allow: ['Bash'] }, checker, { trusted: false });
+    await eng.permissions.ready();
     for (const command of [
       "git -c alias.x='!python3 x.py' x", "git grep -O'python3 x.py' print", 'git -c core.fsmonitor=./x status', 'git --exec-path=. status', 'git difftool -x ./x',
       'git rebase -x ./x main', 'git bisect run ./x', 'git submodule foreach ./x', 'tar -I ./x -xf a.tar', 'tar --to-command=./x -xf a.tar', 'rg --pre ./x foo', 'sort --compress-program=./x a', 'find . -exec ./x {} ;',
@@ -125,5 +129,32 @@ describe('pass 40: ways past the untrusted list, and what it let through', () =>
     await checker.ready();
     const eng = bashEngine(cwd, { allow: ['Bash(cp:*)', 'Bash(tee:*)', 'Write'] }, checker);
     for (const command of ['cp a.txt .GIT/hooks/pre-commit', 'cp a.txt .Claude/settings.local.json', 'echo x | tee .VSCode/tasks.json']) assert.notEqual(eng.decide(command).behavior, 'allow', command);
+  });
+});
+
+describe('pass 42 D1: git in an untrusted folder too large to look through', () => {
+  it('asks when the look for nested repositories stops short, and runs once it did not', async () => {
+    const checker = new BashChecker();
+    await checker.ready();
+    const small = tmp('tl-untrusted-d1-');
+    const eng = bashEngine(small, { allow: ['Bash(git diff:*)', 'Bash'] }, checker, { trusted: false });
+    // Before the look has run, git asks: nothing says the folder was looked through.
+    assert.equal(eng.decide('git diff').behavior, 'ask');
+    await eng.permissions.ready();
+    assert.equal(eng.decide('git diff').behavior, 'allow');
+    // A folder of more entries than the look reads (50,000): a nested repository may be past it.
+    const big = tmp('tl-untrusted-d1-big-');
+    for (let d = 0; d < 60; d++) {
+      mkdirSync(join(big, `d${d}`));
+      for (let f = 0; f < 850; f++) writeFileSync(join(big, `d${d}`, `f${f}`), '');
+    }
+    const wide = bashEngine(big, { allow: ['Bash(git diff:*)', 'Bash'] }, checker, { trusted: false });
+    await wide.permissions.ready();
+    for (const command of ['git diff', 'git -C d1 diff', 'cd d1 && git diff']) {
+      const v = wide.decide(command);
+      assert.equal(v.behavior, 'ask', command);
+      assert.match(v.reason ?? '', /too large to look through/, command);
+    }
+    assert.equal(bashEngine(big, { allow: ['Bash'] }, checker).decide('git diff').behavior, 'allow', 'trusted, git runs as before');
   });
 });

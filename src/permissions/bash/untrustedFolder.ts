@@ -62,12 +62,13 @@ function gitGlobalOption(words: readonly (string | undefined)[]): string | undef
 
 /**
  * The first program the script may run that may take settings or code from the folder it runs in
- * (its name as the message should show it), or undefined when every one is known not to. Whatever
+ * (its name as the message should show it), or undefined when every one is known not to.
+ * `gitUnwalked`: the look for nested repositories stopped short, or has not run (the default). Whatever
  * rule allowed the script (`Bash` itself too), the options by which a listed program runs another
  * are judged as under a rule naming that program alone (pass 40 W3), and a program named by a
  * path (`./ls`, `sub/../cat`, `~+/cat`) is the folder's own, whatever its name (W1).
  */
-export function programTakingFromFolder(a: BashAnalysis): string | undefined {
+export function programTakingFromFolder(a: BashAnalysis, { gitUnwalked = true } = {}): string | undefined {
   // A glob or variable where a wrapper takes its program (`env *`, pass 40 W2): nothing to judge by.
   if (a.unseen.length > 0 || a.commands.some((c) => c.words[0] === undefined)) return 'a command whose name is known only when it runs';
   for (const run of a.runs) {
@@ -76,6 +77,8 @@ export function programTakingFromFolder(a: BashAnalysis): string | undefined {
     if (name !== undefined && notAProgram(name)) continue;
     if (takesFromFolder(run.words)) return name ?? 'a command whose name is known only when it runs';
     if (name === undefined || isInertProgram(name)) continue;
+    // The guard switches off what the repositories it found name; past its look, one may be missed (pass 42 D1).
+    if (name === 'git' && gitUnwalked) return 'git (the folder is too large to look through for every repository nested in it, whose settings may name programs)';
     const git = name === 'git' ? gitGlobalOption(run.words) : undefined;
     if (git) return `git given ${git}`;
     const why = optionInjection({ kind: 'prefix', words: [name] }, run, a.mentions);
