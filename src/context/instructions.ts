@@ -25,11 +25,7 @@ export const INSTRUCTIONS_PREAMBLE =
   'IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.';
 
 const MAX_INCLUDE_DEPTH = 5;
-/**
- * Include references followed in one load, in all: depth alone left breadth free, and 600 files
- * each naming all 600 were 360,000 references, which stalled start-up and then overflowed the stack
- * (pass 38 C4). Far beyond what a real project's instruction files name.
- */
+/** Include references followed in one load: depth left breadth free, and 600 files each naming all 600 stalled start-up (pass 38 C4). */
 const MAX_INCLUDE_REFERENCES = 500;
 
 /** Where the reference CLI looks for machine-wide instructions (its own code names these). */
@@ -280,19 +276,17 @@ export async function loadInstructions(opts: LoadOptions): Promise<InstructionSe
 /** Conditional rules that apply to a file the agent is reading or editing. */
 export function matchingRules(set: InstructionSet, filePath: string, cwd: string): InstructionFile[] {
   const abs = resolve(cwd, filePath);
-  // One budget for every rule file's patterns: 500 files of costly ones held each Read for minutes (pass 39 C3).
+  // One budget for all rule files: 500 files of costly patterns held each Read for minutes (pass 39 C3).
   return sharedMatchBudget(RULES_MATCH_BUDGET_MS, () =>
     set.conditional.filter((f) => {
       const rel = relativeWithin(f.base ?? cwd, abs);
-      // Past the budget no matcher is even built: building 200 rule files' was the cost too.
-      if (rel === undefined || !matchBudgetLeft()) return false;
+      if (rel === undefined || !matchBudgetLeft()) return false; // past it, no matcher is even built
       return globsMatch(f.globs!, rel);
     }),
   );
 }
 
-/** Far beyond what a real project's rules take for one file (a few milliseconds), short of a stall. */
-const RULES_MATCH_BUDGET_MS = 250;
+const RULES_MATCH_BUDGET_MS = 250; // a real project's rules take a few milliseconds a file
 
 export function formatInstructionFile(f: InstructionFile): string {
   return `Contents of ${f.path} (${KIND_LABEL[f.kind]}):\n\n${f.content}`;
