@@ -208,6 +208,23 @@ export function entryLocation(abs: string): string {
 }
 
 /**
+ * The path as the command spells it, once the kernel has taken its `..`: the part up to the last
+ * `..` walked as the kernel walks it (links followed), the rest as written, no link in it followed.
+ * What a deny rule on a name (a linked `.env`, a linked folder `cfg/`) must be matched against:
+ * `node_modules/p/../../../cfg/k.txt` through pnpm's links is the workspace's `cfg/k.txt`, which
+ * neither folding `..` as text nor the real location names (pass 43 C4b).
+ */
+export function spelledLocation(abs: string): string {
+  const start = kernelJoin(process.cwd(), abs);
+  const root = parse(start).root;
+  const names = start.slice(root.length).split(SEPARATORS).filter((n) => n !== '' && n !== '.');
+  const last = names.lastIndexOf('..');
+  if (last < 0) return join(root, ...names);
+  // Not `join` for the head: it would fold the `..` as text, the very thing to avoid.
+  return join(procLocation(root + names.slice(0, last + 1).join(sep)), ...names.slice(last + 1));
+}
+
+/**
  * Whether the kernel's walk of `abs` passes through /proc or /dev/fd, written so or by a link:
  * `/proc/self/cwd` and `/dev/fd/N` are the opening process's own, so only it knows where they lead.
  */

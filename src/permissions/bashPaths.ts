@@ -19,7 +19,7 @@ import { bashGlob, GLOB_CHARS, unescapePattern } from './bash/glob';
 import { optionLikeMatch } from './bash/globOptions';
 import { quotePattern, type Shape } from './bash/words';
 import { isFolderSync } from '../fs/stat';
-import { entryLocation, existingLocation, kernelJoin, lexicalJoin, realLocation, upPastMissing, within as isWithin } from '../fs/paths';
+import { entryLocation, existingLocation, kernelJoin, lexicalJoin, realLocation, spelledLocation, upPastMissing, within as isWithin } from '../fs/paths';
 import { embedded } from './bash/embedded';
 
 // Where the files a Bash command names really are: a command an allow rule let through must name
@@ -200,7 +200,7 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
         }
         const dir = arg.write ? scope.protectedDir(abs, real) : undefined;
         if (dir) return { behavior: 'ask', reason: `${arg.command} writes ${real}, inside ${dir}; Threadline always asks before writing there.`, path: real, write: true };
-        const denied = deniedFinding(arg.command, real, arg.write, scope) ?? deniedFinding(arg.command, entry, arg.write, scope) ?? deniedFinding(arg.command, lexicalJoin('/', abs), arg.write, scope);
+        const denied = [real, entry, spelledLocation(abs), lexicalJoin('/', abs)].reduce<PathFinding | undefined>((found, p) => found ?? deniedFinding(arg.command, p, arg.write, scope), undefined);
         if (denied) return denied;
         const walked = walkers.has(arg) ? walkFinding(arg.command, real, (r) => (arg.write ? realRoots.write : realRoots.read).some((root) => isWithin(root, r))) : undefined;
         if (walked) return walked;
@@ -240,7 +240,7 @@ function deniedTreeWrite(command: string, real: string, scope: PathScope): PathF
  */
 function deniedSpelledOrReal(command: string, abs: string, real: string, write: boolean, scope: PathScope): PathFinding | undefined {
   // Where it really is, the name where it lies, and the text folded (more names can only deny more).
-  for (const p of new Set([real, entryLocation(abs), lexicalJoin('/', abs)])) {
+  for (const p of new Set([real, entryLocation(abs), spelledLocation(abs), lexicalJoin('/', abs)])) {
     const denied = deniedFinding(command, p, false, scope) ?? (write ? deniedFinding(command, p, true, scope) : undefined);
     if (denied) return denied;
   }
@@ -329,6 +329,10 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
   const known = workingFolders(a.commands, scope);
   // `cd -` goes to the OLDPWD bash inherited, `cd $X` anywhere: relative names are then anyone's.
   if (known === undefined) return ask('changes to a folder known only when it runs (`cd -`, `cd $X`, `popd`)');
+  // Under Bash as a whole too: a part that makes a link, and a later part that reads through it
+  // (`ln -s ~/.ssh q/k; cat q/k/id_rsa`), is judged before the link exists (pass 43 D1).
+  const race = linkRace(a.commands, a.commands, a.readsFrom.length > 0);
+  if (race) return { behavior: 'ask', reason: race };
   const folders = known;
   // A folder walked by a program that may follow links: a link in it leading to a denied file or
   // a folder holding one counts as that file (`diff -r sub empty` with `sub/s -> ~/.ssh`).

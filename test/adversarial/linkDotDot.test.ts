@@ -74,3 +74,33 @@ describe('pass 39 C4: a deny rule on a linked .env, reached through `..` after a
     assert.equal(eng.decide('cat env/prod.env').behavior, 'allow', 'the target itself is not what the rule names');
   });
 });
+
+describe('pass 43 C4b, D1: a linked folder behind `..`, and a link made and used in one command', () => {
+  it('C4b: cat, cp and sed -i through `..` after a link reach cfg/ by its name: the rule on cfg/** holds', async () => {
+    const ws = tmp('tl-dotdot-cfg-');
+    mkdirSync(join(ws, 'cfgreal'));
+    writeFileSync(join(ws, 'cfgreal', 'k.txt'), 'TOPSECRET\n');
+    symlinkSync('cfgreal', join(ws, 'cfg'));
+    mkdirSync(join(ws, 'node_modules', '.pnpm', 'left-pad@1.3.0', 'node_modules', 'left-pad'), { recursive: true });
+    symlinkSync('.pnpm/left-pad@1.3.0/node_modules/left-pad', join(ws, 'node_modules', 'left-pad'));
+    mkdirSync(join(ws, 'x', 'y'), { recursive: true });
+    symlinkSync('x/y', join(ws, 'b'));
+    const checker = new BashChecker();
+    await checker.ready();
+    const eng = bashEngine(ws, { allow: ['Bash(cat:*)', 'Bash(cp:*)', 'Bash(sed:*)'], deny: ['Read(./cfg/**)', 'Edit(./cfg/**)'] }, checker);
+    for (const command of ['cat node_modules/left-pad/../../../../../cfg/k.txt', 'cp a.txt b/../../cfg/k.txt', "sed -i 's/a/b/' b/../../cfg/k.txt"]) {
+      assert.equal(eng.decide(command).behavior, 'deny', command);
+    }
+  });
+
+  it('D1: under Bash with a Read deny rule, a link made and read through in one command asks', async () => {
+    const ws = tmp('tl-linkrace-');
+    const checker = new BashChecker();
+    await checker.ready();
+    const eng = bashEngine(ws, { allow: ['Bash'], deny: ['Read(~/.ssh/**)', 'Edit(~/.bashrc)'] }, checker);
+    for (const command of ['mkdir -p q; ln -s ../../home/.ssh q/k; cat q/k/id_rsa', 'ln -s ~/.ssh k && cat k/id_rsa', 'ln -s ~/.bashrc q3; cp x q3']) {
+      assert.notEqual(eng.decide(command).behavior, 'allow', command);
+    }
+    assert.equal(eng.decide('ln -s a.txt b.txt').behavior, 'allow', 'a link alone still runs');
+  });
+});
