@@ -29,6 +29,7 @@ import { createForkRunner } from './forkRunner';
 import type { PermissionEngine } from '../permissions/permissionBroker';
 import type { LoopEvents } from './queryLoop';
 import { RequestFactory } from './requestFactory';
+import { deniedFileResults } from './deniedFileResults';
 import { RereadTracker } from './rereads';
 import { trackedTools } from './trackedTools';
 
@@ -80,9 +81,14 @@ function clientFactory(host: Pick<Host, 'apiKey' | 'baseUrl'>): () => Promise<Me
   };
 }
 
-function rereadReviser(cwd: string): RereadTracker['revise'] {
-  const tracker = new RereadTracker(cwd);
-  return (call, result, history) => tracker.revise(call, result, history);
+/** What a tool's result becomes as it enters the history: a denied file's text withheld, then a re-read of an unchanged file a pointer. */
+function reviseResults(cwd: string, setup: AgentSetup): RereadTracker['revise'] {
+  const withheld = deniedFileResults(setup.tools.get('Read'), setup.permissions);
+  const tracker = setup.rereadPointers === false ? undefined : new RereadTracker(cwd);
+  return (call, result, history) => {
+    const kept = withheld(call, result);
+    return tracker ? tracker.revise(call, kept, history) : kept;
+  };
 }
 
 /**
@@ -212,7 +218,7 @@ export function createAgent(setup: AgentSetup): Agent {
           },
         }
       : {}),
-    ...(setup.rereadPointers === false ? {} : { reviseResult: rereadReviser(cwd) }),
+    reviseResult: reviseResults(cwd, setup),
     loopEvents,
     ...(memory && memoryPrompt
       ? {

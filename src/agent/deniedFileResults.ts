@@ -1,0 +1,19 @@
+// An Edit or Write result shows lines of the file it changed (the edit in context, a message that
+// quotes the text it looked for). Of a file a Read deny rule keeps from the model, that was a read
+// by another name: two edits, `A=1` to `A=1 ` and back, returned a whole `.env` and left it as it
+// was (pass 43 E1). Such a result keeps only what happened, never the file's text.
+import type { PermissionEngine } from '../permissions/permissionBroker';
+import type { Tool, ToolResult } from '../tools/types';
+
+/** The revision of a result that withholds a denied file's text; `read` is the Read tool, whose deny rules decide. */
+export function deniedFileResults(read: Tool | undefined, permissions: Pick<PermissionEngine, 'decide'>): (call: { tool: Tool; input: unknown }, result: ToolResult) => ToolResult {
+  return (call, result) => {
+    if (!read || !call.tool.traits.writesFiles) return result;
+    const path = (call.input as { file_path?: unknown } | undefined)?.file_path;
+    if (typeof path !== 'string') return result;
+    const verdict = permissions.decide({ tool: read, input: { file_path: path } });
+    if (verdict.behavior !== 'deny') return result;
+    const what = result.isError ? `The ${call.tool.name} of ${path} failed` : `${path} was changed (${call.tool.name})`;
+    return { content: `${what}. Its text is not shown: ${verdict.reason ?? 'a Read deny rule covers it.'}`, ...(result.isError ? { isError: true } : {}) };
+  };
+}
