@@ -55,7 +55,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const store = createStore<AppState>({ ...getDefaultAppState({ sessionId: runtime.sessionId, settings: readSettings() }), workspaceTrusted: vscode.workspace.isTrusted });
   const apiKeys = new ApiKeyStore(context.secrets);
   const host = createVsCodeHost({ apiKeys, store, approvals: context.globalState });
-  const contextService = new ContextService({ cwd, host });
   // Sessions are keyed on the folder path in global storage: code-server's workspace id changes with the port.
   const sessions = new SessionStore(sessionsDirFor(globalStorageDir, cwd));
   const archives = new ArchiveDocuments(sessions.dir);
@@ -63,6 +62,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const memory = await memorySetup({ cwd, globalStorageDir, store, log, host });
   const models = createModelCatalog({ globalStorageDir, apiKeys, store, log });
   const permissions = new SessionPermissions({ cwd, globalStorageDir, host, mcp, sessionId: () => runtime.sessionId });
+  // Instruction files and their includes are held to the session's Read deny rules (an `@.env`).
+  const contextService = new ContextService({ cwd, host, readDenied: (path) => permissions.readDenied(path) });
   // What goes to the panel besides the state's patches; the view sync made below delivers it.
   const toPanel = new Emitter<HostToWebviewMessage>();
   // Each session's draft and scroll position, beside its transcript (the webview's own state does not survive a browser reload).

@@ -17,3 +17,11 @@ export function deniedFileResults(read: Tool | undefined, permissions: Pick<Perm
     return { content: `${what}. Its text is not shown: ${verdict.reason ?? 'a Read deny rule covers it.'}`, ...(result.isError ? { isError: true } : {}) };
   };
 }
+
+/** Whether the Read tool's deny rules cover `path`: what instruction files and their includes are held to too (pass 43 E2). */
+export function readDeniedBy(permissions: Pick<PermissionEngine, 'decide'>, tools: { get(name: string): Tool | undefined }): (path: string) => boolean {
+  return (path) => {
+    const read = tools.get('Read');
+    return read !== undefined && permissions.decide({ tool: read, input: { file_path: path } }).behavior === 'deny';
+  };
+}

@@ -33,6 +33,8 @@ import { decideTrust, describeTrust, trustCommand } from './trust';
 import { HELP, VERSION } from './help';
 import { cliHost } from './host';
 import type { Host } from '../ports/host';
+import type { ToolRegistry } from '../tools/registry';
+import { readDeniedBy } from '../agent/deniedFileResults';
 
 export { HELP, VERSION } from './help';
 
@@ -61,8 +63,8 @@ async function cliMemorySetup(cwd: string, env: NodeJS.ProcessEnv, io: CliIo): P
  * The CLI reads a folder's instruction files trusted or not (they grant nothing); git runs only
  * in a trusted folder.
  */
-function headlessContext(cwd: string, host: Host): ContextService {
-  return new ContextService({ cwd, host, projectInstructions: () => true });
+function headlessContext(cwd: string, host: Host, reads?: { permissions: Permissions; tools: ToolRegistry }): ContextService {
+  return new ContextService({ cwd, host, projectInstructions: () => true, ...(reads ? { readDenied: readDeniedBy(reads.permissions, reads.tools) } : {}) });
 }
 
 const ruleWarning = (io: CliIo) => (message: string) => io.err(`threadline: ignoring a permission rule: ${printable(message)}\n`);
@@ -162,7 +164,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
         host: { ...host, apiKey: async () => undefined },
         tools: createToolRegistry({ searchScope: permissions }).withSource(mcp.tools),
         permissions,
-        context: headlessContext(cwd, host),
+        context: headlessContext(cwd, host, { permissions, tools: createToolRegistry({ searchScope: permissions }) }),
       });
       agent.publishTokens();
       const preview = await agent.previewContext();
@@ -191,7 +193,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       const ctx = {
         io,
         host,
-        deps: { tools: createToolRegistry({ searchScope: permissions }), permissions, context: headlessContext(cwd, host), sessions: new SessionStore(cliSessionsDir(cwd, env)), models: cliModelCatalog(env, env.ANTHROPIC_API_KEY || undefined) },
+        deps: { tools: createToolRegistry({ searchScope: permissions }), permissions, context: headlessContext(cwd, host, { permissions, tools: createToolRegistry({ searchScope: permissions }) }), sessions: new SessionStore(cliSessionsDir(cwd, env)), models: cliModelCatalog(env, env.ANTHROPIC_API_KEY || undefined) },
       };
       return args.command === 'rewind' ? rewindCommand(args, ctx) : args.command === 'diff' ? diffCommand(args, ctx) : compactCommand(args, ctx);
     }
@@ -270,7 +272,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
           tools,
           claudeEnv: { HOME: env.HOME, CLAUDE_CONFIG_DIR: env.CLAUDE_CONFIG_DIR },
           permissions,
-          context: headlessContext(cwd, host),
+          context: headlessContext(cwd, host, { permissions, tools }),
           sessions: new SessionStore(cliSessionsDir(cwd, env)),
           models: cliModelCatalog(env, env.ANTHROPIC_API_KEY || undefined),
           mcp,

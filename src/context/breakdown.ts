@@ -55,6 +55,7 @@ const REASON: Record<string, string> = {
   missing: 'missing',
   cycle: 'include cycle, stopped',
   'depth-cap': `past the include depth cap`,
+  'read-denied': 'a Read deny rule covers it',
   'includes-capped': 'its includes, and the rest of this load\'s, were not followed: 500 include references were met',
   'external-not-approved': 'it really lies outside the folders its level may read, and was not approved',
   'untrusted-workspace': 'folder not trusted',

@@ -21,6 +21,8 @@ export interface ContextServiceOptions {
    */
   projectInstructions?(): boolean;
   gitTimeoutMs?: number;
+  /** Whether a Read deny rule covers a file: such an instruction file or include is not sent. */
+  readDenied?(path: string): boolean;
 }
 
 /**
@@ -74,6 +76,7 @@ export class ContextService {
       ...(this.opts.managedRoot !== undefined ? { managedRoot: this.opts.managedRoot } : {}),
       ...(this.opts.filesystemRoot ? { filesystemRoot: this.opts.filesystemRoot } : {}),
       approveExternal: (path, from) => this.approveOnce(path, from),
+      ...(this.opts.readDenied ? { readDenied: this.opts.readDenied } : {}),
     });
   });
 

@@ -1,3 +1,6 @@
+// Why this file is long: it is the one walk that decides which instruction file is sent, and why
+// each other one is not (levels, links, includes, approvals, deny rules, bounds); its files and
+// budgets live apart (instructionFs.ts, instructionBudget.ts, instructionContent.ts, rulePaths.ts).
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, parse, resolve, sep } from 'node:path';
 import { estimateTokens } from '../conversation/tokens';
@@ -40,6 +43,7 @@ export type SkipReason =
   | 'cycle'
   | 'depth-cap'
   | 'includes-capped'
+  | 'read-denied'
   | 'external-not-approved'
   | 'untrusted-workspace'
   | 'unreadable'
@@ -102,6 +106,8 @@ export interface LoadOptions {
    * absolute include) needs the user's approval, asked once per real path. The CLI says no.
    */
   approveExternal?(path: string, from: string): Promise<boolean>;
+  /** Whether a Read deny rule covers the file: it is not sent, as an `@.env` include would send it (pass 43 E2). */
+  readDenied?(path: string): boolean;
 }
 
 /** One level of the hierarchy: where its files may really live without asking. */
@@ -162,6 +168,7 @@ export async function loadInstructions(opts: LoadOptions): Promise<InstructionSe
       return;
     }
     const realPath = target !== abs ? { realPath: target } : {};
+    if (opts.readDenied?.(abs) || opts.readDenied?.(target)) return void set.report.push({ ...at, ...realPath, status: 'skipped', reason: 'read-denied' });
     // Symlinks: one file is sent once, under the path that led to it first.
     if (seen.has(target)) {
       if (from) set.report.push({ ...at, ...realPath, status: 'skipped', reason: 'cycle' });

@@ -1,4 +1,5 @@
 import { dirname } from 'node:path';
+import { readDeniedBy } from '../agent/deniedFileResults';
 import { Permissions } from '../permissions/permissions';
 import { formatRules, readClaudeSettings, type RuleSource } from '../permissions/ruleSources';
 import { createToolRegistry } from '../tools/builtin';
@@ -24,25 +25,30 @@ export interface PermissionWiringOptions {
  * Show Context's question about the rules in force.
  */
 export class SessionPermissions {
-  private current: Permissions | undefined;
+  private current: { permissions: Permissions; tools: ToolRegistry } | undefined;
 
   constructor(private readonly w: PermissionWiringOptions) {}
 
   /** A new session's engine and the tools whose searches it scopes. */
   forSession(): { permissions: Permissions; tools: ToolRegistry } {
     const made = permissionsAndTools(this.w);
-    this.current = made.permissions;
+    this.current = made;
     return made;
+  }
+
+  /** Whether the open session's Read deny rules cover `path` (none before its first agent). */
+  readDenied(path: string): boolean {
+    return this.current ? readDeniedBy(this.current.permissions, this.current.tools)(path) : false;
   }
 
   /** The open session's rules (none before its first agent). */
   describeRules(): ReturnType<Permissions['describeRules']> | undefined {
-    return this.current?.describeRules();
+    return this.current?.permissions.describeRules();
   }
 
   /** The rules in force, for Show Context. */
   report(): string {
-    return this.current ? permissionsReport(this.current) : '';
+    return this.current ? permissionsReport(this.current.permissions) : '';
   }
 }
 

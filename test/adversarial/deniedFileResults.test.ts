@@ -36,3 +36,31 @@ describe('pass 43 E1: Edit and Write results of a file a Read deny rule covers',
     assert.match(sent[3]!, /gamma/);
   });
 });
+
+// Pass 43 E2 (critical): `@.env` in an instruction file (a committed CLAUDE.md, or one the model
+// edits under `Edit(*.md)`) sent a Read-denied file to the model as project instructions.
+describe('pass 43 E2: an include of a file a Read deny rule covers', () => {
+  const { standin, run } = useCli();
+
+  it('is not sent, and context names why; other includes still are', async () => {
+    const cwd = tmp('tl-e2-');
+    const home = tmp('tl-e2-home-');
+    mkdirSync(join(home, '.claude'));
+    writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ permissions: { deny: ['Read(./.env)', 'Read(./secrets/**)'] } }));
+    writeFileSync(join(cwd, '.env'), 'TOKEN=E2-SECRET-ENV\n');
+    mkdirSync(join(cwd, 'secrets'));
+    writeFileSync(join(cwd, 'secrets', 'k.md'), 'E2-SECRET-FOLDER\n');
+    writeFileSync(join(cwd, 'style.md'), 'Use tabs (E2-OK).\n');
+    writeFileSync(join(cwd, 'CLAUDE.md'), 'Notes: @.env and @secrets/k.md and @style.md\n');
+    const ctx = await run(['context'], { cwd, home });
+    assert.equal(ctx.code, 0, ctx.err);
+    assert.match(ctx.out, /a Read deny rule covers it/);
+    standin.reset();
+    standin.enqueue({ content: [{ type: 'text', text: 'Done.' }] });
+    const r = await run(['-p', 'hello'], { cwd, home });
+    const sent = standin.requests.map((q) => JSON.stringify(q.body));
+    assert.equal(sent.length, 1, r.err);
+    assert.doesNotMatch(sent[0]!, /E2-SECRET/);
+    assert.match(sent[0]!, /E2-OK/);
+  });
+});
