@@ -9,6 +9,8 @@ export type PermissionVerdict = { behavior: 'allow' | 'ask' | 'deny'; reason: st
 /** Rules, defaults and grants: what a host gives the agent to decide about one call. */
 export interface PermissionEngine {
   decide(call: { tool: Tool; input: unknown }): PermissionVerdict;
+  /** Whether a rule (or a fixed refusal) denies the call, as opposed to asking: what a headless run's decide() cannot tell apart. */
+  deniedOutright?(call: { tool: Tool; input: unknown }): boolean;
   /** Resolves when decide() can judge every call (the shell parser has loaded); awaited before each decision. */
   ready?(): Promise<void>;
   /** Remembers "Allow for this session" for calls like this one. */

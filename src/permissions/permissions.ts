@@ -10,7 +10,7 @@ import { sharedBashChecker, type BashChecker } from './bash/checker';
 import { oneDecision } from './bash/glob';
 import { deniedFilesFinding, outsideFinding, type PathScope } from './bashPaths';
 import { ownProcessFinding } from './bashProc';
-import { programTakingFromFolder } from './bash/untrustedFolder';
+import { programTakingFromFolder, untrustedRedirect } from './bash/untrustedFolder';
 import { reachableRepositories } from '../tools/gitReach';
 import { isOwnProcessPath, ownProcessRefusal } from '../fs/ownProcess';
 import type { PermissionEngine, PermissionVerdict } from './permissionBroker';
@@ -181,6 +181,10 @@ export class Permissions implements PermissionEngine, SearchScope {
     return false;
   }
 
+  deniedOutright(call: { tool: Tool; input: unknown }): boolean {
+    return oneDecision(() => this.rawDecide(call, this.collect())).behavior === 'deny';
+  }
+
   /** A Bash command decided before `ready()` resolves asks, saying so. */
   decide(call: { tool: Tool; input: unknown }): PermissionVerdict {
     const collected = this.collect();
@@ -224,7 +228,10 @@ export class Permissions implements PermissionEngine, SearchScope {
       if (unsure) return { behavior: 'ask', reason: `The rule ${unsure.rule.source}${from(unsure.rule)} may apply: ${unsure.why ?? 'it cannot be checked'}.`, why: { kind: 'default' } };
       const allowed = this.bash.allowedBy([...c.allow, ...this.grants].filter((r) => r.tool === tool.name), bashCommand(input));
       // A rule naming a command lets it touch files inside the workspace (reads: and added folders) only.
-      const outside = 'rules' in allowed && analysis && !('unavailable' in analysis) ? outsideFinding(analysis, allowed.patterned, this.pathScope(c)) : undefined;
+      // Untrusted, every command is held to the workspace, Bash itself and exact rules too: the model
+      // could otherwise plant what runs the folder's code later (`>> ~/.gitconfig` an alias, pass 41 G3).
+      const judged = analysis && !('unavailable' in analysis) && 'rules' in allowed ? (this.opts.trusted() ? allowed.patterned : analysis.commands) : [];
+      const outside = 'rules' in allowed && analysis && !('unavailable' in analysis) ? outsideFinding(analysis, judged, this.pathScope(c)) : undefined;
       if (outside?.behavior === 'deny') return { behavior: 'deny', reason: outside.reason };
       if (outside) return { behavior: 'ask', reason: outside.reason, why: { kind: 'bashFile', write: Boolean(outside.write), ...(outside.path ? { path: outside.path } : {}) } };
       // Bash as a whole and exact rules judge no file for being outside, but the file deny rules hold.
@@ -235,6 +242,8 @@ export class Permissions implements PermissionEngine, SearchScope {
       // An untrusted folder's files may steer what the rule allows (bash/untrustedFolder.ts).
       const steered = 'rules' in allowed && !this.opts.trusted() && analysis && !('unavailable' in analysis) ? programTakingFromFolder(analysis, { gitUnwalked: this.gitWalked?.unwalked ?? true }) : undefined;
       if (steered) return { behavior: 'ask', reason: `This folder is not trusted, and ${steered} may take settings or code from the folder it runs in.`, why: { kind: 'untrusted' } };
+      const redirect = 'rules' in allowed && !this.opts.trusted() && analysis && !('unavailable' in analysis) ? untrustedRedirect(analysis) : undefined;
+      if (redirect) return { behavior: 'ask', reason: `This folder is not trusted, and the command has ${redirect}, which no rule covers here.`, why: { kind: 'untrusted' } };
       if ('rules' in allowed) return { behavior: 'allow', reason: `Allowed by ${allowed.rules.map((r) => `${r.source}${from(r)}`).join(', ')}.` };
       return { behavior: 'ask', reason: allowed.reason, why: { kind: 'default' } };
     }

@@ -158,3 +158,42 @@ describe('pass 42 D1: git in an untrusted folder too large to look through', () 
     assert.equal(bashEngine(big, { allow: ['Bash'] }, checker).decide('git diff').behavior, 'allow', 'trusted, git runs as before');
   });
 });
+
+describe('pass 41: git -C before the verb, variables the script sets, writes by redirection', () => {
+  it('G1: git\'s own options before a running verb do not hide it', async () => {
+    const cwd = tmp('tl-untrusted-g1-');
+    const checker = new BashChecker();
+    await checker.ready();
+    const untrusted = bashEngine(cwd, { allow: ['Bash'] }, checker, { trusted: false });
+    await untrusted.permissions.ready();
+    const trusted = bashEngine(cwd, { allow: ['Bash(git rebase:*)', 'Bash(git difftool:*)', 'Bash(git config:*)'] }, checker);
+    for (const command of ["git -C . rebase -x 'python3 x.py' HEAD~1", "git -C . difftool -y -x 'python3 x.py' HEAD~1 HEAD", 'git -C . bisect run ./x', 'git -C . submodule foreach ./x', 'git -C . config core.fsmonitor x', "git -C . filter-branch --tree-filter 'x' HEAD"]) {
+      assert.equal(untrusted.decide(command).behavior, 'ask', command);
+    }
+    for (const command of ["git -C . rebase -x 'python3 x.py' HEAD~1", "git -C . difftool -x 'python3 x.py'", 'git -C . config core.fsmonitor x']) assert.equal(trusted.decide(command).behavior, 'ask', `trusted: ${command}`);
+  });
+
+  it('G2: a variable the script sets that a program reads asks untrusted; locale and shell-only ones do not', async () => {
+    const cwd = tmp('tl-untrusted-g2-');
+    const checker = new BashChecker();
+    await checker.ready();
+    const eng = bashEngine(cwd, { allow: ['Bash', 'Bash(env:*)', 'Bash(timeout:*)'] }, checker, { trusted: false });
+    await eng.permissions.ready();
+    for (const command of ['LD_PRELOAD=./evil.so cat a.txt', 'PATH=. ls', 'PATH=.; ls', "TAR_OPTIONS='--checkpoint-action=exec=x' tar -tf a.tar", 'GIT_CONFIG_COUNT=0; git status', 'env GIT_CONFIG_COUNT= git status', 'GIT_EXTERNAL_DIFF=./x git diff', 'GIT_EXEC_PATH=. git x', 'read PATH <<< .; ls', 'printf -v PATH .; ls', 'export PATH=.; ls']) {
+      assert.equal(eng.decide(command).behavior, 'ask', command);
+    }
+    for (const command of ['LANG=C ls', 'x=1; echo done', 'while read line; do echo ok; done < a.txt']) assert.equal(eng.decide(command).behavior, 'allow', command);
+  });
+
+  it('G3: untrusted, Bash itself holds commands to the workspace and asks for writes by redirection', async () => {
+    const cwd = tmp('tl-untrusted-g3-');
+    const checker = new BashChecker();
+    await checker.ready();
+    const eng = bashEngine(cwd, { allow: ['Bash'] }, checker, { trusted: false });
+    await eng.permissions.ready();
+    for (const command of ["printf '[alias]\\n\\tzz = !python3 x.py\\n' >> ~/.gitconfig && git zz", 'git -C /tmp st', 'cat ~/.ssh/id_rsa', 'cp a.txt .git/hooks/pre-commit', 'cat a.txt > out.txt']) {
+      assert.equal(eng.decide(command).behavior, 'ask', command);
+    }
+    for (const command of ['ls -la', 'grep -rn foo .', 'ls > /dev/null', 'echo hi 2>&1']) assert.equal(eng.decide(command).behavior, 'allow', command);
+  });
+});

@@ -2,7 +2,7 @@
 // read lists of file names or load code, per program, read through the one reader of option
 // spellings (spellsOption); split by program, each part would need that reading again.
 
-import { asOptionWord, commandBase, fromEnvironment, spellsOption, type SimpleCommand } from './commands';
+import { asOptionWord, commandBase, fromEnvironment, gitVerbIndex, spellsOption, type SimpleCommand } from './commands';
 import type { BashPattern } from './rules';
 import { roffFile, scriptDanger } from './scriptTools';
 import { unmodelledOption } from './optionModels';
@@ -216,7 +216,7 @@ const GIT_RUNNING_OPTIONS: ReadonlyMap<string, readonly string[]> = new Map([
  * user's choice.
  */
 function gitRunsCommand(c: SimpleCommand, own: ReadonlySet<string>): string | undefined {
-  const at = c.words.findIndex((w, i) => i > 0 && w !== undefined && !w.startsWith('-'));
+  const at = gitVerbIndex(c.words);
   const verb = at < 0 ? undefined : c.words[at];
   if (verb === undefined) return undefined;
   if (GIT_RUNNING_VERBS.has(verb) && !own.has(verb)) return `git ${verb} runs programs or commands of its own`;
@@ -240,7 +240,8 @@ const CONFIG_READS: ReadonlySet<string> = new Set(['--get', '--get-all', '--get-
  * config:*)`) asks; only an exact rule spells the setting itself.
  */
 function gitSettingsWrite(c: SimpleCommand): string | undefined {
-  const at = c.words.findIndex((w, i) => i > 0 && w !== undefined && !w.startsWith('-'));
+  // git's own options take values (`-C .`, `-c k=v`): the verb is after them (pass 41 G1).
+  const at = gitVerbIndex(c.words);
   const verb = at < 0 ? undefined : c.words[at];
   if (verb === undefined) return undefined;
   const rest = c.words.slice(at + 1);

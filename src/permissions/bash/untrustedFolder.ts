@@ -10,7 +10,7 @@
 // folder's own settings may allow Bash outright, so its other files are trusted with it.
 
 import type { BashAnalysis } from './analyze';
-import { isInertProgram } from './commands';
+import { commandBase, isInertProgram, isInertVariable } from './commands';
 import { optionInjection } from './options';
 
 /**
@@ -46,6 +46,26 @@ function takesFromFolder(words: readonly (string | undefined)[]): boolean {
   return args.some((a) => a === undefined || programFile.test(a) || (name !== 'sed' && AWK_INCLUDE.test(a)));
 }
 
+/** Lower-case names programs read from the environment; any other name with an upper-case letter may be one too. */
+const LOWER_CASE_ENVIRONMENT = new Set(['http_proxy', 'https_proxy', 'ftp_proxy', 'all_proxy', 'no_proxy']);
+const environmentName = (name: string) => !isInertVariable(name) && (/[A-Z]/.test(name) || LOWER_CASE_ENVIRONMENT.has(name));
+
+/** A variable a command sets by its words (`env NAME=…`, `read NAME`, `printf -v NAME`, `mapfile NAME`): the first whose name a program may read. */
+function setsEnvironment(c: { words: readonly (string | undefined)[] }): string | undefined {
+  const [head, ...args] = c.words;
+  const name = head === undefined ? '' : commandBase(head);
+  const named = (w: string | undefined) => w !== undefined && /^[A-Za-z_]\w*$/.test(w) && environmentName(w);
+  if (name === 'env' || name === 'sudo' || name === 'doas') {
+    const set = args.find((w) => w !== undefined && /^[A-Za-z_]\w*=/.test(w) && environmentName(w.slice(0, w.indexOf('='))));
+    return set === undefined ? undefined : `${name} ${set.slice(0, set.indexOf('=') + 1)}…`;
+  }
+  if (['read', 'mapfile', 'readarray', 'getopts', 'printf', 'let', 'unset'].includes(name)) {
+    const set = args.find((w) => named(w) || (w !== undefined && /^[A-Za-z_]\w*=/.test(w) && environmentName(w.slice(0, w.indexOf('=')))));
+    return set === undefined ? undefined : `${name} ${set}`;
+  }
+  return undefined;
+}
+
 /** git's options before its verb that change nothing it runs; `-C DIR` takes a value. Any other (`-c`, `--config-env`, `--exec-path`, `--git-dir`…) may name a program. */
 const GIT_QUIET_GLOBALS: ReadonlySet<string> = new Set(['--no-pager', '-P', '--no-optional-locks', '--no-replace-objects', '--literal-pathspecs', '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs', '--no-advice', '--paginate', '-p']);
 
@@ -71,6 +91,9 @@ function gitGlobalOption(words: readonly (string | undefined)[]): string | undef
 export function programTakingFromFolder(a: BashAnalysis, { gitUnwalked = true } = {}): string | undefined {
   // A glob or variable where a wrapper takes its program (`env *`, pass 40 W2): nothing to judge by.
   if (a.unseen.length > 0 || a.commands.some((c) => c.words[0] === undefined)) return 'a command whose name is known only when it runs';
+  // A listed program obeys its environment: `LD_PRELOAD=./x.so cat`, `PATH=. ls`, `GIT_CONFIG_COUNT=0; git status` (pass 41 G2).
+  const setting = a.hazards.find((h) => (h.startsWith('setting ') && environmentName(h.slice('setting '.length))) || h.startsWith('a declaration')) ?? a.commands.map(setsEnvironment).find((w) => w !== undefined);
+  if (setting) return `a program given a variable of the script's (${setting})`;
   for (const run of a.runs) {
     const name = run.words[0];
     if (run.written !== undefined && (run.written.includes('/') || run.written.startsWith('~'))) return run.written;
@@ -85,4 +108,13 @@ export function programTakingFromFolder(a: BashAnalysis, { gitUnwalked = true } 
     if (why) return `${name} (${why})`;
   }
   return undefined;
+}
+
+/**
+ * A redirection to a file, which no path check reads (a prefix rule never covers one): untrusted,
+ * under `Bash` itself too, it asks, or the model could plant what runs the folder's code later
+ * (`printf '[alias] …' >> ~/.gitconfig`, pass 41 G3).
+ */
+export function untrustedRedirect(a: BashAnalysis): string | undefined {
+  return a.hazards.find((h) => h.startsWith('output redirected to a file') || h.startsWith('the redirection'));
 }
