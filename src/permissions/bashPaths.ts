@@ -13,7 +13,7 @@ import { configFinding, defaultNamesFinding, recursesHereFinding, servedFinding,
 import type { PathFinding, PathScope } from './pathScope';
 import { runsFedText } from './bash/optionModels';
 import { namesFromFile } from './bash/options';
-import { wholeTreeGit } from './bash/wholeTreeGit';
+import { gitCredentialFiles, wholeTreeGit } from './bash/wholeTreeGit';
 import { braceWords } from './bash/braces';
 import { bashGlob, GLOB_CHARS, unescapePattern } from './bash/glob';
 import { optionLikeMatch } from './bash/globOptions';
@@ -334,6 +334,8 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
   const race = linkRace(a.commands, a.commands, a.readsFrom.length > 0);
   if (race) return { behavior: 'ask', reason: race };
   const folders = known;
+  const stored = a.commands.flatMap((c) => gitCredentialFiles(c, scope.home)).map((f) => deniedFinding('git credential', f, false, scope) ?? deniedFinding('git credential', f, true, scope));
+  if (stored.some(Boolean)) return stored.find(Boolean);
   // A folder walked by a program that may follow links: a link in it leading to a denied file or
   // a folder holding one counts as that file (`diff -r sub empty` with `sub/s -> ~/.ssh`).
   const deniedTarget = (real: string) => scope.deniedBy?.(real, false) !== undefined || (isFolderSync(real) && scope.deniedInside?.(real) !== undefined);

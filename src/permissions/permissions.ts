@@ -10,7 +10,7 @@ import { sharedBashChecker, type BashChecker } from './bash/checker';
 import { oneDecision } from './bash/glob';
 import { deniedFilesFinding, outsideFinding, type PathScope } from './bashPaths';
 import { ownProcessFinding } from './bashProc';
-import { programTakingFromFolder, untrustedRedirect } from './bash/untrustedFolder';
+import { programTakingFromFolder, untrustedHazard } from './bash/untrustedFolder';
 import { reachableRepositories } from '../tools/gitReach';
 import { isOwnProcessPath, ownProcessRefusal } from '../fs/ownProcess';
 import type { PermissionEngine, PermissionVerdict } from './permissionBroker';
@@ -242,8 +242,8 @@ export class Permissions implements PermissionEngine, SearchScope {
       // An untrusted folder's files may steer what the rule allows (bash/untrustedFolder.ts).
       const steered = 'rules' in allowed && !this.opts.trusted() && analysis && !('unavailable' in analysis) ? programTakingFromFolder(analysis, { gitUnwalked: this.gitWalked?.unwalked ?? true }) : undefined;
       if (steered) return { behavior: 'ask', reason: `This folder is not trusted, and ${steered} may take settings or code from the folder it runs in.`, why: { kind: 'untrusted' } };
-      const redirect = 'rules' in allowed && !this.opts.trusted() && analysis && !('unavailable' in analysis) ? untrustedRedirect(analysis) : undefined;
-      if (redirect) return { behavior: 'ask', reason: `This folder is not trusted, and the command has ${redirect}, which no rule covers here.`, why: { kind: 'untrusted' } };
+      const hazard = 'rules' in allowed && !this.opts.trusted() && analysis && !('unavailable' in analysis) ? untrustedHazard(analysis) : undefined;
+      if (hazard) return { behavior: 'ask', reason: `This folder is not trusted, and the command has ${hazard}, which no rule covers here.`, why: { kind: 'untrusted' } };
       if ('rules' in allowed) return { behavior: 'allow', reason: `Allowed by ${allowed.rules.map((r) => `${r.source}${from(r)}`).join(', ')}.` };
       return { behavior: 'ask', reason: allowed.reason, why: { kind: 'default' } };
     }

@@ -182,7 +182,9 @@ describe('pass 41: git -C before the verb, variables the script sets, writes by 
     for (const command of ['LD_PRELOAD=./evil.so cat a.txt', 'PATH=. ls', 'PATH=.; ls', "TAR_OPTIONS='--checkpoint-action=exec=x' tar -tf a.tar", 'GIT_CONFIG_COUNT=0; git status', 'env GIT_CONFIG_COUNT= git status', 'GIT_EXTERNAL_DIFF=./x git diff', 'GIT_EXEC_PATH=. git x', 'read PATH <<< .; ls', 'printf -v PATH .; ls', 'export PATH=.; ls']) {
       assert.equal(eng.decide(command).behavior, 'ask', command);
     }
-    for (const command of ['LANG=C ls', 'x=1; echo done', 'while read line; do echo ok; done < a.txt']) assert.equal(eng.decide(command).behavior, 'allow', command);
+    // Locale variables are fine; any other assignment, a loop, a substitution asks untrusted, as under a prefix rule (pass 44).
+    for (const command of ['LANG=C ls', 'LC_ALL=C sort a.txt']) assert.equal(eng.decide(command).behavior, 'allow', command);
+    for (const command of ['x=1; echo done', 'while read line; do echo ok; done < a.txt']) assert.equal(eng.decide(command).behavior, 'ask', command);
   });
 
   it('G3: untrusted, Bash itself holds commands to the workspace and asks for writes by redirection', async () => {
@@ -195,5 +197,43 @@ describe('pass 41: git -C before the verb, variables the script sets, writes by 
       assert.equal(eng.decide(command).behavior, 'ask', command);
     }
     for (const command of ['ls -la', 'grep -rn foo .', 'ls > /dev/null', 'echo hi 2>&1']) assert.equal(eng.decide(command).behavior, 'allow', command);
+  });
+});
+
+describe('pass 44: more ways to set what a listed program obeys; tar archives on other machines; stored credentials', () => {
+  it('H1, H2: glued names, wait -p, set -a, indexes, wrappers before env: each asks untrusted', async () => {
+    const cwd = tmp('tl-untrusted-h1-');
+    const checker = new BashChecker();
+    await checker.ready();
+    const eng = bashEngine(cwd, { allow: ['Bash', 'Bash(timeout:*)', 'Bash(nice:*)'] }, checker, { trusted: false });
+    await eng.permissions.ready();
+    for (const command of [
+      'printf -vPATH .:/usr/bin:/bin; ls', 'set -a; printf -vLD_PRELOAD ./evil.so; cat a.txt', 'wait -p PATH; ls', 'wait -p GIT_CONFIG_COUNT; git status',
+      'a[PATH=0]=1; ls', "read 'a[PATH=0]' <<< x; ls", '[[ -v a[PATH=0] ]]; ls', 'test -v "a[PATH=0]"; ls', '(( PATH=0 )); ls', ': ${PATH:=0}; ls',
+      'timeout 5 env PATH=0 ls', 'nice env GIT_CONFIG_COUNT=0 git diff', 'env -u GIT_CONFIG_COUNT git status', 'unset GIT_CONFIG_COUNT; git status',
+    ]) {
+      assert.equal(eng.decide(command).behavior, 'ask', command);
+    }
+    for (const command of ['printf "%s\\n" hi', 'read -r line < a.txt', 'ls -la']) assert.equal(eng.decide(command).behavior, 'allow', command);
+  });
+
+  it('M1: tar with an archive named host:file asks under a rule naming tar; --force-local and a plain name run', async () => {
+    const cwd = tmp('tl-tar-m1-');
+    const checker = new BashChecker();
+    await checker.ready();
+    const eng = bashEngine(cwd, { allow: ['Bash(tar -tf:*)', 'Bash(tar:*)'] }, checker);
+    for (const command of ['tar -tf host:file', 'tar -tfhost:x', 'tar -t --file=h:x']) assert.equal(eng.decide(command).behavior, 'ask', command);
+    for (const command of ['tar -tf a.tar', 'tar --force-local -tf a:b']) assert.equal(eng.decide(command).behavior, 'allow', command);
+  });
+
+  it('L1, D1: git credential reads and rewrites stored credentials: denied by a Read rule on them, asked untrusted', async () => {
+    const cwd = tmp('tl-cred-');
+    const checker = new BashChecker();
+    await checker.ready();
+    const trusted = bashEngine(cwd, { allow: ['Bash'], deny: ['Read(~/.git-credentials)'] }, checker);
+    for (const command of ['git credential fill', 'git credential-store get', 'git -C . credential fill']) assert.equal(trusted.decide(command).behavior, 'deny', command);
+    const untrusted = bashEngine(cwd, { allow: ['Bash'] }, checker, { trusted: false });
+    await untrusted.permissions.ready();
+    for (const command of ['git credential-store erase', 'git credential-store store', 'git credential fill']) assert.equal(untrusted.decide(command).behavior, 'ask', command);
   });
 });

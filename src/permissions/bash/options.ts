@@ -253,6 +253,16 @@ function gitSettingsWrite(c: SimpleCommand): string | undefined {
   return undefined;
 }
 
+/**
+ * tar takes an archive named `host:file` as one on another machine, and runs rsh (on Debian, ssh)
+ * to reach it, unless told `--force-local` (pass 44 M1).
+ */
+function tarRemoteArchive(c: SimpleCommand): string | undefined {
+  if (c.words.includes('--force-local')) return undefined;
+  const named = c.words.slice(1).map((w) => w?.replace(/^(--file=|-[A-Za-z]*f(?=.))/, '')).find((w) => w !== undefined && !w.startsWith('-') && /^[^/]+:/.test(w));
+  return named === undefined ? undefined : `tar reads ${named} as an archive on another machine, through rsh`;
+}
+
 /** Programs with options by which they run another program: a word the shell computes may be one. */
 function mayRunPrograms(program: string): boolean {
   return program === 'git' || (RUNS_PROGRAM.get(program)?.length ?? 0) > 0 || NAMES_FROM_FILE.has(program);
@@ -274,6 +284,8 @@ export function optionInjection(p: BashPattern, c: SimpleCommand, mentions: Read
   if (settings) return settings;
   const unknown = p.kind === 'exact' ? undefined : unmodelledOption(program, c.words, lead, own);
   if (unknown) return `${unknown} is not an option of ${program} known to be harmless, and its options can run programs, load code or reach files no word shows`;
+  const remote = program === 'tar' ? tarRemoteArchive(c) : undefined;
+  if (remote) return remote;
   const narrowRunner = CODE_RUNNERS.has(program) && (p.kind === 'wildcard' ? own.size > 1 : lead > 1);
   const runsProgram = RUNS_PROGRAM.get(program) ?? [];
   for (let i = lead; i < c.words.length; i++) {

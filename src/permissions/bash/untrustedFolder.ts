@@ -10,7 +10,7 @@
 // folder's own settings may allow Bash outright, so its other files are trusted with it.
 
 import type { BashAnalysis } from './analyze';
-import { commandBase, isInertProgram, isInertVariable } from './commands';
+import { commandBase, gitVerbIndex, isInertProgram, isInertVariable } from './commands';
 import { optionInjection } from './options';
 
 /**
@@ -50,20 +50,56 @@ function takesFromFolder(words: readonly (string | undefined)[]): boolean {
 const LOWER_CASE_ENVIRONMENT = new Set(['http_proxy', 'https_proxy', 'ftp_proxy', 'all_proxy', 'no_proxy']);
 const environmentName = (name: string) => !isInertVariable(name) && (/[A-Z]/.test(name) || LOWER_CASE_ENVIRONMENT.has(name));
 
-/** A variable a command sets by its words (`env NAME=…`, `read NAME`, `printf -v NAME`, `mapfile NAME`): the first whose name a program may read. */
+/** An identifier a builtin may set: a plain lower-case name no program reads is the shell's own. */
+const shellOwn = (w: string) => /^[a-z_][a-z0-9_]*$/.test(w) && !LOWER_CASE_ENVIRONMENT.has(w);
+
+/**
+ * A variable a command may set, export or remove by its words, other than a plain lower-case
+ * shell variable: `env NAME=…` (behind any wrapper), `read NAME`, `printf -vNAME`, `wait -p NAME`,
+ * `mapfile`, `getopts`, `unset`, `test -v a[NAME=0]` (an index is arithmetic), `set -a` (every
+ * later assignment exported) (pass 44 H1, H2). Undefined when none.
+ */
 function setsEnvironment(c: { words: readonly (string | undefined)[] }): string | undefined {
   const [head, ...args] = c.words;
   const name = head === undefined ? '' : commandBase(head);
-  const named = (w: string | undefined) => w !== undefined && /^[A-Za-z_]\w*$/.test(w) && environmentName(w);
-  if (name === 'env' || name === 'sudo' || name === 'doas') {
-    const set = args.find((w) => w !== undefined && /^[A-Za-z_]\w*=/.test(w) && environmentName(w.slice(0, w.indexOf('='))));
-    return set === undefined ? undefined : `${name} ${set.slice(0, set.indexOf('=') + 1)}…`;
+  const shown = (w: string | undefined) => `${name} ${w ?? '(a computed word)'}`;
+  // A word a builtin may take as a variable to set: computed, indexed (arithmetic), or a name a program may read.
+  const risky = (w: string | undefined) => w === undefined || w.includes('[') || (/^[A-Za-z_]\w*(=|$)/.test(w) && !shellOwn(w.split('=')[0]!));
+  switch (name) {
+    case 'env':
+    case 'sudo':
+    case 'doas': {
+      const set = args.find((w) => w === undefined || (/^[A-Za-z_]\w*=/.test(w) && environmentName(w.slice(0, w.indexOf('=')))) || /^-[a-zA-Z]*[uiS]/.test(w) || /^--(unset|ignore|split)/.test(w));
+      return set === undefined && !args.includes(undefined) ? undefined : shown(set);
+    }
+    case 'read':
+    case 'mapfile':
+    case 'readarray':
+    case 'getopts':
+    case 'let':
+    case 'unset': {
+      const set = args.find((w) => w === undefined || (!w.startsWith('-') && risky(w)));
+      return set === undefined && !args.includes(undefined) ? undefined : shown(set);
+    }
+    case 'printf':
+    case 'wait':
+    case 'test':
+    case '[': {
+      // printf -v NAME / -vNAME, wait -p NAME / -pNAME, test -v a[i] (an index is arithmetic).
+      const flag = name === 'printf' || name === 'test' || name === '[' ? 'v' : 'p';
+      for (let i = 0; i < args.length; i++) {
+        const w = args[i];
+        if (w === undefined) return shown(w);
+        if (w === `-${flag}` && (name === 'test' || name === '[' ? (args[i + 1] ?? '').includes('[') || args[i + 1] === undefined : risky(args[i + 1]))) return shown(args[i + 1]);
+        if (w.startsWith(`-${flag}`) && w.length > 2 && risky(w.slice(2))) return shown(w);
+      }
+      return undefined;
+    }
+    case 'set':
+      return args.some((w) => w === undefined || /^-[a-zA-Z]*a/.test(w) || w === 'allexport') ? 'set -a (every later assignment exported)' : undefined;
+    default:
+      return undefined;
   }
-  if (['read', 'mapfile', 'readarray', 'getopts', 'printf', 'let', 'unset'].includes(name)) {
-    const set = args.find((w) => named(w) || (w !== undefined && /^[A-Za-z_]\w*=/.test(w) && environmentName(w.slice(0, w.indexOf('=')))));
-    return set === undefined ? undefined : `${name} ${set}`;
-  }
-  return undefined;
 }
 
 /** git's options before its verb that change nothing it runs; `-C DIR` takes a value. Any other (`-c`, `--config-env`, `--exec-path`, `--git-dir`…) may name a program. */
@@ -92,7 +128,7 @@ export function programTakingFromFolder(a: BashAnalysis, { gitUnwalked = true } 
   // A glob or variable where a wrapper takes its program (`env *`, pass 40 W2): nothing to judge by.
   if (a.unseen.length > 0 || a.commands.some((c) => c.words[0] === undefined)) return 'a command whose name is known only when it runs';
   // A listed program obeys its environment: `LD_PRELOAD=./x.so cat`, `PATH=. ls`, `GIT_CONFIG_COUNT=0; git status` (pass 41 G2).
-  const setting = a.hazards.find((h) => (h.startsWith('setting ') && environmentName(h.slice('setting '.length))) || h.startsWith('a declaration')) ?? a.commands.map(setsEnvironment).find((w) => w !== undefined);
+  const setting = [...a.commands, ...a.runs].map(setsEnvironment).find((w) => w !== undefined);
   if (setting) return `a program given a variable of the script's (${setting})`;
   for (const run of a.runs) {
     const name = run.words[0];
@@ -102,6 +138,8 @@ export function programTakingFromFolder(a: BashAnalysis, { gitUnwalked = true } 
     if (name === undefined || isInertProgram(name)) continue;
     // The guard switches off what the repositories it found name; past its look, one may be missed (pass 42 D1).
     if (name === 'git' && gitUnwalked) return 'git (the folder is too large to look through for every repository nested in it, whose settings may name programs)';
+    // Your stored credentials, read and rewritten outside the workspace (pass 44 L1).
+    if (name === 'git' && run.words[gitVerbIndex(run.words)]?.startsWith('credential')) return 'git credential (it reads and rewrites your stored credentials)';
     const git = name === 'git' ? gitGlobalOption(run.words) : undefined;
     if (git) return `git given ${git}`;
     const why = optionInjection({ kind: 'prefix', words: [name] }, run, a.mentions);
@@ -111,10 +149,11 @@ export function programTakingFromFolder(a: BashAnalysis, { gitUnwalked = true } 
 }
 
 /**
- * A redirection to a file, which no path check reads (a prefix rule never covers one): untrusted,
- * under `Bash` itself too, it asks, or the model could plant what runs the folder's code later
- * (`printf '[alias] …' >> ~/.gitconfig`, pass 41 G3).
+ * What keeps any prefix rule from covering the script (a redirection to a file, an assignment, a
+ * substitution, arithmetic, a loop…): untrusted, `Bash` itself and exact rules are held to the same,
+ * or the model could plant what runs the folder's code later (`>> ~/.gitconfig`, pass 41 G3) or set
+ * what a listed program obeys (`a[PATH=0]=1`, `(( PATH=0 ))`, `${PATH:=0}`, pass 44 H1).
  */
-export function untrustedRedirect(a: BashAnalysis): string | undefined {
-  return a.hazards.find((h) => h.startsWith('output redirected to a file') || h.startsWith('the redirection'));
+export function untrustedHazard(a: BashAnalysis): string | undefined {
+  return a.hazards[0];
 }

@@ -1,4 +1,4 @@
-import { commandBase, type SimpleCommand } from './commands';
+import { commandBase, gitVerbIndex, type SimpleCommand } from './commands';
 
 /** git verbs that print names and states, never a file's content. */
 const GIT_NAMES_ONLY: ReadonlySet<string> = new Set(['status', 'branch', 'tag', 'remote', 'rev-parse', 'ls-remote', 'fetch', 'switch', 'checkout', 'init', 'config', 'worktree', 'describe', 'merge-base', 'symbolic-ref', 'for-each-ref', 'count-objects', 'version', 'help']);
@@ -10,8 +10,9 @@ const GIT_NAMES_ONLY: ReadonlySet<string> = new Set(['status', 'branch', 'tag', 
  */
 export function wholeTreeGit(c: SimpleCommand): string | undefined {
   if (c.words[0] === undefined || commandBase(c.words[0]) !== 'git') return undefined;
-  const verb = c.words.slice(1).find((w) => w !== undefined && !w.startsWith('-'));
-  return verb === undefined || GIT_NAMES_ONLY.has(verb) ? undefined : `git ${verb}`;
+  // git's own options take values (`-C .`): the verb is after them (pass 41 G1).
+  const verb = c.words[gitVerbIndex(c.words)];
+  return verb !== undefined && GIT_NAMES_ONLY.has(verb) ? undefined : `git ${verb ?? ''}`.trim();
 }
 
 /** git verbs that rewrite files of the work tree their words need not name (`git checkout .`, `git reset --hard`, `git stash`). */
@@ -23,7 +24,17 @@ const GIT_TREE_WRITERS: ReadonlySet<string> = new Set([
 /** `git <verb>` when `c` is git with a verb that may rewrite work-tree files no word names. */
 export function gitWritesTree(c: SimpleCommand): string | undefined {
   if (c.words[0] === undefined || commandBase(c.words[0]) !== 'git') return undefined;
-  const verb = c.words.slice(1).find((w) => w !== undefined && !w.startsWith('-'));
+  const verb = c.words[gitVerbIndex(c.words)];
   if (c.words.slice(1).some((w) => w === undefined)) return 'git';
   return verb !== undefined && GIT_TREE_WRITERS.has(verb) ? `git ${verb}` : undefined;
+}
+
+/**
+ * `git credential fill`, `git credential-store get|store|erase`: they read and rewrite your stored
+ * credentials, files no word names (pass 41 D1, 44 L1). The files, for the deny rules to judge.
+ */
+export function gitCredentialFiles(c: SimpleCommand, home: string): string[] {
+  if (c.words[0] === undefined || commandBase(c.words[0]) !== 'git') return [];
+  const verb = c.words[gitVerbIndex(c.words)];
+  return verb?.startsWith('credential') ? [`${home}/.git-credentials`, `${home}/.config/git/credentials`] : [];
 }
