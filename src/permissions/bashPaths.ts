@@ -250,7 +250,7 @@ function deniedSpelledOrReal(command: string, abs: string, real: string, write: 
 function deniedFinding(command: string, real: string, write: boolean, scope: PathScope): PathFinding | undefined {
   const rule = scope.deniedBy?.(real, write);
   if (rule) return { behavior: 'deny', reason: `${command} ${write ? 'writes' : 'reads'} ${real}, which the rule ${rule} denies.`, path: real, write };
-  const inside = isFolderSync(real) ? scope.deniedInside?.(real) : undefined;
+  const inside = isFolderSync(real) ? scope.deniedInside?.(real, write) : undefined;
   if (inside) return { behavior: 'ask', reason: `${command} is given the folder ${real}, which holds files the rule ${inside} denies.`, path: real, write };
   return undefined;
 }
@@ -333,6 +333,8 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
   // (`ln -s ~/.ssh q/k; cat q/k/id_rsa`), is judged before the link exists (pass 43 D1).
   const race = linkRace(a.commands, a.commands, a.readsFrom.length > 0);
   if (race) return { behavior: 'ask', reason: race };
+  // A job left running changes links after the next command is judged (pass 46 F4).
+  if (a.hazards.some((h) => h.startsWith('a background job'))) return ask('leaves a job running in the background, which may move or make links after later commands are judged');
   const folders = known;
   const stored = a.commands.flatMap((c) => gitCredentialFiles(c, scope.home)).map((f) => deniedFinding('git credential', f, false, scope) ?? deniedFinding('git credential', f, true, scope));
   if (stored.some(Boolean)) return stored.find(Boolean);

@@ -211,6 +211,9 @@ export class Permissions implements PermissionEngine, SearchScope {
     const from = (r: object) => ('origin' in r && typeof r.origin === 'string' ? ` (${r.origin})` : '');
     const denied = match(c.deny, 'deny');
     if (denied) return { behavior: 'deny', reason: `Denied by the rule ${denied.source}${from(denied)}.` };
+    // An edit that finds its text is a read by success or failure: one guess a character read a file back (pass 46 F1).
+    const unreadable = tool.traits.matchesText ? c.deny.find((r) => READ_RULES.has(r.tool) && r.pattern !== undefined && touched.some((t) => patternMatches(r, t.real, 'deny', ctx) || patternMatches(r, t.lexical, 'deny', ctx))) : undefined;
+    if (unreadable) return { behavior: 'deny', reason: `Denied by the rule ${unreadable.source}${from(unreadable)}: ${tool.name} finds its text in the file, which tells what the file holds.` };
     const own = touched.find((t) => isOwnProcessPath(t.lexical, 'agent') || isOwnProcessPath(t.real, 'agent'));
     if (own) return { behavior: 'deny', reason: ownProcessRefusal(own.lexical) };
     const analysis = tool.traits.runsCommands ? this.bash.analyze(bashCommand(input)) : undefined;
@@ -280,7 +283,15 @@ export class Permissions implements PermissionEngine, SearchScope {
       writeRoots: [cwd],
       protectedDir: (abs, real) => this.protectedDir({ lexical: resolve(abs), real }),
       deniedBy: (real, write) => fileDeny(write).find((r) => patternMatches(r, real, 'deny', ctx))?.source,
-      deniedInside: (folder, write = false) => fileDeny(write).find((r) => !r.exact && under(folder, patternBase(parsePathPattern(r.pattern!, ctx, r.root))) !== undefined)?.source,
+      // A rule whose folder lies inside the one given, or one that matches at any depth below a folder
+      // holding the one given (`.env`, `**/.env`, `*.pem`): `grep -r x packages` reads packages/api/.env (pass 46 F2).
+      deniedInside: (folder, write = false) =>
+        fileDeny(write).find((r) => {
+          if (r.exact) return false;
+          const pattern = parsePathPattern(r.pattern!, ctx, r.root);
+          const base = patternBase(pattern);
+          return under(folder, base) !== undefined || (under(base, folder) !== undefined && anyDepth(pattern));
+        })?.source,
     };
   }
 
@@ -430,6 +441,11 @@ export class Permissions implements PermissionEngine, SearchScope {
 /** Rules that speak for reading a file, whatever tool found it (a search's results). */
 const READ_RULES = new Set(['Read', 'Grep', 'Glob']);
 const WRITE_RULES = new Set(['Edit', 'Write']);
+
+/** A pattern that may match at any depth below its base: a name without `/` (`.env`, `*.pem`) or one with `**`. */
+function anyDepth(p: ReturnType<typeof parsePathPattern>): boolean {
+  return (p.kind === 'relative' && !p.glob.replace(/^\.\//, '').includes('/')) || p.glob.includes('**');
+}
 
 function safeReadOnly(tool: Tool, input: unknown): boolean {
   try {

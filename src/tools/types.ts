@@ -45,6 +45,11 @@ export interface ToolTraits {
   readonly returnsFileContent?: boolean;
   /** Writes the files its `paths` name: edit rules (and an `Edit` deny) apply to it. */
   readonly writesFiles?: boolean;
+  /**
+   * Finds text in the files it writes (Edit's old_string): whether it succeeds tells what they
+   * hold, so a `Read` deny rule on a file denies it too (pass 46 F1).
+   */
+  readonly matchesText?: boolean;
   /** Runs shell commands: Bash rules apply to it. */
   readonly runsCommands?: boolean;
   /** Its old results can be had again by calling it again, so micro-compaction may clear them. */

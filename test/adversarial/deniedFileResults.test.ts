@@ -14,7 +14,7 @@ const tmp = (p: string) => realpathSync(mkdtempSync(join(tmpdir(), p)));
 describe('pass 43 E1: Edit and Write results of a file a Read deny rule covers', () => {
   const { standin, run } = useCli();
 
-  it('withhold its text; the edit is still made, and an ordinary file still shows its lines', async () => {
+  it('never show its text (the Edit is denied outright), and an ordinary file still shows its lines', async () => {
     const cwd = tmp('tl-e1-');
     const home = tmp('tl-e1-home-');
     mkdirSync(join(home, '.claude'));
@@ -31,8 +31,9 @@ describe('pass 43 E1: Edit and Write results of a file a Read deny rule covers',
     const sent = standin.requests.map((q) => JSON.stringify(q.body));
     assert.equal(sent.length, 4, r.err);
     assert.ok(!sent.some((s) => s.includes('E1-SECRET')), 'the secret reached a request');
-    assert.match(sent[1]!, /Its text is not shown/);
-    assert.match(readFileSync(join(cwd, '.env'), 'utf8'), /^A=1 \n/);
+    // Since pass 46 F1 the edit itself is denied: whether it finds its text would tell the file.
+    assert.match(sent[1]!, /finds its text in the file/);
+    assert.match(readFileSync(join(cwd, '.env'), 'utf8'), /^A=1\n/);
     assert.match(sent[3]!, /gamma/);
   });
 });

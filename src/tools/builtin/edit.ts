@@ -156,7 +156,7 @@ export const editTool: Tool<EditInput> = {
     'Read the file before editing it. The write is atomic; the result shows the changed lines. The user may be asked to approve the edit.',
   ].join(' '),
   inputSchema: toInputSchema(editInput),
-  traits: { writesFiles: true, compactable: true, background: 'write' },
+  traits: { writesFiles: true, matchesText: true, compactable: true, background: 'write' },
   parse: (input) => parseToolInput(editInput, input),
   isReadOnly: () => false,
   summarize: (i) => (i.replace_all ? `${i.file_path} (replace all)` : i.file_path),

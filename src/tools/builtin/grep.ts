@@ -14,6 +14,8 @@ import { displayPath, errorMessage, hasBinaryExtension, hasNulByte, INTERRUPTED,
 
 const GREP_MAX_FILE_BYTES = 1024 * 1024;
 const GREP_DEFAULT_HEAD_LIMIT = 200;
+/** Results are gathered before the output is cut: head_limit 1e9 over 70 MB of matching lines filled the heap (pass 46 F3). */
+const GREP_MAX_HEAD_LIMIT = 5_000;
 const MAX_LINE_SHOWN = 500;
 
 const MODES = ['files_with_matches', 'content', 'count'] as const;
@@ -25,7 +27,7 @@ const grepInput = z.object({
   glob: nonEmptyString('Only search files matching this glob, e.g. "*.js" or "src/**/*.ts"').optional(),
   output_mode: z.enum(MODES).optional().describe('files_with_matches (default), content or count'),
   '-i': z.boolean().optional().describe('Case-insensitive search'),
-  head_limit: z.number().int().min(1).optional().describe(`Most results to return (default ${GREP_DEFAULT_HEAD_LIMIT})`),
+  head_limit: z.number().int().min(1).optional().describe(`Most results to return (default ${GREP_DEFAULT_HEAD_LIMIT}, at most ${GREP_MAX_HEAD_LIMIT})`),
 });
 type GrepInput = z.output<typeof grepInput>;
 
@@ -108,7 +110,7 @@ export function createGrepTool(scope: SearchScope = ROOT_ONLY): Tool<GrepInput> 
       const { root, glob, anchored } = target(i, cwd);
       const re = compile(i);
       const mode: OutputMode = i.output_mode ?? 'files_with_matches';
-      const head = i.head_limit ?? GREP_DEFAULT_HEAD_LIMIT;
+      const head = Math.min(i.head_limit ?? GREP_DEFAULT_HEAD_LIMIT, GREP_MAX_HEAD_LIMIT);
 
       let found: Pick<WalkResult, 'files' | 'realStart' | 'stopped' | 'gitignoreCapped'>;
       const info = await inspect(root);
