@@ -128,6 +128,8 @@ async function redirection(repo: Located, entries: readonly FileEntry[], workspa
 
 /** Entries of a git folder looked through for links leading out; past this it is refused as too big to judge. */
 const GIT_FOLDER_ENTRIES = 50_000;
+/** The same for every git folder a command may reach, together. */
+const GIT_FOLDERS_ENTRIES = 200_000;
 
 /**
  * Git data of this repository kept outside the workspace: a link anywhere in its git folders
@@ -136,7 +138,7 @@ const GIT_FOLDER_ENTRIES = 50_000;
  * reads them as this repository's. Object fan-out folders and packs are not entered: git reads
  * what is there only as objects, never as text it prints.
  */
-async function dataOutside(repo: Located, workspace: string): Promise<string | undefined> {
+async function dataOutside(repo: Located, workspace: string, shared = { entries: GIT_FOLDERS_ENTRIES }): Promise<string | undefined> {
   const queue = [...new Set([repo.gitDir, repo.commonDir])];
   const walked = new Set<string>();
   let budget = GIT_FOLDER_ENTRIES;
@@ -144,8 +146,10 @@ async function dataOutside(repo: Located, workspace: string): Promise<string | u
     const dir = queue.shift()!;
     if (walked.has(dir)) continue;
     walked.add(dir);
-    const listed = await folderNames(dir, budget + 1);
+    const listed = await folderNames(dir, Math.min(budget, shared.entries) + 1);
     budget -= listed.length;
+    shared.entries -= listed.length;
+    if (shared.entries < 0) return `is one of repositories whose git folders hold more than ${GIT_FOLDERS_ENTRIES.toLocaleString('en-US')} entries in all, too many to look through for links leading outside the workspace`;
     if (budget < 0) return `holds more than ${GIT_FOLDER_ENTRIES.toLocaleString('en-US')} entries in its git folder, too many to look through for links leading outside the workspace`;
     for (const name of listed) {
       const path = join(dir, name);
@@ -239,9 +243,18 @@ export async function reachableRepositories(cwd: string, bounds = NESTED_BOUNDS)
   let noLocalTransport = false;
   const { dotGits, cut } = await dotGitsAround(cwd, bounds);
   let unwalked = false;
+  // 200 `.git` files pointing at one big git folder were that folder walked 200 times, minutes for
+  // an `ls` (pass 45 E3): each git folder is read once, and all of them share one budget.
+  const judged = new Set<string>();
+  const budget = { entries: GIT_FOLDERS_ENTRIES };
   for (const dotGit of dotGits) {
     const repo = await locate(dotGit);
     if (!repo) continue;
+    if ('gitDir' in repo) {
+      const key = `${repo.gitDir}\0${repo.commonDir}`;
+      if (judged.has(key)) continue;
+      judged.add(key);
+    }
     if ('refusal' in repo) return { names, refusal: `Not run: ${repo.refusal}. A git command here could read another git folder's config than Threadline reads, and run what it names.` };
     const files = [join(repo.commonDir, 'config'), join(repo.gitDir, 'config.worktree'), join(repo.commonDir, 'config.worktree')];
     if (!same(repo.commonDir, repo.gitDir)) files.push(join(repo.gitDir, 'config'));
@@ -265,7 +278,7 @@ export async function reachableRepositories(cwd: string, bounds = NESTED_BOUNDS)
       if (why === LOCAL_REMOTE) noLocalTransport = true;
       else if (why) return refuse(`${why} (in ${e.file})`);
     }
-    const linked = await dataOutside(repo, cwd);
+    const linked = await dataOutside(repo, cwd, budget);
     if (linked) return refuse(linked);
     // A submodule's own config, obeyed when git fetches or enters it, is judged as the repository's is.
     const modules = await moduleGitDirs(repo, cwd);

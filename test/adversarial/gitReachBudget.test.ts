@@ -1,0 +1,35 @@
+// Pass 45 E3 (medium): every Bash command first reads the repositories git may reach, and it
+// walked one git folder again for each `.git` file pointing at it: 200 pointers at a git folder of
+// 40,000 entries held one `ls` for 470 s. Each git folder is now read once a command, and all of
+// them share one budget. Run in a child with a deadline far beyond its cost (runBounded).
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { runBounded } from '../support/bounded';
+
+describe('pass 45 E3: many .git files pointing at one big git folder', () => {
+  it('the look through the repositories ends, and still finds what the one repository names', () => {
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'tl-e3-')));
+    mkdirSync(join(ws, 'real'));
+    execFileSync('git', ['init', '-q', join(ws, 'real')]);
+    execFileSync('git', ['-C', join(ws, 'real'), 'config', 'diff.evil.command', './x']);
+    const junk = join(ws, 'real', '.git', 'junk');
+    mkdirSync(junk);
+    for (let i = 0; i < 30_000; i++) writeFileSync(join(junk, `f${i}`), '');
+    for (let p = 0; p < 200; p++) {
+      mkdirSync(join(ws, `p${p}`));
+      writeFileSync(join(ws, `p${p}`, '.git'), 'gitdir: ../real/.git\n');
+    }
+    const out = runBounded(`
+      const { reachableRepositories } = await load('tools/gitReach.ts');
+      const r = await reachableRepositories(${JSON.stringify(ws)});
+      console.log(JSON.stringify({ refusal: r.refusal ?? null, evil: r.names.includes('diff.evil.command') }));
+    `, 60_000);
+    const r = JSON.parse(out) as { refusal: string | null; evil: boolean };
+    assert.equal(r.refusal, null);
+    assert.equal(r.evil, true);
+  });
+});
