@@ -13,7 +13,7 @@ import { configFinding, defaultNamesFinding, recursesHereFinding, servedFinding,
 import type { PathFinding, PathScope } from './pathScope';
 import { runsFedText } from './bash/optionModels';
 import { namesFromFile } from './bash/options';
-import { gitCredentialFiles, wholeTreeGit } from './bash/wholeTreeGit';
+import { gitCredentialFiles, gitFolders, wholeTreeGit } from './bash/wholeTreeGit';
 import { braceWords } from './bash/braces';
 import { bashGlob, GLOB_CHARS, unescapePattern } from './bash/glob';
 import { optionLikeMatch } from './bash/globOptions';
@@ -208,6 +208,9 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
     }
   }
   for (const c of commands) {
+    const ran = gitFolders(c, folders ?? [scope.cwd]);
+    const away = ran === undefined ? 'a folder known only when it runs' : ran.map((f) => realLocation(f)).find((f) => !isWithin(realLocation(scope.cwd), f));
+    if (away) return { behavior: 'ask', reason: `git runs in ${away}, outside the workspace: only the workspace's repositories have their settings read, so git there could run what its config names.` };
     const tree = wholeTreeGit(c);
     for (const folder of tree ? (folders ?? [scope.cwd]) : []) {
       const denied = deniedFinding(tree!, realLocation(folder), false, scope);

@@ -101,7 +101,12 @@ export class Permissions implements PermissionEngine, SearchScope {
   async ready(): Promise<void> {
     await this.bash.ready();
     // Untrusted, git runs under a rule only where every repository it may reach was looked at.
-    if (!this.opts.trusted()) this.gitWalk ??= reachableRepositories(this.opts.cwd).then((r) => ({ unwalked: Boolean(r.unwalked) }), () => ({ unwalked: true }));
+    if (!this.opts.trusted()) {
+      // Looked at again once something may have changed the tree (a name that stops the look, pass 45 E1).
+      if (this.treeMayHaveChanged) this.gitWalk = undefined;
+      this.treeMayHaveChanged = false;
+      this.gitWalk ??= reachableRepositories(this.opts.cwd).then((r) => ({ unwalked: Boolean(r.unwalked) }), () => ({ unwalked: true }));
+    }
     this.gitWalked = await this.gitWalk;
   }
 
@@ -111,6 +116,7 @@ export class Permissions implements PermissionEngine, SearchScope {
    * in an untrusted folder only; unknown (undefined) counts as cut short.
    */
   private gitWalk: Promise<{ unwalked: boolean }> | undefined;
+  private treeMayHaveChanged = false;
   private gitWalked: { unwalked: boolean } | undefined;
 
   private ctx(): PathContext {
@@ -187,6 +193,7 @@ export class Permissions implements PermissionEngine, SearchScope {
 
   /** A Bash command decided before `ready()` resolves asks, saying so. */
   decide(call: { tool: Tool; input: unknown }): PermissionVerdict {
+    if (!safeReadOnly(call.tool, call.input)) this.treeMayHaveChanged = true;
     const collected = this.collect();
     const verdict = oneDecision(() => this.rawDecide(call, collected));
     if (verdict.behavior !== 'ask') return { behavior: verdict.behavior, reason: verdict.reason };

@@ -33,3 +33,29 @@ describe('pass 45 E3: many .git files pointing at one big git folder', () => {
     assert.equal(r.evil, true);
   });
 });
+
+describe('pass 45 E2: git in an added folder', () => {
+  it('asks: the guard reads the workspace\'s repositories only; git in the workspace still runs', async () => {
+    const { BashChecker } = await import('../../src/permissions/bash/checker');
+    const { Permissions } = await import('../../src/permissions/permissions');
+    const { bashTool } = await import('./support');
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'tl-e2-ws-')));
+    const added = realpathSync(mkdtempSync(join(tmpdir(), 'tl-e2-add-')));
+    mkdirSync(join(added, 'lib'));
+    const bash = new BashChecker();
+    await bash.ready();
+    const p = new Permissions({
+      cwd: ws,
+      rules: () => ({ allow: ['Bash(git log:*)', 'Bash(cd:*)', 'Bash(git:*)'], ask: [], deny: [] }),
+      trusted: () => true,
+      bash,
+      sources: () => [{ label: '--add-dir', additionalDirectories: [added] }],
+    });
+    for (const command of [`cd ${added}/lib && git log -p -1`, `git -C ${added} diff`]) {
+      const v = p.decide({ tool: bashTool, input: { command } });
+      assert.equal(v.behavior, 'ask', command);
+      assert.match(v.reason ?? '', /outside the workspace/, command);
+    }
+    for (const command of ['git log -1', 'git -C . status']) assert.equal(p.decide({ tool: bashTool, input: { command } }).behavior, 'allow', command);
+  });
+});

@@ -237,3 +237,24 @@ describe('pass 44: more ways to set what a listed program obeys; tar archives on
     for (const command of ['git credential-store erase', 'git credential-store store', 'git credential fill']) assert.equal(untrusted.decide(command).behavior, 'ask', command);
   });
 });
+
+describe('pass 45 E1: the look for nested repositories stopped short after the session began', () => {
+  it('git beside a command that may add names asks; the look runs again after a change', async () => {
+    const cwd = tmp('tl-untrusted-e1-');
+    const checker = new BashChecker();
+    await checker.ready();
+    const eng = bashEngine(cwd, { allow: ['Bash'] }, checker, { trusted: false });
+    await eng.permissions.ready();
+    for (const command of ["mkdir $'\\xef\\xbf\\xbd' && git diff", 'touch x; git diff', 'git checkout b && git diff', 'cp -r a b; git -C b diff']) {
+      assert.equal(eng.decide(command).behavior, 'ask', command);
+    }
+    for (const command of ['git status && git diff', 'cat a.txt && git diff', 'git diff | head -5']) assert.equal(eng.decide(command).behavior, 'allow', command);
+    // A name that stops the look, made by an earlier command: the next decision looks again.
+    eng.decide('mkdir x');
+    mkdirSync(join(cwd, 'bad\uFFFDname'));
+    await eng.permissions.ready();
+    const v = eng.decide('git diff');
+    assert.equal(v.behavior, 'ask');
+    assert.match(v.reason ?? '', /too large to look through/);
+  });
+});

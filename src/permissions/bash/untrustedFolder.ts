@@ -102,6 +102,22 @@ function setsEnvironment(c: { words: readonly (string | undefined)[] }): string 
   }
 }
 
+/** Programs that add no name to the tree (they read, print, or move the shell), and git verbs that only read. */
+const ADDS_NO_NAMES: ReadonlySet<string> = new Set([
+  'cat', 'ls', 'grep', 'egrep', 'fgrep', 'rg', 'head', 'tail', 'wc', 'echo', 'printf', 'sort', 'uniq', 'cut', 'tr', 'diff', 'cmp', 'comm',
+  'stat', 'file', 'jq', 'pwd', 'cd', 'true', 'false', 'test', '[', 'basename', 'dirname', 'realpath', 'readlink', 'date', 'nl', 'tac',
+  'column', 'fold', 'fmt', 'tree', 'du', 'df', 'which', 'awk', 'gawk', 'mawk', 'xargs', 'env', 'timeout', 'nice', 'time', 'command',
+]);
+const GIT_READS_ONLY: ReadonlySet<string> = new Set(['status', 'log', 'diff', 'show', 'branch', 'tag', 'rev-parse', 'ls-files', 'grep', 'blame', 'describe', 'shortlog', 'remote', 'config', 'ls-tree', 'cat-file', 'rev-list', 'reflog', 'version', 'help']);
+
+function leavesNamesAlone(words: readonly (string | undefined)[]): boolean {
+  const name = words[0];
+  if (name === undefined) return false;
+  if (name === 'git') return GIT_READS_ONLY.has(words[gitVerbIndex(words)] ?? '');
+  // A wrapper's over-read words (`timeout 5 …` gives `5 …`) are no programs; the program after them is judged on its own.
+  return ADDS_NO_NAMES.has(name) || notAProgram(name) || (name === 'sed' && !words.some((w) => w === undefined || /^(-[a-zA-Z]*i|--in-place)/.test(w)));
+}
+
 /** git's options before its verb that change nothing it runs; `-C DIR` takes a value. Any other (`-c`, `--config-env`, `--exec-path`, `--git-dir`…) may name a program. */
 const GIT_QUIET_GLOBALS: ReadonlySet<string> = new Set(['--no-pager', '-P', '--no-optional-locks', '--no-replace-objects', '--literal-pathspecs', '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs', '--no-advice', '--paginate', '-p']);
 
@@ -136,6 +152,9 @@ export function programTakingFromFolder(a: BashAnalysis, { gitUnwalked = true } 
     if (name !== undefined && notAProgram(name)) continue;
     if (takesFromFolder(run.words)) return name ?? 'a command whose name is known only when it runs';
     if (name === undefined || isInertProgram(name)) continue;
+    // The look ran before this command: a part beside git that may add names (`mkdir $'\uFFFD'`, a
+    // checkout) can stop the look git's own guard makes, past a planted repository (pass 45 E1).
+    if (name === 'git' && a.runs.some((r) => r !== run && !leavesNamesAlone(r.words))) return 'git beside a command that may add files or folders, which the look for nested repositories has not seen';
     // The guard switches off what the repositories it found name; past its look, one may be missed (pass 42 D1).
     if (name === 'git' && gitUnwalked) return 'git (the folder is too large to look through for every repository nested in it, whose settings may name programs)';
     // Your stored credentials, read and rewritten outside the workspace (pass 44 L1).

@@ -38,3 +38,21 @@ export function gitCredentialFiles(c: SimpleCommand, home: string): string[] {
   const verb = c.words[gitVerbIndex(c.words)];
   return verb?.startsWith('credential') ? [`${home}/.git-credentials`, `${home}/.config/git/credentials`] : [];
 }
+
+/**
+ * The folders git in `c` runs in, given the folders the command starts in: each, moved by every
+ * `-C dir` (relative to the last). The guard reads only the workspace's repositories, so git in
+ * another (an added folder: `git -C ../lib diff`) would obey config no one read (pass 45 E2).
+ */
+export function gitFolders(c: SimpleCommand, folders: readonly string[]): string[] | undefined {
+  if (c.words[0] === undefined || commandBase(c.words[0]) !== 'git') return [];
+  let out = [...folders];
+  const verb = gitVerbIndex(c.words);
+  for (let i = 1; i < (verb < 0 ? c.words.length : verb); i++) {
+    if (c.words[i] !== '-C') continue;
+    const dir = c.words[i + 1];
+    if (dir === undefined) return undefined;
+    out = out.map((f) => (dir.startsWith('/') ? dir : `${f}/${dir}`));
+  }
+  return out;
+}
