@@ -11,6 +11,7 @@ import { oneDecision } from './bash/glob';
 import { deniedFilesFinding, outsideFinding, type PathScope } from './bashPaths';
 import { ownProcessFinding } from './bashProc';
 import { programTakingFromFolder, untrustedHazard } from './bash/untrustedFolder';
+import { deniedEntryInside } from './bash/walkLinks';
 import { reachableRepositories } from '../tools/gitReach';
 import { isOwnProcessPath, ownProcessRefusal } from '../fs/ownProcess';
 import type { PermissionEngine, PermissionVerdict } from './permissionBroker';
@@ -297,7 +298,10 @@ export class Permissions implements PermissionEngine, SearchScope {
           if (r.exact) return false;
           const pattern = parsePathPattern(r.pattern!, ctx, r.root);
           const base = patternBase(pattern);
-          return under(folder, base) !== undefined || (under(base, folder) !== undefined && anyDepth(pattern));
+          if (under(folder, base) !== undefined) return true;
+          if (under(base, folder) === undefined || !anyDepth(pattern)) return false;
+          // A write may bring the name in; a read reaches only what is there, looked for within a bound.
+          return write || deniedEntryInside(folder, (p) => patternMatches(r, p, 'deny', ctx)) !== undefined;
         })?.source,
     };
   }

@@ -35,11 +35,15 @@ describe('pass 46: Read deny rules read past', () => {
     const cwd = tmp('tl-f2-');
     mkdirSync(join(cwd, 'packages', 'api'), { recursive: true });
     writeFileSync(join(cwd, 'packages', 'api', '.env'), 'TOP=1\n');
+    writeFileSync(join(cwd, 'packages', 'api', 'k.pem'), 'TOP=2\n');
+    mkdirSync(join(cwd, 'docs'));
     const checker = new BashChecker();
     await checker.ready();
     for (const deny of ['Read(**/.env)', 'Read(.env)', 'Read(*.pem)']) {
       const eng = bashEngine(cwd, { allow: ['Bash(grep:*)', 'Bash(rg:*)', 'Bash(diff:*)', 'Bash(tar:*)'], deny: [deny] }, checker);
       for (const command of ['grep -r TOP packages', 'rg TOP packages', 'diff -r packages other', 'tar -cf - packages']) assert.notEqual(eng.decide(command).behavior, 'allow', `${deny}: ${command}`);
+      // A folder that holds no such file is searched as before.
+      assert.equal(eng.decide('grep -r TOP docs').behavior, 'allow', `${deny}: docs`);
     }
     // A folder moved or copied into one the rule may reach at any depth: its files land there.
     const eng = bashEngine(cwd, { allow: ['Bash(mv:*)', 'Bash(cp:*)'], deny: ['Edit(**/.env)'] }, checker);

@@ -86,6 +86,30 @@ export function linkLeavingFolder(folder: string, inside: (real: string) => bool
 }
 
 /**
+ * An entry below `folder` that `denied` names (a file a rule matching at any depth covers:
+ * `packages/api/.env` for `Read(**\/.env)`), or `'too big'` past the bound: what a recursive read
+ * of the folder would reach (pass 46 F2). Links are not followed (another check judges those).
+ */
+export function deniedEntryInside(folder: string, denied: (path: string) => boolean): string | undefined {
+  if (!isFolderSync(folder)) return undefined;
+  const queue = [folder];
+  let seen = 0;
+  while (queue.length) {
+    const dir = queue.shift()!;
+    const listed = folderNamesSync(dir, MAX_ENTRIES);
+    if (!listed) continue;
+    seen += listed.names.length;
+    if (listed.capped || seen > MAX_ENTRIES) return 'too big';
+    for (const name of listed.names) {
+      const path = kernelJoin(dir, name);
+      if (name.includes('\uFFFD') || denied(path)) return path;
+      if (!isLinkSync(path) && isFolderSync(path)) queue.push(path);
+    }
+  }
+  return undefined;
+}
+
+/**
  * A link directly in `folder` leading where `inside` says no (or a name that cannot be looked
  * at), or `'too big'`: where a program writing files it names itself (`a.out`, split's `xaa`,
  * the URL's name) would write through it.
