@@ -1,3 +1,6 @@
+// Why this file is long: it is the one reading of every repository a git in Bash may reach (found,
+// located, its configs, its git folders and submodules) under one budget; split, each part would
+// need the others' walk and bounds again.
 // The repositories a git inside a Bash command may use, and what their own files tell git to do.
 // Git finds a repository by walking up from where it runs (or down, once a command changes into a
 // nested one), then obeys what that repository's files say: the config's settings and includes,
