@@ -30,6 +30,10 @@ export type { PathFinding, PathScope } from './pathScope';
 
 /** The command's own streams and the null device: no file of anyone's. */
 const STREAMS: ReadonlySet<string> = new Set(['/dev/null', '/dev/stdin', '/dev/stdout', '/dev/stderr']);
+/** Programs that start what they are given detached from the command: it goes on after the next command is judged. */
+const DETACHES: ReadonlySet<string> = new Set(['setsid', 'nohup', 'disown', 'daemonize', 'start-stop-daemon', 'at', 'batch', 'systemd-run', 'screen', 'tmux', 'dtach', 'abduco']);
+/** Programs that, given a folder to write, write names inside it they take from elsewhere. */
+const COPIES_INTO: ReadonlySet<string> = new Set(['cp', 'mv', 'ln', 'install', 'rsync', 'scp', 'tar', 'unzip', 'cpio', 'git']);
 
 /** A pattern's leading `~` or `~/` as the home folder's name, which is no pattern; other `~` forms stay. */
 export function homePattern(pattern: string, home: string): string {
@@ -202,7 +206,9 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
         if (dir) return { behavior: 'ask', reason: `${arg.command} writes ${real}, inside ${dir}; Threadline always asks before writing there.`, path: real, write: true };
         const denied = [real, entry, spelledLocation(abs), lexicalJoin('/', abs)].reduce<PathFinding | undefined>((found, p) => found ?? deniedFinding(arg.command, p, arg.write, scope), undefined);
         if (denied) return denied;
-        const walked = walkers.has(arg) ? walkFinding(arg.command, real, (r) => (arg.write ? realRoots.write : realRoots.read).some((root) => isWithin(root, r))) : undefined;
+        // A folder a copy lands in: `cp x e` writes e/x, which a clone may have committed as a link out (pass 47 C2).
+        const into = arg.write && COPIES_INTO.has(arg.command) && isFolderSync(real);
+        const walked = walkers.has(arg) || into ? walkFinding(arg.command, real, (r) => (arg.write ? realRoots.write : realRoots.read).some((root) => isWithin(root, r))) : undefined;
         if (walked) return walked;
       }
     }
@@ -337,7 +343,10 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
   const race = linkRace(a.commands, a.commands, a.readsFrom.length > 0);
   if (race) return { behavior: 'ask', reason: race };
   // A job left running changes links after the next command is judged (pass 46 F4).
-  if (a.hazards.some((h) => h.startsWith('a background job'))) return ask('leaves a job running in the background, which may move or make links after later commands are judged');
+  // So does one a program starts detached, or a shell given a script with `&` in it (pass 49 G2).
+  const detached = a.runs.find((r) => r.words[0] !== undefined && DETACHES.has(r.words[0]));
+  const innerJob = a.runs.some((r) => r.words[0] !== undefined && /^(ba|da|z|k|mk)?sh$/.test(r.words[0]) && r.words.some((w) => w === undefined || /(^|[^&>|])&($|[^&>])/.test(w)));
+  if (a.hazards.some((h) => h.startsWith('a background job')) || detached || innerJob) return ask(`leaves a job running in the background${detached ? ` (${detached.words[0]})` : ''}, which may move or make links after later commands are judged`);
   const folders = known;
   const stored = a.commands.flatMap((c) => gitCredentialFiles(c, scope.home)).map((f) => deniedFinding('git credential', f, false, scope) ?? deniedFinding('git credential', f, true, scope));
   if (stored.some(Boolean)) return stored.find(Boolean);

@@ -453,9 +453,13 @@ export class Permissions implements PermissionEngine, SearchScope {
 const READ_RULES = new Set(['Read', 'Grep', 'Glob']);
 const WRITE_RULES = new Set(['Edit', 'Write']);
 
-/** A pattern that may match at any depth below its base: a name without `/` (`.env`, `*.pem`) or one with `**`. */
+/**
+ * A pattern that may match below its base in folders other than the one it spells: a name without
+ * `/` (`.env`), `**`, or any wildcard in a folder part (`packages/*\/.env`, `{api,web}/.env`, pass 49 G5).
+ * The bounded look for matching files (deniedEntryInside) then decides.
+ */
 function anyDepth(p: ReturnType<typeof parsePathPattern>): boolean {
-  return (p.kind === 'relative' && !p.glob.replace(/^\.\//, '').includes('/')) || p.glob.includes('**');
+  return (p.kind === 'relative' && !p.glob.replace(/^\.\//, '').includes('/')) || /[*?[{]/.test(p.glob);
 }
 
 function safeReadOnly(tool: Tool, input: unknown): boolean {

@@ -383,6 +383,8 @@ class Walker {
     if (writes || this.allWrite) this.writer(command, inputs);
     // `read NAME`, `printf -v NAME`, `declare NAME=…`: a name in a word may be a variable the script sets.
     for (const w of command.words) for (const m of w?.match(IDENTIFIER) ?? []) this.mentions.add(m);
+    // A name glued to an option, or at the end of a bundle (`read -aCDPATH`, `printf -vHOME`), is named too (pass 47 C3).
+    for (const w of command.words) if (w?.startsWith('-')) for (const m of w.match(IDENTIFIER) ?? []) for (let k = 1; k < m.length; k++) this.mentions.add(m.slice(k));
     const name = command.words[0];
     if (name !== undefined && EVALUATING_BUILTINS.has(name) && command.words.slice(1).some((w) => w === undefined || /[$`]/.test(w))) {
       this.hazard(`${name} with an argument it may evaluate`);

@@ -57,7 +57,7 @@ export function writesVerbatim(c: SimpleCommand): boolean {
 }
 
 /** Programs that print and never open a file named by a word they are given. */
-export const OPENS_NO_FILES: ReadonlySet<string> = new Set(['echo', 'printf', 'true', 'false', ':', 'pwd', 'sleep', 'seq', 'yes', 'exit', 'return', 'wait', 'jobs', 'shift', 'break', 'continue', 'set', 'unset', 'umask', 'whoami', 'id', 'uname', 'hostname', 'nproc', 'arch', 'tty']);
+export const OPENS_NO_FILES: ReadonlySet<string> = new Set(['echo', 'printf', 'true', 'false', ':', 'pwd', 'sleep', 'seq', 'yes', 'exit', 'return', 'wait', 'shift', 'break', 'continue', 'set', 'unset', 'umask', 'whoami', 'id', 'uname', 'hostname', 'nproc', 'arch', 'tty']);
 
 /** Builtins that change the shell's own state and write no file. */
 const SHELL_STATE: ReadonlySet<string> = new Set(['cd', 'pushd', 'popd', 'export', 'local', 'declare', 'typeset', 'readonly', 'read', 'test', '[', 'shopt', 'alias', 'unalias', 'hash', 'type', 'command']);
@@ -87,6 +87,8 @@ export const WRAPPERS: ReadonlySet<string> = new Set([
   'strace', 'ltrace', 'valgrind', 'catchsegv', 'watch', 'script', 'flock', 'chroot', 'fakeroot', 'firejail',
   'unshare', 'nsenter', 'systemd-run', 'busybox', 'caffeinate', 'torsocks', 'proxychains', 'proxychains4',
   'sshpass', 'ssh', 'xvfb-run', 'dbus-launch',
+  // bash's `jobs -x CMD ARGS` runs CMD (pass 47 C1).
+  'jobs',
 ]);
 
 /** Shells: their `-c` argument, script argument, here-doc or piped input is itself a script. */
@@ -113,7 +115,7 @@ const INERT: ReadonlySet<string> = new Set([
   'rmdir', 'rm', 'chmod', 'chown', 'chgrp', 'grep', 'egrep', 'fgrep', 'jq', 'date', 'whoami', 'id', 'groups',
   'uname', 'hostname', 'tty', 'nproc', 'arch', 'printenv', 'which', 'seq', 'yes', 'sleep', 'truncate', 'mktemp', 'mkfifo',
   'shred', 'csplit', 'join', 'shuf', 'factor', 'expr', 'numfmt', 'tsort', 'pr', 'cd', 'pushd', 'popd', 'dirs', 'umask', 'wait',
-  'jobs', 'read', 'exit', 'return', 'shift', 'break', 'continue', 'set', 'unset', 'shopt', 'gzip', 'gunzip', 'zcat', 'bzip2',
+  'read', 'exit', 'return', 'shift', 'break', 'continue', 'set', 'unset', 'shopt', 'gzip', 'gunzip', 'zcat', 'bzip2',
   'bunzip2', 'xz', 'unxz', 'zstd', 'unzip',
 ]);
 

@@ -14,7 +14,7 @@ const MAKES_NO_LINKS: ReadonlySet<string> = new Set([
   'du', 'df', 'tree', 'pwd', 'basename', 'dirname', 'realpath', 'readlink', 'true', 'false', 'test', '[', ':', 'touch', 'mkdir',
   'rmdir', 'rm', 'chmod', 'grep', 'egrep', 'fgrep', 'rg', 'jq', 'date', 'whoami', 'id', 'groups', 'uname', 'hostname', 'tty',
   'nproc', 'arch', 'printenv', 'which', 'seq', 'yes', 'sleep', 'truncate', 'mktemp', 'csplit', 'join', 'shuf', 'factor',
-  'expr', 'numfmt', 'tsort', 'pr', 'cd', 'pushd', 'popd', 'dirs', 'umask', 'wait', 'jobs', 'read', 'exit', 'return', 'shift',
+  'expr', 'numfmt', 'tsort', 'pr', 'cd', 'pushd', 'popd', 'dirs', 'umask', 'wait', 'read', 'exit', 'return', 'shift',
   'break', 'continue', 'set', 'unset', 'shopt', 'sort', 'sed', 'awk', 'gawk', 'mawk', 'nawk', 'tee', 'less', 'more',
 ]);
 

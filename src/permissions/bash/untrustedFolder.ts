@@ -78,20 +78,29 @@ function setsEnvironment(c: { words: readonly (string | undefined)[] }): string 
     case 'getopts':
     case 'let':
     case 'unset': {
-      const set = args.find((w) => w === undefined || (!w.startsWith('-') && risky(w)));
+      // A name may be glued to an option or sit in a bundle (`read -raPATH`, `-u0 -aPATH`, pass 47 H1v):
+      // an option word with an upper-case letter or an index counts as naming one.
+      const set = args.find((w) => w === undefined || (w.startsWith('-') ? /[A-Z[]/.test(w.slice(1)) : risky(w)));
       return set === undefined && !args.includes(undefined) ? undefined : shown(set);
     }
     case 'printf':
     case 'wait':
     case 'test':
     case '[': {
-      // printf -v NAME / -vNAME, wait -p NAME / -pNAME, test -v a[i] (an index is arithmetic).
+      // printf -v NAME / -vNAME, wait -p NAME / -fpNAME / -fp NAME, test -v a[i] (an index is arithmetic).
       const flag = name === 'printf' || name === 'test' || name === '[' ? 'v' : 'p';
       for (let i = 0; i < args.length; i++) {
         const w = args[i];
         if (w === undefined) return shown(w);
-        if (w === `-${flag}` && (name === 'test' || name === '[' ? (args[i + 1] ?? '').includes('[') || args[i + 1] === undefined : risky(args[i + 1]))) return shown(args[i + 1]);
-        if (w.startsWith(`-${flag}`) && w.length > 2 && risky(w.slice(2))) return shown(w);
+        if (!w.startsWith('-') || w === '-' || w === '--') {
+          if (name === 'printf' || name === 'wait') break;
+          continue;
+        }
+        const at = w.indexOf(flag, 1);
+        if (at < 0) continue;
+        const glued = w.slice(at + 1);
+        const named = glued || args[i + 1];
+        if (name === 'test' || name === '[' ? named === undefined || named.includes('[') : risky(named)) return shown(named);
       }
       return undefined;
     }
