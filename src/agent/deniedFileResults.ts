@@ -20,12 +20,13 @@ export function deniedFileResults(read: Tool | undefined, permissions: Pick<Perm
 }
 
 /** Whether the Read tool's deny rules cover `path`: what instruction files and their includes are held to too (pass 43 E2). */
-export function readDeniedBy(permissions: Pick<PermissionEngine, 'decide' | 'deniedOutright'>, tools: { get(name: string): Tool | undefined }): (path: string) => boolean {
+export function readDeniedBy(permissions: Pick<PermissionEngine, 'decide' | 'deniedOutright' | 'askedByRule'>, tools: { get(name: string): Tool | undefined }): (path: string) => boolean {
   return (path) => {
     const read = tools.get('Read');
     if (read === undefined) return false;
     // Denied by a rule, not merely asking (a headless run's decide() turns every ask into a deny).
     const call = { tool: read, input: { file_path: path } };
-    return permissions.deniedOutright?.(call) ?? permissions.decide(call).behavior === 'deny';
+    // An include cannot ask: a file an ask rule covers is left out too (pass 49 G3).
+    return (permissions.deniedOutright?.(call) ?? permissions.decide(call).behavior === 'deny') || permissions.askedByRule?.(call) === true;
   };
 }

@@ -259,6 +259,8 @@ function deniedSpelledOrReal(command: string, abs: string, real: string, write: 
 function deniedFinding(command: string, real: string, write: boolean, scope: PathScope): PathFinding | undefined {
   const rule = scope.deniedBy?.(real, write);
   if (rule) return { behavior: 'deny', reason: `${command} ${write ? 'writes' : 'reads'} ${real}, which the rule ${rule} denies.`, path: real, write };
+  const asked = scope.askedBy?.(real, write);
+  if (asked) return { behavior: 'ask', reason: `${command} ${write ? 'writes' : 'reads'} ${real}, which the rule ${asked} asks about first.`, path: real, write };
   const inside = isFolderSync(real) ? scope.deniedInside?.(real, write) : undefined;
   if (inside) return { behavior: 'ask', reason: `${command} is given the folder ${real}, which holds files the rule ${inside} denies.`, path: real, write };
   return undefined;

@@ -24,6 +24,8 @@ export interface PathScope {
    * read, Edit and Write rules for a write. A command an allow rule lets run is held to them too.
    */
   deniedBy?(real: string, write: boolean): string | undefined;
+  /** The file ask rule (a Read one for reads) that covers the file, if any: such a file asks, as it would for the file tools. */
+  askedBy?(real: string, write: boolean): string | undefined;
   /**
    * A Read deny rule (an Edit or Write one, for `write`) that covers something inside this real
    * folder, for a command that may read (or rewrite) all of it.

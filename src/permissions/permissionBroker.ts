@@ -11,6 +11,8 @@ export interface PermissionEngine {
   decide(call: { tool: Tool; input: unknown }): PermissionVerdict;
   /** Whether a rule (or a fixed refusal) denies the call, as opposed to asking: what a headless run's decide() cannot tell apart. */
   deniedOutright?(call: { tool: Tool; input: unknown }): boolean;
+  /** Whether an ask rule covers the call (a Read ask rule on a file): indirect reads of the file hold to it too. */
+  askedByRule?(call: { tool: Tool; input: unknown }): boolean;
   /** Resolves when decide() can judge every call (the shell parser has loaded); awaited before each decision. */
   ready?(): Promise<void>;
   /** Remembers "Allow for this session" for calls like this one. */

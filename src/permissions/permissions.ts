@@ -188,6 +188,13 @@ export class Permissions implements PermissionEngine, SearchScope {
     return false;
   }
 
+  /** Whether a file rule asks before the call (an ask rule on Read of that file): what includes and indirect reads hold to as well. */
+  askedByRule(call: { tool: Tool; input: unknown }): boolean {
+    const c = this.collect();
+    const touched = touchedPaths(call.tool, call.input, this.opts.cwd);
+    return c.ask.some((r) => ruleMatches(r, call.tool, call.input, this.opts.cwd, 'ask', this.bash, this.ctx(), touched));
+  }
+
   deniedOutright(call: { tool: Tool; input: unknown }): boolean {
     return oneDecision(() => this.rawDecide(call, this.collect())).behavior === 'deny';
   }
@@ -222,6 +229,8 @@ export class Permissions implements PermissionEngine, SearchScope {
     // An edit that finds its text is a read by success or failure: one guess a character read a file back (pass 46 F1).
     const unreadable = tool.traits.matchesText ? c.deny.find((r) => READ_RULES.has(r.tool) && r.pattern !== undefined && touched.some((t) => patternMatches(r, t.real, 'deny', ctx) || patternMatches(r, t.lexical, 'deny', ctx))) : undefined;
     if (unreadable) return { behavior: 'deny', reason: `Denied by the rule ${unreadable.source}${from(unreadable)}: ${tool.name} finds its text in the file, which tells what the file holds.` };
+    const askedRead = tool.traits.matchesText ? c.ask.find((r) => READ_RULES.has(r.tool) && r.pattern !== undefined && touched.some((t) => patternMatches(r, t.real, 'ask', ctx) || patternMatches(r, t.lexical, 'ask', ctx))) : undefined;
+    if (askedRead) return { behavior: 'ask', reason: `The rule ${askedRead.source}${from(askedRead)} asks first: ${tool.name} finds its text in the file, which tells what the file holds.`, why: { kind: 'askRule', rule: askedRead } };
     const own = touched.find((t) => isOwnProcessPath(t.lexical, 'agent') || isOwnProcessPath(t.real, 'agent'));
     if (own) return { behavior: 'deny', reason: ownProcessRefusal(own.lexical) };
     const analysis = tool.traits.runsCommands ? this.bash.analyze(bashCommand(input)) : undefined;
@@ -246,7 +255,7 @@ export class Permissions implements PermissionEngine, SearchScope {
       if (outside?.behavior === 'deny') return { behavior: 'deny', reason: outside.reason };
       if (outside) return { behavior: 'ask', reason: outside.reason, why: { kind: 'bashFile', write: Boolean(outside.write), ...(outside.path ? { path: outside.path } : {}) } };
       // Bash as a whole and exact rules judge no file for being outside, but the file deny rules hold.
-      const fileDenies = c.deny.some((r) => r.pattern !== undefined && (READ_RULES.has(r.tool) || WRITE_RULES.has(r.tool)));
+      const fileDenies = [...c.deny, ...c.ask].some((r) => r.pattern !== undefined && (READ_RULES.has(r.tool) || WRITE_RULES.has(r.tool)));
       const denied = fileDenies && 'rules' in allowed && analysis && !('unavailable' in analysis) ? deniedFilesFinding(analysis, this.pathScope(c)) : undefined;
       if (denied?.behavior === 'deny') return { behavior: 'deny', reason: denied.reason };
       if (denied) return { behavior: 'ask', reason: denied.reason, why: { kind: 'bashFile', write: Boolean(denied.write), ...(denied.path ? { path: denied.path } : {}) } };
@@ -291,17 +300,18 @@ export class Permissions implements PermissionEngine, SearchScope {
       writeRoots: [cwd],
       protectedDir: (abs, real) => this.protectedDir({ lexical: resolve(abs), real }),
       deniedBy: (real, write) => fileDeny(write).find((r) => patternMatches(r, real, 'deny', ctx))?.source,
+      askedBy: (real, write) => c.ask.filter((r) => r.pattern !== undefined && (write ? WRITE_RULES : READ_RULES).has(r.tool)).find((r) => patternMatches(r, real, 'ask', ctx))?.source,
       // A rule whose folder lies inside the one given, or one that matches at any depth below a folder
       // holding the one given (`.env`, `**/.env`, `*.pem`): `grep -r x packages` reads packages/api/.env (pass 46 F2).
       deniedInside: (folder, write = false) =>
-        fileDeny(write).find((r) => {
+        [...fileDeny(write), ...c.ask.filter((r) => r.pattern !== undefined && (write ? WRITE_RULES : READ_RULES).has(r.tool))].find((r) => {
           if (r.exact) return false;
           const pattern = parsePathPattern(r.pattern!, ctx, r.root);
           const base = patternBase(pattern);
           if (under(folder, base) !== undefined) return true;
           if (under(base, folder) === undefined || !anyDepth(pattern)) return false;
           // A write may bring the name in; a read reaches only what is there, looked for within a bound.
-          return write || deniedEntryInside(folder, (p) => patternMatches(r, p, 'deny', ctx)) !== undefined;
+          return write || deniedEntryInside(folder, (p) => patternMatches(r, p, c.ask.includes(r) ? 'ask' : 'deny', ctx)) !== undefined;
         })?.source,
     };
   }
@@ -387,6 +397,8 @@ export class Permissions implements PermissionEngine, SearchScope {
     const ctx = this.ctx();
     if (isOwnProcessPath(real, 'agent')) return false;
     if (c.deny.some((r) => READ_RULES.has(r.tool) && (r.pattern === undefined || patternMatches(r, real, 'deny', ctx)))) return false;
+    // A search cannot ask file by file: a file a Read ask rule covers is left out too (pass 49 G4).
+    if (c.ask.some((r) => READ_RULES.has(r.tool) && r.pattern !== undefined && patternMatches(r, real, 'ask', ctx))) return false;
     if (under(ctx.cwd, real) !== undefined || c.dirs.some((d) => under(d.dir, real) !== undefined)) return true;
     return [...c.allow, ...this.grants].some((r) => READ_RULES.has(r.tool) && r.pattern !== undefined && patternMatches(r, real, 'allow', ctx));
   }
