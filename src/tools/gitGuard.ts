@@ -61,8 +61,25 @@ export function bashGitSettings(repoNames: readonly string[], noLocalTransport =
     ...(noLocalTransport ? [['protocol.file.allow', 'never'] as const] : []),
     ...driverOverrides(repoNames),
     ...(unwalked ? SUBMODULES_OFF : []),
+    ...(repoNames.some((n) => SIGNING.test(n)) ? SIGNING_OFF : []),
   ];
 }
+
+/**
+ * A repository that picks how and with which key git signs (`gpg.format=ssh`, `user.signingkey=~/.ssh/id_ed25519`,
+ * `commit.gpgsign=true`) had your key sign whatever the model committed (pass 48 F5): signing by
+ * its settings goes off, and the key and format are your own again.
+ */
+const SIGNING = /^(user\.signingkey|gpg\.format|gpg\.ssh\.|(commit|tag|push|rebase)\.gpgsign|tag\.forcesignannotated)/;
+const SIGNING_OFF: readonly GitSetting[] = [
+  ['commit.gpgSign', 'false'],
+  ['tag.gpgSign', 'false'],
+  ['tag.forceSignAnnotated', 'false'],
+  ['push.gpgSign', 'false'],
+  ['rebase.gpgSign', 'false'],
+  ['gpg.format', 'openpgp'],
+  ['user.signingKey', ''],
+];
 
 export type BashGitEnv = { set: Record<string, string>; unset: string[] } | { refused: string };
 

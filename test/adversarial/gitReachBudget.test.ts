@@ -59,3 +59,39 @@ describe('pass 45 E2: git in an added folder', () => {
     for (const command of ['git log -1', 'git -C . status']) assert.equal(p.decide({ tool: bashTool, input: { command } }).behavior, 'allow', command);
   });
 });
+
+describe('pass 48: git in a folder spelled with ~ or moved by a wrapper; a repository that signs with your key', () => {
+  it('F3, F4: with the folder added, -C ~/…, timeout … git -C …, env -C … git ask', async () => {
+    const { BashChecker } = await import('../../src/permissions/bash/checker');
+    const { Permissions } = await import('../../src/permissions/permissions');
+    const { bashTool } = await import('./support');
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'tl-f3-ws-')));
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'tl-f3-home-')));
+    mkdirSync(join(home, 'src', 'lib'), { recursive: true });
+    const added = join(home, 'src', 'lib');
+    const bash = new BashChecker();
+    await bash.ready();
+    const p = new Permissions({
+      cwd: ws,
+      home,
+      rules: () => ({ allow: ['Bash(git:*)', 'Bash(timeout:*)', 'Bash(env:*)'], ask: [], deny: [] }),
+      trusted: () => true,
+      bash,
+      sources: () => [{ label: '--add-dir', additionalDirectories: [added] }],
+    });
+    const d = (command: string) => p.decide({ tool: bashTool, input: { command } }).behavior;
+    for (const command of ['git -C ~/src/lib log -p -1', `timeout 5 git -C ${added} log -p -1`, `env -C ${added} git log`, `env --chdir=${added} git log`]) assert.equal(d(command), 'ask', command);
+    for (const command of ['git log -1', 'timeout 5 git status']) assert.equal(d(command), 'allow', command);
+  });
+
+  it('F5: the repository\'s signing settings are switched off: a commit is made, unsigned', async () => {
+    const { runBash } = await import('./support');
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'tl-f5-')));
+    execFileSync('git', ['init', '-q', ws]);
+    for (const [k, v] of [['gpg.format', 'ssh'], ['user.signingkey', join(ws, 'no-such-key')], ['commit.gpgsign', 'true'], ['user.name', 't'], ['user.email', 't@t']]) execFileSync('git', ['-C', ws, 'config', k!, v!]);
+    writeFileSync(join(ws, 'a.txt'), 'a\n');
+    const r = await runBash(ws, 'git add a.txt && git commit -q -m x && git log -1 --format=%G?');
+    assert.notEqual(r.isError, true, r.content);
+    assert.match(r.content.trim(), /^N$/m, r.content);
+  });
+});

@@ -51,7 +51,8 @@ export function gitFolders(c: SimpleCommand, folders: readonly string[]): string
   for (let i = 1; i < (verb < 0 ? c.words.length : verb); i++) {
     if (c.words[i] !== '-C') continue;
     const dir = c.words[i + 1];
-    if (dir === undefined) return undefined;
+    // `~/…` is bash's to expand, to wherever the home is: known only when it runs (pass 48 F3).
+    if (dir === undefined || dir.startsWith('~')) return undefined;
     out = out.map((f) => (dir.startsWith('/') ? dir : `${f}/${dir}`));
   }
   return out;
