@@ -14,6 +14,7 @@ import { Permissions } from '../../src/permissions/permissions';
 import { createTools } from '../../src/tools/builtin';
 import type { Tool } from '../../src/tools/types';
 import { bashEngine } from './support';
+import { runBounded } from '../support/bounded';
 
 const tmp = (p: string) => realpathSync(mkdtempSync(join(tmpdir(), p)));
 const tool = (name: string) => createTools().find((t) => t.name === name) as Tool;
@@ -69,5 +70,27 @@ describe('pass 46: Read deny rules read past', () => {
     const r = await grep.call(parsed.value, { cwd, signal: new AbortController().signal });
     assert.match(r.content, /Stopped at 5000 results/);
     assert.ok(r.content.split('\n').length < 5_100);
+  });
+});
+
+describe('pass 48 F2: a clone\'s 200 any-depth deny rules and a recursive read', () => {
+  it('the look ends within its bound, and asks for what it could not look through', () => {
+    const cwd = tmp('tl-f2many-');
+    for (let d = 0; d < 20; d++) {
+      mkdirSync(join(cwd, 'pkg', `d${d}`), { recursive: true });
+      for (let f = 0; f < 400; f++) writeFileSync(join(cwd, 'pkg', `d${d}`, `f${f}.ts`), '');
+    }
+    const out = runBounded(`
+      const { BashChecker } = await load('permissions/bash/checker.ts');
+      const { Permissions } = await load('permissions/permissions.ts');
+      const { createTools } = await load('tools/builtin/index.ts');
+      const bash = new BashChecker();
+      await bash.ready();
+      const deny = Array.from({ length: 200 }, (_, i) => 'Read(**/secret' + i + '.txt)');
+      const p = new Permissions({ cwd: ${JSON.stringify(cwd)}, rules: () => ({ allow: ['Bash(grep:*)'], ask: [], deny }), trusted: () => true, bash });
+      const tool = createTools().find((t) => t.name === 'Bash');
+      console.log(p.decide({ tool, input: { command: 'grep -r TODO pkg' } }).behavior);
+    `, 30_000);
+    assert.equal(out, 'ask');
   });
 });
