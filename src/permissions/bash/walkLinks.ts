@@ -62,6 +62,13 @@ function spellsAnyOption(c: SimpleCommand, name: string, options: readonly strin
  * `'too big'` when the folder holds more than can be looked through, undefined when neither.
  */
 export function linkLeavingFolder(folder: string, inside: (real: string) => boolean): string | undefined {
+  // Node reads names as UTF-8: one that is not comes back with U+FFFD and cannot be looked at by
+  // that name, while the program walking the folder opens it as it is.
+  return firstInside(folder, (path, name) => (name.includes('\uFFFD') || (isLinkSync(path) && !inside(realLocation(path))) ? path : undefined));
+}
+
+/** Looks through `folder` breadth first within MAX_ENTRIES, entering folders that are not links: the first path `look` names, or `'too big'`. */
+function firstInside(folder: string, look: (path: string, name: string) => string | undefined): string | undefined {
   if (!isFolderSync(folder)) return undefined;
   const queue = [folder];
   let seen = 0;
@@ -73,13 +80,9 @@ export function linkLeavingFolder(folder: string, inside: (real: string) => bool
     if (listed.capped || seen > MAX_ENTRIES) return 'too big';
     for (const name of listed.names) {
       const path = kernelJoin(dir, name);
-      // Node reads names as UTF-8: one that is not comes back with U+FFFD and cannot be looked
-      // at by that name, while the program walking the folder opens it as it is.
-      if (name.includes('\uFFFD')) return path;
-      if (isLinkSync(path)) {
-        const real = realLocation(path);
-        if (!inside(real)) return path;
-      } else if (isFolderSync(path)) queue.push(path);
+      const hit = look(path, name);
+      if (hit !== undefined) return hit;
+      if (!isLinkSync(path) && isFolderSync(path)) queue.push(path);
     }
   }
   return undefined;
@@ -91,22 +94,7 @@ export function linkLeavingFolder(folder: string, inside: (real: string) => bool
  * of the folder would reach (pass 46 F2). Links are not followed (another check judges those).
  */
 export function deniedEntryInside(folder: string, denied: (path: string) => boolean): string | undefined {
-  if (!isFolderSync(folder)) return undefined;
-  const queue = [folder];
-  let seen = 0;
-  while (queue.length) {
-    const dir = queue.shift()!;
-    const listed = folderNamesSync(dir, MAX_ENTRIES);
-    if (!listed) continue;
-    seen += listed.names.length;
-    if (listed.capped || seen > MAX_ENTRIES) return 'too big';
-    for (const name of listed.names) {
-      const path = kernelJoin(dir, name);
-      if (name.includes('\uFFFD') || denied(path)) return path;
-      if (!isLinkSync(path) && isFolderSync(path)) queue.push(path);
-    }
-  }
-  return undefined;
+  return firstInside(folder, (path, name) => (name.includes('\uFFFD') || denied(path) ? path : undefined));
 }
 
 /**
