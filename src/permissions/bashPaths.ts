@@ -213,7 +213,8 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
       }
     }
   }
-  // git behind a wrapper too (`timeout 5 git -C …`), and a wrapper that moves it (`env -C dir git`, pass 48 F4).
+  // Every git the script may run, behind a wrapper too (`timeout 5 git -C …`), and a wrapper that
+  // moves it (`env -C dir git`, pass 48 F4): the runs hold the commands' own git as well.
   const gits = a.runs.filter((r) => r.words[0] === 'git');
   if (gits.length && a.runs.some((r) => r.words[0] === 'env' && r.words.some((w) => w === undefined || w === '-C' || /^--chdir/.test(w) || /^-[a-zA-Z]*C/.test(w)))) {
     return { behavior: 'ask', reason: 'git runs in a folder env moves it to: only the workspace\'s repositories have their settings read.' };
@@ -224,9 +225,6 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
     if (away) return { behavior: 'ask', reason: `git runs in ${away}, outside the workspace: only the workspace's repositories have their settings read, so git there could run what its config names.` };
   }
   for (const c of commands) {
-    const ran = gitFolders(c, folders ?? [scope.cwd]);
-    const away = ran === undefined ? 'a folder known only when it runs' : ran.map((f) => realLocation(f)).find((f) => !isWithin(realLocation(scope.cwd), f));
-    if (away) return { behavior: 'ask', reason: `git runs in ${away}, outside the workspace: only the workspace's repositories have their settings read, so git there could run what its config names.` };
     const tree = wholeTreeGit(c);
     for (const folder of tree ? (folders ?? [scope.cwd]) : []) {
       const denied = deniedFinding(tree!, realLocation(folder), false, scope);

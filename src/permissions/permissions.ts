@@ -227,9 +227,10 @@ export class Permissions implements PermissionEngine, SearchScope {
     const denied = match(c.deny, 'deny');
     if (denied) return { behavior: 'deny', reason: `Denied by the rule ${denied.source}${from(denied)}.` };
     // An edit that finds its text is a read by success or failure: one guess a character read a file back (pass 46 F1).
-    const unreadable = tool.traits.matchesText ? c.deny.find((r) => READ_RULES.has(r.tool) && r.pattern !== undefined && touched.some((t) => patternMatches(r, t.real, 'deny', ctx) || patternMatches(r, t.lexical, 'deny', ctx))) : undefined;
+    const readRule = (mode: 'deny' | 'ask') => (tool.traits.matchesText ? c[mode].find((r) => READ_RULES.has(r.tool) && r.pattern !== undefined && touched.some((t) => patternMatches(r, t.real, mode, ctx) || patternMatches(r, t.lexical, mode, ctx))) : undefined);
+    const unreadable = readRule('deny');
     if (unreadable) return { behavior: 'deny', reason: `Denied by the rule ${unreadable.source}${from(unreadable)}: ${tool.name} finds its text in the file, which tells what the file holds.` };
-    const askedRead = tool.traits.matchesText ? c.ask.find((r) => READ_RULES.has(r.tool) && r.pattern !== undefined && touched.some((t) => patternMatches(r, t.real, 'ask', ctx) || patternMatches(r, t.lexical, 'ask', ctx))) : undefined;
+    const askedRead = readRule('ask');
     if (askedRead) return { behavior: 'ask', reason: `The rule ${askedRead.source}${from(askedRead)} asks first: ${tool.name} finds its text in the file, which tells what the file holds.`, why: { kind: 'askRule', rule: askedRead } };
     const own = touched.find((t) => isOwnProcessPath(t.lexical, 'agent') || isOwnProcessPath(t.real, 'agent'));
     if (own) return { behavior: 'deny', reason: ownProcessRefusal(own.lexical) };
@@ -247,22 +248,25 @@ export class Permissions implements PermissionEngine, SearchScope {
       const unsure = this.bash.matchedBy([...c.deny, ...c.ask].filter((r) => r.tool === tool.name), bashCommand(input));
       if (unsure) return { behavior: 'ask', reason: `The rule ${unsure.rule.source}${from(unsure.rule)} may apply: ${unsure.why ?? 'it cannot be checked'}.`, why: { kind: 'default' } };
       const allowed = this.bash.allowedBy([...c.allow, ...this.grants].filter((r) => r.tool === tool.name), bashCommand(input));
+      // The script as parsed, where a rule allows it: what every check below judges.
+      const parsed = 'rules' in allowed && analysis && !('unavailable' in analysis) ? analysis : undefined;
+      const untrusted = !this.opts.trusted();
+      const patterned = 'rules' in allowed ? allowed.patterned : [];
       // A rule naming a command lets it touch files inside the workspace (reads: and added folders) only.
       // Untrusted, every command is held to the workspace, Bash itself and exact rules too: the model
       // could otherwise plant what runs the folder's code later (`>> ~/.gitconfig` an alias, pass 41 G3).
-      const judged = analysis && !('unavailable' in analysis) && 'rules' in allowed ? (this.opts.trusted() ? allowed.patterned : analysis.commands) : [];
-      const outside = 'rules' in allowed && analysis && !('unavailable' in analysis) ? outsideFinding(analysis, judged, this.pathScope(c)) : undefined;
+      const outside = parsed ? outsideFinding(parsed, untrusted ? parsed.commands : patterned, this.pathScope(c)) : undefined;
       if (outside?.behavior === 'deny') return { behavior: 'deny', reason: outside.reason };
       if (outside) return { behavior: 'ask', reason: outside.reason, why: { kind: 'bashFile', write: Boolean(outside.write), ...(outside.path ? { path: outside.path } : {}) } };
       // Bash as a whole and exact rules judge no file for being outside, but the file deny rules hold.
       const fileDenies = [...c.deny, ...c.ask].some((r) => r.pattern !== undefined && (READ_RULES.has(r.tool) || WRITE_RULES.has(r.tool)));
-      const denied = fileDenies && 'rules' in allowed && analysis && !('unavailable' in analysis) ? deniedFilesFinding(analysis, this.pathScope(c)) : undefined;
+      const denied = fileDenies && parsed ? deniedFilesFinding(parsed, this.pathScope(c)) : undefined;
       if (denied?.behavior === 'deny') return { behavior: 'deny', reason: denied.reason };
       if (denied) return { behavior: 'ask', reason: denied.reason, why: { kind: 'bashFile', write: Boolean(denied.write), ...(denied.path ? { path: denied.path } : {}) } };
       // An untrusted folder's files may steer what the rule allows (bash/untrustedFolder.ts).
-      const steered = 'rules' in allowed && !this.opts.trusted() && analysis && !('unavailable' in analysis) ? programTakingFromFolder(analysis, { gitUnwalked: this.gitWalked?.unwalked ?? true }) : undefined;
+      const steered = parsed && untrusted ? programTakingFromFolder(parsed, { gitUnwalked: this.gitWalked?.unwalked ?? true }) : undefined;
       if (steered) return { behavior: 'ask', reason: `This folder is not trusted, and ${steered} may take settings or code from the folder it runs in.`, why: { kind: 'untrusted' } };
-      const hazard = 'rules' in allowed && !this.opts.trusted() && analysis && !('unavailable' in analysis) ? untrustedHazard(analysis) : undefined;
+      const hazard = parsed && untrusted ? untrustedHazard(parsed) : undefined;
       if (hazard) return { behavior: 'ask', reason: `This folder is not trusted, and the command has ${hazard}, which no rule covers here.`, why: { kind: 'untrusted' } };
       if ('rules' in allowed) return { behavior: 'allow', reason: `Allowed by ${allowed.rules.map((r) => `${r.source}${from(r)}`).join(', ')}.` };
       return { behavior: 'ask', reason: allowed.reason, why: { kind: 'default' } };
@@ -291,7 +295,9 @@ export class Permissions implements PermissionEngine, SearchScope {
   private pathScope(c: Collected): PathScope {
     const ctx = this.ctx();
     const cwd = resolve(this.opts.cwd);
-    const fileDeny = (write: boolean) => c.deny.filter((r) => r.pattern !== undefined && (write ? WRITE_RULES : READ_RULES).has(r.tool));
+    const fileRules = (list: readonly ParsedRule[], write: boolean) => list.filter((r) => r.pattern !== undefined && (write ? WRITE_RULES : READ_RULES).has(r.tool));
+    const fileDeny = (write: boolean) => fileRules(c.deny, write);
+    const fileAsk = (write: boolean) => fileRules(c.ask, write);
     return {
       cwd,
       home: ctx.home,
@@ -300,11 +306,11 @@ export class Permissions implements PermissionEngine, SearchScope {
       writeRoots: [cwd],
       protectedDir: (abs, real) => this.protectedDir({ lexical: resolve(abs), real }),
       deniedBy: (real, write) => fileDeny(write).find((r) => patternMatches(r, real, 'deny', ctx))?.source,
-      askedBy: (real, write) => c.ask.filter((r) => r.pattern !== undefined && (write ? WRITE_RULES : READ_RULES).has(r.tool)).find((r) => patternMatches(r, real, 'ask', ctx))?.source,
+      askedBy: (real, write) => fileAsk(write).find((r) => patternMatches(r, real, 'ask', ctx))?.source,
       // A rule whose folder lies inside the one given, or one that matches at any depth below a folder
       // holding the one given (`.env`, `**/.env`, `*.pem`): `grep -r x packages` reads packages/api/.env (pass 46 F2).
       deniedInside: (folder, write = false) => {
-        const rules = [...fileDeny(write), ...c.ask.filter((r) => r.pattern !== undefined && (write ? WRITE_RULES : READ_RULES).has(r.tool))].filter((r) => !r.exact);
+        const rules = [...fileDeny(write), ...fileAsk(write)].filter((r) => !r.exact);
         const reaching: ParsedRule[] = [];
         for (const r of rules) {
           const pattern = parsePathPattern(r.pattern!, ctx, r.root);

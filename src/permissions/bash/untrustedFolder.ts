@@ -12,38 +12,27 @@
 import type { BashAnalysis } from './analyze';
 import { commandBase, gitVerbIndex, isInertProgram, isInertVariable } from './commands';
 import { optionInjection } from './options';
+import { isGitCredential } from './wholeTreeGit';
 
 /**
  * Beyond the inert programs (commands.ts): programs whose options and inner commands the other
  * checks see into, and that read no settings file from the folder. git is here because Bash's git
  * runs with every program the repository's config can name switched off (see wholeTreeGit.ts and
  * the README's Security section); less, tools that read `~/.xrc` only, and anything unsure are not.
+ * Each is then judged as under a rule naming it alone (optionInjection).
  */
 const TAKES_NOTHING_FROM_FOLDER: ReadonlySet<string> = new Set([
   'git', 'sort', 'rg', 'find', 'xargs', 'tar', 'tee', 'cp', 'mv', 'ln', 'env', 'timeout', 'nice', 'nohup', 'time', 'command', 'stdbuf',
+  // Their program from a file (`sed -f`, `awk -f`, gawk's `-i`, `@include`) is judged with their other options below.
+  'sed', 'awk', 'gawk', 'mawk',
 ]);
-
-/** sed and awk are safe while their program is on the command line, not in a file the folder holds. */
-const PROGRAM_FILE_OPTIONS: ReadonlyMap<string, RegExp> = new Map([
-  ['sed', /^(-[a-zA-Z]*f|--file)/],
-  ['awk', /^(-[a-zA-Z]*[fEil]|--(file|exec|include|load))/],
-  ['gawk', /^(-[a-zA-Z]*[fEil]|--(file|exec|include|load))/],
-  ['mawk', /^(-[a-zA-Z]*f|--file)/],
-]);
-
-/** An awk program can pull in another file by itself (gawk `@include "x"`, `@load "x"`). */
-const AWK_INCLUDE = /@\s*(include|load)\b/;
 
 /** A word a wrapper hands on that cannot be a program name (`timeout 5 …`, `env A=1 …`, `nice -n 5 …`). */
 const notAProgram = (w: string) => w.startsWith('-') || w.includes('=') || /^\d+(\.\d+)?[smhd]?$/.test(w);
 
 function takesFromFolder(words: readonly (string | undefined)[]): boolean {
-  const [name, ...args] = words;
-  if (name === undefined) return true;
-  if (isInertProgram(name) || TAKES_NOTHING_FROM_FOLDER.has(name)) return false;
-  const programFile = PROGRAM_FILE_OPTIONS.get(name);
-  if (!programFile) return true;
-  return args.some((a) => a === undefined || programFile.test(a) || (name !== 'sed' && AWK_INCLUDE.test(a)));
+  const name = words[0];
+  return name === undefined || !(isInertProgram(name) || TAKES_NOTHING_FROM_FOLDER.has(name));
 }
 
 /** Lower-case names programs read from the environment; any other name with an upper-case letter may be one too. */
@@ -167,7 +156,7 @@ export function programTakingFromFolder(a: BashAnalysis, { gitUnwalked = true } 
     // The guard switches off what the repositories it found name; past its look, one may be missed (pass 42 D1).
     if (name === 'git' && gitUnwalked) return 'git (the folder is too large to look through for every repository nested in it, whose settings may name programs)';
     // Your stored credentials, read and rewritten outside the workspace (pass 44 L1).
-    if (name === 'git' && run.words[gitVerbIndex(run.words)]?.startsWith('credential')) return 'git credential (it reads and rewrites your stored credentials)';
+    if (isGitCredential(run)) return 'git credential (it reads and rewrites your stored credentials)';
     const git = name === 'git' ? gitGlobalOption(run.words) : undefined;
     if (git) return `git given ${git}`;
     const why = optionInjection({ kind: 'prefix', words: [name] }, run, a.mentions);

@@ -34,18 +34,20 @@ export function gitWritesTree(c: SimpleCommand): string | undefined {
  * credentials, files no word names (pass 41 D1, 44 L1). The files, for the deny rules to judge.
  */
 export function gitCredentialFiles(c: SimpleCommand, home: string): string[] {
-  if (c.words[0] === undefined || commandBase(c.words[0]) !== 'git') return [];
-  const verb = c.words[gitVerbIndex(c.words)];
-  return verb?.startsWith('credential') ? [`${home}/.git-credentials`, `${home}/.config/git/credentials`] : [];
+  return isGitCredential(c) ? [`${home}/.git-credentials`, `${home}/.config/git/credentials`] : [];
+}
+
+/** `git credential…`: a verb that reads and rewrites your stored credentials. */
+export function isGitCredential(c: SimpleCommand): boolean {
+  return c.words[0] !== undefined && commandBase(c.words[0]) === 'git' && c.words[gitVerbIndex(c.words)]?.startsWith('credential') === true;
 }
 
 /**
- * The folders git in `c` runs in, given the folders the command starts in: each, moved by every
+ * The folders git (the command `c`) runs in, given the folders the command starts in: each, moved by every
  * `-C dir` (relative to the last). The guard reads only the workspace's repositories, so git in
  * another (an added folder: `git -C ../lib diff`) would obey config no one read (pass 45 E2).
  */
 export function gitFolders(c: SimpleCommand, folders: readonly string[]): string[] | undefined {
-  if (c.words[0] === undefined || commandBase(c.words[0]) !== 'git') return [];
   let out = [...folders];
   const verb = gitVerbIndex(c.words);
   for (let i = 1; i < (verb < 0 ? c.words.length : verb); i++) {
