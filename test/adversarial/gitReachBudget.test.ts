@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runBounded } from '../support/bounded';
+import { loadedChecker } from './support';
 
 describe('pass 45 E3: many .git files pointing at one big git folder', () => {
   it('the look through the repositories ends, and still finds what the one repository names', () => {
@@ -36,14 +37,12 @@ describe('pass 45 E3: many .git files pointing at one big git folder', () => {
 
 describe('pass 45 E2: git in an added folder', () => {
   it('asks: the guard reads the workspace\'s repositories only; git in the workspace still runs', async () => {
-    const { BashChecker } = await import('../../src/permissions/bash/checker');
     const { Permissions } = await import('../../src/permissions/permissions');
     const { bashTool } = await import('./support');
     const ws = realpathSync(mkdtempSync(join(tmpdir(), 'tl-e2-ws-')));
     const added = realpathSync(mkdtempSync(join(tmpdir(), 'tl-e2-add-')));
     mkdirSync(join(added, 'lib'));
-    const bash = new BashChecker();
-    await bash.ready();
+    const bash = await loadedChecker();
     const p = new Permissions({
       cwd: ws,
       rules: () => ({ allow: ['Bash(git log:*)', 'Bash(cd:*)', 'Bash(git:*)'], ask: [], deny: [] }),
@@ -62,15 +61,13 @@ describe('pass 45 E2: git in an added folder', () => {
 
 describe('pass 48: git in a folder spelled with ~ or moved by a wrapper; a repository that signs with your key', () => {
   it('F3, F4: with the folder added, -C ~/…, timeout … git -C …, env -C … git ask', async () => {
-    const { BashChecker } = await import('../../src/permissions/bash/checker');
     const { Permissions } = await import('../../src/permissions/permissions');
     const { bashTool } = await import('./support');
     const ws = realpathSync(mkdtempSync(join(tmpdir(), 'tl-f3-ws-')));
     const home = realpathSync(mkdtempSync(join(tmpdir(), 'tl-f3-home-')));
     mkdirSync(join(home, 'src', 'lib'), { recursive: true });
     const added = join(home, 'src', 'lib');
-    const bash = new BashChecker();
-    await bash.ready();
+    const bash = await loadedChecker();
     const p = new Permissions({
       cwd: ws,
       home,

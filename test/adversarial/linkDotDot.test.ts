@@ -9,9 +9,8 @@ import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { BashChecker } from '../../src/permissions/bash/checker';
 import { entryLocation } from '../../src/fs/paths';
-import { bashEngine, runBash } from './support';
+import { bashEngine, loadedChecker, runBash } from './support';
 
 const tmp = (p: string) => realpathSync(mkdtempSync(join(tmpdir(), p)));
 
@@ -42,8 +41,7 @@ describe('pass 39 C6: /dev names reached through a link and `..`', () => {
 
   it('cat, grep -r and cp through the lookalikes are not allowed; the secret stays unread', async () => {
     const { ws } = streamLookalikes();
-    const checker = new BashChecker();
-    await checker.ready();
+    const checker = await loadedChecker();
     const eng = bashEngine(ws, { allow: ['Bash(cat:*)', 'Bash(grep:*)', 'Bash(cp:*)'], deny: ['Read(~/.ssh/**)'] }, checker);
     for (const command of ['cat x/../../../../dev/stdin', 'grep -r SECRET x/../../../../dev/stdout', 'cp evil.sh x/../../../../dev/null', 'cat < x/../../../../dev/stdin', 'cat x/./../../../../dev/stdin']) {
       assert.notEqual(eng.decide(command).behavior, 'allow', command);
@@ -65,8 +63,7 @@ describe('pass 39 C4: a deny rule on a linked .env, reached through `..` after a
     mkdirSync(join(ws, 'node_modules', '.pnpm', 'left-pad@1.3.0', 'node_modules', 'left-pad'), { recursive: true });
     symlinkSync('.pnpm/left-pad@1.3.0/node_modules/left-pad', join(ws, 'node_modules', 'left-pad'));
     symlinkSync('env', join(ws, 'a'));
-    const checker = new BashChecker();
-    await checker.ready();
+    const checker = await loadedChecker();
     const eng = bashEngine(ws, { allow: ['Bash(cat:*)', 'Bash(grep:*)', 'Bash(head:*)', 'Bash(cp:*)'], deny: ['Read(./.env)', 'Edit(./.env)'] }, checker);
     for (const command of ['cat node_modules/left-pad/../../../../../.env', 'grep PASS node_modules/left-pad/../../../../../.env', 'cat a/../.env', 'head a/../.env', 'cp env/prod.env a/../.env']) {
       assert.equal(eng.decide(command).behavior, 'deny', command);
@@ -85,8 +82,7 @@ describe('pass 43 C4b, D1: a linked folder behind `..`, and a link made and used
     symlinkSync('.pnpm/left-pad@1.3.0/node_modules/left-pad', join(ws, 'node_modules', 'left-pad'));
     mkdirSync(join(ws, 'x', 'y'), { recursive: true });
     symlinkSync('x/y', join(ws, 'b'));
-    const checker = new BashChecker();
-    await checker.ready();
+    const checker = await loadedChecker();
     const eng = bashEngine(ws, { allow: ['Bash(cat:*)', 'Bash(cp:*)', 'Bash(sed:*)'], deny: ['Read(./cfg/**)', 'Edit(./cfg/**)'] }, checker);
     for (const command of ['cat node_modules/left-pad/../../../../../cfg/k.txt', 'cp a.txt b/../../cfg/k.txt', "sed -i 's/a/b/' b/../../cfg/k.txt"]) {
       assert.equal(eng.decide(command).behavior, 'deny', command);
@@ -95,8 +91,7 @@ describe('pass 43 C4b, D1: a linked folder behind `..`, and a link made and used
 
   it('D1: under Bash with a Read deny rule, a link made and read through in one command asks', async () => {
     const ws = tmp('tl-linkrace-');
-    const checker = new BashChecker();
-    await checker.ready();
+    const checker = await loadedChecker();
     const eng = bashEngine(ws, { allow: ['Bash'], deny: ['Read(~/.ssh/**)', 'Edit(~/.bashrc)'] }, checker);
     for (const command of ['mkdir -p q; ln -s ../../home/.ssh q/k; cat q/k/id_rsa', 'ln -s ~/.ssh k && cat k/id_rsa', 'ln -s ~/.bashrc q3; cp x q3']) {
       assert.notEqual(eng.decide(command).behavior, 'allow', command);

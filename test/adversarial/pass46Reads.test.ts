@@ -9,11 +9,10 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { BashChecker } from '../../src/permissions/bash/checker';
 import { Permissions } from '../../src/permissions/permissions';
 import { createTools } from '../../src/tools/builtin';
 import type { Tool } from '../../src/tools/types';
-import { bashEngine } from './support';
+import { bashEngine, loadedChecker } from './support';
 import { runBounded } from '../support/bounded';
 
 const tmp = (p: string) => realpathSync(mkdtempSync(join(tmpdir(), p)));
@@ -38,8 +37,7 @@ describe('pass 46: Read deny rules read past', () => {
     writeFileSync(join(cwd, 'packages', 'api', '.env'), 'TOP=1\n');
     writeFileSync(join(cwd, 'packages', 'api', 'k.pem'), 'TOP=2\n');
     mkdirSync(join(cwd, 'docs'));
-    const checker = new BashChecker();
-    await checker.ready();
+    const checker = await loadedChecker();
     for (const deny of ['Read(**/.env)', 'Read(.env)', 'Read(*.pem)']) {
       const eng = bashEngine(cwd, { allow: ['Bash(grep:*)', 'Bash(rg:*)', 'Bash(diff:*)', 'Bash(tar:*)'], deny: [deny] }, checker);
       for (const command of ['grep -r TOP packages', 'rg TOP packages', 'diff -r packages other', 'tar -cf - packages']) assert.notEqual(eng.decide(command).behavior, 'allow', `${deny}: ${command}`);
@@ -53,8 +51,7 @@ describe('pass 46: Read deny rules read past', () => {
 
   it('F4: under Bash with a deny rule, a background job asks', async () => {
     const cwd = tmp('tl-f4-');
-    const checker = new BashChecker();
-    await checker.ready();
+    const checker = await loadedChecker();
     const eng = bashEngine(cwd, { allow: ['Bash'], deny: ['Read(~/.ssh/**)'] }, checker);
     assert.equal(eng.decide('(sleep 3; mv a/b/l c/l) &').behavior, 'ask');
     assert.equal(eng.decide('sleep 1 &').behavior, 'ask');

@@ -9,13 +9,11 @@ import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { BashChecker } from '../../src/permissions/bash/checker';
-import { bashEngine } from './support';
+import { bashEngine, loadedChecker } from './support';
 
 const tmp = (p: string) => realpathSync(mkdtempSync(join(tmpdir(), p)));
 async function checker() {
-  const c = new BashChecker();
-  await c.ready();
+  const c = await loadedChecker();
   return c;
 }
 

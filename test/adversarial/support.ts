@@ -23,6 +23,26 @@ export function bashEngine(cwd: string, rules: Partial<PermissionRules>, checker
   };
 }
 
+let parser: Promise<BashChecker> | undefined;
+/** One shell parser for a test file's engines, loaded once. */
+export function loadedChecker(): Promise<BashChecker> {
+  return (parser ??= (async () => {
+    const checker = new BashChecker();
+    await checker.ready();
+    return checker;
+  })());
+}
+
+/**
+ * The engine as the agent's broker uses it: parser loaded and `ready()` awaited before it decides
+ * (in an untrusted folder that is when it looks for nested repositories).
+ */
+export async function readyEngine(cwd: string, rules: Partial<PermissionRules>, opts: { trusted?: boolean } = {}) {
+  const engine = bashEngine(cwd, rules, await loadedChecker(), opts);
+  await engine.permissions.ready();
+  return engine;
+}
+
 /** Runs a command with the real Bash tool, as the agent would once a call is allowed. */
 export async function runBash(cwd: string, command: string): Promise<ToolResult> {
   const parsed = bashTool.parse({ command });

@@ -8,9 +8,8 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { BashChecker } from '../../src/permissions/bash/checker';
 import { useCli } from '../support/useCli';
-import { bashEngine } from './support';
+import { bashEngine, loadedChecker, readyEngine } from './support';
 
 const tmp = (p: string) => realpathSync(mkdtempSync(join(tmpdir(), p)));
 
@@ -32,11 +31,8 @@ const INERT = ['cat a.txt', 'ls -la', 'grep -rn foo .', 'git status', 'git diff 
 describe('an untrusted folder: Bash rules run only programs that take nothing from it', () => {
   it('each program a clone can steer asks untrusted, naming trust; each is allowed once trusted', async () => {
     const cwd = tmp('tl-untrusted-');
-    const checker = new BashChecker();
-    await checker.ready();
-    const untrusted = bashEngine(cwd, { allow: RULES }, checker, { trusted: false });
-    await untrusted.permissions.ready();
-    const trusted = bashEngine(cwd, { allow: RULES }, checker);
+    const untrusted = await readyEngine(cwd, { allow: RULES }, { trusted: false });
+    const trusted = await readyEngine(cwd, { allow: RULES });
     for (const command of STEERED) {
       const v = untrusted.decide(command);
       assert.equal(v.behavior, 'ask', command);
@@ -49,10 +45,7 @@ describe('an untrusted folder: Bash rules run only programs that take nothing fr
 
   it('inert programs, git and sed or awk with their program on the command line still run untrusted', async () => {
     const cwd = tmp('tl-untrusted-');
-    const checker = new BashChecker();
-    await checker.ready();
-    const untrusted = bashEngine(cwd, { allow: RULES }, checker, { trusted: false });
-    await untrusted.permissions.ready();
+    const untrusted = await readyEngine(cwd, { allow: RULES }, { trusted: false });
     for (const command of INERT) assert.equal(untrusted.decide(command).behavior, 'allow', command);
     for (const command of ["sed -f s.sed a.txt", "awk -f a.awk a.txt", "gawk -i inc.awk '{print}' a.txt"]) assert.notEqual(untrusted.decide(command).behavior, 'allow', command);
   });
@@ -90,10 +83,7 @@ describe('an untrusted folder through the CLI', () => {
 describe('pass 40: ways past the untrusted list, and what it let through', () => {
   it('W1, W2: a program named by a path, or known only when it runs, asks untrusted whatever its base name', async () => {
     const cwd = tmp('tl-untrusted-w1-');
-    const checker = new BashChecker();
-    await checker.ready();
-    const eng = bashEngine(cwd, { allow: ['Bash'] }, checker, { trusted: false });
-    await eng.permissions.ready();
+    const eng = await readyEngine(cwd, { allow: ['Bash'] }, { trusted: false });
     for (const command of ['./ls', 'timeout 5 ./ls', 'env ./cat x', 'nohup ./ls', 'sub/../cat x', '~+/cat x', 'env *', 'timeout 5 *', 'nice *', 'xargs ./ls', '$X a']) {
       const v = eng.decide(command);
       assert.equal(v.behavior, 'ask', command);
@@ -102,10 +92,7 @@ describe('pass 40: ways past the untrusted list, and what it let through', () =>
 
   it('W3: under Bash itself, the options by which git, tar, sort and rg run programs ask untrusted', async () => {
     const cwd = tmp('tl-untrusted-w3-');
-    const checker = new BashChecker();
-    await checker.ready();
-    const eng = bashEngine(cwd, { allow: ['Bash'] }, checker, { trusted: false });
-    await eng.permissions.ready();
+    const eng = await readyEngine(cwd, { allow: ['Bash'] }, { trusted: false });
     for (const command of [
       "git -c alias.x='!python3 x.py' x", "git grep -O'python3 x.py' print", 'git -c core.fsmonitor=./x status', 'git --exec-path=. status', 'git difftool -x ./x',
       'git rebase -x ./x main', 'git bisect run ./x', 'git submodule foreach ./x', 'tar -I ./x -xf a.tar', 'tar --to-command=./x -xf a.tar', 'rg --pre ./x foo', 'sort --compress-program=./x a', 'find . -exec ./x {} ;',
@@ -117,16 +104,14 @@ describe('pass 40: ways past the untrusted list, and what it let through', () =>
 
   it('T1, T2: javac and pydoc are code runners: after a narrow rule, -cp and a file to document ask', async () => {
     const cwd = tmp('tl-trusted-t1-');
-    const checker = new BashChecker();
-    await checker.ready();
+    const checker = await loadedChecker();
     const eng = bashEngine(cwd, { allow: ['Bash(javac -d out:*)', 'Bash(pydoc3 -w:*)'] }, checker);
     for (const command of ['javac -d out -cp src src/A.java', 'javac -d out -processorpath src src/A.java', 'pydoc3 -w /tmp/evil.py']) assert.equal(eng.decide(command).behavior, 'ask', command);
   });
 
   it('K1: protected folders are matched by any case', async () => {
     const cwd = tmp('tl-k1-');
-    const checker = new BashChecker();
-    await checker.ready();
+    const checker = await loadedChecker();
     const eng = bashEngine(cwd, { allow: ['Bash(cp:*)', 'Bash(tee:*)', 'Write'] }, checker);
     for (const command of ['cp a.txt .GIT/hooks/pre-commit', 'cp a.txt .Claude/settings.local.json', 'echo x | tee .VSCode/tasks.json']) assert.notEqual(eng.decide(command).behavior, 'allow', command);
   });
@@ -134,8 +119,7 @@ describe('pass 40: ways past the untrusted list, and what it let through', () =>
 
 describe('pass 42 D1: git in an untrusted folder too large to look through', () => {
   it('asks when the look for nested repositories stops short, and runs once it did not', async () => {
-    const checker = new BashChecker();
-    await checker.ready();
+    const checker = await loadedChecker();
     const small = tmp('tl-untrusted-d1-');
     const eng = bashEngine(small, { allow: ['Bash(git diff:*)', 'Bash'] }, checker, { trusted: false });
     // Before the look has run, git asks: nothing says the folder was looked through.
@@ -162,11 +146,8 @@ describe('pass 42 D1: git in an untrusted folder too large to look through', () 
 describe('pass 41: git -C before the verb, variables the script sets, writes by redirection', () => {
   it('G1: git\'s own options before a running verb do not hide it', async () => {
     const cwd = tmp('tl-untrusted-g1-');
-    const checker = new BashChecker();
-    await checker.ready();
-    const untrusted = bashEngine(cwd, { allow: ['Bash'] }, checker, { trusted: false });
-    await untrusted.permissions.ready();
-    const trusted = bashEngine(cwd, { allow: ['Bash(git rebase:*)', 'Bash(git difftool:*)', 'Bash(git config:*)'] }, checker);
+    const untrusted = await readyEngine(cwd, { allow: ['Bash'] }, { trusted: false });
+    const trusted = await readyEngine(cwd, { allow: ['Bash(git rebase:*)', 'Bash(git difftool:*)', 'Bash(git config:*)'] });
     for (const command of ["git -C . rebase -x 'python3 x.py' HEAD~1", "git -C . difftool -y -x 'python3 x.py' HEAD~1 HEAD", 'git -C . bisect run ./x', 'git -C . submodule foreach ./x', 'git -C . config core.fsmonitor x', "git -C . filter-branch --tree-filter 'x' HEAD"]) {
       assert.equal(untrusted.decide(command).behavior, 'ask', command);
     }
@@ -175,10 +156,7 @@ describe('pass 41: git -C before the verb, variables the script sets, writes by 
 
   it('G2: a variable the script sets that a program reads asks untrusted; locale and shell-only ones do not', async () => {
     const cwd = tmp('tl-untrusted-g2-');
-    const checker = new BashChecker();
-    await checker.ready();
-    const eng = bashEngine(cwd, { allow: ['Bash', 'Bash(env:*)', 'Bash(timeout:*)'] }, checker, { trusted: false });
-    await eng.permissions.ready();
+    const eng = await readyEngine(cwd, { allow: ['Bash', 'Bash(env:*)', 'Bash(timeout:*)'] }, { trusted: false });
     for (const command of ['LD_PRELOAD=./evil.so cat a.txt', 'PATH=. ls', 'PATH=.; ls', "TAR_OPTIONS='--checkpoint-action=exec=x' tar -tf a.tar", 'GIT_CONFIG_COUNT=0; git status', 'env GIT_CONFIG_COUNT= git status', 'GIT_EXTERNAL_DIFF=./x git diff', 'GIT_EXEC_PATH=. git x', 'read PATH <<< .; ls', 'printf -v PATH .; ls', 'export PATH=.; ls']) {
       assert.equal(eng.decide(command).behavior, 'ask', command);
     }
@@ -189,10 +167,7 @@ describe('pass 41: git -C before the verb, variables the script sets, writes by 
 
   it('G3: untrusted, Bash itself holds commands to the workspace and asks for writes by redirection', async () => {
     const cwd = tmp('tl-untrusted-g3-');
-    const checker = new BashChecker();
-    await checker.ready();
-    const eng = bashEngine(cwd, { allow: ['Bash'] }, checker, { trusted: false });
-    await eng.permissions.ready();
+    const eng = await readyEngine(cwd, { allow: ['Bash'] }, { trusted: false });
     for (const command of ["printf '[alias]\\n\\tzz = !python3 x.py\\n' >> ~/.gitconfig && git zz", 'git -C /tmp st', 'cat ~/.ssh/id_rsa', 'cp a.txt .git/hooks/pre-commit', 'cat a.txt > out.txt']) {
       assert.equal(eng.decide(command).behavior, 'ask', command);
     }
@@ -203,10 +178,7 @@ describe('pass 41: git -C before the verb, variables the script sets, writes by 
 describe('pass 44: more ways to set what a listed program obeys; tar archives on other machines; stored credentials', () => {
   it('H1, H2: glued names, wait -p, set -a, indexes, wrappers before env: each asks untrusted', async () => {
     const cwd = tmp('tl-untrusted-h1-');
-    const checker = new BashChecker();
-    await checker.ready();
-    const eng = bashEngine(cwd, { allow: ['Bash', 'Bash(timeout:*)', 'Bash(nice:*)'] }, checker, { trusted: false });
-    await eng.permissions.ready();
+    const eng = await readyEngine(cwd, { allow: ['Bash', 'Bash(timeout:*)', 'Bash(nice:*)'] }, { trusted: false });
     for (const command of [
       'printf -vPATH .:/usr/bin:/bin; ls', 'set -a; printf -vLD_PRELOAD ./evil.so; cat a.txt', 'wait -p PATH; ls', 'wait -p GIT_CONFIG_COUNT; git status',
       'a[PATH=0]=1; ls', "read 'a[PATH=0]' <<< x; ls", '[[ -v a[PATH=0] ]]; ls', 'test -v "a[PATH=0]"; ls', '(( PATH=0 )); ls', ': ${PATH:=0}; ls',
@@ -219,8 +191,7 @@ describe('pass 44: more ways to set what a listed program obeys; tar archives on
 
   it('M1: tar with an archive named host:file asks under a rule naming tar; --force-local and a plain name run', async () => {
     const cwd = tmp('tl-tar-m1-');
-    const checker = new BashChecker();
-    await checker.ready();
+    const checker = await loadedChecker();
     const eng = bashEngine(cwd, { allow: ['Bash(tar -tf:*)', 'Bash(tar:*)'] }, checker);
     for (const command of ['tar -tf host:file', 'tar -tfhost:x', 'tar -t --file=h:x']) assert.equal(eng.decide(command).behavior, 'ask', command);
     for (const command of ['tar -tf a.tar', 'tar --force-local -tf a:b']) assert.equal(eng.decide(command).behavior, 'allow', command);
@@ -228,8 +199,7 @@ describe('pass 44: more ways to set what a listed program obeys; tar archives on
 
   it('L1, D1: git credential reads and rewrites stored credentials: denied by a Read rule on them, asked untrusted', async () => {
     const cwd = tmp('tl-cred-');
-    const checker = new BashChecker();
-    await checker.ready();
+    const checker = await loadedChecker();
     const trusted = bashEngine(cwd, { allow: ['Bash'], deny: ['Read(~/.git-credentials)'] }, checker);
     for (const command of ['git credential fill', 'git credential-store get', 'git -C . credential fill']) assert.equal(trusted.decide(command).behavior, 'deny', command);
     const untrusted = bashEngine(cwd, { allow: ['Bash'] }, checker, { trusted: false });
@@ -241,10 +211,7 @@ describe('pass 44: more ways to set what a listed program obeys; tar archives on
 describe('pass 45 E1: the look for nested repositories stopped short after the session began', () => {
   it('git beside a command that may add names asks; the look runs again after a change', async () => {
     const cwd = tmp('tl-untrusted-e1-');
-    const checker = new BashChecker();
-    await checker.ready();
-    const eng = bashEngine(cwd, { allow: ['Bash'] }, checker, { trusted: false });
-    await eng.permissions.ready();
+    const eng = await readyEngine(cwd, { allow: ['Bash'] }, { trusted: false });
     for (const command of ["mkdir $'\\xef\\xbf\\xbd' && git diff", 'touch x; git diff', 'git checkout b && git diff', 'cp -r a b; git -C b diff']) {
       assert.equal(eng.decide(command).behavior, 'ask', command);
     }
