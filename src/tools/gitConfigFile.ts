@@ -228,9 +228,24 @@ export interface ConfigRead {
   roots?: readonly string[];
   /** Includes not followed because they lead outside `roots`, worded to follow "the repository at X". */
   outside: string[];
+  /**
+   * Config bytes still to be read, shared by every read of one look: many git folders sharing one
+   * config with big includes were that config parsed once per folder, minutes per command (pass 48 F1).
+   */
+  budget?: { bytes: number };
 }
 
-export const newConfigRead = (roots?: readonly string[]): ConfigRead => ({ entries: [], problems: [], seen: new Set(), outside: [], ...(roots ? { roots } : {}) });
+/** Config text one look through the reachable repositories reads, all files together; past it the look stops and says so. */
+export const CONFIG_BYTES_PER_LOOK = 8 * 1024 * 1024;
+
+export const newConfigRead = (roots?: readonly string[], budget?: { bytes: number }): ConfigRead => ({
+  entries: [],
+  problems: [],
+  seen: new Set(),
+  outside: [],
+  ...(roots ? { roots } : {}),
+  ...(budget ? { budget } : {}),
+});
 
 /** Follows one include path named in `from`: reads its target when it is known and allowed, else says why not. */
 async function followInclude(from: string, path: string, into: ConfigRead, depth: number): Promise<void> {
@@ -270,6 +285,10 @@ export async function readConfigFile(file: string, into: ConfigRead, depth = 0):
   const read = await readRegularFile(real, CONFIG_MAX_BYTES);
   if (!read.ok) {
     if (read.reason !== 'missing') into.problems.push(`${file} could not be read whole (${read.reason})`);
+    return into;
+  }
+  if (into.budget && (into.budget.bytes -= read.bytes.length) < 0) {
+    into.problems.push(`the configs of the repositories here hold more than ${CONFIG_BYTES_PER_LOOK / 1024 / 1024} MB in all (with includes, counted once per repository), too much to read before each command`);
     return into;
   }
   const text = read.bytes.toString('utf8');

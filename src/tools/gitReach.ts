@@ -13,7 +13,7 @@ import { isInside, kernelJoin, realLocation } from '../fs/paths';
 import { readRegularFile } from '../fs/read';
 import { listTree } from '../fs/scan';
 import { inspect } from '../fs/stat';
-import { newConfigRead, readConfigFile, type FileEntry } from './gitConfigFile';
+import { CONFIG_BYTES_PER_LOOK, newConfigRead, readConfigFile, type FileEntry } from './gitConfigFile';
 import { LOCAL_REMOTE, settingRefusal } from './gitSettings';
 import { homedir } from 'node:os';
 import { folderNames, listFolder } from '../fs/list';
@@ -250,6 +250,7 @@ export async function reachableRepositories(cwd: string, bounds = NESTED_BOUNDS)
   // an `ls` (pass 45 E3): each git folder is read once, and all of them share one budget.
   const judged = new Set<string>();
   const budget = { entries: GIT_FOLDERS_ENTRIES };
+  const configBytes = { bytes: CONFIG_BYTES_PER_LOOK };
   for (const dotGit of dotGits) {
     const repo = await locate(dotGit);
     if (!repo) continue;
@@ -263,7 +264,7 @@ export async function reachableRepositories(cwd: string, bounds = NESTED_BOUNDS)
     if (!same(repo.commonDir, repo.gitDir)) files.push(join(repo.gitDir, 'config'));
     // Each repository reads its files afresh: two repositories sharing a config judge its core.worktree each against their own folder.
     // Its includes may lead into the workspace and its own git folders; one leading elsewhere is not read.
-    const read = newConfigRead([cwd, repo.gitDir, repo.commonDir]);
+    const read = newConfigRead([cwd, repo.gitDir, repo.commonDir], configBytes);
     for (const file of files) await readConfigFile(file, read);
     const entries = read.entries;
     names.push(...entries.map((e) => e.name));
@@ -289,7 +290,7 @@ export async function reachableRepositories(cwd: string, bounds = NESTED_BOUNDS)
     if (modules.cut) unwalked = true;
     for (const mod of modules.dirs) {
       // Read as git reads a repository's config: the shared folder's, then its own.
-      const moduleRead = newConfigRead([cwd, mod.gitDir, mod.commonDir, repo.commonDir]);
+      const moduleRead = newConfigRead([cwd, mod.gitDir, mod.commonDir, repo.commonDir], configBytes);
       const moduleFiles = [join(mod.commonDir, 'config'), join(mod.gitDir, 'config.worktree'), join(mod.commonDir, 'config.worktree')];
       if (!same(mod.commonDir, mod.gitDir)) moduleFiles.push(join(mod.gitDir, 'config'));
       for (const file of moduleFiles) await readConfigFile(file, moduleRead);

@@ -35,6 +35,35 @@ describe('pass 45 E3: many .git files pointing at one big git folder', () => {
   });
 });
 
+describe('pass 48 F1: many git folders sharing one config with big includes', () => {
+  it('the config text is read under one budget for the whole look, and past it the look refuses', () => {
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'tl-f1-')));
+    execFileSync('git', ['init', '-q', ws]);
+    const gitDir = join(ws, '.git');
+    mkdirSync(join(gitDir, 'inc'));
+    const big = `[user]\n\tname = ${'A'.repeat(900_000)}\n`;
+    for (let i = 0; i < 5; i++) {
+      writeFileSync(join(gitDir, 'inc', String(i)), big);
+      execFileSync('git', ['-C', ws, 'config', '--add', 'include.path', `inc/${i}`]);
+    }
+    // Ten git folders of their own, all sharing the one above: 4.5 MB of config each time.
+    for (let k = 0; k < 10; k++) {
+      mkdirSync(join(gitDir, 'g', String(k)), { recursive: true });
+      writeFileSync(join(gitDir, 'g', String(k), 'HEAD'), 'ref: refs/heads/main\n');
+      writeFileSync(join(gitDir, 'g', String(k), 'commondir'), '../..\n');
+      mkdirSync(join(ws, `n${k}`));
+      writeFileSync(join(ws, `n${k}`, '.git'), `gitdir: ../.git/g/${k}\n`);
+    }
+    const out = runBounded(`
+      const { reachableRepositories } = await load('tools/gitReach.ts');
+      const r = await reachableRepositories(${JSON.stringify(ws)});
+      console.log(JSON.stringify({ refusal: r.refusal ?? null }));
+    `, 120_000);
+    const r = JSON.parse(out) as { refusal: string | null };
+    assert.match(r.refusal ?? '', /more than 8 MB in all/);
+  });
+});
+
 describe('pass 45 E2: git in an added folder', () => {
   it('asks: the guard reads the workspace\'s repositories only; git in the workspace still runs', async () => {
     const { Permissions } = await import('../../src/permissions/permissions');
