@@ -288,6 +288,7 @@ function wordFinding(c: SimpleCommand, folders: readonly string[], scope: PathSc
   const name = c.words[0] === undefined ? 'the command' : commandBase(c.words[0]);
   const unknownWrites = !knowsWrites(name);
   const roots = scope.readRoots.map(realLocation);
+  const writeRoots = scope.writeRoots.map(realLocation);
   // A grep pattern or a sed script (`grep -rn /usr src`) is no file.
   const notFiles = new Set<number>();
   pathArgs(c, notFiles);
@@ -327,7 +328,10 @@ function wordFinding(c: SimpleCommand, folders: readonly string[], scope: PathSc
           // A program whose writes are not known may write any word it is given (`dd of=f`, `install a f`).
           const denied = deniedSpelledOrReal(name, abs, real, unknownWrites || text !== w, scope);
           if (denied) return denied;
-          const walked = mayFollowLinks(c) ? walkFinding(name, real, (r) => roots.some((root) => isWithin(root, r))) : undefined;
+          // A folder glued to a copy's option (`cp --target-directory=e x`, `cp -te x`) is where
+          // it lands, as the same folder in a word of its own is (pass 50 C1).
+          const into = text !== w && COPIES_INTO.has(name) && isFolderSync(real);
+          const walked = mayFollowLinks(c) || into ? walkFinding(name, real, (r) => (into ? writeRoots : roots).some((root) => isWithin(root, r))) : undefined;
           if (walked) return walked;
         }
       }

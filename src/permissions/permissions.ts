@@ -10,7 +10,7 @@ import { sharedBashChecker, type BashChecker } from './bash/checker';
 import { oneDecision } from './bash/glob';
 import { deniedFilesFinding, outsideFinding, type PathScope } from './bashPaths';
 import { ownProcessFinding } from './bashProc';
-import { programTakingFromFolder, untrustedHazard } from './bash/untrustedFolder';
+import { changesMachine, programTakingFromFolder, untrustedHazard } from './bash/untrustedFolder';
 import { deniedEntryInside } from './bash/walkLinks';
 import { reachableRepositories } from '../tools/gitReach';
 import { isOwnProcessPath, ownProcessRefusal } from '../fs/ownProcess';
@@ -268,6 +268,8 @@ export class Permissions implements PermissionEngine, SearchScope {
       if (steered) return { behavior: 'ask', reason: `This folder is not trusted, and ${steered} may take settings or code from the folder it runs in.`, why: { kind: 'untrusted' } };
       const hazard = parsed && untrusted ? untrustedHazard(parsed) : undefined;
       if (hazard) return { behavior: 'ask', reason: `This folder is not trusted, and the command has ${hazard}, which no rule covers here.`, why: { kind: 'untrusted' } };
+      const machine = parsed && untrusted ? changesMachine(parsed) : undefined;
+      if (machine) return { behavior: 'ask', reason: `This folder is not trusted, and the command runs ${machine}, which no rule covers here.`, why: { kind: 'untrusted' } };
       if ('rules' in allowed) return { behavior: 'allow', reason: `Allowed by ${allowed.rules.map((r) => `${r.source}${from(r)}`).join(', ')}.` };
       return { behavior: 'ask', reason: allowed.reason, why: { kind: 'default' } };
     }

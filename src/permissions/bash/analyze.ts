@@ -59,20 +59,24 @@ function globOptionsOf(source: string, commands: readonly SimpleCommand[]): stri
  * for what the text alone does not show.
  */
 function globOptionsRun(commands: readonly SimpleCommand[]): string | undefined {
+  let found: string | undefined;
   for (const c of commands) {
     const [first, ...rest] = c.words;
     const name = first === undefined ? undefined : commandBase(first);
-    if (name === 'shopt') return 'shopt';
-    if (name !== 'set') continue;
-    for (let i = 0; i < rest.length; i++) {
-      const w = rest[i];
-      // -k (keyword) takes every `a=b` word out of a command's arguments, wherever it stands.
-      if (w === undefined || /^-[A-Za-z]*k/.test(w) || (w === '-o' && (rest[i + 1] === undefined || rest[i + 1] === 'keyword'))) return KEYWORD_SET;
-      if (SET_LETTERS.test(w)) return 'set';
-      if ((w === '-o' || w === '+o') && (rest[i + 1] === undefined || SET_NAMES.has(rest[i + 1]!))) return 'set';
+    if (name !== 'set' && name !== 'shopt') continue;
+    // -k (keyword) takes every `a=b` word out of a command's arguments, wherever it stands. It is
+    // named by letter (`-k`, in any bundle), or by name after an `o` anywhere in a bundle (`set
+    // -eo keyword`, `shopt -os keyword`, pass 50 C2): any word `keyword`, or one computed when it
+    // runs, is taken as turning it on, whichever option came before it.
+    if (rest.some((w) => w === undefined || w === 'keyword' || (name === 'set' && /^[-+][A-Za-z]*k/.test(w)))) return KEYWORD_SET;
+    if (name === 'shopt') {
+      found ??= 'shopt';
+      continue;
     }
+    // By letter in any bundle, or by name wherever it stands (an `o` anywhere in a bundle takes a name).
+    if (rest.some((w) => SET_LETTERS.test(w!) || SET_NAMES.has(w!))) found ??= 'set';
   }
-  return undefined;
+  return found;
 }
 
 /** Parses a script (a command, or one run by `bash -c`, eval…) at the given nesting depth. */
@@ -429,8 +433,12 @@ export function analyzeTree(root: Node, source: string, depth: number, parse: Pa
     walker.hazards.add(PARSE_ERROR);
     walker.unseen.add(PARSE_ERROR);
   }
-  // A decoding writer matters only where the script also runs a file it may have written.
-  if (!walker.commands.some(runsScriptFile)) for (const o of walker.opaque) delete o.decodesScript;
+  // A decoding writer matters only where the script also runs a file it may have written: decided
+  // for the whole command, since a script inside it (`bash -c "printf … > s"; bash s`) may write
+  // what the outer one runs.
+  if (!walker.commands.some(runsScriptFile)) {
+    if (depth === 0) for (const o of walker.opaque) delete o.decodesScript;
+  }
   else {
     // A program that writes files may write what a decoding part pipes into it (`printf 'r\155' |
     // tee s; sh s`, `| dd of=s`, `| cp /dev/stdin s`): only a redirect of a verbatim writer is read through.

@@ -53,7 +53,9 @@ const RUNS_FILES: ReadonlySet<string> = new Set(['sh', 'bash', 'dash', 'zsh', 'k
 export function writesVerbatim(c: SimpleCommand): boolean {
   const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
   if (name === undefined || !VERBATIM_WRITERS.has(name)) return false;
-  return name !== 'echo' || !c.words.slice(1).some((w) => w === undefined || /^-[a-zA-Z]*e/.test(w));
+  // echo decodes escapes under -e, and under `shopt -s xpg_echo` (or `bash -O xpg_echo`) without
+  // it, which may be set anywhere before (pass 50 L1): any backslash makes it a decoding writer.
+  return name !== 'echo' || !c.words.slice(1).some((w) => w === undefined || /^-[a-zA-Z]*e/.test(w) || w.includes('\\'));
 }
 
 /** Programs that print and never open a file named by a word they are given. */

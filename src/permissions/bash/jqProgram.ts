@@ -22,9 +22,11 @@ const JQ_LONG: ReadonlySet<string> = new Set([
  * jq words that read a file the command does not name or the environment: `import`/`include`
  * load a module or a JSON file (`import "x" as $d` reads x.json along the search path, which a
  * relative name, `-L` or a link leads anywhere), `modulemeta` reads a module, `env` and `$ENV`
- * hold the environment's secrets. A keyword in a string or a key asks too.
+ * hold the environment's secrets. A keyword in a string or a key asks too. `ENV` is matched as a
+ * word of its own: jq reads `$` and the name as two tokens, so `$ ENV` and `$#…\nENV` are `$ENV`
+ * (pass 50 H1).
  */
-const JQ_FORBIDDEN = /(?<![\w$.@])(import|include|modulemeta|env)(?!\w)|\$ENV(?!\w)/;
+const JQ_FORBIDDEN = /(?<![\w$.@])(import|include|modulemeta|env)(?!\w)|(?<!\w)ENV(?!\w)/;
 
 /** Why a jq command's program may read more than the files it is given; undefined when it plainly does not. */
 export function jqDanger(c: SimpleCommand, trusted: number): string | undefined {
@@ -67,7 +69,7 @@ export function jqDanger(c: SimpleCommand, trusted: number): string | undefined 
   }
   if (!program || program.at < trusted) return undefined;
   const hit = JQ_FORBIDDEN.exec(program.text)?.[0];
-  if (hit) return `the ${name} program uses ${hit}, by which it reads ${hit.endsWith('env') || hit === '$ENV' ? 'the environment' : 'a file the command does not name'}; a rule naming ${name} does not cover that`;
+  if (hit) return `the ${name} program uses ${hit}, by which it reads ${hit === 'env' || hit === 'ENV' ? 'the environment' : 'a file the command does not name'}; a rule naming ${name} does not cover that`;
   return undefined;
 }
 
@@ -84,7 +86,7 @@ const YQ_LONG_VALUE: ReadonlySet<string> = new Set(['indent', 'output-format', '
 const YQ_COMMANDS: ReadonlySet<string> = new Set(['eval', 'e', 'eval-all', 'ea']);
 
 /** yq words that read a file or the environment (jq's, for the wrapper, and mikefarah's own), or evaluate computed text. */
-const YQ_FORBIDDEN = /(?<![\w$.@])(load\w*|env|strenv|envsubst|eval|import|include|modulemeta|system)(?!\w)|\$ENV(?!\w)/;
+const YQ_FORBIDDEN = /(?<![\w$.@])(load\w*|env|strenv|envsubst|eval|import|include|modulemeta|system)(?!\w)|(?<!\w)ENV(?!\w)/;
 
 /** Why a yq command's expression may read more than the files it is given; undefined when it plainly does not. */
 export function yqDanger(c: SimpleCommand, trusted: number): string | undefined {

@@ -165,6 +165,33 @@ export function programTakingFromFolder(a: BashAnalysis, { gitUnwalked = true } 
   return undefined;
 }
 
+/** hostname's options that only print. */
+const HOSTNAME_PRINTS: ReadonlySet<string> = new Set(['-s', '-f', '-i', '-I', '-d', '-a', '-A', '--short', '--fqdn', '--long', '--ip-address', '--all-ip-addresses', '--domain', '--alias', '--all-fqdns', '--help', '--version']);
+
+/** date's options that take the next word as their value (a date to print, a file to read dates or a time from). */
+const DATE_VALUES = /^(-[a-zA-Z]*[dfr]|--(d|da|dat|date|f|fi|fil|file|r|re|ref|refe|refer|refere|referen|referenc|reference))$/;
+
+/**
+ * An inert program given what makes it change the machine rather than print it: `date -s …` or a
+ * date as its operand sets the clock, `hostname NAME` renames the machine, both as root (pass 47 L1).
+ * Untrusted, every rule is held to printing here.
+ */
+export function changesMachine(a: BashAnalysis): string | undefined {
+  for (const { words } of [...a.commands, ...a.runs]) {
+    const [name, ...args] = words;
+    if (name === 'date') {
+      for (let i = 0; i < args.length; i++) {
+        const w = args[i];
+        if (w === undefined || /^-[a-zA-Z]*s|^--(s|se|set)(=|$)/.test(w)) return 'date given a time to set the clock to';
+        if (DATE_VALUES.test(w)) i++;
+        else if (!/^[-+]/.test(w)) return 'date given a time to set the clock to';
+      }
+    }
+    if (name === 'hostname' && args.some((w) => w === undefined || !HOSTNAME_PRINTS.has(w))) return 'hostname given a name or a file to rename the machine by';
+  }
+  return undefined;
+}
+
 /**
  * What keeps any prefix rule from covering the script (a redirection to a file, an assignment, a
  * substitution, arithmetic, a loop…): untrusted, `Bash` itself and exact rules are held to the same,
