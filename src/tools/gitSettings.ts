@@ -145,5 +145,14 @@ export function settingRefusal(e: ConfigEntry, ctx: SettingContext): string | un
   if (/(cmd|command|program|helper|editor|pager|exec|hook|script)$/.test(key)) return `sets ${e.name}, which names a program git runs`;
   const named = /(file|dir|directory|path|prefix)$/.test(key) && key !== 'worktree' ? away() : undefined;
   if (named) return `sets ${e.name} to ${e.value}, ${named}, where git would read or write`;
+  // Git reads paths under names no suffix gives away (fetch.fsck.skipList printed the first line of
+  // ~/.git-credentials, pass 51 N1; fetch.bundleURI): any value spelled as a path, from the root,
+  // the home folder, a file: URL or with `..`, is judged by where it leads, whatever its key.
+  const value = e.value?.trim();
+  const spelled = value && /^file:/i.test(value) ? localPath(value) : value;
+  if (key !== 'worktree' && spelled && /^(\/|~|\\)|(^|[/\\])\.\.([/\\]|$)/.test(spelled)) {
+    const where = outside(spelled, ctx);
+    if (where) return `sets ${e.name} to ${e.value}, a path ${where}, which git may read or write`;
+  }
   return undefined;
 }

@@ -37,6 +37,20 @@ describe('which repository settings git may obey inside Bash', () => {
     for (const value of [':(optional)notes/t.txt', './%(prefix)/t', '%(prefix)', 'a~b/t']) assert.equal(settingRefusal({ name: 'commit.template', value }, ctx), undefined, value);
   });
 
+  // Pass 51 N1: fetch.fsck.skipList = ~/.git-credentials made `git fetch` print its first line.
+  // Git reads paths under names no suffix gives away; any value spelled as a path is judged.
+  it('a value spelled as a path outside the workspace stops the command, whatever its key', () => {
+    for (const name of ['fetch.fsck.skiplist', 'receive.fsck.skiplist', 'fetch.bundleuri', 'gc.somefuturekey', 'transfer.x']) {
+      for (const value of ['~/.git-credentials', '/home/u/.npmrc', '../../.netrc', 'file:///home/u/.pgpass', 'a/../../../x']) {
+        const why = settingRefusal({ name, value }, ctx);
+        assert.ok(why && why.includes(value), `${name}=${value}: ${why}`);
+      }
+    }
+    for (const [name, value] of [['fetch.fsck.skiplist', 'skip.txt'], ['fetch.fsck.skiplist', './a/../skip.txt'], ['user.name', 'A B'], ['remote.origin.fetch', '+refs/heads/*:refs/remotes/origin/*'], ['branch.main.merge', 'refs/heads/main']] as const) {
+      assert.equal(settingRefusal({ name, value }, ctx), undefined, `${name}=${value}`);
+    }
+  });
+
   it('a remote on this machine spelled with ~user/ or %(prefix)/ turns local transport off', () => {
     for (const value of ['~root/repo', '%(prefix)/../srv/repo', '~/other']) assert.equal(settingRefusal({ name: 'remote.origin.url', value }, ctx), LOCAL_REMOTE, value);
     assert.equal(settingRefusal({ name: 'remote.origin.url', value: 'vendor/lib.git' }, ctx), undefined);
