@@ -31,12 +31,16 @@ const FILE_RULES = new Set(['Read', 'Grep', 'Glob', 'Edit', 'Write']);
 
 /**
  * Whether an allow rule from a project file can ever apply: one that names a path outside the
- * project (`//…`, `~…`, `..`) cannot, trusted or not. Trusting a folder should not hand it ~/.ssh.
+ * project (`//…`, `~…`, `..`; for Bash, in any argument) cannot, trusted or not. Trusting a folder should not hand it ~/.ssh.
  */
 export function projectMayAllow(rule: Pick<ParsedRule, 'tool' | 'pattern'>): boolean {
-  if (rule.pattern === undefined || !FILE_RULES.has(rule.tool)) return true;
+  if (rule.pattern === undefined) return true;
   const p = rule.pattern.trim();
-  return !p.startsWith('//') && !p.startsWith('~') && !p.split('/').includes('..');
+  if (FILE_RULES.has(rule.tool)) return !p.startsWith('//') && !p.startsWith('~') && !p.split('/').includes('..');
+  // A Bash rule's arguments too (`Bash(cat ~/.ssh/id_rsa)`, `Bash(cat ../../x)`, pass 51 N2): any
+  // word, or value glued to an option, that is a path from the root, the home folder or above.
+  if (rule.tool === 'Bash') return !p.split(/\s+/).slice(1).some((w) => /(^|=)(\/|~)/.test(w) || w.split(/[/=]/).includes('..'));
+  return true;
 }
 
 /**

@@ -36,7 +36,9 @@ describe('what a project file may do', () => {
     assert.deepEqual(withheldGrants([project], true), []);
     assert.equal(projectMayAllow({ tool: 'Read', pattern: '~/.ssh/**' }), false);
     assert.equal(projectMayAllow({ tool: 'Edit', pattern: 'src/../../x' }), false);
-    assert.equal(projectMayAllow({ tool: 'Bash', pattern: 'cat ~/.ssh/id_rsa' }), true, 'Bash rules are judged by the shell checker');
+    // An exact rule judges no file for being outside, so the project may not write one that names a file there (pass 51 N2).
+    assert.equal(projectMayAllow({ tool: 'Bash', pattern: 'cat ~/.ssh/id_rsa' }), false);
+    assert.equal(projectMayAllow({ tool: 'Bash', pattern: 'npm test:*' }), true);
   });
 
   it('describeSources marks exactly the withheld rules as not applied', () => {

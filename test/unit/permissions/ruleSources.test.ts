@@ -155,6 +155,9 @@ describe('project trust', () => {
     assert.equal(projectMayAllow({ tool: 'Read', pattern: '/src/**' }), true, '/path is the project');
     assert.equal(projectMayAllow({ tool: 'Read', pattern: undefined }), true);
     assert.equal(projectMayAllow({ tool: 'WebFetch', pattern: '//x' }), true, 'not a file rule');
+    // Pass 51 N2: a trusted project's exact Bash rule read ~/.ssh/id_rsa.
+    for (const pattern of ['cat /home/u/.ssh/id_rsa', 'cat ~/.ssh/id_rsa', 'cat ../home/.ssh/id_rsa', 'grep -r x --file=/etc/passwd', 'cat a/../../x:*']) assert.equal(projectMayAllow({ tool: 'Bash', pattern }), false, pattern);
+    for (const pattern of ['npm test:*', './scripts/test.sh', 'cat src/a..b', 'make -C build:*']) assert.equal(projectMayAllow({ tool: 'Bash', pattern }), true, pattern);
     const w = withheldGrants([{ label: 'p', project: true, allow: ['Bash(x', 'Read(~/.ssh)', 'Edit'], defaultMode: 'plan' }], false);
     assert.deepEqual(w, [{ source: 'p', grant: 'allow Edit' }], 'a malformed rule, one that can never apply and a restricting mode are not grants');
     assert.equal(describeWithheld([]), '');
