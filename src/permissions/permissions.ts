@@ -430,7 +430,12 @@ export class Permissions implements PermissionEngine, SearchScope {
     const ctx = this.ctx();
     return (real, realRoot, spelled) => {
       if (isOwnProcessPath(real, 'agent')) return false;
-      if ([real, ...(spelled === undefined ? [] : [resolve(spelled)])].some((p) => c.deny.some((r) => READ_RULES.has(r.tool) && r.pattern !== undefined && patternMatches(r, p, 'deny', ctx)))) return false;
+      // A search cannot ask file by file: a file a Read ask rule covers is left out as a denied one
+      // is, inside the search's root too (pass 52 H1; 49 G4 had held only outside it).
+      const held = (p: string) =>
+        c.deny.some((r) => READ_RULES.has(r.tool) && r.pattern !== undefined && patternMatches(r, p, 'deny', ctx)) ||
+        c.ask.some((r) => READ_RULES.has(r.tool) && r.pattern !== undefined && patternMatches(r, p, 'ask', ctx));
+      if (held(real) || (spelled !== undefined && held(resolve(spelled)))) return false;
       return under(realRoot, real) !== undefined || this.readableIn(c, real);
     };
   }

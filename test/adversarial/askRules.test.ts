@@ -35,3 +35,43 @@ describe('pass 49: Read ask rules hold on every route to the file', () => {
     assert.equal(p.readable(join(cwd, 'src', 'a.ts')), true);
   });
 });
+
+describe('pass 52 H1: the search tools themselves leave out what a Read ask rule covers, inside their root too', () => {
+  it('Grep and Glob from the workspace, and Grep of an added folder, leave the files out', async () => {
+    const root = tmp('tl-52h1-');
+    const cwd = join(root, 'ws');
+    const home = join(root, 'home');
+    mkdirSync(join(cwd, 'askdir'), { recursive: true });
+    mkdirSync(join(home, '.aws'), { recursive: true });
+    writeFileSync(join(cwd, 'ask.txt'), 'TOPSECRET-ASK\n');
+    writeFileSync(join(cwd, 'askdir', 'a.txt'), 'TOPSECRET-DIR\n');
+    writeFileSync(join(cwd, 'plain.txt'), 'TOPSECRET-PLAIN\n');
+    writeFileSync(join(home, '.aws', 'credentials'), 'TOPSECRET-AWS\n');
+    const bash = new BashChecker();
+    await bash.ready();
+    const p = new Permissions({
+      cwd,
+      home,
+      rules: () => ({ allow: [], ask: ['Read(./ask.txt)', 'Read(askdir/**)', 'Read(~/.aws/**)'], deny: [] }),
+      trusted: () => true,
+      bash,
+      sources: () => [{ label: '--add-dir', additionalDirectories: [home] }],
+    });
+    const found = createTools({ searchScope: p });
+    const run = async (name: string, input: unknown, where = cwd) => {
+      const t = found.find((x) => x.name === name)!;
+      const parsed = t.parse(input);
+      assert.ok(parsed.ok);
+      return (await t.call(parsed.value, { cwd: where, signal: new AbortController().signal })).content;
+    };
+    for (const input of [{ pattern: 'TOPSECRET', output_mode: 'content' }, { pattern: 'TOPSECRET', output_mode: 'content', path: 'askdir/..' }, { pattern: 'TOPSECRET', output_mode: 'content', glob: 'ask*/**' }]) {
+      const out = await run('Grep', input);
+      assert.doesNotMatch(out, /TOPSECRET-(ASK|DIR)/, JSON.stringify(input));
+    }
+    assert.match(await run('Grep', { pattern: 'TOPSECRET', output_mode: 'content' }), /TOPSECRET-PLAIN/);
+    const listed = await run('Glob', { pattern: '**/*' });
+    assert.doesNotMatch(listed, /ask\.txt|askdir\/a\.txt/, listed);
+    assert.match(listed, /plain\.txt/);
+    assert.doesNotMatch(await run('Grep', { pattern: 'TOPSECRET', output_mode: 'content', path: home }), /TOPSECRET-AWS/);
+  });
+});
