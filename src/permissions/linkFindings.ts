@@ -7,7 +7,7 @@ import { linkLeavingFolder, linkTakingOwnNames, mayFollowLinks, servedFolder } f
 import { kernelJoin, realLocation, within as isWithin } from '../fs/paths';
 import type { PathFinding, PathScope } from './pathScope';
 import { tsconfigFinding } from './bash/tsconfig';
-import { ctagsConfigFinding, javacProcessorFinding, npmrcFinding, pythonModuleFinding, rustToolchainFinding } from './bash/runnerConfig';
+import { ctagsConfigFinding, javacProcessorFinding, npmrcFinding, pythonModuleFinding, rustToolchainFinding, type ConfigPlace } from './bash/runnerConfig';
 
 /** A link leading outside the workspace inside a folder a command walks and may follow links in, or a folder too big to look through. */
 export function walkFinding(command: string, folder: string, inside: (real: string) => boolean): PathFinding | undefined {
@@ -47,9 +47,10 @@ export function configFinding(commands: readonly SimpleCommand[], folders: reado
   const read = scope.readRoots.map(realLocation);
   const write = scope.writeRoots.map(realLocation);
   const within = { mayRead: (r: string) => read.some((root) => isWithin(root, r)), mayWrite: (r: string) => write.some((root) => isWithin(root, r)) };
+  const place: ConfigPlace = { inside: within.mayRead, readable: (r) => !scope.deniedBy?.(r, false) && !scope.askedBy?.(r, false) };
   for (const c of commands) {
     for (const f of folders) {
-      const why = tsconfigFinding(c, f, within) ?? npmrcFinding(c, f, scope.home) ?? ctagsConfigFinding(c, f) ?? pythonModuleFinding(c, f) ?? javacProcessorFinding(c, f) ?? rustToolchainFinding(c, f);
+      const why = tsconfigFinding(c, f, within) ?? npmrcFinding(c, f, scope.home, place) ?? ctagsConfigFinding(c, f) ?? pythonModuleFinding(c, f) ?? javacProcessorFinding(c, f) ?? rustToolchainFinding(c, f, place);
       if (why) return { behavior: 'ask', reason: `${why}.` };
     }
   }

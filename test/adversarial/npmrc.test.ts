@@ -3,7 +3,7 @@
 // host; `logs-dir=` wrote outside. A rule naming a package runner now covers a workspace `.npmrc`
 // (or one above it, your own ~/.npmrc aside) only when every setting only shapes saving and output.
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { BashChecker } from '../../src/permissions/bash/checker';
@@ -40,5 +40,42 @@ describe('pass 29 F9: a workspace .npmrc that steers npm', () => {
       const d = repo(text);
       for (const c of ['npm view lodash version', 'npm outdated', 'npm test']) assert.equal(d(c), 'allow', `${c} with ${text}`);
     }
+  });
+});
+
+// Pass 52 C1 (critical): a clone's `.npmrc -> ~/.pgpass` was read, and its first line quoted to the
+// model in the refusal of `npm test`. A settings file of the workspace leading elsewhere is not read,
+// and no refusal quotes a settings file's text.
+describe('pass 52 C1: a settings file linked out of the workspace', () => {
+  it('asks without reading it, and no reason quotes what a settings file holds', () => {
+    const root = tempDir('npmrc-link');
+    const home = join(root, 'home');
+    const ws = join(root, 'ws');
+    mkdirSync(home, { recursive: true });
+    mkdirSync(ws);
+    writeFileSync(join(home, '.pgpass'), 'db.example.com:5432:prod:admin:TOPSECRET-PG\n');
+    writeFileSync(join(home, '.git-credentials'), 'https://alice:ghp_TOPSECRET@github.com\n');
+    writeFileSync(join(ws, 'package.json'), '{"name":"x"}');
+    writeFileSync(join(ws, 'Cargo.toml'), '[package]\nname="x"\n');
+    symlinkSync('../home/.pgpass', join(ws, '.npmrc'));
+    symlinkSync('../home/.git-credentials', join(ws, 'rust-toolchain'));
+    for (const trusted of [true, false]) {
+      const p = new Permissions({ cwd: ws, home, rules: () => ({ allow: ['Bash(npm test:*)', 'Bash(npx prettier:*)', 'Bash(cargo build:*)'], ask: [], deny: [] }), trusted: () => trusted, headless: true, bash: checker });
+      for (const command of ['npm test', 'npx prettier --check .', 'cargo build']) {
+        const v = p.decide({ tool: bashTool, input: { command } });
+        assert.notEqual(v.behavior, 'allow', `${command}: ${v.reason}`);
+        assert.doesNotMatch(v.reason ?? '', /TOPSECRET|db\.example|alice/, `${command}: ${v.reason}`);
+      }
+    }
+    // Inside the workspace too, the reason names the file, not its text.
+    const d = repo('TOPSECRET-IN-WS=1\n');
+    const inside = tempDir('npmrc-in');
+    mkdirSync(inside, { recursive: true });
+    writeFileSync(join(inside, '.npmrc'), 'ghp_TOPSECRET_LINE\n');
+    const p = new Permissions({ cwd: inside, home: join(inside, 'nohome'), rules: () => ({ allow: ['Bash(npm test:*)'], ask: [], deny: [] }), trusted: () => true, bash: checker });
+    const v = p.decide({ tool: bashTool, input: { command: 'npm test' } });
+    assert.equal(v.behavior, 'ask');
+    assert.doesNotMatch(v.reason ?? '', /TOPSECRET/, v.reason);
+    assert.equal(d('npm test'), 'ask');
   });
 });

@@ -25,27 +25,54 @@ const HARMLESS: ReadonlySet<string> = new Set([
   'recursive-install', 'frozen-lockfile', 'prefer-frozen-lockfile',
 ]);
 
+/**
+ * Where a program's settings file may be read to judge it. One in a folder of the workspace that
+ * leads elsewhere (a committed `.npmrc -> ~/.pgpass`), or to a file your rules keep from being
+ * read, is not read: its text would steer the judgement, and once its first line was quoted to
+ * the model (pass 52 C1). Files above the workspace are yours and are read.
+ */
+export interface ConfigPlace {
+  /** Inside the workspace or an added folder (a real path). */
+  inside(real: string): boolean;
+  /** Readable by the rules as they stand (not under a Read deny or ask rule). */
+  readable(real: string): boolean;
+}
+
+/** A settings file's bytes, or why it is not read; undefined when there is none. */
+function settingsFile(file: string, dir: string, place: ConfigPlace, maxBytes: number): { text: string; capped: boolean } | { refused: string } | undefined {
+  if (!present(file)) return undefined;
+  const real = existingLocation(file);
+  if (place.inside(existingLocation(dir)) && (!place.inside(real) || !place.readable(real))) return { refused: `${file}, which leads to a file outside the workspace or one your rules keep from being read` };
+  if (!place.readable(real)) return { refused: `${file}, which your rules keep from being read` };
+  const read = readCappedSync(file, { maxBytes });
+  if (read.ok) return { text: read.bytes.toString('utf8'), capped: read.capped };
+  if (read.reason === 'missing' || read.reason === 'folder') return undefined;
+  return { refused: `${file}, which cannot be read through` };
+}
+
 /** Why a package runner in `c`, run in `folder`, may be steered by a `.npmrc` there or above; undefined when none may. */
-export function npmrcFinding(c: SimpleCommand, folder: string, home: string): string | undefined {
+export function npmrcFinding(c: SimpleCommand, folder: string, home: string, place: ConfigPlace): string | undefined {
   const name = c.words[0] === undefined ? '' : commandBase(c.words[0]);
   if (!RUNNERS.has(name)) return undefined;
   const own = existingLocation(kernelJoin(home, '.npmrc'));
   for (const dir of foldersUp(folder)) {
     const file = kernelJoin(dir, '.npmrc');
     // Your own ~/.npmrc is yours.
-    if (existingLocation(file) !== own) {
-      const read = readCappedSync(file, { maxBytes: 64 * 1024 });
-      if (read.ok) {
-        if (read.capped) return `${name} reads ${file}, too large to read through`;
-        const why = npmrcDanger(read.bytes.toString('utf8'));
-        if (why) return `${name} reads ${file}, whose ${why}`;
-      } else if (read.reason !== 'missing' && read.reason !== 'folder') return `${name} reads ${file}, which cannot be read through`;
-    }
+    if (existingLocation(file) === own) continue;
+    const read = settingsFile(file, dir, place, 64 * 1024);
+    if (read === undefined) continue;
+    if ('refused' in read) return `${name} reads ${read.refused}`;
+    if (read.capped) return `${name} reads ${file}, too large to read through`;
+    const why = npmrcDanger(read.text);
+    if (why) return `${name} reads ${file}, which holds a ${why}`;
   }
   return undefined;
 }
 
-/** Why a `.npmrc` text may steer npm beyond saving and output; undefined when it surely does not. */
+/**
+ * Why a `.npmrc` text may steer npm beyond saving and output; undefined when it surely does not.
+ * Names no key: the text is the file's, and what it holds is not for the model to read here.
+ */
 export function npmrcDanger(text: string): string | undefined {
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim();
@@ -53,9 +80,9 @@ export function npmrcDanger(text: string): string | undefined {
     const eq = line.indexOf('=');
     const key = (eq < 0 ? line : line.slice(0, eq)).trim().replace(/\[\]$/, '');
     const value = eq < 0 ? '' : line.slice(eq + 1);
-    if (/\$\{/.test(line)) return `setting ${key} reads your environment (\${…})`;
-    if (!HARMLESS.has(key)) return `setting ${key} may choose where npm connects, what it runs or where it writes`;
-    if (/[`$]/.test(value)) return `setting ${key} holds a value that is expanded`;
+    if (/\$\{/.test(line)) return 'setting that reads your environment (${…})';
+    if (!HARMLESS.has(key)) return 'setting that may choose where npm connects, what it runs or where it writes';
+    if (/[`$]/.test(value)) return `setting (${key}) whose value is expanded`;
   }
   return undefined;
 }
@@ -139,14 +166,15 @@ export function javacProcessorFinding(c: SimpleCommand, folder: string): string 
  * take their toolchain from a `rust-toolchain(.toml)` in the folder or above: one whose `path`
  * names a toolchain in the clone runs the clone's programs (pass 35 U1).
  */
-export function rustToolchainFinding(c: SimpleCommand, folder: string): string | undefined {
+export function rustToolchainFinding(c: SimpleCommand, folder: string, place: ConfigPlace): string | undefined {
   const name = c.words[0] === undefined ? '' : commandBase(c.words[0]);
   if (!/^(cargo|cargo-\w+|rustc|rustfmt|rustdoc|rustup|clippy-driver|rust-analyzer|rust-gdb|rust-gdbgui|rust-lldb|rls|miri)$/.test(name)) return undefined;
   for (const dir of foldersUp(folder)) {
     for (const file of ['rust-toolchain.toml', 'rust-toolchain']) {
-      const read = readCappedSync(kernelJoin(dir, file), { maxBytes: 16 * 1024 });
-      if (!read.ok) continue;
-      const text = read.bytes.toString('utf8');
+      const read = settingsFile(kernelJoin(dir, file), dir, place, 16 * 1024);
+      if (read === undefined) continue;
+      if ('refused' in read) return `${name} takes its toolchain from ${read.refused}`;
+      const text = read.text;
       // A channel name picks one of your installed toolchains; a path (or anything else) picks programs.
       if (read.capped || /^\s*path\s*=/m.test(text) || (file === 'rust-toolchain' && !/^\s*(\[|[\w.-]+\s*$)/.test(text))) return `${name} takes its toolchain from ${kernelJoin(dir, file)}, which may name programs in the workspace`;
     }
