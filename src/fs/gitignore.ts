@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { readCappedSync } from './read';
+import { isLinkSync } from './stat';
 
 /**
  * A real .gitignore is a few hundred lines at most. Each rule is tested against every path the walk
@@ -114,7 +115,11 @@ export class GitignoreRules {
   load(dirRel: string): void {
     if (this.read.has(dirRel)) return;
     this.read.add(dirRel);
-    const read = readCappedSync(join(this.root, dirRel, '.gitignore'), { maxBytes: GITIGNORE_MAX_BYTES, maxLines: GITIGNORE_MAX_LINES });
+    const file = join(this.root, dirRel, '.gitignore');
+    // Git opens a .gitignore without following a link (2.32 on): one committed as a link to a
+    // file elsewhere made its lines patterns, and what a Glob left out told them (pass 52 M2).
+    if (isLinkSync(file)) return;
+    const read = readCappedSync(file, { maxBytes: GITIGNORE_MAX_BYTES, maxLines: GITIGNORE_MAX_LINES });
     if (!read.ok) return;
     if (read.capped) this.capped.push(dirRel);
     let text = read.bytes.toString('utf8');

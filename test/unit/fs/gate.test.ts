@@ -211,6 +211,12 @@ describe('listing and walking: bounded, never into a link leading out', () => {
     fifo(join(d, 'sub', '.gitignore'));
     rules.load('sub');
     assert.equal(rules.ignored('sub/anything', false), false);
+    // A link is not followed, as git does not (pass 52 M2: a link to a secret file made its lines patterns).
+    mkdirSync(join(d, 'linked'));
+    writeFileSync(join(d, 'secret-pin'), 'PIN=4821\n');
+    symlinkSync(join(d, 'secret-pin'), join(d, 'linked', '.gitignore'));
+    rules.load('linked');
+    assert.equal(rules.ignored('linked/PIN=4821', false), false);
   });
 });
 
