@@ -5,7 +5,7 @@
 //   path, ./path under the workspace; a pattern with no '/' matches that name at any depth below it
 // A pattern that names a folder also covers everything in it. Relative patterns never reach
 // outside their root, so `Edit(*.md)` cannot match ~/.claude/CLAUDE.md.
-import { sep } from 'node:path';
+import { posix, sep } from 'node:path';
 import { realLocation, relativeWithin } from '../fs/paths';
 import { anchoredGlob, globToRegExp, type GlobMatcher } from '../tools/glob';
 
@@ -26,10 +26,23 @@ const toSlash = (p: string) => (sep === '/' ? p : p.split(sep).join('/'));
 /** Reads a rule's pattern; `root` is what `/path` is relative to. */
 export function parsePathPattern(pattern: string, ctx: PathContext, root: string = ctx.cwd): PathPattern {
   const p = toSlash(pattern.trim());
-  if (p.startsWith('//')) return { kind: 'absolute', glob: realBase(p.slice(1)) };
-  if (p === '~' || p.startsWith('~/')) return { kind: 'absolute', glob: realBase(`${toSlash(ctx.home).replace(/\/$/, '')}${p.slice(1)}`) };
-  if (p.startsWith('/')) return { kind: 'rooted', glob: p.slice(1), root };
-  return { kind: 'relative', glob: p.replace(/^(\.\/)+/, ''), root: ctx.cwd };
+  if (p.startsWith('//')) return { kind: 'absolute', glob: realBase(tidy(p.slice(1))) };
+  if (p === '~' || p.startsWith('~/')) return { kind: 'absolute', glob: realBase(tidy(`${toSlash(ctx.home).replace(/\/$/, '')}${p.slice(1)}`)) };
+  // Paths are matched in their plain form (no `.`, `..` or empty parts): a rule spelled with them
+  // (`Read(.//secrets/**)`, `Read(a/../secrets/**)`) matched nothing, and said nothing (pass 52 L2).
+  // One that climbs above its root names the folder it climbs to.
+  const [glob, under] = p.startsWith('/') ? [tidy(p.slice(1)), root] : [tidy(p), ctx.cwd];
+  if (glob === '..' || glob.startsWith('../')) return { kind: 'absolute', glob: realBase(posix.join(toSlash(under), glob)) };
+  if (p.startsWith('/')) return { kind: 'rooted', glob, root };
+  // `a/../x` names the workspace's x, not an x at any depth as the bare name would.
+  const bare = !p.replace(/^(\.\/)+/, '').replace(/\/+$/, '').includes('/');
+  return bare || glob.replace(/\/+$/, '').includes('/') ? { kind: 'relative', glob, root: ctx.cwd } : { kind: 'rooted', glob, root: ctx.cwd };
+}
+
+/** A pattern with its `.`, `..` and empty parts folded as text; a trailing `/` kept (it names a folder). */
+function tidy(glob: string): string {
+  const folded = posix.normalize(glob);
+  return folded === '.' || folded === './' ? '' : folded.replace(/^\.\//, '');
 }
 
 /**
@@ -63,17 +76,43 @@ function matcher(glob: string, bareAnyDepth: boolean): GlobMatcher {
 export const under = relativeWithin;
 
 /**
- * Whether the pattern names `abs` (an absolute path). `wide` (deny and ask rules) also reads a
- * `/path` pattern as absolute: a user who wrote Read(/etc/passwd) meaning the system file is
- * protected either way, while an allow rule gets only the narrower, reference reading.
+ * `abs` under `root`, remembered for the last path asked: a search tests each file against every
+ * rule, and each relative rule asks the same question of the same file.
  */
+let lastUnder: { root: string; abs: string; rel: string | undefined } | undefined;
+function underOnce(root: string, abs: string): string | undefined {
+  if (lastUnder?.root === root && lastUnder.abs === abs) return lastUnder.rel;
+  const rel = under(root, abs);
+  lastUnder = { root, abs, rel };
+  return rel;
+}
+
+/**
+ * The test of whether the pattern names a path (absolute), its globs compiled once: a search
+ * makes one per rule and runs it on every file it finds. `wide` (deny and ask rules) also reads a
+ * `/path` pattern as absolute: a user who wrote Read(/etc/passwd) meaning the system file is
+ * protected either way, while an allow rule gets only the narrower, reference reading. Throws
+ * GlobSyntaxError for a pattern no glob can be made of.
+ */
+export function pathPatternTester(pattern: PathPattern, wide = false): (abs: string) => boolean {
+  if (pattern.kind === 'absolute') {
+    const m = matcher(pattern.glob, false);
+    return (abs) => m.test(toSlash(abs));
+  }
+  const rootedWide = wide && pattern.kind === 'rooted' ? matcher(`/${pattern.glob}`, false) : undefined;
+  const whole = pattern.glob === '**' || pattern.glob === '';
+  const m = matcher(pattern.glob, pattern.kind === 'relative');
+  return (abs) => {
+    if (rootedWide?.test(toSlash(abs))) return true;
+    const rel = underOnce(pattern.root, abs);
+    if (rel === undefined || rel === '') return rel === '' && whole;
+    return m.test(rel);
+  };
+}
+
+/** Whether the pattern names `abs` (an absolute path); see pathPatternTester. */
 export function pathPatternMatches(pattern: PathPattern, abs: string, wide = false): boolean {
-  const a = toSlash(abs);
-  if (pattern.kind === 'absolute') return matcher(pattern.glob, false).test(a);
-  if (wide && pattern.kind === 'rooted' && matcher(`/${pattern.glob}`, false).test(a)) return true;
-  const rel = under(pattern.root, abs);
-  if (rel === undefined || rel === '') return rel === '' && (pattern.glob === '**' || pattern.glob === '');
-  return matcher(pattern.glob, pattern.kind === 'relative').test(rel);
+  return pathPatternTester(pattern, wide)(abs);
 }
 
 /** The rule text that allows exactly this path, in the form the reference reads. */

@@ -18,12 +18,12 @@ import type { PermissionEngine, PermissionVerdict } from './permissionBroker';
 import { mcpAskReason, serverRule } from './mcpRules';
 import { parsePathPattern, patternBase, under, type PathContext } from './pathRules';
 import { refusal, type Verdict } from './refusal';
-import { bashCommand, isFileTool, parseRule, patternMatches, ruleMatches, touchedPaths, type ParsedRule, type RuleMode, type Touched } from './ruleMatch';
+import { bashCommand, isFileTool, parseRule, patternMatches, patternTester, ruleMatches, touchedPaths, type ParsedRule, type RuleMode, type Touched } from './ruleMatch';
 import { describeSources, type DescribedRule, type RuleSource } from './ruleSources';
 import { applicablePart, projectMayAllow, withheldGrants, type WithheldGrant } from './projectTrust';
 import { realLocation } from '../fs/paths';
 import type { PermissionOutcome, Tool } from '../tools/types';
-import type { SearchScope } from '../tools/walk';
+import type { SearchFilter, SearchScope } from '../tools/walk';
 
 export { parseRule, ruleCovers, ruleMatches, RuleSyntaxError, type ParsedRule } from './ruleMatch';
 
@@ -425,19 +425,31 @@ export class Permissions implements PermissionEngine, SearchScope {
    * out of every allowed place. The rule sources are read once for the whole search (a search
    * finds thousands of files; reading them per file cost more than the walk).
    */
-  forSearch(): (real: string, realRoot: string, spelled?: string) => boolean {
+  forSearch(): SearchFilter {
     const c = this.collect();
     const ctx = this.ctx();
-    return (real, realRoot, spelled) => {
+    const held = this.withheldBy(c);
+    const show = (real: string, realRoot: string, spelled?: string) => {
       if (isOwnProcessPath(real, 'agent')) return false;
-      // A search cannot ask file by file: a file a Read ask rule covers is left out as a denied one
-      // is, inside the search's root too (pass 52 H1; 49 G4 had held only outside it).
-      const held = (p: string) =>
-        c.deny.some((r) => READ_RULES.has(r.tool) && r.pattern !== undefined && patternMatches(r, p, 'deny', ctx)) ||
-        c.ask.some((r) => READ_RULES.has(r.tool) && r.pattern !== undefined && patternMatches(r, p, 'ask', ctx));
-      if (held(real) || (spelled !== undefined && held(resolve(spelled)))) return false;
+      if (held(real, spelled)) return false;
       return under(realRoot, real) !== undefined || this.readableIn(c, real);
     };
+    return Object.assign(show, { withheld: held });
+  }
+
+  /**
+   * A search cannot ask file by file: a file a Read ask rule covers is left out as a denied one
+   * is, inside the search's root too (pass 52 H1; 49 G4 had held only outside it). Each rule is
+   * compiled once for the whole search (pass 52 M1).
+   */
+  private withheldBy(c: Collected): (real: string, spelled?: string) => boolean {
+    const ctx = this.ctx();
+    const tests = [
+      ...c.deny.filter((r) => READ_RULES.has(r.tool) && r.pattern !== undefined).map((r) => patternTester(r, 'deny', ctx)),
+      ...c.ask.filter((r) => READ_RULES.has(r.tool) && r.pattern !== undefined).map((r) => patternTester(r, 'ask', ctx)),
+    ];
+    const held = (p: string) => tests.some((t) => t(p));
+    return (real, spelled) => held(real) || (spelled !== undefined && held(resolve(spelled)));
   }
 
   /** One found file, judged on the rules as they are now. */

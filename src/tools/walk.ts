@@ -77,24 +77,34 @@ export async function walkGlob(root: string, pattern: string, opts: WalkOptions 
  * Which files a search may show. The permission check approved the folder the search starts in;
  * a file found there may still really lie elsewhere (a link), or match a Read deny rule.
  */
+/**
+ * The filter for one search. `withheld`, where given, tells which of the files held back the
+ * user's own rules hold back (a Read deny or ask rule): those are left out without being counted,
+ * since a count tells which names a pattern met there (pass 52 L1).
+ */
+export type SearchFilter = ((real: string, realRoot: string, spelled?: string) => boolean) & { withheld?: (real: string, spelled?: string) => boolean };
+
 export interface SearchScope {
   /**
    * The filter for one search, taking each found file's real path and the real path of the folder
    * the search started in. What it needs (rules, settings) it reads here, once, not per file.
    */
-  forSearch(): (real: string, realRoot: string, spelled?: string) => boolean;
+  forSearch(): SearchFilter;
 }
 
 /** Without a permission engine: only what really lies under the approved folder. */
 export const ROOT_ONLY: SearchScope = { forSearch: () => (real, realRoot) => within(realRoot, real) };
 
-/** The files of a walk that the scope lets through (judged where they really are), and how many it held back. */
+/** The files of a walk that the scope lets through (judged where they really are), and how many it held back for lying outside. */
 export function scopeFilter<T extends { real: string; abs?: string }>(files: readonly T[], realStart: string | undefined, scope: SearchScope): { kept: T[]; hidden: number } {
   if (!realStart) return { kept: [], hidden: files.length };
   const mayShow = scope.forSearch();
   // The path as found is judged too: a deny rule may name the link (`Read(./.env)` with `.env -> env/prod.env`).
-  const kept = files.filter((f) => mayShow(f.real, realStart, f.abs));
-  return { kept, hidden: files.length - kept.length };
+  const kept: T[] = [];
+  const held: T[] = [];
+  for (const f of files) (mayShow(f.real, realStart, f.abs) ? kept : held).push(f);
+  const ruled = mayShow.withheld;
+  return { kept, hidden: ruled ? held.filter((f) => !ruled(f.real, f.abs)).length : held.length };
 }
 
 /**

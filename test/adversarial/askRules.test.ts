@@ -75,3 +75,24 @@ describe('pass 52 H1: the search tools themselves leave out what a Read ask rule
     assert.doesNotMatch(await run('Grep', { pattern: 'TOPSECRET', output_mode: 'content', path: home }), /TOPSECRET-AWS/);
   });
 });
+
+describe('pass 52 L1: what a search leaves out by the user\'s rules is not counted', () => {
+  it('two patterns, one meeting a denied file, give the same notes', async () => {
+    const root = tmp('tl-52l1-');
+    const cwd = join(root, 'ws');
+    const home = join(root, 'home');
+    mkdirSync(cwd, { recursive: true });
+    mkdirSync(join(home, '.ssh'), { recursive: true });
+    writeFileSync(join(home, '.ssh', 'id_rsa'), 'KEY\n');
+    const bash = new BashChecker();
+    await bash.ready();
+    const p = new Permissions({ cwd, home, rules: () => ({ allow: [], ask: [], deny: ['Read(~/.ssh/**)'] }), trusted: () => true, bash, sources: () => [{ label: '--add-dir', additionalDirectories: [home] }] });
+    const glob = createTools({ searchScope: p }).find((x) => x.name === 'Glob')!;
+    const run = async (pattern: string) => {
+      const parsed = glob.parse({ pattern, path: home });
+      assert.ok(parsed.ok);
+      return (await glob.call(parsed.value, { cwd, signal: new AbortController().signal })).content.replace(pattern, 'P');
+    };
+    assert.equal(await run('.ss?/id_r*'), await run('.ss?/id_x*'));
+  });
+});

@@ -30,7 +30,7 @@ export function createGlobTool(scope: SearchScope = ROOT_ONLY): Tool<GlobInput> 
       'Find files by name with a glob pattern, e.g. "**/*.ts", "src/**/*.{ts,tsx}", "test/unit/*/[a-m]*.ts" or "package.json".',
       'A pattern without "/" matches file names at any depth. `path` is the folder to search (default: the workspace); the pattern is relative to it.',
       'Returns matching file paths (relative to the workspace), most recently modified first, at most 100; narrow the pattern when the list is cut.',
-      '.git and node_modules (unless the pattern names them) and files ignored by .gitignore are skipped. Use this instead of `find` or `ls` in Bash; use Grep to search inside files.',
+      '.git and node_modules (unless the pattern names them) and files ignored by .gitignore are skipped, and so, without a word, are files that Read deny or ask rules cover. Use this instead of `find` or `ls` in Bash; use Grep to search inside files.',
     ].join(' '),
     inputSchema: toInputSchema(globInput),
     traits: { readsFiles: true, compactable: true, background: 'read' },
@@ -59,7 +59,7 @@ export function createGlobTool(scope: SearchScope = ROOT_ONLY): Tool<GlobInput> 
       if (signal.aborted) return INTERRUPTED;
       // Judged where each file really is: a file reached through a linked folder is where the link leads.
       const { kept: files, hidden } = scopeFilter(found.files, found.realStart, scope);
-      const notes = [...(hidden ? [`(${hidden} match${hidden === 1 ? '' : 'es'} left out: outside the folders Threadline may read, or denied by a rule.)`] : []), ...walkNotes(found)];
+      const notes = [...(hidden ? [`(${hidden} match${hidden === 1 ? '' : 'es'} left out: they lie outside the folders Threadline may read.)`] : []), ...walkNotes(found)];
       if (files.length === 0) return { content: [`No files match ${i.pattern} in ${displayPath(cwd, root)}.`, ...notes].join('\n') };
       files.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
       const lines = files.slice(0, MAX_RESULTS).map((f) => displayPath(cwd, f.abs));

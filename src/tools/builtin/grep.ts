@@ -80,7 +80,7 @@ export function createGrepTool(scope: SearchScope = ROOT_ONLY): Tool<GrepInput> 
       'path: where to search (default: the workspace). glob: only files matching this glob, e.g. "*.ts" or "src/**/*.{ts,tsx}". "-i": ignore case.',
       'output_mode: "files_with_matches" (default) lists matching files; "content" shows matching lines as file:line:text; "count" shows file:number of matching lines.',
       `Paths are relative to the workspace and sorted. At most head_limit results (default ${GREP_DEFAULT_HEAD_LIMIT}); the output says when it was cut.`,
-      `Skips .git, node_modules, files ignored by .gitignore, binary files and files over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB. Use it instead of grep or rg in Bash; escape regex characters such as ( [ . to match them literally.`,
+      `Skips .git, node_modules, files ignored by .gitignore, binary files and files over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB. Files that Read deny or ask rules cover are left out without a word. Use it instead of grep or rg in Bash; escape regex characters such as ( [ . to match them literally.`,
     ].join(' '),
     inputSchema: toInputSchema(grepInput),
     traits: { readsFiles: true, compactable: true, background: 'read' },
@@ -174,7 +174,7 @@ export function createGrepTool(scope: SearchScope = ROOT_ONLY): Tool<GrepInput> 
 
       const notes: string[] = [];
       if (cut) notes.push(`(Stopped at ${head} results; there are more. Narrow the search with path, glob or a more specific pattern, or raise head_limit.)`);
-      if (hidden) notes.push(`(${hidden} file${hidden === 1 ? '' : 's'} left out: outside the folders Threadline may read, or denied by a rule.)`);
+      if (hidden) notes.push(`(${hidden} file${hidden === 1 ? '' : 's'} left out: they lie outside the folders Threadline may read.)`);
       if (tooBig) notes.push(`(${tooBig} file${tooBig === 1 ? '' : 's'} over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB not searched.)`);
       notes.push(...walkNotes(found));
       if (results.length === 0) return { content: [`No matches for /${i.pattern}/ in ${displayPath(cwd, root)}.`, ...notes].join('\n') };

@@ -22,7 +22,7 @@ describe('parsePathPattern', () => {
     assert.deepEqual(parsePathPattern('/src/**', ctx), { kind: 'rooted', glob: 'src/**', root: '/w/ws' });
     assert.deepEqual(parsePathPattern('/src/**', ctx, '/p'), { kind: 'rooted', glob: 'src/**', root: '/p' });
     assert.deepEqual(parsePathPattern('  ././src/*.ts ', ctx, '/p'), { kind: 'relative', glob: 'src/*.ts', root: '/w/ws' }, 'relative stays on the workspace');
-    assert.deepEqual(parsePathPattern('a/./b', ctx), { kind: 'relative', glob: 'a/./b', root: '/w/ws' }, 'only a leading ./ goes');
+    assert.deepEqual(parsePathPattern('a/./b', ctx), { kind: 'relative', glob: 'a/b', root: '/w/ws' }, 'paths are matched in their plain form, and so are rules (pass 52 L2)');
   });
 });
 
@@ -165,5 +165,23 @@ describe('rules', () => {
     const other: Tool = { ...tool('Read'), name: 'Other', traits: {} };
     assert.equal(ruleMatches(parseRule('Other(x)'), other, { file_path: 'x' }, '/w/ws', 'deny'), false);
     assert.equal(ruleMatches(parseRule('Other'), other, { file_path: 'x' }, '/w/ws', 'deny'), true);
+  });
+});
+
+// Pass 52 L2: a rule spelled with `.`, `..` or `//` parts matched nothing, while listed as in force.
+describe('a rule spelled with ., .. or empty parts names the paths its plain form names', () => {
+  it('deny rules so spelled hold, and one climbing above the workspace names that folder', () => {
+    const ctx = { cwd: '/ws', home: '/home/u' };
+    const cases: Array<[string, string]> = [
+      ['.//secrets/**', '/ws/secrets/deep/s.txt'],
+      ['/secrets/./deep/**', '/ws/secrets/deep/s.txt'],
+      ['secrets/deep/../deep/**', '/ws/secrets/deep/s.txt'],
+      ['//ws/*/./deep/*', '/ws/secrets/deep/s.txt'],
+      ['~/.ssh/./id_rsa', '/home/u/.ssh/id_rsa'],
+      ['../other/.env', '/other/.env'],
+    ];
+    for (const [rule, path] of cases) assert.equal(pathPatternMatches(parsePathPattern(rule, ctx), path, true), true, `${rule} ${path}`);
+    assert.equal(pathPatternMatches(parsePathPattern('secrets/../x', ctx), '/ws/secrets/x', true), false, 'the workspace\'s x, not an x at any depth');
+    assert.equal(pathPatternMatches(parsePathPattern('secrets/../x', ctx), '/ws/x', true), true);
   });
 });
