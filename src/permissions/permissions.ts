@@ -427,7 +427,6 @@ export class Permissions implements PermissionEngine, SearchScope {
    */
   forSearch(): SearchFilter {
     const c = this.collect();
-    const ctx = this.ctx();
     const held = this.withheldBy(c);
     const show = (real: string, realRoot: string, spelled?: string) => {
       if (isOwnProcessPath(real, 'agent')) return false;

@@ -238,14 +238,7 @@ export interface ConfigRead {
 /** Config text one look through the reachable repositories reads, all files together; past it the look stops and says so. */
 export const CONFIG_BYTES_PER_LOOK = 8 * 1024 * 1024;
 
-export const newConfigRead = (roots?: readonly string[], budget?: { bytes: number }): ConfigRead => ({
-  entries: [],
-  problems: [],
-  seen: new Set(),
-  outside: [],
-  ...(roots ? { roots } : {}),
-  ...(budget ? { budget } : {}),
-});
+export const newConfigRead = (roots?: readonly string[], budget?: { bytes: number }): ConfigRead => ({ entries: [], problems: [], seen: new Set(), outside: [], ...(roots ? { roots } : {}), ...(budget ? { budget } : {}) });
 
 /** Follows one include path named in `from`: reads its target when it is known and allowed, else says why not. */
 async function followInclude(from: string, path: string, into: ConfigRead, depth: number): Promise<void> {
