@@ -46,8 +46,13 @@ export function defaultNamesFinding(commands: readonly SimpleCommand[], folders:
 export function configFinding(commands: readonly SimpleCommand[], folders: readonly string[], scope: PathScope): PathFinding | undefined {
   const read = scope.readRoots.map(realLocation);
   const write = scope.writeRoots.map(realLocation);
-  const within = { mayRead: (r: string) => read.some((root) => isWithin(root, r)), mayWrite: (r: string) => write.some((root) => isWithin(root, r)) };
-  const place: ConfigPlace = { inside: within.mayRead, readable: (r) => !scope.deniedBy?.(r, false) && !scope.askedBy?.(r, false) };
+  const inside = (r: string) => read.some((root) => isWithin(root, r));
+  // A file or folder a Read rule covers, or a folder holding such files, is as closed to a
+  // program's config as a place outside: tsc copied a denied config/secrets.json into its outDir
+  // when a tsconfig the model wrote named it (pass 55 H1).
+  const readable = (r: string) => !scope.deniedBy?.(r, false) && !scope.askedBy?.(r, false) && !(isFolderSync(r) && scope.deniedInside?.(r, false));
+  const within = { mayRead: (r: string) => inside(r) && readable(r), mayWrite: (r: string) => write.some((root) => isWithin(root, r)) && !scope.deniedBy?.(r, true) && !scope.askedBy?.(r, true) };
+  const place: ConfigPlace = { inside, readable };
   for (const c of commands) {
     for (const f of folders) {
       const why = tsconfigFinding(c, f, within) ?? npmrcFinding(c, f, scope.home, place) ?? ctagsConfigFinding(c, f) ?? pythonModuleFinding(c, f) ?? javacProcessorFinding(c, f) ?? rustToolchainFinding(c, f, place);

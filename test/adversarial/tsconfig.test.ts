@@ -69,3 +69,31 @@ describe('pass 29 F1, F2: a tsconfig.json naming places outside', () => {
     for (const c of ['npx tsc --noEmit', 'tsc', 'tsc --noEmit -p .', 'tsc src/a.ts --noEmit']) assert.equal(ok.decide(c), 'allow', c);
   });
 });
+
+// Pass 55 H1 (high): a tsconfig the model wrote under `Edit(src/**)` named a file a Read deny rule
+// covers (`"files": ["../config/secrets.json"]`), and `tsc -p src` copied it into its outDir, where
+// a plain Read returned it. A place the Read rules keep closed is judged as one outside.
+describe('pass 55 H1: a tsconfig naming what a Read rule keeps closed', () => {
+  it('files, include and rootDir naming a denied file or a folder holding one ask', () => {
+    const root = tempDir('tsconfig-deny');
+    const ws = join(root, 'ws');
+    mkdirSync(join(ws, 'config'), { recursive: true });
+    mkdirSync(join(ws, 'src'));
+    writeFileSync(join(ws, 'config', 'secrets.json'), '{"k":"TOPSECRET"}');
+    writeFileSync(join(ws, 'src', 'a.ts'), 'export const a = 1;\n');
+    const configs = [
+      { files: ['../config/secrets.json'], compilerOptions: { outDir: 'out', resolveJsonModule: true } },
+      { include: ['../config/**'], compilerOptions: { outDir: 'out', allowJs: true } },
+      { compilerOptions: { rootDir: '../config', outDir: 'out' } },
+    ];
+    for (const deny of ['Read(config/secrets.json)', 'Read(./config/**)']) {
+      for (const config of configs) {
+        writeFileSync(join(ws, 'src', 'tsconfig.json'), JSON.stringify(config));
+        const e = bashEngine(ws, { allow: ['Bash(tsc:*)', 'Edit(src/**)'], deny: [deny] }, checker);
+        assert.notEqual(e.decide('tsc -p src').behavior, 'allow', `${deny}: ${JSON.stringify(config)}`);
+      }
+      writeFileSync(join(ws, 'src', 'tsconfig.json'), JSON.stringify({ include: ['./**/*.ts'], compilerOptions: { outDir: 'out' } }));
+      assert.equal(bashEngine(ws, { allow: ['Bash(tsc:*)'], deny: [deny] }, checker).decide('tsc -p src').behavior, 'allow', deny);
+    }
+  });
+});

@@ -32,6 +32,7 @@ function tscAt(c: SimpleCommand): number {
 }
 
 export interface ConfigScope {
+  /** Inside where reads may go, and not a file or folder the Read rules keep closed. */
   mayRead(real: string): boolean;
   mayWrite(real: string): boolean;
 }
@@ -80,7 +81,7 @@ function judgeConfig(file: string, scope: ConfigScope, seen: Set<string>, startD
   if (seen.has(real)) return undefined;
   if (seen.size >= MAX_CONFIGS) return `tsc's configs extend one another more than ${MAX_CONFIGS} deep`;
   seen.add(real);
-  if (!scope.mayRead(real)) return `tsc reads its config ${file}, which is outside the workspace`;
+  if (!scope.mayRead(real)) return `tsc reads its config ${file}, which is outside the workspace or covered by your Read rules`;
   const read = readCappedSync(real, { maxBytes: MAX_BYTES });
   if (!read.ok) return read.reason === 'missing' ? undefined : `tsc's config ${file} cannot be read through`;
   if (read.capped) return `tsc's config ${file} is too large to read through`;
@@ -95,7 +96,7 @@ function judgeConfig(file: string, scope: ConfigScope, seen: Set<string>, startD
     const path = value.replace(/\$\{configDir\}/g, startDir);
     if (path.includes('${')) return `tsc's config ${file} gives ${what} the value ${value}, whose \${…} the checks do not fill in`;
     const place = existingLocation(kernelJoin(dir, path));
-    return (write ? scope.mayWrite(place) : scope.mayRead(place)) ? undefined : `tsc's config ${file} names ${value} (${what}), which is outside the workspace`;
+    return (write ? scope.mayWrite(place) : scope.mayRead(place)) ? undefined : `tsc's config ${file} names ${value} (${what}), which is outside the workspace or ${write ? 'a place' : 'holds files'} your rules keep closed`;
   };
   const list = (value: unknown, what: string, each: (v: unknown) => string | undefined): string | undefined => {
     if (value === undefined) return undefined;
