@@ -102,8 +102,15 @@ export function pathPatternTester(pattern: PathPattern, wide = false): (abs: str
   const rootedWide = wide && pattern.kind === 'rooted' ? matcher(`/${pattern.glob}`, false) : undefined;
   const whole = pattern.glob === '**' || pattern.glob === '';
   const m = matcher(pattern.glob, pattern.kind === 'relative');
+  // A deny or ask rule also names where its literal part really leads: `Read(./.env)` with
+  // `.env -> env/prod.env` covers env/prod.env, `Read(secrets/**)` with `secrets -> private` covers
+  // private/ (pass 55 M1), as an absolute rule's folders already were (realBase).
+  const lexical = posix.join(toSlash(pattern.root), pattern.glob);
+  const real = wide && !whole ? realBase(lexical) : lexical;
+  const through = real !== lexical ? matcher(real, false) : undefined;
   return (abs) => {
     if (rootedWide?.test(toSlash(abs))) return true;
+    if (through?.test(toSlash(abs))) return true;
     const rel = underOnce(pattern.root, abs);
     if (rel === undefined || rel === '') return rel === '' && whole;
     return m.test(rel);

@@ -327,7 +327,8 @@ export class Permissions implements PermissionEngine, SearchScope {
         let hit: ParsedRule | undefined;
         // Entries times rules, bounded: past it the folder counts as holding such a file (it asks).
         let checks = MAX_RULE_CHECKS;
-        const found = deniedEntryInside(folder, (p) => (checks -= reaching.length) < 0 || (hit = reaching.find((r) => patternMatches(r, p, c.ask.includes(r) ? 'ask' : 'deny', ctx))) !== undefined);
+        const tests = reaching.map((r) => ({ r, test: patternTester(r, c.ask.includes(r) ? 'ask' : 'deny', ctx) }));
+        const found = deniedEntryInside(folder, (p) => (checks -= reaching.length) < 0 || (hit = tests.find((t) => t.test(p))?.r) !== undefined);
         return found === undefined ? undefined : (hit ?? reaching[0]!).source;
       },
     };

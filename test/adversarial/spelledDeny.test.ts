@@ -50,3 +50,32 @@ describe('pass 37 B2: a deny rule that names a link in the workspace', () => {
     assert.doesNotMatch(r.content, /left out/, 'a file a rule holds back is not counted (pass 52 L1)');
   });
 });
+
+// Pass 55 M1: `Read(./.env)` with `.env -> env/prod.env` covered only the link's name; Read, Grep
+// and `cat` of env/prod.env returned the secret. A deny or ask rule names where its literal part
+// really leads too, as an absolute rule's folders already did.
+describe('pass 55 M1: a relative deny rule on a link covers what it leads to', () => {
+  it('the file a denied link names, and a folder a denied link names, are denied by their own names', async () => {
+    const root = tempDir('spelled-m1');
+    const ws = join(root, 'ws');
+    mkdirSync(join(ws, 'env'), { recursive: true });
+    mkdirSync(join(ws, 'private'));
+    writeFileSync(join(ws, 'env', 'prod.env'), 'DB_PASSWORD=TOPSECRET\n');
+    writeFileSync(join(ws, 'private', 'k.txt'), 'KEY\n');
+    writeFileSync(join(ws, 'ok.txt'), 'ok\n');
+    symlinkSync('env/prod.env', join(ws, '.env'));
+    symlinkSync('private', join(ws, 'secrets'));
+    const { createTools } = await import('../../src/tools/builtin');
+    const p = new Permissions({ cwd: ws, home: join(root, 'home'), rules: () => ({ allow: ['Read', 'Bash(cat:*)'], ask: [], deny: ['Read(./.env)', 'Read(secrets/**)'] }), trusted: () => true, bash: checker });
+    const tools = createTools({ searchScope: p });
+    const read = tools.find((t) => t.name === 'Read')!;
+    for (const file_path of ['env/prod.env', 'private/k.txt']) assert.equal(p.decide({ tool: read, input: { file_path } }).behavior, 'deny', file_path);
+    for (const command of ['cat env/prod.env', 'cat private/k.txt']) assert.notEqual(p.decide({ tool: bashTool, input: { command } }).behavior, 'allow', command);
+    assert.equal(p.decide({ tool: read, input: { file_path: 'ok.txt' } }).behavior, 'allow');
+    const grep = tools.find((t) => t.name === 'Grep')!;
+    const parsed = grep.parse({ pattern: 'TOPSECRET|KEY', output_mode: 'content' });
+    assert.ok(parsed.ok);
+    const r = await grep.call(parsed.value, { cwd: ws, signal: new AbortController().signal });
+    assert.doesNotMatch(r.content, /DB_PASSWORD|k\.txt/, r.content);
+  });
+});
