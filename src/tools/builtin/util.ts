@@ -63,9 +63,10 @@ export function errorMessage(err: unknown): string {
 export const INTERRUPTED = { content: 'Interrupted before it finished.', isError: true } as const;
 
 /** What a search's walk left out by its bounds, for the model to know the list is not whole. */
-export function walkNotes(w: Pick<WalkResult, 'stopped' | 'gitignoreCapped'>): string[] {
+export function walkNotes(w: Pick<WalkResult, 'stopped' | 'gitignoreCapped' | 'gitignoreTooCostly'>): string[] {
   const notes: string[] = [];
   if (w.stopped === 'time' || w.stopped === 'entries') notes.push(`(The search stopped early: it met too many files${w.stopped === 'time' ? ' for the time a search may take' : ''}. Narrow it with a path or a pattern with more literal folders.)`);
+  if (w.gitignoreTooCostly) notes.push('(The .gitignore patterns here took too long to match, so files met after the first seconds were not matched against them: some files git ignores may be listed.)');
   if (w.gitignoreCapped.length) notes.push(`(Some .gitignore files were read only in part, being unusually long: ${w.gitignoreCapped.map((d) => `${d || '.'}/.gitignore`).join(', ')}.)`);
   return notes;
 }

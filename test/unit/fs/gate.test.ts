@@ -220,6 +220,20 @@ describe('listing and walking: bounded, never into a link leading out', () => {
   });
 });
 
+// Pass 55 M2: 1,000 costly patterns, each path within its own budget, held one Glob of 20,000
+// files for 117 s. One budget bounds all of a walk's matches; past it nothing more is matched.
+describe('a walk\'s .gitignore matching has one budget', () => {
+  it('past it, paths are no longer matched, and the walk says so', async () => {
+    const d = tmp();
+    writeFileSync(join(d, '.gitignore'), Array.from({ length: 1000 }, (_, i) => `**/a*/**/a*/**/b${i}`).join('\n'));
+    const rules = new GitignoreRules(d);
+    rules.load('');
+    for (let i = 0; i < 3000 && !rules.overBudget; i++) rules.ignored(`aa1/aa2/aa3/aa4/aa5/f${i}.ts`, false);
+    assert.equal(rules.overBudget, true);
+    assert.equal(rules.ignored('aa1/aa2/aa3/aa4/aa5/b1', false), false, 'nothing is matched any more');
+  });
+});
+
 describe('write: atomic, where the path really is, private folders closed', () => {
   it('keeps an existing mode unless the file is in a private folder; writes through a symlink, keeping it', async () => {
     const prev = process.umask(0o022);
