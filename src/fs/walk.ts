@@ -3,7 +3,7 @@
 // entry and does not follow it), and every file it returns carries where it really is, so the
 // caller judges the file, not the path that led to it.
 import { promises as fs } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fdir } from 'fdir';
 import { GitignoreRules } from './gitignore';
 
@@ -51,6 +51,12 @@ export interface WalkResult {
   gitignoreCapped: string[];
   /** The .gitignore patterns took the walk's whole matching time: files met later were not matched against them. */
   gitignoreTooCostly?: boolean;
+  /**
+   * Links the walk met (by a wanted name) that lead to no regular file (nowhere, a folder, a
+   * device), with where they point as far as known: a search counts them as it counts links to
+   * files elsewhere, so that a count does not tell whether a file out there exists (pass 55 L1).
+   */
+  linksToNoFile?: Array<{ abs: string; real: string }>;
 }
 
 const WALK_MAX_ENTRIES = 1_000_000;
@@ -131,6 +137,10 @@ export async function walkFiles(w: FileWalk): Promise<WalkResult> {
     if (w.signal?.aborted) break;
     if (!st) continue;
     const abs = join(w.root, rel);
+    if ('noFile' in st) {
+      (result.linksToNoFile ??= []).push({ abs, real: st.noFile });
+      continue;
+    }
     // Under the start, only the file itself can be a link: the crawl entered no linked folder.
     const real = st.real ?? join(realStart, ...rel.slice(base).split('/'));
     result.files.push({ rel, abs, real, mtimeMs: st.mtimeMs, size: st.size, ...(st.real ? { link: true } : {}) });
@@ -139,14 +149,21 @@ export async function walkFiles(w: FileWalk): Promise<WalkResult> {
 }
 
 /** Size and time of a regular file (through a symlink too, then with where it leads), or undefined. */
-async function statEntry(abs: string): Promise<{ mtimeMs: number; size: number; real?: string } | undefined> {
+async function statEntry(abs: string): Promise<{ mtimeMs: number; size: number; real?: string } | { noFile: string } | undefined> {
+  let lst;
   try {
-    const lst = await fs.lstat(abs);
-    if (!lst.isSymbolicLink()) return lst.isFile() ? { mtimeMs: lst.mtimeMs, size: lst.size } : undefined;
-    const [st, real] = await Promise.all([fs.stat(abs), fs.realpath(abs)]);
-    return st.isFile() ? { mtimeMs: st.mtimeMs, size: st.size, real } : undefined;
+    lst = await fs.lstat(abs);
   } catch {
-    return undefined; // gone since the listing, or a dangling link
+    return undefined; // gone since the listing
+  }
+  if (!lst.isSymbolicLink()) return lst.isFile() ? { mtimeMs: lst.mtimeMs, size: lst.size } : undefined;
+  try {
+    const [st, real] = await Promise.all([fs.stat(abs), fs.realpath(abs)]);
+    return st.isFile() ? { mtimeMs: st.mtimeMs, size: st.size, real } : { noFile: real };
+  } catch {
+    // A dangling link: where it points, as written.
+    const target = await fs.readlink(abs).catch(() => '');
+    return { noFile: resolve(dirname(abs), target) };
   }
 }
 

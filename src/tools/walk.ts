@@ -95,13 +95,22 @@ export interface SearchScope {
 /** Without a permission engine: only what really lies under the approved folder. */
 export const ROOT_ONLY: SearchScope = { forSearch: () => (real, realRoot) => within(realRoot, real) };
 
-/** The files of a walk that the scope lets through (judged where they really are), and how many it held back for lying outside. */
-export function scopeFilter<T extends { real: string; abs?: string }>(files: readonly T[], realStart: string | undefined, scope: SearchScope): { kept: T[]; hidden: number } {
+/**
+ * The files of a walk that the scope lets through (judged where they really are), and how many it
+ * held back for lying outside, links to no file counted alike, so that the count tells nothing of
+ * what exists out there. What the user's rules hold back is not counted.
+ */
+export function scopeFilter<T extends { real: string; abs?: string }>(
+  files: readonly T[],
+  realStart: string | undefined,
+  scope: SearchScope,
+  linksToNoFile: ReadonlyArray<{ abs: string; real: string }> = [],
+): { kept: T[]; hidden: number } {
   if (!realStart) return { kept: [], hidden: files.length };
   const mayShow = scope.forSearch();
   // The path as found is judged too: a deny rule may name the link (`Read(./.env)` with `.env -> env/prod.env`).
   const kept: T[] = [];
-  const held: T[] = [];
+  const held: Array<{ real: string; abs?: string }> = [...linksToNoFile];
   for (const f of files) (mayShow(f.real, realStart, f.abs) ? kept : held).push(f);
   const ruled = mayShow.withheld;
   return { kept, hidden: ruled ? held.filter((f) => !ruled(f.real, f.abs)).length : held.length };

@@ -96,3 +96,30 @@ describe('pass 52 L1: what a search leaves out by the user\'s rules is not count
     assert.equal(await run('.ss?/id_r*'), await run('.ss?/id_x*'));
   });
 });
+
+describe('pass 55 L1: a search\'s count does not tell whether a file outside exists', () => {
+  it('a link to an existing file outside and one to a missing file give the same result', async () => {
+    const root = tmp('tl-55l1-');
+    const cwd = join(root, 'ws');
+    const home = join(root, 'home');
+    mkdirSync(cwd, { recursive: true });
+    mkdirSync(home);
+    writeFileSync(join(home, '.pgpass'), 'x\n');
+    const { symlinkSync } = await import('node:fs');
+    symlinkSync(join(home, '.pgpass'), join(cwd, 'l-a'));
+    symlinkSync(join(home, '.netrc'), join(cwd, 'l-b'));
+    symlinkSync(home, join(cwd, 'l-c'));
+    const bash = new BashChecker();
+    await bash.ready();
+    const p = new Permissions({ cwd, home, rules: () => ({ allow: [], ask: [], deny: [] }), trusted: () => true, bash });
+    const glob = createTools({ searchScope: p }).find((x) => x.name === 'Glob')!;
+    const run = async (pattern: string) => {
+      const parsed = glob.parse({ pattern });
+      assert.ok(parsed.ok);
+      return (await glob.call(parsed.value, { cwd, signal: new AbortController().signal })).content.replace(pattern, 'P');
+    };
+    const [a, b, c] = [await run('l-a'), await run('l-b'), await run('l-c')];
+    assert.equal(a, b);
+    assert.equal(b, c);
+  });
+});

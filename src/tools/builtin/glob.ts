@@ -58,8 +58,8 @@ export function createGlobTool(scope: SearchScope = ROOT_ONLY): Tool<GlobInput> 
       const found = await walkGlobResult(root, pattern, { signal, anchored });
       if (signal.aborted) return INTERRUPTED;
       // Judged where each file really is: a file reached through a linked folder is where the link leads.
-      const { kept: files, hidden } = scopeFilter(found.files, found.realStart, scope);
-      const notes = [...(hidden ? [`(${hidden} match${hidden === 1 ? '' : 'es'} left out: they lie outside the folders Threadline may read.)`] : []), ...walkNotes(found)];
+      const { kept: files, hidden } = scopeFilter(found.files, found.realStart, scope, found.linksToNoFile);
+      const notes = [...(hidden ? [`(${hidden} match${hidden === 1 ? '' : 'es'} left out: links leading outside the folders Threadline may read, or to no file.)`] : []), ...walkNotes(found)];
       if (files.length === 0) return { content: [`No files match ${i.pattern} in ${displayPath(cwd, root)}.`, ...notes].join('\n') };
       files.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
       const lines = files.slice(0, MAX_RESULTS).map((f) => displayPath(cwd, f.abs));

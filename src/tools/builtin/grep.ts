@@ -112,7 +112,7 @@ export function createGrepTool(scope: SearchScope = ROOT_ONLY): Tool<GrepInput> 
       const mode: OutputMode = i.output_mode ?? 'files_with_matches';
       const head = Math.min(i.head_limit ?? GREP_DEFAULT_HEAD_LIMIT, GREP_MAX_HEAD_LIMIT);
 
-      let found: Pick<WalkResult, 'files' | 'realStart' | 'stopped' | 'gitignoreCapped'>;
+      let found: Pick<WalkResult, 'files' | 'realStart' | 'stopped' | 'gitignoreCapped' | 'gitignoreTooCostly' | 'linksToNoFile'>;
       const info = await inspect(root);
       if (info.kind === 'missing' || info.kind === 'unreadable') return { content: `Cannot search ${root}: ${errorMessage(info.error ?? Object.assign(new Error(''), { code: 'ENOENT' }))}.`, isError: true };
       if (info.kind === 'folder') found = await walkGlobResult(root, glob ?? '**/*', { signal, anchored });
@@ -124,7 +124,7 @@ export function createGrepTool(scope: SearchScope = ROOT_ONLY): Tool<GrepInput> 
       }
       if (signal.aborted) return INTERRUPTED;
       // Judged where each file really is: a file reached through a linked folder is where the link leads.
-      const { kept, hidden } = scopeFilter(found.files, found.realStart, scope);
+      const { kept, hidden } = scopeFilter(found.files, found.realStart, scope, found.linksToNoFile);
       const files = kept.map((f) => ({ ...f, shown: displayPath(cwd, f.abs) })).sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
 
       const results: string[] = [];
@@ -174,7 +174,7 @@ export function createGrepTool(scope: SearchScope = ROOT_ONLY): Tool<GrepInput> 
 
       const notes: string[] = [];
       if (cut) notes.push(`(Stopped at ${head} results; there are more. Narrow the search with path, glob or a more specific pattern, or raise head_limit.)`);
-      if (hidden) notes.push(`(${hidden} file${hidden === 1 ? '' : 's'} left out: they lie outside the folders Threadline may read.)`);
+      if (hidden) notes.push(`(${hidden} file${hidden === 1 ? '' : 's'} left out: links leading outside the folders Threadline may read, or to no file.)`);
       if (tooBig) notes.push(`(${tooBig} file${tooBig === 1 ? '' : 's'} over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB not searched.)`);
       notes.push(...walkNotes(found));
       if (results.length === 0) return { content: [`No matches for /${i.pattern}/ in ${displayPath(cwd, root)}.`, ...notes].join('\n') };
