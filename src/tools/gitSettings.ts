@@ -146,13 +146,15 @@ export function settingRefusal(e: ConfigEntry, ctx: SettingContext): string | un
   const named = /(file|dir|directory|path|prefix)$/.test(key) && key !== 'worktree' ? away() : undefined;
   if (named) return `sets ${e.name} to ${e.value}, ${named}, where git would read or write`;
   // Git reads paths under names no suffix gives away (fetch.fsck.skipList printed the first line of
-  // ~/.git-credentials, pass 51 N1; fetch.bundleURI): any value spelled as a path, from the root,
-  // the home folder, a file: URL or with `..`, is judged by where it leads, whatever its key.
+  // ~/.git-credentials, pass 51 N1; fetch.bundleURI), and a path need not look like one: a name in
+  // the work tree that is a committed link (`skipList = ci/k3`), `%(prefix)//abs` (pass 54 P1). So
+  // every value is judged as the path git would open, whatever its key: one that leads outside
+  // the workspace, or that git would place by a rule not followed here, stops the command.
   const value = e.value?.trim();
   const spelled = value && /^file:/i.test(value) ? localPath(value) : value;
-  if (key !== 'worktree' && spelled && /^(\/|~|\\)|(^|[/\\])\.\.([/\\]|$)/.test(spelled)) {
+  if (key !== 'worktree' && spelled) {
     const where = outside(spelled, ctx);
-    if (where) return `sets ${e.name} to ${e.value}, a path ${where}, which git may read or write`;
+    if (where) return `sets ${e.name} to ${e.value}, which as a path is ${where}, and git may read or write it`;
   }
   return undefined;
 }

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { LOCAL_REMOTE, settingRefusal } from '../../../src/tools/gitSettings';
 
@@ -49,6 +52,22 @@ describe('which repository settings git may obey inside Bash', () => {
     for (const [name, value] of [['fetch.fsck.skiplist', 'skip.txt'], ['fetch.fsck.skiplist', './a/../skip.txt'], ['user.name', 'A B'], ['remote.origin.fetch', '+refs/heads/*:refs/remotes/origin/*'], ['branch.main.merge', 'refs/heads/main']] as const) {
       assert.equal(settingRefusal({ name, value }, ctx), undefined, `${name}=${value}`);
     }
+  });
+
+  // Pass 54 P1: a path need not look like one: a work-tree name that is a committed link, or %(prefix)//.
+  it('every value is judged as the path git would open: a link in the work tree, %(prefix)//', () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'tl-54p1-')));
+    const ws = join(root, 'ws');
+    mkdirSync(join(ws, 'ci'), { recursive: true });
+    writeFileSync(join(root, '.git-credentials'), 'https://u:t@h\n');
+    symlinkSync('../../.git-credentials', join(ws, 'ci', 'k3'));
+    writeFileSync(join(ws, 'skip.txt'), '');
+    const here = { workspace: ws, top: ws, home: join(root, 'home') };
+    for (const value of ['ci/k3', './ci/k3', '%(prefix)//etc/passwd']) {
+      const why = settingRefusal({ name: 'fetch.fsck.skiplist', value }, here);
+      assert.ok(why && why.includes(value), `${value}: ${why}`);
+    }
+    for (const value of ['skip.txt', 'true', 'refs/heads/main']) assert.equal(settingRefusal({ name: 'fetch.fsck.skiplist', value }, here), undefined, value);
   });
 
   it('a remote on this machine spelled with ~user/ or %(prefix)/ turns local transport off', () => {
