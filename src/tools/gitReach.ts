@@ -129,6 +129,9 @@ async function redirection(repo: Located, entries: readonly FileEntry[], workspa
   return undefined;
 }
 
+/** Settings the reachable repositories may set in all, includes counted. */
+const MAX_SETTINGS = 20_000;
+
 /** Entries of a git folder looked through for links leading out; past this it is refused as too big to judge. */
 const GIT_FOLDER_ENTRIES = 50_000;
 /** The same for every git folder a command may reach, together. */
@@ -165,12 +168,21 @@ async function dataOutside(repo: Located, workspace: string, shared = { entries:
       } else if (kind === 'folder' && !(basename(dir) === 'objects' && /^([0-9a-f]{2}|pack)$/.test(name))) queue.push(path);
     }
   }
+  return borrowedOutside(repo.commonDir, workspace);
+}
+
+/**
+ * Objects a git folder borrows from another repository (objects/info/alternates): git reads them
+ * as its own. A line git unquotes (`"/abs/repo/.git/objects"`, C-style) is not read here, so it
+ * counts as outside (pass 54 P3), as does any HTTP alternate.
+ */
+async function borrowedOutside(gitDir: string, workspace: string): Promise<string | undefined> {
   for (const file of ['alternates', 'http-alternates']) {
-    const read = await readRegularFile(join(repo.commonDir, 'objects', 'info', file), 64 * 1024);
+    const read = await readRegularFile(join(gitDir, 'objects', 'info', file), 64 * 1024);
     if (!read.ok) continue;
-    const objects = join(repo.commonDir, 'objects');
+    const objects = join(gitDir, 'objects');
     for (const line of read.bytes.toString('utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))) {
-      if (file === 'http-alternates' || !isInside(workspace, kernelJoin(objects, line))) return `borrows objects from ${line} (objects/info/${file}), outside the workspace`;
+      if (file === 'http-alternates' || line.startsWith('"') || !isInside(workspace, kernelJoin(objects, line))) return `borrows objects from ${line} (objects/info/${file}), outside the workspace or by a quoted path Threadline does not read`;
     }
   }
   return undefined;
@@ -189,12 +201,17 @@ async function looksLikeGitDir(dir: string): Promise<boolean> {
   return false;
 }
 
-async function moduleGitDirs(repo: Located, workspace: string): Promise<{ dirs: Located[]; cut: boolean } | { refusal: string }> {
+async function moduleGitDirs(repo: Located, workspace: string, shared: { entries: number; walked: Set<string> }): Promise<{ dirs: Located[]; cut: boolean } | { refusal: string }> {
   const dirs: Located[] = [];
   const queue = [join(repo.commonDir, 'modules')];
   let budget = 20_000;
   while (queue.length) {
     const dir = queue.shift()!;
+    // 20 repositories whose `modules` are links to one big folder walked it 20 times (pass 54 P2):
+    // each folder is walked once a look, and all of them share the look's budget.
+    const real = realLocation(dir);
+    if (shared.walked.has(real)) continue;
+    shared.walked.add(real);
     let listed;
     try {
       listed = await listFolder(dir, 5_000);
@@ -202,7 +219,8 @@ async function moduleGitDirs(repo: Located, workspace: string): Promise<{ dirs: 
       continue;
     }
     budget -= listed.entries.length;
-    if (listed.capped || budget < 0) return { dirs, cut: true };
+    shared.entries -= listed.entries.length;
+    if (listed.capped || budget < 0 || shared.entries < 0) return { dirs, cut: true };
     for (const entry of listed.entries) {
       if (entry.name.includes('\uFFFD')) return { dirs, cut: true };
       const path = join(dir, entry.name);
@@ -215,6 +233,8 @@ async function moduleGitDirs(repo: Located, workspace: string): Promise<{ dirs: 
       if (found && 'refusal' in found) return found;
       if (!found) continue;
       if (!isInside(workspace, found.gitDir) && !isInside(repo.commonDir, found.gitDir)) return { refusal: `${path} leads to ${found.gitDir}, a git folder outside the workspace` };
+      const borrowed = await borrowedOutside(found.commonDir, workspace);
+      if (borrowed) return { refusal: `${path} ${borrowed}` };
       dirs.push(found);
       // Submodules nest: `modules/a/modules/b`.
       queue.push(join(found.gitDir, 'modules'));
@@ -251,6 +271,7 @@ export async function reachableRepositories(cwd: string, bounds = NESTED_BOUNDS)
   const judged = new Set<string>();
   const budget = { entries: GIT_FOLDERS_ENTRIES };
   const configBytes = { bytes: CONFIG_BYTES_PER_LOOK };
+  const moduleBudget = { entries: GIT_FOLDERS_ENTRIES, walked: new Set<string>() };
   for (const dotGit of dotGits) {
     const repo = await locate(dotGit);
     if (!repo) continue;
@@ -268,6 +289,8 @@ export async function reachableRepositories(cwd: string, bounds = NESTED_BOUNDS)
     for (const file of files) await readConfigFile(file, read);
     const entries = read.entries;
     names.push(...entries.map((e) => e.name));
+    // Each value is judged as a path (gitSettings.ts), a look at the disk each: real configs hold dozens.
+    if (names.length > MAX_SETTINGS) return { names, refusal: `Not run: the repositories here set more than ${MAX_SETTINGS.toLocaleString('en-US')} git settings in all, too many to judge before each command.` };
     const refuse = (why: string): Reach => ({
       names,
       refusal: `Not run: the repository at ${repo.top} ${why}. A git command here (or a program that runs git) could run programs or reach files the workspace rules do not cover. Remove that from its git folder, or open the folder it names instead.`,
@@ -285,7 +308,7 @@ export async function reachableRepositories(cwd: string, bounds = NESTED_BOUNDS)
     const linked = await dataOutside(repo, cwd, budget);
     if (linked) return refuse(linked);
     // A submodule's own config, obeyed when git fetches or enters it, is judged as the repository's is.
-    const modules = await moduleGitDirs(repo, cwd);
+    const modules = await moduleGitDirs(repo, cwd, moduleBudget);
     if ('refusal' in modules) return refuse(modules.refusal);
     if (modules.cut) unwalked = true;
     for (const mod of modules.dirs) {
@@ -295,6 +318,7 @@ export async function reachableRepositories(cwd: string, bounds = NESTED_BOUNDS)
       if (!same(mod.commonDir, mod.gitDir)) moduleFiles.push(join(mod.gitDir, 'config'));
       for (const file of moduleFiles) await readConfigFile(file, moduleRead);
       names.push(...moduleRead.entries.map((e) => e.name));
+      if (names.length > MAX_SETTINGS) return { names, refusal: `Not run: the repositories here set more than ${MAX_SETTINGS.toLocaleString('en-US')} git settings in all, too many to judge before each command.` };
       if (moduleRead.problems[0]) return refuse(`has a submodule config git reads differently from Threadline: ${moduleRead.problems[0]}`);
       if (moduleRead.outside[0]) return refuse(moduleRead.outside[0]);
       // Its work tree, where one is checked out, is judged by the walk for nested repositories

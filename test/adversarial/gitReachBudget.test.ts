@@ -4,7 +4,7 @@
 // them share one budget. Run in a child with a deadline far beyond its cost (runBounded).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -119,5 +119,38 @@ describe('pass 48: git in a folder spelled with ~ or moved by a wrapper; a repos
     const r = await runBash(ws, 'git add a.txt && git commit -q -m x && git log -1 --format=%G?');
     assert.notEqual(r.isError, true, r.content);
     assert.match(r.content.trim(), /^N$/m, r.content);
+  });
+});
+
+describe('pass 54: borrowed objects by a quoted path, many repositories sharing one modules folder', () => {
+  it('P3: a quoted alternates line counts as outside', async () => {
+    const { reachableRepositories } = await import('../../src/tools/gitReach');
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'tl-54p3-')));
+    execFileSync('git', ['init', '-q', ws]);
+    mkdirSync(join(ws, '.git', 'objects', 'info'), { recursive: true });
+    for (const line of ['"/tmp/other/.git/objects"', '"../../../dotfiles/.git/objects"']) {
+      writeFileSync(join(ws, '.git', 'objects', 'info', 'alternates'), `${line}\n`);
+      const r = await reachableRepositories(ws);
+      assert.match(r.refusal ?? '', /borrows objects/, line);
+    }
+    writeFileSync(join(ws, '.git', 'objects', 'info', 'alternates'), '');
+    assert.equal((await reachableRepositories(ws)).refusal, undefined);
+  });
+
+  it('P2: a modules folder reached from many repositories is walked once, under the look\'s budget', () => {
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'tl-54p2-')));
+    const shared = join(ws, 'M');
+    for (const part of ['a', 'b', 'c', 'd']) for (let i = 0; i < 4_000; i++) mkdirSync(join(shared, part, `m${i}`), { recursive: true });
+    for (let k = 0; k < 20; k++) {
+      const repo = join(ws, `r${k}`);
+      execFileSync('git', ['init', '-q', repo]);
+      symlinkSync('../../M', join(repo, '.git', 'modules'));
+    }
+    const out = runBounded(`
+      const { reachableRepositories } = await load('tools/gitReach.ts');
+      const r = await reachableRepositories(${JSON.stringify(ws)});
+      console.log(JSON.stringify({ refusal: r.refusal ?? null }));
+    `, 60_000);
+    assert.equal((JSON.parse(out) as { refusal: string | null }).refusal, null);
   });
 });
