@@ -9,6 +9,7 @@ import { linkRace } from './bash/linkRace';
 import { knowsWrites, pathArgs, type PathArg } from './bash/pathArgs';
 import { writesNamedInside } from './bash/unpacks';
 import { mayFollowLinks, unnamedWrites } from './bash/walkLinks';
+import { scriptDanger } from './bash/scriptTools';
 import { configFinding, defaultNamesFinding, recursesHereFinding, servedFinding, walkFinding } from './linkFindings';
 import type { PathFinding, PathScope } from './pathScope';
 import { runsFedText } from './bash/optionModels';
@@ -240,6 +241,21 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
 
 
 
+/** find's actions that change or hand on the files it finds. */
+const FIND_CHANGES = /^-(delete|exec|execdir|ok|okdir)$/;
+
+/** The folders a find whose actions change what it finds starts in ('.' when none is named); undefined when it changes nothing. */
+function findChanges(c: SimpleCommand): string[] | undefined {
+  if (c.words[0] === undefined || commandBase(c.words[0]) !== 'find') return undefined;
+  if (!c.words.some((w) => w === undefined || FIND_CHANGES.test(w))) return undefined;
+  const starts: string[] = [];
+  for (const w of c.words.slice(1)) {
+    if (w === undefined || /^[-(!]/.test(w)) break;
+    starts.push(w);
+  }
+  return starts.length ? starts : ['.'];
+}
+
 /**
  * A file the user's deny rules keep the file tools off is kept from an allowed command too: by
  * name, and inside a folder the command is given (`grep -r x ~` reads ~/.ssh).
@@ -390,6 +406,9 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
   for (const c of [...a.commands, ...a.runs]) {
     const list = namesFromFile(c);
     if (list) return { behavior: 'ask', reason: `${list}, and your deny rules name files it could be one of.` };
+    // So does a sed or awk script that reads or writes files itself (`sed -n 'w f'`, `getline < f`, pass 53 H1).
+    const script = c.words[0] === undefined ? undefined : scriptDanger(commandBase(c.words[0]), c, 1);
+    if (script) return { behavior: 'ask', reason: `In this command, ${script.replace(/, which a rule naming \S+ does not cover$/, '')}, and your deny rules name files it could be.` };
   }
   // The files each program is known to take (its path arguments), not every word: under Bash as
   // a whole, `echo rm` names no file. A program whose files are not known (tar, zip, dd, env -C)
@@ -418,10 +437,41 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
       const denied = deniedTreeWrite(writer, realLocation(folder), scope);
       if (denied) return denied;
     }
+    // An archive or patch writes the names inside it, anywhere (`../`, absolute with -P); find's
+    // actions change the files it finds (`-delete`, `-exec truncate {}`): no word names them (pass 53 M2).
+    const unpacks = writesNamedInside(c);
+    const rule = unpacks ? scope.deniedInside?.('/', true) : undefined;
+    if (unpacks && rule) return { behavior: 'ask', reason: `${unpacks}, and the rule ${rule} denies writing files it could be.`, write: true };
+    for (const start of findChanges(c) ?? []) {
+      for (const f of isAbsolute(start) ? [start] : folders.map((d) => kernelJoin(d, start))) {
+        const denied = deniedTreeWrite('find', realLocation(f), scope);
+        if (denied) return denied;
+      }
+    }
   }
   for (const r of a.readsFrom) {
     for (const text of r.text !== undefined ? [r.text] : (candidates(undefined, r.shape, scope, a.mentions, folders) ?? [])) {
       const found = judge('<', text, false, false);
+      if (found) return found;
+    }
+  }
+  // A value assigned as written may be a file a program opens (`HISTFILE=~/.ssh/id_rsa history -r`,
+  // `BASH_ENV=… bash -c :`, pass 53 L2); each part of a list (`A:B`) too. A value computed when it
+  // runs is not judged here (the README says so).
+  for (const { name, value } of a.assigned) {
+    for (const text of new Set([value, ...value.split(':')].flatMap(embedded))) {
+      if (!text) continue;
+      const found = judge(`${name}=`, text, true, false);
+      if (found) return found;
+    }
+  }
+  // A redirection writes its file as a program's write argument does (`echo x >> ~/.bashrc` past
+  // `Edit(~/.bashrc)`, pass 53 H1); a script inside the command included.
+  for (const w of a.writesTo) {
+    const texts = w.text !== undefined ? [w.text] : candidates(undefined, w.shape, scope, a.mentions, folders);
+    if (texts === undefined) return ask('writes to a file named only when it runs');
+    for (const text of texts) {
+      const found = judge('>', text, true, false);
       if (found) return found;
     }
   }

@@ -15,8 +15,8 @@ export function tempDir(tag: string): string {
 }
 
 /** The permission engine as the agent builds it, with its own shell parser; the CLI's, in a trusted folder unless told. */
-export function bashEngine(cwd: string, rules: Partial<PermissionRules>, checker = new BashChecker(), { trusted = true } = {}) {
-  const permissions = new Permissions({ cwd, rules: () => ({ allow: [], ask: [], deny: [], ...rules }), trusted: () => trusted, restrictedMode: () => false, bash: checker });
+export function bashEngine(cwd: string, rules: Partial<PermissionRules>, checker = new BashChecker(), { trusted = true, home }: { trusted?: boolean; home?: string } = {}) {
+  const permissions = new Permissions({ cwd, rules: () => ({ allow: [], ask: [], deny: [], ...rules }), trusted: () => trusted, restrictedMode: () => false, bash: checker, ...(home ? { home } : {}) });
   return {
     permissions,
     decide: (command: string) => permissions.decide({ tool: bashTool, input: { command } }),

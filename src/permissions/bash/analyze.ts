@@ -3,7 +3,7 @@
 // script runs and hands on; split, each part would need the others' state.
 import type { Node } from 'web-tree-sitter';
 import { divergences } from './divergence';
-import { commandBase, EVALUATING_BUILTINS, invokesShell, isInertValue, isInertVariable, runsScriptFile, writesNoFile, writesVerbatim, type Opaque, type SimpleCommand } from './commands';
+import { commandBase, EVALUATING_BUILTINS, SHELLS, invokesShell, isInertValue, isInertVariable, runsScriptFile, writesNoFile, writesVerbatim, type Opaque, type SimpleCommand } from './commands';
 import { knowsWrites, pathArgs } from './pathArgs';
 import { resolveCommand, type Found, type InnerScript } from './resolve';
 import { clip, gluedContinuation, hasControl, HAZARDS, isPlainExpansion, OUTPUT_OK, OUTPUT_OPS, PARSE_ERROR, STRUCTURE, WORDISH } from './syntax';
@@ -30,6 +30,10 @@ export interface BashAnalysis {
   mentions: ReadonlySet<string>;
   /** Files read by `< file` (undefined text where computed). */
   readsFrom: readonly { text: string | undefined; shape?: Shape }[];
+  /** Files written by `> file`, `>> file`, `&> file`, `>& file`, `<> file` (undefined text where computed). */
+  writesTo: readonly { text: string | undefined; shape?: Shape }[];
+  /** The values the script assigns, as written (`HISTFILE=~/.ssh/id_rsa`): a program may open what one names. */
+  assigned: readonly { name: string; value: string }[];
   /** Where the grammar's tree may not be what bash reads (a parse error, a known divergence): its words are not the command's. */
   misread: readonly string[];
   /**
@@ -79,6 +83,17 @@ function globOptionsRun(commands: readonly SimpleCommand[]): string | undefined 
   return found;
 }
 
+/** Why a command may run one bash's history makes (fc, history expansion turned on, an interactive shell); undefined when it cannot. */
+function historyRun(words: readonly (string | undefined)[]): string | undefined {
+  const [first, ...rest] = words;
+  const name = first === undefined ? undefined : commandBase(first);
+  // `fc -l` only lists; anything else may run a command from the history.
+  if (name === 'fc' && !rest.some((w) => w !== undefined && /^-[a-zA-Z]*l/.test(w))) return 'fc, which runs a command from the history';
+  if ((name === 'set' || name === 'shopt') && rest.some((w) => w === undefined || w === 'histexpand' || (name === 'set' && /^-[a-zA-Z]*H/.test(w)))) return 'history expansion turned on';
+  if (name !== undefined && SHELLS.has(name) && rest.some((w) => w === undefined || /^-[a-zA-Z]*i/.test(w) || w === '--interactive')) return `an interactive ${name}, which expands history`;
+  return undefined;
+}
+
 /** Parses a script (a command, or one run by `bash -c`, eval…) at the given nesting depth. */
 export type ParseScript = (script: string, depth: number) => BashAnalysis | undefined;
 
@@ -102,6 +117,8 @@ class Walker {
   readonly opaque: Opaque[] = [];
   readonly mentions = new Set<string>();
   readonly readsFrom: { text: string | undefined; shape?: Shape }[] = [];
+  readonly writesTo: { text: string | undefined; shape?: Shape }[] = [];
+  readonly assigned: { name: string; value: string }[] = [];
   /** Output redirections to a file seen so far (a compound statement's cover every command in it). */
   private fileWrites = 0;
   /** After `exec > file`, every command writes to the file. */
@@ -115,6 +132,9 @@ class Walker {
     for (const u of found.unseen) this.unseen.add(u);
     this.opaque.push(...found.opaque);
     for (const m of found.mentions) this.mentions.add(m);
+    this.readsFrom.push(...(found.readsFrom ?? []));
+    this.writesTo.push(...(found.writesTo ?? []));
+    this.assigned.push(...(found.assigned ?? []));
   }
 
   private hazard(reason: string): void {
@@ -267,6 +287,8 @@ class Walker {
     else if (!isInertVariable(name.text)) this.hazard(`setting ${name.text}`);
     else if (value && literalOf(value) === undefined) this.hazard(`setting ${name.text} to a computed value`);
     else if (!isInertValue(name.text, value ? literalOf(value)! : '')) this.hazard(`setting ${name.text} to a value that names a file (a / or ..)`);
+    const literal = value ? literalOf(value) : '';
+    if (name && literal) this.assigned.push({ name: name.text, value: literal });
     if (name && !isInertVariable(name.text)) {
       // Programs run what some variables hold (BASH_ENV, GIT_SSH_COMMAND, PAGER, LD_PRELOAD…).
       const v = value ? literalOf(value) : '';
@@ -302,6 +324,7 @@ class Walker {
       if (!first || !(/^\d+$/.test(first.text) || to === '-')) {
         this.hazard(`output redirected to a file (${clip(node.text)})`);
         this.wrote(pending);
+        this.writesTo.push({ text: to, ...(to === undefined && first ? { shape: shapeOf(first) } : {}) });
       } else if (op === '>&' && Number(first.text) > 2) {
         // Descriptor 3 and up can only be something the script opened: a file, for all we know.
         this.wrote(pending);
@@ -313,9 +336,15 @@ class Walker {
       if (to === undefined || !OUTPUT_OK.has(to)) {
         this.hazard(`output redirected to a file (${clip(node.text)})`);
         this.wrote(pending);
+        this.writesTo.push({ text: to, ...(to === undefined && first ? { shape: shapeOf(first) } : {}) });
       }
     } else {
       this.hazard(`the redirection ${clip(node.text)}`);
+      // `<>` opens the file for reading and writing; any other operator is judged as both too.
+      if (first) {
+        this.readsFrom.push({ text: to, ...(to === undefined ? { shape: shapeOf(first) } : {}) });
+        this.writesTo.push({ text: to, ...(to === undefined ? { shape: shapeOf(first) } : {}) });
+      }
     }
     this.children(node);
   }
@@ -394,11 +423,21 @@ class Walker {
       this.hazard(`${name} with an argument it may evaluate`);
       this.unseen.add(`${name} with an argument it may evaluate: ${clip(command.text)}`);
     }
+    // bash's history builds a command from text no check read: `fc -s Q=m` after `history -s 'rQ x'`
+    // runs `rm x` (pass 53 M1); `set -H` or an interactive shell expand `!!:s/Q/m/` and `^Q^m`.
+    const history = historyRun(command.words);
+    if (history) {
+      this.hazard(history);
+      this.unseen.add(`${history}: ${clip(command.text)}`);
+    }
     const resolved = resolveCommand(command, this.inner, inputs);
     this.runs.push(...resolved.runs);
     for (const u of resolved.unseen) this.unseen.add(u);
     this.opaque.push(...resolved.opaque);
     for (const m of resolved.mentions) this.mentions.add(m);
+    this.readsFrom.push(...resolved.readsFrom);
+    this.writesTo.push(...resolved.writesTo);
+    this.assigned.push(...resolved.assigned);
     if (resolved.shellReadsInput && !fed) this.unseen.add(`a shell that runs what it reads from its input: ${clip(command.text)}`);
   }
 }
@@ -457,6 +496,8 @@ export function analyzeTree(root: Node, source: string, depth: number, parse: Pa
     opaque: walker.opaque,
     mentions: walker.mentions,
     readsFrom: walker.readsFrom,
+    writesTo: walker.writesTo,
+    assigned: walker.assigned,
     misread: root.hasError ? [...diverging, PARSE_ERROR] : diverging,
     globOptions: globOptionsOf(source, [...walker.commands, ...walker.runs]),
   };

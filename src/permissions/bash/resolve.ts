@@ -14,6 +14,10 @@ export interface Resolution {
   opaque: Opaque[];
   /** Names spelled by the scripts read on the way (see fromEnvironment). */
   mentions: Set<string>;
+  /** Files those scripts redirect from and to (`bash -c 'echo x > ~/.bashrc'`). */
+  readsFrom: Array<{ text: string | undefined; shape?: Shape }>;
+  writesTo: Array<{ text: string | undefined; shape?: Shape }>;
+  assigned: Array<{ name: string; value: string }>;
 }
 
 /** What reading a script found. */
@@ -22,6 +26,9 @@ export interface Found {
   unseen: readonly string[];
   opaque: readonly Opaque[];
   mentions: ReadonlySet<string>;
+  readsFrom?: ReadonlyArray<{ text: string | undefined; shape?: Shape }>;
+  writesTo?: ReadonlyArray<{ text: string | undefined; shape?: Shape }>;
+  assigned?: ReadonlyArray<{ name: string; value: string }>;
 }
 
 /** Reads a script that a shell, eval or a wrapper will run; undefined when it does not parse cleanly. */
@@ -61,7 +68,7 @@ function carriedValues(word: string): string[] {
  * by wrapper; the scripts given to shells (`bash -c "…"`), `eval` and `find -exec`.
  */
 export function resolveCommand(command: SimpleCommand, inner: InnerScript, inputs: (string | undefined)[] = []): Resolution {
-  const out: Resolution = { runs: [], unseen: [], shellReadsInput: false, opaque: [], mentions: new Set() };
+  const out: Resolution = { runs: [], unseen: [], shellReadsInput: false, opaque: [], mentions: new Set(), readsFrom: [], writesTo: [], assigned: [] };
   const opaqueSeen = new Set<string>();
   const seen = new Set<string>();
   const add = (words: Words, text: string, written?: string) => {
@@ -80,6 +87,9 @@ export function resolveCommand(command: SimpleCommand, inner: InnerScript, input
     out.unseen.push(...found.unseen);
     out.opaque.push(...found.opaque);
     for (const m of found.mentions) out.mentions.add(m);
+    out.readsFrom.push(...(found.readsFrom ?? []));
+    out.writesTo.push(...(found.writesTo ?? []));
+    out.assigned.push(...(found.assigned ?? []));
   };
 
   // One possible command: the words from its name on (`shapes` describes its computed words).

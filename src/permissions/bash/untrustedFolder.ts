@@ -173,7 +173,8 @@ const DATE_VALUES = /^(-[a-zA-Z]*[dfr]|--(d|da|dat|date|f|fi|fil|file|r|re|ref|r
 
 /**
  * An inert program given what makes it change the machine rather than print it: `date -s …` or a
- * date as its operand sets the clock, `hostname NAME` renames the machine, both as root (pass 47 L1).
+ * date as its operand sets the clock, `hostname NAME` renames the machine, both as root (pass 47 L1);
+ * mktemp makes a file outside the workspace.
  * Untrusted, every rule is held to printing here.
  */
 export function changesMachine(a: BashAnalysis): string | undefined {
@@ -188,6 +189,8 @@ export function changesMachine(a: BashAnalysis): string | undefined {
       }
     }
     if (name === 'hostname' && args.some((w) => w === undefined || !HOSTNAME_PRINTS.has(w))) return 'hostname given a name or a file to rename the machine by';
+    // With no template, or told to use the temporary folder, mktemp makes its file there (pass 53 L1).
+    if (name === 'mktemp' && (args.every((w) => w !== undefined && w.startsWith('-')) || args.some((w) => w === undefined || /^(-[a-zA-Z]*[tp]|--tmpdir)/.test(w)))) return 'mktemp, which makes a file in the temporary folder, outside the workspace';
   }
   return undefined;
 }
