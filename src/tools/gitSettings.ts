@@ -6,7 +6,9 @@
 // names a file passes when the file is inside the workspace; anything else stops the command and
 // names the setting. A repository's config is its own to write only through a clone's defaults
 // and the user's own commands, so a stop here is rare outside a downloaded `.git` folder.
+import { join } from 'node:path';
 import { isInside } from '../fs/paths';
+import { existsSync } from '../fs/stat';
 import type { ConfigEntry } from './gitConfigFile';
 import { gitPathTargets } from './gitPath';
 import { switchedOff } from './gitPrograms';
@@ -152,7 +154,10 @@ export function settingRefusal(e: ConfigEntry, ctx: SettingContext): string | un
   // the workspace, or that git would place by a rule not followed here, stops the command.
   const value = e.value?.trim();
   const spelled = value && /^file:/i.test(value) ? localPath(value) : value;
-  if (key !== 'worktree' && spelled) {
+  // A plain relative value (`0`, `refs/heads/main`) is a path only where something is there: with
+  // the repository above the workspace, its top is outside, and every word would be.
+  const pathLike = spelled !== undefined && (/^(\/|~|\\|%\()|(^|[/\\])\.\.([/\\]|$)/.test(spelled) || existsSync(join(ctx.top, spelled)));
+  if (key !== 'worktree' && spelled && pathLike) {
     const where = outside(spelled, ctx);
     if (where) return `sets ${e.name} to ${e.value}, which as a path is ${where}, and git may read or write it`;
   }
