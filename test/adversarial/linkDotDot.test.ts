@@ -68,7 +68,8 @@ describe('pass 39 C4: a deny rule on a linked .env, reached through `..` after a
     for (const command of ['cat node_modules/left-pad/../../../../../.env', 'grep PASS node_modules/left-pad/../../../../../.env', 'cat a/../.env', 'head a/../.env', 'cp env/prod.env a/../.env']) {
       assert.equal(eng.decide(command).behavior, 'deny', command);
     }
-    assert.equal(eng.decide('cat env/prod.env').behavior, 'allow', 'the target itself is not what the rule names');
+    // The target by its own name too: a deny rule names where its literal part leads (pass 55 M1).
+    assert.equal(eng.decide('cat env/prod.env').behavior, 'deny', 'the file the denied link leads to');
   });
 });
 
