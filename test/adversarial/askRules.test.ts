@@ -12,7 +12,7 @@ import { Permissions } from '../../src/permissions/permissions';
 import { createTools } from '../../src/tools/builtin';
 import type { Tool } from '../../src/tools/types';
 import { readDeniedBy } from '../../src/agent/deniedFileResults';
-import { bashTool } from './support';
+import { bashTool, callTool } from './support';
 
 const tmp = (p: string) => realpathSync(mkdtempSync(join(tmpdir(), p)));
 const tools = createTools();
@@ -57,13 +57,7 @@ describe('pass 52 H1: the search tools themselves leave out what a Read ask rule
       bash,
       sources: () => [{ label: '--add-dir', additionalDirectories: [home] }],
     });
-    const found = createTools({ searchScope: p });
-    const run = async (name: string, input: unknown, where = cwd) => {
-      const t = found.find((x) => x.name === name)!;
-      const parsed = t.parse(input);
-      assert.ok(parsed.ok);
-      return (await t.call(parsed.value, { cwd: where, signal: new AbortController().signal })).content;
-    };
+    const run = (name: string, input: unknown) => callTool(p, name, input, cwd);
     for (const input of [{ pattern: 'TOPSECRET', output_mode: 'content' }, { pattern: 'TOPSECRET', output_mode: 'content', path: 'askdir/..' }, { pattern: 'TOPSECRET', output_mode: 'content', glob: 'ask*/**' }]) {
       const out = await run('Grep', input);
       assert.doesNotMatch(out, /TOPSECRET-(ASK|DIR)/, JSON.stringify(input));
@@ -87,12 +81,7 @@ describe('pass 52 L1: what a search leaves out by the user\'s rules is not count
     const bash = new BashChecker();
     await bash.ready();
     const p = new Permissions({ cwd, home, rules: () => ({ allow: [], ask: [], deny: ['Read(~/.ssh/**)'] }), trusted: () => true, bash, sources: () => [{ label: '--add-dir', additionalDirectories: [home] }] });
-    const glob = createTools({ searchScope: p }).find((x) => x.name === 'Glob')!;
-    const run = async (pattern: string) => {
-      const parsed = glob.parse({ pattern, path: home });
-      assert.ok(parsed.ok);
-      return (await glob.call(parsed.value, { cwd, signal: new AbortController().signal })).content.replace(pattern, 'P');
-    };
+    const run = async (pattern: string) => (await callTool(p, 'Glob', { pattern, path: home }, cwd)).replace(pattern, 'P');
     assert.equal(await run('.ss?/id_r*'), await run('.ss?/id_x*'));
   });
 });
@@ -112,12 +101,7 @@ describe('pass 55 L1: a search\'s count does not tell whether a file outside exi
     const bash = new BashChecker();
     await bash.ready();
     const p = new Permissions({ cwd, home, rules: () => ({ allow: [], ask: [], deny: [] }), trusted: () => true, bash });
-    const glob = createTools({ searchScope: p }).find((x) => x.name === 'Glob')!;
-    const run = async (pattern: string) => {
-      const parsed = glob.parse({ pattern });
-      assert.ok(parsed.ok);
-      return (await glob.call(parsed.value, { cwd, signal: new AbortController().signal })).content.replace(pattern, 'P');
-    };
+    const run = async (pattern: string) => (await callTool(p, 'Glob', { pattern }, cwd)).replace(pattern, 'P');
     const [a, b, c] = [await run('l-a'), await run('l-b'), await run('l-c')];
     assert.equal(a, b);
     assert.equal(b, c);

@@ -7,6 +7,7 @@ import { BashChecker } from '../../src/permissions/bash/checker';
 import { Permissions, type PermissionRules } from '../../src/permissions/permissions';
 import { createTools } from '../../src/tools/builtin';
 import type { Tool, ToolResult } from '../../src/tools/types';
+import type { SearchScope } from '../../src/tools/walk';
 
 export const bashTool = createTools().find((t) => t.name === 'Bash') as Tool;
 
@@ -48,6 +49,14 @@ export async function runBash(cwd: string, command: string): Promise<ToolResult>
   const parsed = bashTool.parse({ command });
   if (!parsed.ok) throw new Error(parsed.error);
   return bashTool.call(parsed.value, { cwd, signal: new AbortController().signal });
+}
+
+/** What one built-in tool answers, parsed and called as the agent does, with `scope` judging what searches find. */
+export async function callTool(scope: SearchScope, name: string, input: unknown, cwd: string): Promise<string> {
+  const tool = createTools({ searchScope: scope }).find((t) => t.name === name)!;
+  const parsed = tool.parse(input);
+  if (!parsed.ok) throw new Error(parsed.error);
+  return (await tool.call(parsed.value, { cwd, signal: new AbortController().signal })).content;
 }
 
 /** Whether a program is installed here: a test that shows a danger for real runs only where it can. */
