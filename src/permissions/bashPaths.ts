@@ -245,12 +245,13 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
 const FIND_CHANGES = /^-(delete|exec|execdir|ok|okdir)$/;
 
 /** The folders a find whose actions change what it finds starts in ('.' when none is named); undefined when it changes nothing. */
-function findChanges(c: SimpleCommand): string[] | undefined {
+function findChanges(c: SimpleCommand): (string | undefined)[] | undefined {
   if (c.words[0] === undefined || commandBase(c.words[0]) !== 'find') return undefined;
   if (!c.words.some((w) => w === undefined || FIND_CHANGES.test(w))) return undefined;
-  const starts: string[] = [];
+  const starts: (string | undefined)[] = [];
   for (const w of c.words.slice(1)) {
-    if (w === undefined || /^[-(!]/.test(w)) break;
+    if (w !== undefined && /^-[HLP]$/.test(w)) continue;
+    if (w !== undefined && /^[-(!]/.test(w)) break;
     starts.push(w);
   }
   return starts.length ? starts : ['.'];
@@ -443,7 +444,10 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
     const rule = unpacks ? scope.deniedInside?.('/', true) : undefined;
     if (unpacks && rule) return { behavior: 'ask', reason: `${unpacks}, and the rule ${rule} denies writing files it could be.`, write: true };
     for (const start of findChanges(c) ?? []) {
-      for (const f of isAbsolute(start) ? [start] : folders.map((d) => kernelJoin(d, start))) {
+      // As bash gives it: `~` is the home folder (pass 56 M1: `find ~ … -exec cp x {} \;`).
+      const spelled = start === undefined ? undefined : tilde(start, scope.home);
+      if (spelled === undefined) return ask('runs find, which changes what it finds, from a folder known only when it runs');
+      for (const f of isAbsolute(spelled) ? [spelled] : folders.map((d) => kernelJoin(d, spelled))) {
         const denied = deniedTreeWrite('find', realLocation(f), scope);
         if (denied) return denied;
       }

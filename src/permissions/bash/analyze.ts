@@ -89,8 +89,12 @@ function historyRun(words: readonly (string | undefined)[]): string | undefined 
   const name = first === undefined ? undefined : commandBase(first);
   // `fc -l` only lists; anything else may run a command from the history.
   if (name === 'fc' && !rest.some((w) => w !== undefined && /^-[a-zA-Z]*l/.test(w))) return 'fc, which runs a command from the history';
-  if ((name === 'set' || name === 'shopt') && rest.some((w) => w === undefined || w === 'histexpand' || (name === 'set' && /^-[a-zA-Z]*H/.test(w)))) return 'history expansion turned on';
-  if (name !== undefined && SHELLS.has(name) && rest.some((w) => w === undefined || /^-[a-zA-Z]*i/.test(w) || w === '--interactive')) return `an interactive ${name}, which expands history`;
+  if ((name === 'set' || name === 'shopt') && rest.some((w) => w === undefined || w === 'histexpand' || w === 'history' || (name === 'set' && /^-[a-zA-Z]*H/.test(w)))) return 'history expansion turned on';
+  // A shell told to be interactive or to expand history (`bash -H -o history`), by any option spelling.
+  if (name !== undefined && SHELLS.has(name) && rest.some((w) => w === undefined || /^[-+][a-zA-Z]*[iH]/.test(w) || ['--interactive', 'history', 'histexpand'].includes(w))) return `a ${name} that expands history`;
+  // mapfile's callback is a command it evaluates; script(1) gives a shell a terminal, which makes it interactive.
+  if ((name === 'mapfile' || name === 'readarray') && rest.some((w) => w === undefined || /^-[a-zA-Z]*C/.test(w))) return `${name} -C, which evaluates a command`;
+  if (name === 'script') return 'script, which runs an interactive shell';
   return undefined;
 }
 
@@ -189,6 +193,16 @@ class Walker {
       case 'unset_command':
         this.pseudoCommand(node);
         break;
+      case 'for_statement': {
+        // `for HISTFILE in ~/.ssh/id_rsa` assigns each value as written (pass 56 L1).
+        const variable = node.childForFieldName('variable');
+        for (const v of node.childrenForFieldName('value')) {
+          // A glob (`~/.ssh/*`) is judged by its text, which a deny rule's pattern matches as a name.
+          const literal = v ? (literalOf(v) ?? (/[$`]/.test(v.text) ? undefined : v.text.replace(/['"]/g, ''))) : undefined;
+          if (variable && literal) this.assigned.push({ name: variable.text, value: literal });
+        }
+        break;
+      }
       case 'pipeline':
         return this.pipeline(node);
     }
@@ -423,14 +437,19 @@ class Walker {
       this.hazard(`${name} with an argument it may evaluate`);
       this.unseen.add(`${name} with an argument it may evaluate: ${clip(command.text)}`);
     }
+    // `printf -v NAME FORMAT VALUE` assigns as written too (pass 56 L1).
+    if (name === 'printf' && command.words.some((w) => w === undefined || /^-[a-zA-Z]*v/.test(w))) {
+      for (const w of command.words.slice(1)) if (w && !w.startsWith('-')) this.assigned.push({ name: 'printf -v', value: w });
+    }
+    const resolved = resolveCommand(command, this.inner, inputs);
     // bash's history builds a command from text no check read: `fc -s Q=m` after `history -s 'rQ x'`
     // runs `rm x` (pass 53 M1); `set -H` or an interactive shell expand `!!:s/Q/m/` and `^Q^m`.
-    const history = historyRun(command.words);
+    // Behind a wrapper too (`builtin fc`, `command fc`, `time fc`, pass 56 M2).
+    const history = [command, ...resolved.runs].map((r) => historyRun(r.words)).find((h) => h !== undefined);
     if (history) {
       this.hazard(history);
       this.unseen.add(`${history}: ${clip(command.text)}`);
     }
-    const resolved = resolveCommand(command, this.inner, inputs);
     this.runs.push(...resolved.runs);
     for (const u of resolved.unseen) this.unseen.add(u);
     this.opaque.push(...resolved.opaque);
@@ -463,6 +482,8 @@ export function analyzeTree(root: Node, source: string, depth: number, parse: Pa
   // Every name spelled in the text other than right after `$` or `${`: assignments, loop variables, `read x`…
   // Also once quotes and backslashes are gone: `HO\ME`, `HO""ME` spell HOME to a nameref or `read`.
   for (const text of [source, source.replace(/\\\n/g, '').replace(/['"\\]/g, '')]) for (const m of text.matchAll(/(?<![$\w]|\$\{)[A-Za-z_][A-Za-z0-9_]*/g)) walker.mentions.add(m[0]);
+  // `${NAME:=value}` assigns its value as written (pass 56 L1).
+  for (const m of source.matchAll(/\$\{([A-Za-z_]\w*):?=([^}]*)\}/g)) if (m[2]) walker.assigned.push({ name: m[1]!, value: m[2].replace(/^['"]|['"]$/g, '') });
   const diverging = divergences(root, source);
   for (const d of diverging) {
     walker.hazards.add(d);

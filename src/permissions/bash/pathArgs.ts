@@ -79,6 +79,9 @@ const pathLike = (w: string) => w.startsWith('/') || w.startsWith('~') || w.spli
  */
 const FIND_PATTERN_TESTS: ReadonlySet<string> = new Set(['-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-lname', '-ilname']);
 
+/** find's actions whose next word is a file it writes. */
+const FIND_WRITES: ReadonlySet<string> = new Set(['-fprint', '-fprint0', '-fprintf', '-fls']);
+
 function patternValues(words: readonly (string | undefined)[], from: number, notFiles: Set<number>): void {
   for (let i = from; i < words.length - 1; i++) if (words[i] !== undefined && FIND_PATTERN_TESTS.has(words[i]!)) notFiles.add(++i);
 }
@@ -179,6 +182,10 @@ export function pathArgs(c: SimpleCommand, notFiles?: Set<number>): PathArg[] {
     const w = c.words[i];
     const writes = write || (spec.writesSecond === true && count === 2);
     if (w === undefined || !onlyIfPathLike || pathLike(w)) pushWord(i, writes);
+  }
+  // find's actions that write the file they name (pass 56 H1: `-fprintf ~/.bashrc …` past Edit(~/.bashrc)).
+  if (name === 'find') {
+    for (let i = 1; i < c.words.length - 1; i++) if (c.words[i] === undefined || FIND_WRITES.has(c.words[i]!)) pushWord(++i, true);
   }
   // `cd` alone goes home.
   if (name === 'cd' && out.length === 0) push('~');
