@@ -6,7 +6,7 @@ import { isFolderSync } from '../fs/stat';
 import { linkLeavingFolder, linkTakingOwnNames, mayFollowLinks, servedFolder } from './bash/walkLinks';
 import { kernelJoin, realLocation, within as isWithin } from '../fs/paths';
 import type { PathFinding, PathScope } from './pathScope';
-import { tsconfigFinding } from './bash/tsconfig';
+import { isTscSource, tsconfigFinding } from './bash/tsconfig';
 import { ctagsConfigFinding, javacProcessorFinding, npmrcFinding, pythonModuleFinding, rustToolchainFinding, type ConfigPlace } from './bash/runnerConfig';
 
 /** A link leading outside the workspace inside a folder a command walks and may follow links in, or a folder too big to look through. */
@@ -48,10 +48,16 @@ export function configFinding(commands: readonly SimpleCommand[], folders: reado
   const write = scope.writeRoots.map(realLocation);
   const inside = (r: string) => read.some((root) => isWithin(root, r));
   // A file or folder a Read rule covers, or a folder holding such files, is as closed to a
-  // program's config as a place outside: tsc copied a denied config/secrets.json into its outDir
-  // when a tsconfig the model wrote named it (pass 55 H1).
+  // program's settings file as a place outside (pass 52 C1).
   const readable = (r: string) => !scope.deniedBy?.(r, false) && !scope.askedBy?.(r, false) && !(isFolderSync(r) && scope.deniedInside?.(r, false));
-  const within = { mayRead: (r: string) => inside(r) && readable(r), mayWrite: (r: string) => write.some((root) => isWithin(root, r)) && !scope.deniedBy?.(r, true) && !scope.askedBy?.(r, true) };
+  // tsc's places: a file a Read rule covers is closed (pass 55 H1: a model-written tsconfig copied a
+  // denied config/secrets.json into its outDir); what a folder holds is judged by the sources in the
+  // whole workspace (closedSource), since imports reach past any folder a config names.
+  const within = {
+    closedSource: () => scope.deniedInside?.(realLocation(scope.cwd), false, isTscSource),
+    mayRead: (r: string) => inside(r) && !scope.deniedBy?.(r, false) && !scope.askedBy?.(r, false),
+    mayWrite: (r: string) => write.some((root) => isWithin(root, r)) && !scope.deniedBy?.(r, true) && !scope.askedBy?.(r, true),
+  };
   const place: ConfigPlace = { inside, readable };
   for (const c of commands) {
     for (const f of folders) {

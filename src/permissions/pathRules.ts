@@ -108,9 +108,13 @@ export function pathPatternTester(pattern: PathPattern, wide = false): (abs: str
   const lexical = posix.join(toSlash(pattern.root), pattern.glob);
   const real = wide && !whole ? realBase(lexical) : lexical;
   const through = real !== lexical ? matcher(real, false) : undefined;
+  // A deny or ask rule that matches at any depth (`.env`, `*.pem`, `**/.env`) holds in folders added
+  // with --add-dir too, and wherever else a file is read (pass 58 L1): it names a kind of file.
+  const anywhere = wide && pattern.kind === 'relative' && !whole && (!pattern.glob.replace(/\/+$/, '').includes('/') || pattern.glob.startsWith('**/')) ? m : undefined;
   return (abs) => {
     if (rootedWide?.test(toSlash(abs))) return true;
     if (through?.test(toSlash(abs))) return true;
+    if (anywhere?.test(toSlash(abs).replace(/^\/+/, ''))) return true;
     const rel = underOnce(pattern.root, abs);
     if (rel === undefined || rel === '') return rel === '' && whole;
     return m.test(rel);

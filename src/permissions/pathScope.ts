@@ -28,7 +28,8 @@ export interface PathScope {
   askedBy?(real: string, write: boolean): string | undefined;
   /**
    * A Read deny rule (an Edit or Write one, for `write`) that covers something inside this real
-   * folder, for a command that may read (or rewrite) all of it.
+   * folder, for a command that may read (or rewrite) all of it. `only`: of the files whose names it
+   * accepts (a compiler reads its sources only).
    */
-  deniedInside?(realFolder: string, write?: boolean): string | undefined;
+  deniedInside?(realFolder: string, write?: boolean, only?: (name: string) => boolean): string | undefined;
 }

@@ -5,7 +5,7 @@
 // sources (ruleSources.ts), the agent's own /proc entries (ownProcess.ts), headless refusals
 // (refusal.ts).
 import { homedir } from 'node:os';
-import { resolve, sep } from 'node:path';
+import { basename, resolve, sep } from 'node:path';
 import { sharedBashChecker, type BashChecker } from './bash/checker';
 import { oneDecision } from './bash/glob';
 import { deniedFilesFinding, outsideFinding, type PathScope } from './bashPaths';
@@ -311,14 +311,17 @@ export class Permissions implements PermissionEngine, SearchScope {
       askedBy: (real, write) => fileAsk(write).find((r) => patternMatches(r, real, 'ask', ctx))?.source,
       // A rule whose folder lies inside the one given, or one that matches at any depth below a folder
       // holding the one given (`.env`, `**/.env`, `*.pem`): `grep -r x packages` reads packages/api/.env (pass 46 F2).
-      deniedInside: (folder, write = false) => {
+      deniedInside: (folder, write = false, only) => {
         const rules = [...fileDeny(write), ...fileAsk(write)].filter((r) => !r.exact);
         const reaching: ParsedRule[] = [];
         for (const r of rules) {
           const pattern = parsePathPattern(r.pattern!, ctx, r.root);
           const base = patternBase(pattern);
-          if (under(folder, base) !== undefined) return r.source;
-          if (under(base, folder) !== undefined && anyDepth(pattern)) reaching.push(r);
+          // With `only`, a rule inside is looked for among the files it accepts, as one reaching in is.
+          if (under(folder, base) !== undefined) {
+            if (!only || write) return r.source;
+            reaching.push(r);
+          } else if (under(base, folder) !== undefined && anyDepth(pattern)) reaching.push(r);
         }
         // A write may bring the name in; a read reaches only what is there, looked for within a
         // bound, once for all the rules (200 of a clone's own, each walking, held a grep 333 s: pass 48 F2).
@@ -328,7 +331,7 @@ export class Permissions implements PermissionEngine, SearchScope {
         // Entries times rules, bounded: past it the folder counts as holding such a file (it asks).
         let checks = MAX_RULE_CHECKS;
         const tests = reaching.map((r) => ({ r, test: patternTester(r, c.ask.includes(r) ? 'ask' : 'deny', ctx) }));
-        const found = deniedEntryInside(folder, (p) => (checks -= reaching.length) < 0 || (hit = tests.find((t) => t.test(p))?.r) !== undefined);
+        const found = deniedEntryInside(folder, (p) => (only !== undefined && !only(basename(p)) ? false : (checks -= reaching.length) < 0 || (hit = tests.find((t) => t.test(p))?.r) !== undefined));
         return found === undefined ? undefined : (hit ?? reaching[0]!).source;
       },
     };

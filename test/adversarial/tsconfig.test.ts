@@ -92,8 +92,26 @@ describe('pass 55 H1: a tsconfig naming what a Read rule keeps closed', () => {
         const e = bashEngine(ws, { allow: ['Bash(tsc:*)', 'Edit(src/**)'], deny: [deny] }, checker);
         assert.notEqual(e.decide('tsc -p src').behavior, 'allow', `${deny}: ${JSON.stringify(config)}`);
       }
+      // A source file a rule covers anywhere in the workspace: an import may reach it (pass 58 H1).
       writeFileSync(join(ws, 'src', 'tsconfig.json'), JSON.stringify({ include: ['./**/*.ts'], compilerOptions: { outDir: 'out' } }));
-      assert.equal(bashEngine(ws, { allow: ['Bash(tsc:*)'], deny: [deny] }, checker).decide('tsc -p src').behavior, 'allow', deny);
+      assert.notEqual(bashEngine(ws, { allow: ['Bash(tsc:*)'], deny: [deny] }, checker).decide('tsc -p src').behavior, 'allow', deny);
     }
+    // A rule on files tsc never reads as sources leaves it alone.
+    writeFileSync(join(ws, '.env'), 'X=1\n');
+    assert.equal(bashEngine(ws, { allow: ['Bash(tsc:*)'], deny: ['Read(./.env)'] }, checker).decide('tsc -p src').behavior, 'allow');
+  });
+
+  // Pass 58 H1: with no files or include, tsc compiles every source below its config (a denied
+  // src/secret.ts became a readable secret.js), and any file's imports reach past its folder.
+  it('a denied source anywhere in the workspace makes tsc ask, with or without a config', () => {
+    const root = tempDir('tsconfig-default');
+    const ws = join(root, 'ws');
+    mkdirSync(join(ws, 'src'), { recursive: true });
+    writeFileSync(join(ws, 'src', 'secret.ts'), 'export const s = "TOPSECRET";\n');
+    writeFileSync(join(ws, 'src', 'a.ts'), 'import "./secret";\n');
+    writeFileSync(join(ws, 'tsconfig.json'), JSON.stringify({ compilerOptions: { outDir: 'out' } }));
+    const e = bashEngine(ws, { allow: ['Bash(tsc:*)', 'Bash(npx tsc:*)'], deny: ['Read(src/secret.ts)'] }, checker);
+    for (const command of ['tsc', 'tsc -p .', 'tsc --allowJs --outDir out', 'tsc src/a.ts', 'npx tsc --noEmit']) assert.notEqual(e.decide(command).behavior, 'allow', command);
+    assert.equal(bashEngine(ws, { allow: ['Bash(tsc:*)'], deny: ['Read(./.env)'] }, checker).decide('tsc').behavior, 'allow');
   });
 });

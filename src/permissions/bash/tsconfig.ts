@@ -35,7 +35,12 @@ export interface ConfigScope {
   /** Inside where reads may go, and not a file or folder the Read rules keep closed. */
   mayRead(real: string): boolean;
   mayWrite(real: string): boolean;
+  /** A Read deny or ask rule covering a source file tsc could read (TypeScript, JavaScript, JSON) in the workspace. */
+  closedSource?(): string | undefined;
 }
+
+/** Files tsc reads as sources, by their names. */
+export const isTscSource = (name: string) => /\.([cm]?[jt]sx?|json)$/i.test(name);
 
 /** The literal folder a glob starts with (`../**` → `..`, `src/*.ts` → `src`). */
 const globBase = (g: string) => {
@@ -50,6 +55,10 @@ export function tsconfigFinding(c: SimpleCommand, folder: string, scope: ConfigS
   if (at < 0) return undefined;
   const words = c.words.slice(at + 1);
   if (words.some((w) => w === undefined)) return undefined; // a computed word is judged elsewhere
+  // tsc follows imports wherever they lead, and emits and quotes what it compiles: a denied source
+  // anywhere in the workspace may reach its output or its errors (pass 58 H1).
+  const closed = scope.closedSource?.();
+  if (closed) return `tsc compiles the files its config and their imports name, anywhere in the workspace, and the rule ${closed} covers such a file`;
   // A response file holds options no check reads (`--outDir ../x`).
   const response = words.find((w) => w!.startsWith('@'));
   if (response) return `tsc ${response} reads options from a file, which the checks do not read`;
@@ -129,8 +138,11 @@ function judgeConfig(file: string, scope: ConfigScope, seen: Set<string>, startD
       if (why) return why;
     }
   }
-  for (const key of ['files', 'include']) {
-    const why = list(json[key], key, (v) => (typeof v === 'string' ? outside(globBase(v), false, key) : `tsc's config ${file} has a ${key} entry that is not text`));
+  // With neither, tsc compiles every file below the config's folder (pass 58 H1: a denied src/secret.ts
+  // was compiled to a readable secret.js); an extended config's list would replace it, and is read too.
+  const lists = json.files === undefined && json.include === undefined ? { include: ['**/*'] } : { files: json.files, include: json.include };
+  for (const [key, value] of Object.entries(lists)) {
+    const why = list(value, key, (v) => (typeof v === 'string' ? outside(globBase(v), false, key) : `tsc's config ${file} has a ${key} entry that is not text`));
     if (why) return why;
   }
   const refs = list(json.references, 'references', (r) => (r !== null && typeof r === 'object' && typeof (r as { path?: unknown }).path === 'string' ? outside((r as { path: string }).path, false, 'references') : `tsc's config ${file} has a reference without a path`));
