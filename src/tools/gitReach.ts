@@ -18,6 +18,7 @@ import { LOCAL_REMOTE, settingRefusal } from './gitSettings';
 import { homedir } from 'node:os';
 import { folderNames, listFolder } from '../fs/list';
 import { readGitPointer, verifiedWorktree } from './gitRepo';
+import { gitIndexProblem } from './gitIndex';
 
 /** How much of the workspace is looked through for nested repositories, and for how long. */
 const NESTED_BOUNDS = { entries: 50_000, ms: 1_000 };
@@ -173,17 +174,44 @@ async function dataOutside(repo: Located, workspace: string, shared = { entries:
 
 /**
  * Objects a git folder borrows from another repository (objects/info/alternates): git reads them
- * as its own. A line git unquotes (`"/abs/repo/.git/objects"`, C-style) is not read here, so it
- * counts as outside (pass 54 P3), as does any HTTP alternate.
+ * as its own, and follows each alternate's own alternates in turn (pass 57 C2: one inside the
+ * workspace whose alternates lead out). A line git unquotes (`"/abs/repo/.git/objects"`,
+ * C-style) is not read here, so it counts as outside (pass 54 P3), as does any HTTP alternate.
  */
 async function borrowedOutside(gitDir: string, workspace: string): Promise<string | undefined> {
-  for (const file of ['alternates', 'http-alternates']) {
-    const read = await readRegularFile(join(gitDir, 'objects', 'info', file), 64 * 1024);
-    if (!read.ok) continue;
-    const objects = join(gitDir, 'objects');
-    for (const line of read.bytes.toString('utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))) {
-      if (file === 'http-alternates' || line.startsWith('"') || !isInside(workspace, kernelJoin(objects, line))) return `borrows objects from ${line} (objects/info/${file}), outside the workspace or by a quoted path Threadline does not read`;
+  const queue = [join(gitDir, 'objects')];
+  const seen = new Set<string>();
+  while (queue.length) {
+    const objects = queue.shift()!;
+    const real = realLocation(objects);
+    if (seen.has(real)) continue;
+    seen.add(real);
+    // Git follows alternates five deep; past a few more here, the chain is not read through.
+    if (seen.size > 16) return 'borrows objects through a chain of alternates too long to follow';
+    for (const file of ['alternates', 'http-alternates']) {
+      const read = await readRegularFile(join(objects, 'info', file), 64 * 1024);
+      if (!read.ok) continue;
+      for (const line of read.bytes.toString('utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))) {
+        if (file === 'http-alternates' || line.startsWith('"') || !isInside(workspace, kernelJoin(objects, line))) return `borrows objects from ${line} (objects/info/${file}), outside the workspace or by a quoted path Threadline does not read`;
+        queue.push(kernelJoin(objects, line));
+      }
     }
+  }
+  return undefined;
+}
+
+/**
+ * State git resumes from that runs commands: an interactive rebase's todo list (`exec` lines), which
+ * `git rebase --continue` runs (pass 57 H1). A downloaded git folder may hold one.
+ */
+async function resumesCommands(gitDir: string): Promise<string | undefined> {
+  for (const rel of ['rebase-merge/git-rebase-todo', 'rebase-merge/git-rebase-todo.backup', 'sequencer/todo']) {
+    const read = await readRegularFile(join(gitDir, rel), 1024 * 1024);
+    if (!read.ok) {
+      if (read.reason !== 'missing') return `keeps ${rel}, which cannot be read through`;
+      continue;
+    }
+    if (/^\s*(x|exec)(\s|$)/m.test(read.bytes.toString('utf8'))) return `has a rebase in progress whose list (${rel}) runs commands when it goes on`;
   }
   return undefined;
 }
@@ -233,7 +261,7 @@ async function moduleGitDirs(repo: Located, workspace: string, shared: { entries
       if (found && 'refusal' in found) return found;
       if (!found) continue;
       if (!isInside(workspace, found.gitDir) && !isInside(repo.commonDir, found.gitDir)) return { refusal: `${path} leads to ${found.gitDir}, a git folder outside the workspace` };
-      const borrowed = await borrowedOutside(found.commonDir, workspace);
+      const borrowed = (await borrowedOutside(found.commonDir, workspace)) ?? (await gitIndexProblem(found.gitDir)) ?? (await resumesCommands(found.gitDir));
       if (borrowed) return { refusal: `${path} ${borrowed}` };
       dirs.push(found);
       // Submodules nest: `modules/a/modules/b`.
@@ -307,6 +335,11 @@ export async function reachableRepositories(cwd: string, bounds = NESTED_BOUNDS)
     }
     const linked = await dataOutside(repo, cwd, budget);
     if (linked) return refuse(linked);
+    const sha256 = entries.some((e) => e.name === 'extensions.objectformat' && e.value?.trim().toLowerCase() === 'sha256');
+    for (const dir of new Set([repo.gitDir, repo.commonDir])) {
+      const state = (await gitIndexProblem(dir, sha256 ? 32 : 20)) ?? (await resumesCommands(dir));
+      if (state) return refuse(state);
+    }
     // A submodule's own config, obeyed when git fetches or enters it, is judged as the repository's is.
     const modules = await moduleGitDirs(repo, cwd, moduleBudget);
     if ('refusal' in modules) return refuse(modules.refusal);

@@ -86,6 +86,10 @@ function localPath(url: string): string | undefined {
   return url;
 }
 
+/** The longest value, and the most parts, placed as a path (git's own PATH_MAX is 4,096). */
+const MAX_PATH_VALUE = 4096;
+const MAX_PATH_PARTS = 256;
+
 export interface SettingContext {
   /** The workspace folder: files and local remotes must lie inside it. */
   workspace: string;
@@ -152,14 +156,20 @@ export function settingRefusal(e: ConfigEntry, ctx: SettingContext): string | un
   // the work tree that is a committed link (`skipList = ci/k3`), `%(prefix)//abs` (pass 54 P1). So
   // every value is judged as the path git would open, whatever its key: one that leads outside
   // the workspace, or that git would place by a rule not followed here, stops the command.
-  const value = e.value?.trim();
-  const spelled = value && /^file:/i.test(value) ? localPath(value) : value;
-  // A plain relative value (`0`, `refs/heads/main`) is a path only where something is there: with
-  // the repository above the workspace, its top is outside, and every word would be.
-  const pathLike = spelled !== undefined && (/^(\/|~|\\|%\()|(^|[/\\])\.\.([/\\]|$)/.test(spelled) || existsSync(join(ctx.top, spelled)));
-  if (key !== 'worktree' && spelled && pathLike) {
+  if (key === 'worktree' || !e.value) return undefined;
+  // Git keeps a quoted tab or a no-break space that JavaScript's trim() drops (pass 57 C1): the value
+  // is judged as written and as trimmed.
+  for (const value of new Set([e.value, e.value.trim()])) {
+    const spelled = /^file:/i.test(value) ? localPath(value) : value;
+    if (!spelled) continue;
+    // A plain relative value (`0`, `refs/heads/main`) is a path only where something is there: with
+    // the repository above the workspace, its top is outside, and every word would be.
+    const pathLike = /^(\/|~|\\|%\()|(^|[/\\])\.\.([/\\]|$)/.test(spelled) || (spelled.length <= MAX_PATH_VALUE && existsSync(join(ctx.top, spelled)));
+    if (!pathLike) continue;
+    // Placing a path walks it a name at a time: a value of a thousand parts cost minutes (pass 57 M1).
+    if (spelled.length > MAX_PATH_VALUE || spelled.split(/[/\\]/).length > MAX_PATH_PARTS) return `sets ${e.name} to a path too long to place`;
     const where = outside(spelled, ctx);
-    if (where) return `sets ${e.name} to ${e.value}, which as a path is ${where}, and git may read or write it`;
+    if (where) return `sets ${e.name} to ${JSON.stringify(e.value)}, which as a path is ${where}, and git may read or write it`;
   }
   return undefined;
 }

@@ -4,7 +4,7 @@
 // them share one budget. Run in a child with a deadline far beyond its cost (runBounded).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -152,5 +152,49 @@ describe('pass 54: borrowed objects by a quoted path, many repositories sharing 
       console.log(JSON.stringify({ refusal: r.refusal ?? null }));
     `, 60_000);
     assert.equal((JSON.parse(out) as { refusal: string | null }).refusal, null);
+  });
+});
+
+describe('pass 57: git state a downloaded git folder holds', () => {
+  const repo = () => {
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'tl-57-')));
+    execFileSync('git', ['init', '-q', ws]);
+    return ws;
+  };
+
+  it('C3, C4: an index entry named ../… stops the command; an ordinary index does not', async () => {
+    const { reachableRepositories } = await import('../../src/tools/gitReach');
+    const ws = repo();
+    mkdirSync(join(ws, 'xx', 'home', '.ssh'), { recursive: true });
+    writeFileSync(join(ws, 'xx', 'home', '.ssh', 'id_rsa'), 'placeholder\n');
+    writeFileSync(join(ws, 'a.txt'), 'a\n');
+    execFileSync('git', ['-C', ws, 'add', '.']);
+    assert.equal((await reachableRepositories(ws)).refusal, undefined, 'an index git wrote');
+    const index = join(ws, '.git', 'index');
+    const bytes = readFileSync(index);
+    const at = bytes.indexOf('xx/home/.ssh/id_rsa');
+    bytes.write('../home/.ssh/id_rsa', at, 'latin1');
+    writeFileSync(index, bytes);
+    assert.match((await reachableRepositories(ws)).refusal ?? '', /index .* names "\.\.\/home\/\.ssh\/id_rsa"/);
+  });
+
+  it('C2: an alternate inside the workspace whose own alternates lead out', async () => {
+    const { reachableRepositories } = await import('../../src/tools/gitReach');
+    const ws = repo();
+    mkdirSync(join(ws, 'store', 'objects', 'info'), { recursive: true });
+    writeFileSync(join(ws, 'store', 'objects', 'info', 'alternates'), '/tmp/private/.git/objects\n');
+    mkdirSync(join(ws, '.git', 'objects', 'info'), { recursive: true });
+    writeFileSync(join(ws, '.git', 'objects', 'info', 'alternates'), '../../store/objects\n');
+    assert.match((await reachableRepositories(ws)).refusal ?? '', /borrows objects from \/tmp\/private/);
+  });
+
+  it('H1: a rebase in progress whose todo list runs commands', async () => {
+    const { reachableRepositories } = await import('../../src/tools/gitReach');
+    const ws = repo();
+    mkdirSync(join(ws, '.git', 'rebase-merge'));
+    writeFileSync(join(ws, '.git', 'rebase-merge', 'git-rebase-todo'), 'pick 1234567 x\n  exec touch /tmp/pwned\n');
+    assert.match((await reachableRepositories(ws)).refusal ?? '', /rebase in progress/);
+    writeFileSync(join(ws, '.git', 'rebase-merge', 'git-rebase-todo'), 'pick 1234567 x\n');
+    assert.equal((await reachableRepositories(ws)).refusal, undefined);
   });
 });

@@ -68,6 +68,14 @@ describe('which repository settings git may obey inside Bash', () => {
       assert.ok(why && why.includes(value), `${value}: ${why}`);
     }
     for (const value of ['skip.txt', 'true', 'refs/heads/main']) assert.equal(settingRefusal({ name: 'fetch.fsck.skiplist', value }, here), undefined, value);
+    // Pass 57 C1: git keeps a quoted tab or a no-break space that trim() drops.
+    for (const name of ['\tk', 'k\u00a0']) {
+      symlinkSync('../.git-credentials', join(ws, name));
+      const why = settingRefusal({ name: 'fetch.fsck.skiplist', value: name }, here);
+      assert.ok(why?.includes('outside'), `${JSON.stringify(name)}: ${why}`);
+    }
+    // Pass 57 M1: a path of a thousand parts is not walked.
+    assert.match(settingRefusal({ name: 'fetch.fsck.skiplist', value: `${'d/'.repeat(1000)}${'../'.repeat(1000)}x` }, here) ?? '', /too long/);
   });
 
   it('a remote on this machine spelled with ~user/ or %(prefix)/ turns local transport off', () => {
