@@ -71,3 +71,17 @@ describe('pass 58 L1: a deny rule that matches at any depth holds in an added fo
     assert.match(found, /fine/);
   });
 });
+
+// Pass 59 M1 (medium): a pattern in text handed to a program that may run it (`os.system("/bin/r? x")`,
+// a script written and run in one command) named rm past `Bash(rm:*)`. A cpio in copy-out mode reads
+// the names of the files it copies from its input, as `tar -T` does.
+describe('pass 59: patterns that may name a denied program; cpio -o', () => {
+  it('ask under the deny rules', async () => {
+    const root = tmp('tl-59-');
+    const eng = bashEngine(root, { allow: ['Bash'], deny: ['Bash(rm:*)', 'Read(~/.ssh/**)'] }, await loadedChecker());
+    for (const command of ["echo '/bin/r? victim.txt' > s2.sh; bash s2.sh", 'python3 -c \'import os; os.system("/bin/r? v")\'', 'python3 -c \'import os; os.system("/bin/{r,}m v")\'', 'perl -e \'system("/bin/r[m] x")\'', 'echo ~/.ssh/id_rsa | cpio -o']) {
+      assert.equal(eng.decide(command).behavior, 'ask', command);
+    }
+    for (const command of ["python3 -c 'print(2*3)'", 'echo hi > s.sh; bash s.sh']) assert.equal(eng.decide(command).behavior, 'allow', command);
+  });
+});

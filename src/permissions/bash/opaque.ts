@@ -77,6 +77,17 @@ export function opaqueMayRun(p: BashPattern, o: Opaque, mentions: ReadonlySet<st
     }
     return `${name} is handed a word computed when it runs, which may name a program`;
   }
+  // A pattern in the text names whatever it matches when the program hands it to a shell
+  // (`os.system("/bin/r? x")`, `/bin/{r,}m`, pass 59 M1): one that may match the rule's program counts.
+  if (program !== undefined) {
+    for (const { w } of handed) {
+      for (const g of w === undefined ? [] : w.replace(/['"\\]/g, '').split(/[^\w./+~?*[\]{},!-]+/)) {
+        if (!/[?*[\]{]/.test(g)) continue;
+        const names = braceWords(g) ?? [g];
+        if (names.some((x) => mayMatchName(x.split('/').at(-1) ?? '', program))) return `${name} is not known to be inert and is handed ${JSON.stringify(g)}, a pattern that may name ${program}, which it may run`;
+      }
+    }
+  }
   for (let i = 0; i < stream.length; i++) {
     const t = stream[i];
     if (t === undefined) continue;

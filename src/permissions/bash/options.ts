@@ -173,6 +173,8 @@ export function namesFromFile(c: SimpleCommand): string | undefined {
   if (own) return own;
   // The words xargs hands on come from its input (a pipe, `< list`) or `-a list`: names no check sees.
   if (program === 'xargs') return 'xargs hands on words it reads from its input or a file, which may name any file';
+  // cpio's copy-out and pass-through modes read the names of the files to copy from their input.
+  if (program === 'cpio' && c.words.slice(1).some((w) => w === undefined || /^-[a-zA-Z]*[op]|^--(create|pass-through)/.test(w))) return 'cpio reads the names of the files it copies from its input, which may name any file';
   const roff = roffFile(program, c);
   if (roff) return roff;
   for (let i = 1; i < c.words.length; i++) {
