@@ -2,6 +2,8 @@
 // index: an entry a downloaded `.git/index` names `../home/.ssh/id_rsa` was compared by `git diff`
 // with the file outside, and written there by `git checkout -- .` (pass 57 C3, C4). So the index
 // is read here (no program is run) and a name git would refuse from a user stops the command.
+// Entries are read in order: every git Threadline starts is told `index.threads=1`, so git reads
+// them in order too, not at the offsets an index's own IEOT extension gives (pass 60 C3).
 import { join } from 'node:path';
 import { folderNames } from '../fs/list';
 import { readRegularFile } from '../fs/read';
@@ -9,6 +11,9 @@ import { inspect } from '../fs/stat';
 
 /** Bytes of index read; a bigger one is not looked through (and stops the command). */
 const MAX_INDEX_BYTES = 256 * 1024 * 1024;
+/** The longest name (git's PATH_MAX), and all names together. */
+const MAX_NAME = 4096;
+const MAX_NAMES_TOTAL = 64 * 1024 * 1024;
 
 /** Why a name is not a path git would take inside its work tree, or undefined. */
 export function badIndexName(name: string): string | undefined {
@@ -44,12 +49,14 @@ export function indexProblem(b: Buffer, hashBytes = 20): string | undefined {
   const count = b.readUInt32BE(8);
   let at = 12;
   let previous = '';
+  let total = 0;
   for (let n = 0; n < count; n++) {
     const fixed = 40 + hashBytes;
     if (at + fixed + 2 > b.length) return 'ends in the middle of an entry';
     const flags = b.readUInt16BE(at + fixed);
     let p = at + fixed + 2;
-    if (version >= 3 && flags & 0x4000) p += 2;
+    // Git reads the extended flags wherever the bit is set, version 2 too (pass 60 C1).
+    if (flags & 0x4000) p += 2;
     let name: string;
     if (version === 4) {
       const strip = varint(b, p);
@@ -66,6 +73,10 @@ export function indexProblem(b: Buffer, hashBytes = 20): string | undefined {
       // Entries are padded with NULs to a multiple of 8 bytes, at least one.
       at += (end - at + 8) & ~7;
     }
+    // A name longer than a path can be is no file git would write; and a version-4 index builds
+    // each name from the one before, so long names make the reading quadratic (pass 60 M1).
+    if (name.length > MAX_NAME) return `names a path longer than ${MAX_NAME} bytes`;
+    if ((total += name.length) > MAX_NAMES_TOTAL) return `names more than ${MAX_NAMES_TOTAL / 1024 / 1024} MB of paths, too much to look through`;
     const bad = badIndexName(name);
     if (bad) return `names ${JSON.stringify(name)} (${bad}), a file git would reach outside its work tree or inside its own folder`;
     previous = name;

@@ -30,6 +30,9 @@ export const GIT_PROGRAM_SETTINGS: readonly GitSetting[] = [
   ['imap.tunnel', ''],
   ['web.browser', ''],
   ['instaweb.httpd', ''],
+  // Not a program: git then reads the index in order, as tools/gitIndex.ts judges it, not at the
+  // offsets the index's IEOT extension gives, which a downloaded index forges (pass 60 C3).
+  ['index.threads', '1'],
 ];
 
 /**

@@ -19,6 +19,7 @@ import { homedir } from 'node:os';
 import { folderNames, listFolder } from '../fs/list';
 import { readGitPointer, verifiedWorktree } from './gitRepo';
 import { gitIndexProblem } from './gitIndex';
+import { GIT_STRATEGIES } from './gitStrategies';
 
 /** How much of the workspace is looked through for nested repositories, and for how long. */
 const NESTED_BOUNDS = { entries: 50_000, ms: 1_000 };
@@ -205,13 +206,17 @@ async function borrowedOutside(gitDir: string, workspace: string): Promise<strin
  * `git rebase --continue` runs (pass 57 H1). A downloaded git folder may hold one.
  */
 async function resumesCommands(gitDir: string): Promise<string | undefined> {
-  for (const rel of ['rebase-merge/git-rebase-todo', 'rebase-merge/git-rebase-todo.backup', 'sequencer/todo']) {
+  for (const rel of ['rebase-merge/git-rebase-todo', 'rebase-merge/git-rebase-todo.backup', 'sequencer/todo', 'rebase-merge/strategy', 'sequencer/opts']) {
     const read = await readRegularFile(join(gitDir, rel), 1024 * 1024);
     if (!read.ok) {
       if (read.reason !== 'missing') return `keeps ${rel}, which cannot be read through`;
       continue;
     }
-    if (/^\s*(x|exec)(\s|$)/m.test(read.bytes.toString('utf8'))) return `has a rebase in progress whose list (${rel}) runs commands when it goes on`;
+    const text = read.bytes.toString('utf8');
+    if (/^\s*(x|exec)(\s|$)/m.test(text)) return `has a rebase in progress whose list (${rel}) runs commands when it goes on`;
+    // The merge strategy a resumed pick uses is the program `git-merge-NAME` (pass 60 H2).
+    const strategy = rel === 'rebase-merge/strategy' ? text.trim() : /^\s*strategy\s*=\s*(.*)$/m.exec(text)?.[1]?.trim().replace(/^"(.*)"$/, '$1');
+    if (strategy !== undefined && strategy !== '' && !GIT_STRATEGIES.has(strategy)) return `has a pick in progress (${rel}) whose merge strategy ${JSON.stringify(strategy)} is a program git would run when it goes on`;
   }
   return undefined;
 }

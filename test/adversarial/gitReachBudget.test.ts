@@ -198,3 +198,27 @@ describe('pass 57: git state a downloaded git folder holds', () => {
     assert.equal((await reachableRepositories(ws)).refusal, undefined);
   });
 });
+
+describe('pass 60 H1, H2: a merge strategy is a program git runs', () => {
+  it('a strategy given on the command line that is not git\'s own asks', async () => {
+    const { bashEngine, loadedChecker } = await import('./support');
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'tl-60h1-')));
+    const eng = bashEngine(ws, { allow: ['Bash(git cherry-pick:*)', 'Bash(git rebase:*)', 'Bash(git revert:*)'] }, await loadedChecker());
+    for (const command of ['git cherry-pick --strategy=a/x side', 'git rebase -s a/x main', 'git revert --strategy a/x HEAD', 'git cherry-pick --strat=a/x side']) assert.equal(eng.decide(command).behavior, 'ask', command);
+    for (const command of ['git cherry-pick --strategy=ort side', 'git cherry-pick -s side', 'git rebase -s ort main', 'git cherry-pick -X theirs side']) assert.equal(eng.decide(command).behavior, 'allow', command);
+  });
+
+  it('a pick in progress whose strategy is not git\'s own stops the command', async () => {
+    const { reachableRepositories } = await import('../../src/tools/gitReach');
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'tl-60h2-')));
+    execFileSync('git', ['init', '-q', ws]);
+    mkdirSync(join(ws, '.git', 'sequencer'));
+    writeFileSync(join(ws, '.git', 'sequencer', 'opts'), '[options]\n\tstrategy = ../x\n');
+    assert.match((await reachableRepositories(ws)).refusal ?? '', /merge strategy "\.\.\/x"/);
+    writeFileSync(join(ws, '.git', 'sequencer', 'opts'), '[options]\n\tstrategy = ort\n');
+    assert.equal((await reachableRepositories(ws)).refusal, undefined);
+    mkdirSync(join(ws, '.git', 'rebase-merge'));
+    writeFileSync(join(ws, '.git', 'rebase-merge', 'strategy'), 'a/x\n');
+    assert.match((await reachableRepositories(ws)).refusal ?? '', /merge strategy "a\/x"/);
+  });
+});

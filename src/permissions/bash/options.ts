@@ -5,6 +5,7 @@
 import { asOptionWord, commandBase, fromEnvironment, gitVerbIndex, spellsOption, type SimpleCommand } from './commands';
 import type { BashPattern } from './rules';
 import { roffFile, scriptDanger } from './scriptTools';
+import { GIT_STRATEGIES } from '../../tools/gitStrategies';
 import { unmodelledOption } from './optionModels';
 
 // A prefix rule grants its words "and then anything". What follows must not change which program
@@ -223,10 +224,19 @@ function gitRunsCommand(c: SimpleCommand, own: ReadonlySet<string>): string | un
   if (verb === undefined) return undefined;
   if (GIT_RUNNING_VERBS.has(verb) && !own.has(verb)) return `git ${verb} runs programs or commands of its own`;
   const options = GIT_RUNNING_OPTIONS.get(verb) ?? [];
-  for (const w of c.words.slice(at + 1)) {
+  const rest = c.words.slice(at + 1);
+  for (let i = 0; i < rest.length; i++) {
+    const w = rest[i];
     if (w === undefined || own.has(w)) continue;
     const hit = options.find((o) => (o.startsWith('-') ? spellsOption(w, o) : w === o));
     if (hit) return `git ${verb} ${hit} runs a command it is given`;
+    // A merge strategy is the program `git-merge-NAME`; cherry-pick, rebase and revert run one
+    // named with a slash from the work tree (pass 60 H1). Only git's own strategies pass.
+    const long = w.startsWith('--') && spellsOption(w, '--strategy');
+    // `-s` is the strategy for rebase, merge and pull; for cherry-pick and revert it is --signoff.
+    const short = ['rebase', 'merge', 'pull'].includes(verb);
+    const strategy = (short && w === '-s') || (long && !w.includes('=')) ? rest[++i] : long ? w.slice(w.indexOf('=') + 1) : short && /^-s./.test(w) ? w.slice(2) : null;
+    if (strategy !== null && (strategy === undefined || !GIT_STRATEGIES.has(strategy))) return `git ${verb} is given the merge strategy ${strategy ?? '(computed when it runs)'}, which is a program git runs, and not one of git's own`;
   }
   return undefined;
 }
