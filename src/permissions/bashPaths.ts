@@ -3,7 +3,7 @@
 // protected, denied); split, the checks would each need their own copy of that expansion.
 import { isAbsolute } from 'node:path';
 import { KEYWORD_SET, type BashAnalysis } from './bash/analyze';
-import { commandBase, fromEnvironment, OPENS_NO_FILES, type SimpleCommand } from './bash/commands';
+import { commandBase, fromEnvironment, OPENS_NO_FILES, runsScriptFile, type SimpleCommand } from './bash/commands';
 import { placesMoved } from './bash/shellPlaces';
 import { linkRace } from './bash/linkRace';
 import { knowsWrites, pathArgs, type PathArg } from './bash/pathArgs';
@@ -434,6 +434,13 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
     }
   }
   for (const c of [...a.commands, ...a.runs]) {
+    // git prints files no word names (`git diff`, `git status -v`): a folder holding denied files
+    // asks under `Bash` too, as it does under a rule naming git (pass 64 C1).
+    const tree = wholeTreeGit(c);
+    for (const folder of tree ? folders : []) {
+      const denied = deniedFinding(tree!, realLocation(folder), false, scope);
+      if (denied) return denied;
+    }
     for (const { writer, folder } of unnamedWrites(c, folders, true)) {
       const denied = deniedTreeWrite(writer, realLocation(folder), scope);
       if (denied) return denied;
@@ -457,6 +464,20 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
     for (const text of r.text !== undefined ? [r.text] : (candidates(undefined, r.shape, scope, a.mentions, folders) ?? [])) {
       const found = judge('<', text, false, false);
       if (found) return found;
+    }
+  }
+  // A script written and run in one command (`echo 'cat ~/.ssh/id_rsa' > s.sh; bash s.sh`): each word
+  // of the text written is judged as a file the script may open (pass 62 M2).
+  if (a.commands.some(runsScriptFile)) {
+    for (const o of a.opaque) {
+      if (!o.words[0]?.endsWith('(writing a file)')) continue;
+      for (const text of [...o.words.slice(1), ...o.inputs]) {
+        for (const word of text === undefined ? [] : text.split(/[\s;|&<>()`'"]+/)) {
+          if (!word || word.startsWith('-')) continue;
+          const found = judge('a script the command writes', word, true, false);
+          if (found) return found;
+        }
+      }
     }
   }
   // A value assigned as written may be a file a program opens (`HISTFILE=~/.ssh/id_rsa history -r`,

@@ -13,7 +13,7 @@ import { isInside, kernelJoin, realLocation } from '../fs/paths';
 import { readRegularFile } from '../fs/read';
 import { listTree } from '../fs/scan';
 import { inspect } from '../fs/stat';
-import { CONFIG_BYTES_PER_LOOK, newConfigRead, readConfigFile, type FileEntry } from './gitConfigFile';
+import { CONFIG_BYTES_PER_LOOK, newConfigRead, parseGitConfig, readConfigFile, type FileEntry } from './gitConfigFile';
 import { LOCAL_REMOTE, settingRefusal } from './gitSettings';
 import { homedir } from 'node:os';
 import { folderNames, listFolder } from '../fs/list';
@@ -141,10 +141,11 @@ const GIT_FOLDERS_ENTRIES = 200_000;
 
 /**
  * Git data of this repository kept outside the workspace: a link anywhere in its git folders
- * (MERGE_MSG, rebase-merge/done, which `git status` prints, info/grafts, refs, logs, modules) to
- * somewhere else, or objects borrowed from another repository (objects/info/alternates). Git
- * reads them as this repository's. Object fan-out folders and packs are not entered: git reads
- * what is there only as objects, never as text it prints.
+ * (MERGE_MSG, rebase-merge/done, which `git status` prints, info/grafts, refs, logs, modules, and
+ * packs: a link there borrowed another repository's objects, pass 63 H3) to somewhere else, or
+ * objects borrowed from another repository (alternates, a multi-pack-index naming packs
+ * elsewhere). Git reads them as this repository's. Object fan-out folders are not entered: there
+ * can be hundreds of thousands of loose objects.
  */
 async function dataOutside(repo: Located, workspace: string, shared = { entries: GIT_FOLDERS_ENTRIES }): Promise<string | undefined> {
   const queue = [...new Set([repo.gitDir, repo.commonDir])];
@@ -167,7 +168,7 @@ async function dataOutside(repo: Located, workspace: string, shared = { entries:
       if (kind === 'link') {
         const target = realLocation(path);
         if (!isInside(workspace, target) && !isInside(repo.commonDir, target)) return `keeps ${path} as a link to ${target}, outside the workspace`;
-      } else if (kind === 'folder' && !(basename(dir) === 'objects' && /^([0-9a-f]{2}|pack)$/.test(name))) queue.push(path);
+      } else if (kind === 'folder' && !(basename(dir) === 'objects' && /^[0-9a-f]{2}$/.test(name))) queue.push(path);
     }
   }
   return borrowedOutside(repo.commonDir, workspace);
@@ -180,6 +181,8 @@ async function dataOutside(repo: Located, workspace: string, shared = { entries:
  * C-style) is not read here, so it counts as outside (pass 54 P3), as does any HTTP alternate.
  */
 async function borrowedOutside(gitDir: string, workspace: string): Promise<string | undefined> {
+  const midx = await packsNamedElsewhere(join(gitDir, 'objects', 'pack'));
+  if (midx) return midx;
   const queue = [join(gitDir, 'objects')];
   const seen = new Set<string>();
   while (queue.length) {
@@ -202,11 +205,49 @@ async function borrowedOutside(gitDir: string, workspace: string): Promise<strin
 }
 
 /**
+ * A multi-pack-index names its packs in its PNAM chunk, and git opens each name in the pack
+ * folder, `../` and all (pass 63 H3: `../../../../home/private/.git/objects/pack/pack-….idx`).
+ * Any name that is not a plain file name counts as borrowing from elsewhere.
+ */
+async function packsNamedElsewhere(packDir: string): Promise<string | undefined> {
+  const files = [join(packDir, 'multi-pack-index'), ...(await folderNames(join(packDir, 'multi-pack-index.d'), 1_000)).map((n) => join(packDir, 'multi-pack-index.d', n))];
+  for (const file of files) {
+    const read = await readRegularFile(file, 256 * 1024 * 1024);
+    if (!read.ok) {
+      if (read.reason !== 'missing') return `keeps ${file}, which cannot be read through`;
+      continue;
+    }
+    const names = midxPackNames(read.bytes);
+    if (names === undefined) return `keeps ${file}, a multi-pack-index Threadline cannot read`;
+    const bad = names.find((n) => n === '' || /[/\\]/.test(n) || n.startsWith('.'));
+    if (bad !== undefined) return `has a multi-pack-index naming the pack ${JSON.stringify(bad)}, which lies outside its pack folder`;
+  }
+  return undefined;
+}
+
+/** The pack names of a multi-pack-index (its PNAM chunk), or undefined when it cannot be read. */
+export function midxPackNames(b: Buffer): string[] | undefined {
+  if (b.length < 12 || b.toString('latin1', 0, 4) !== 'MIDX') return undefined;
+  const chunks = b[6]!;
+  const table = 12;
+  if (table + (chunks + 1) * 12 > b.length) return undefined;
+  for (let i = 0; i < chunks; i++) {
+    const at = table + i * 12;
+    if (b.toString('latin1', at, at + 4) !== 'PNAM') continue;
+    const start = Number(b.readBigUInt64BE(at + 4));
+    const end = Number(b.readBigUInt64BE(at + 16));
+    if (start > end || end > b.length) return undefined;
+    return b.toString('utf8', start, end).split('\0').filter(Boolean);
+  }
+  return undefined;
+}
+
+/**
  * State git resumes from that runs commands: an interactive rebase's todo list (`exec` lines), which
  * `git rebase --continue` runs (pass 57 H1). A downloaded git folder may hold one.
  */
 async function resumesCommands(gitDir: string): Promise<string | undefined> {
-  for (const rel of ['rebase-merge/git-rebase-todo', 'rebase-merge/git-rebase-todo.backup', 'sequencer/todo', 'rebase-merge/strategy', 'sequencer/opts']) {
+  for (const rel of ['rebase-merge/git-rebase-todo', 'rebase-merge/git-rebase-todo.backup', 'sequencer/todo', 'rebase-merge/strategy', 'sequencer/opts', 'rebase-merge/gpg_sign_opt', 'rebase-apply/gpg_sign_opt']) {
     const read = await readRegularFile(join(gitDir, rel), 1024 * 1024);
     if (!read.ok) {
       if (read.reason !== 'missing') return `keeps ${rel}, which cannot be read through`;
@@ -214,9 +255,15 @@ async function resumesCommands(gitDir: string): Promise<string | undefined> {
     }
     const text = read.bytes.toString('utf8');
     if (/^\s*(x|exec)(\s|$)/m.test(text)) return `has a rebase in progress whose list (${rel}) runs commands when it goes on`;
-    // The merge strategy a resumed pick uses is the program `git-merge-NAME` (pass 60 H2).
-    const strategy = rel === 'rebase-merge/strategy' ? text.trim() : /^\s*strategy\s*=\s*(.*)$/m.exec(text)?.[1]?.trim().replace(/^"(.*)"$/, '$1');
-    if (strategy !== undefined && strategy !== '' && !GIT_STRATEGIES.has(strategy)) return `has a pick in progress (${rel}) whose merge strategy ${JSON.stringify(strategy)} is a program git would run when it goes on`;
+    // A resumed pick signs with your key when its state says so (pass 63 H2).
+    if (rel.endsWith('gpg_sign_opt') && text.trim() !== '') return `has a rebase in progress (${rel}) that would sign its commits with your key`;
+    // The merge strategy a resumed pick uses is the program `git-merge-NAME` (pass 60 H2). opts is
+    // read as git reads a config (any case, the key on the header line, every value: pass 63 H1).
+    const settings = rel === 'sequencer/opts' ? parseGitConfig(text).entries : [];
+    const strategies = rel === 'rebase-merge/strategy' ? [text.trim()] : settings.filter((e) => /(^|\.)strategy$/.test(e.name)).map((e) => (e.value ?? '').trim());
+    const strategy = strategies.find((v) => v !== '' && !GIT_STRATEGIES.has(v));
+    if (strategy !== undefined) return `has a pick in progress (${rel}) whose merge strategy ${JSON.stringify(strategy)} is a program git would run when it goes on`;
+    if (settings.some((e) => /(^|\.)gpg-sign$/.test(e.name))) return `has a pick in progress (${rel}) that would sign its commits with your key`;
   }
   return undefined;
 }

@@ -222,3 +222,48 @@ describe('pass 60 H1, H2: a merge strategy is a program git runs', () => {
     assert.match((await reachableRepositories(ws)).refusal ?? '', /merge strategy "a\/x"/);
   });
 });
+
+describe('pass 63: a pick in progress read as git reads it; packs borrowed without alternates', () => {
+  const repo = () => {
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'tl-63-')));
+    execFileSync('git', ['init', '-q', ws]);
+    return ws;
+  };
+
+  it('H1, H2: every strategy in sequencer/opts, in any spelling, and a signing request, stop the command', async () => {
+    const { reachableRepositories } = await import('../../src/tools/gitReach');
+    const ws = repo();
+    mkdirSync(join(ws, '.git', 'sequencer'));
+    for (const opts of ['[options]\n\tstrategy = ort\n\tstrategy = ../x\n', '[options]\n\tStrategy = ../x\n', '[options] strategy = ../x\n', '[options]\n\tgpg-sign = \n']) {
+      writeFileSync(join(ws, '.git', 'sequencer', 'opts'), opts);
+      assert.ok((await reachableRepositories(ws)).refusal, opts);
+    }
+    writeFileSync(join(ws, '.git', 'sequencer', 'opts'), '[options]\n\tsignoff = true\n');
+    assert.equal((await reachableRepositories(ws)).refusal, undefined);
+    mkdirSync(join(ws, '.git', 'rebase-merge'));
+    writeFileSync(join(ws, '.git', 'rebase-merge', 'gpg_sign_opt'), '-S\n');
+    assert.match((await reachableRepositories(ws)).refusal ?? '', /sign its commits/);
+  });
+
+  it('H3: a link in the pack folder, and a multi-pack-index naming a pack elsewhere', async () => {
+    const { reachableRepositories, midxPackNames } = await import('../../src/tools/gitReach');
+    const ws = repo();
+    writeFileSync(join(ws, 'a'), 'a\n');
+    execFileSync('git', ['-C', ws, 'add', 'a']);
+    execFileSync('git', ['-C', ws, '-c', 'user.name=a', '-c', 'user.email=a@a', 'commit', '-qm', 'a']);
+    execFileSync('git', ['-C', ws, 'repack', '-q', '-d']);
+    execFileSync('git', ['-C', ws, 'multi-pack-index', 'write']);
+    const midx = join(ws, '.git', 'objects', 'pack', 'multi-pack-index');
+    assert.equal(midxPackNames(readFileSync(midx))?.length, 1);
+    assert.equal((await reachableRepositories(ws)).refusal, undefined, 'a multi-pack-index git wrote');
+    const bytes = readFileSync(midx);
+    const at = bytes.indexOf('pack-');
+    bytes.write('../../', at, 'latin1');
+    writeFileSync(midx, bytes);
+    assert.match((await reachableRepositories(ws)).refusal ?? '', /multi-pack-index naming the pack/);
+    const other = repo();
+    writeFileSync(midx, readFileSync(midx));
+    symlinkSync(join(other, '.git', 'HEAD'), join(ws, '.git', 'objects', 'pack', 'pack-x.pack'));
+    assert.match((await reachableRepositories(ws)).refusal ?? '', /link/);
+  });
+});

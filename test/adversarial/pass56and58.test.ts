@@ -5,6 +5,7 @@
 // 56 L1: values assigned by `for`, `printf -v` and `${X:=…}`. 58 L1: a deny rule that matches at any
 // depth did not reach a folder added with --add-dir.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,5 +84,61 @@ describe('pass 59: patterns that may name a denied program; cpio -o', () => {
       assert.equal(eng.decide(command).behavior, 'ask', command);
     }
     for (const command of ["python3 -c 'print(2*3)'", 'echo hi > s.sh; bash s.sh']) assert.equal(eng.decide(command).behavior, 'allow', command);
+  });
+});
+
+// Pass 62 on 8731d06. M1: richer patterns (`[^n]m`, `r[[:alpha:]]`, `+(r)m`, `R?` under nocaseglob)
+// named rm past the pass 59 fix. M2: a script written and run in one command was judged against a
+// Bash deny rule but not against file deny rules.
+describe('pass 62', () => {
+  it('M1: any richer pattern that may name the denied program asks', async () => {
+    const eng = bashEngine(tmp('tl-62m1-'), { allow: ['Bash'], deny: ['Bash(rm:*)'] }, await loadedChecker());
+    for (const g of ['/bin/[^n]m', '/bin/r[[:alpha:]]', '/bin/r[[=m=]]', '/bin/+(r)m', '/bin/R?']) {
+      assert.equal(eng.decide(`python3 -c 'import os; os.system("${g} v")'`).behavior, 'ask', g);
+    }
+    for (const command of ["python3 -c 'x = [1,2]; print(x[0])'", "python3 -c 'print(2*3)'"]) assert.equal(eng.decide(command).behavior, 'allow', command);
+  });
+
+  it('M2: the text of a script written and run in one command meets file deny rules', async () => {
+    const root = tmp('tl-62m2-');
+    const ws = join(root, 'ws');
+    const home = join(root, 'home');
+    mkdirSync(ws);
+    mkdirSync(join(home, '.ssh'), { recursive: true });
+    const eng = bashEngine(ws, { allow: ['Bash'], deny: ['Read(~/.ssh/**)', 'Edit(~/.bashrc)'] }, await loadedChecker(), { home });
+    for (const command of ["echo 'cat ~/.ssh/id_rsa' > s.sh; bash s.sh", "echo 'echo x >> ~/.bashrc' > s.sh; bash s.sh"]) assert.notEqual(eng.decide(command).behavior, 'allow', command);
+    assert.equal(eng.decide("echo 'ls -la' > s.sh; bash s.sh").behavior, 'allow');
+  });
+});
+
+// Pass 64 on 8731d06. C1 (critical): `git status -vv` under `Bash(git status:*)` printed the diff of a
+// Read-denied file; M2: `git config --blob HEAD:f -l`; M3: a tag of a blob shown by `--format=%(raw)`.
+// A verb that prints names prints content with such options, and is judged as one that does; under
+// `Bash` too. L3: a `MultiEdit(…)` deny rule was listed and matched no tool.
+describe('pass 64', () => {
+  it('C1, M2, M3: names-only git verbs given content options ask under Read deny rules', async () => {
+    const ws = tmp('tl-64-');
+    execFileSync('git', ['init', '-q', ws]);
+    writeFileSync(join(ws, '.env'), 'API=1\n');
+    execFileSync('git', ['-C', ws, 'add', '.env']);
+    const checker = await loadedChecker();
+    for (const trusted of [true, false]) {
+      const eng = bashEngine(ws, { allow: ['Bash(git status:*)', 'Bash(git config:*)', 'Bash(git tag:*)', 'Bash(git for-each-ref:*)', 'Bash(git log:*)'], deny: ['Read(**/.env)'] }, checker, { trusted });
+      await eng.permissions.ready();
+      for (const command of ['git status -vv', 'git status --verbose', 'git config --blob HEAD:.env -l', 'git config -f .env -l', "git tag --list --format='%(raw)'", "git for-each-ref --format='%(raw)'", 'git tag -n9', 'git log -p', 'git log -S API']) {
+        assert.notEqual(eng.decide(command).behavior, 'allow', `${trusted}: ${command}`);
+      }
+      for (const command of ['git status', 'git status --short', 'git config -l', 'git tag -l', 'git log --oneline']) assert.equal(eng.decide(command).behavior, 'allow', `${trusted}: ${command}`);
+    }
+    const bash = bashEngine(ws, { allow: ['Bash'], deny: ['Read(**/.env)'] }, checker);
+    for (const command of ['git status -vv', 'git diff', 'git show HEAD']) assert.equal(bash.decide(command).behavior, 'ask', command);
+    for (const command of ['git status', 'git commit -m x', 'git log --oneline']) assert.equal(bash.decide(command).behavior, 'allow', command);
+  });
+
+  it('L3: MultiEdit and NotebookEdit rules hold for Edit', async () => {
+    const { parseRule } = await import('../../src/permissions/rules');
+    assert.equal(parseRule('MultiEdit(config/**)').tool, 'Edit');
+    assert.equal(parseRule('NotebookEdit(a.ipynb)').tool, 'Edit');
+    assert.equal(parseRule('MultiEdit(config/**)').source, 'MultiEdit(config/**)');
   });
 });

@@ -23,6 +23,20 @@ function tokens(text: string): string[] {
     .filter(Boolean);
 }
 
+/**
+ * Whether a word that is a pattern may match `program` as a file name: by the simple wildcards
+ * (`?`, `*`, plain brackets, braces) tried, with either case (nocaseglob); anything richer (a
+ * negated or POSIX bracket, an extglob group) is taken as matching.
+ */
+function patternMayName(word: string, program: string): boolean {
+  const base = word.split('/').at(-1) ?? '';
+  if (!/[?*[]|[?*+@!]\(/.test(base) && !/[{]/.test(base)) return false;
+  if (/\[[!^[]|\[:|[?*+@!]\(/.test(base)) return true;
+  const names = braceWords(base) ?? [base];
+  // Braces make plain words too (`{r,}m` is `rm` and `m`).
+  return names.some((x) => (/[?*[]/.test(x) ? mayMatchName(x, program) || mayMatchName(x.toLowerCase(), program.toLowerCase()) || mayMatchName(x.toUpperCase(), program.toUpperCase()) : x.toLowerCase() === program.toLowerCase()));
+}
+
 /** The program a pattern names (its first word, as a base name), undefined for a wildcard that names none. */
 function programOf(p: BashPattern): string | undefined {
   if (p.kind === 'wildcard') return p.first === undefined ? undefined : commandBase(p.first);
@@ -81,10 +95,10 @@ export function opaqueMayRun(p: BashPattern, o: Opaque, mentions: ReadonlySet<st
   // (`os.system("/bin/r? x")`, `/bin/{r,}m`, pass 59 M1): one that may match the rule's program counts.
   if (program !== undefined) {
     for (const { w } of handed) {
-      for (const g of w === undefined ? [] : w.replace(/['"\\]/g, '').split(/[^\w./+~?*[\]{},!-]+/)) {
-        if (!/[?*[\]{]/.test(g)) continue;
-        const names = braceWords(g) ?? [g];
-        if (names.some((x) => mayMatchName(x.split('/').at(-1) ?? '', program))) return `${name} is not known to be inert and is handed ${JSON.stringify(g)}, a pattern that may name ${program}, which it may run`;
+      // Words as a shell would split them: a bracket expression (`[^n]`, `[[:alpha:]]`) or an
+      // extglob group (`+(r)m`) stays whole (pass 62 M1).
+      for (const g of w === undefined ? [] : w.replace(/['"\\]/g, ' ').split(/[\s;|&<>`=]+/)) {
+        if (patternMayName(g, program)) return `${name} is not known to be inert and is handed ${JSON.stringify(g)}, a pattern that may name ${program}, which it may run`;
       }
     }
   }

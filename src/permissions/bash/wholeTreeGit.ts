@@ -1,7 +1,10 @@
-import { commandBase, gitVerbIndex, type SimpleCommand } from './commands';
+import { commandBase, gitVerbIndex, spellsOption, type SimpleCommand } from './commands';
 
 /** git verbs that print names and states, never a file's content. */
-const GIT_NAMES_ONLY: ReadonlySet<string> = new Set(['status', 'branch', 'tag', 'remote', 'rev-parse', 'ls-remote', 'fetch', 'switch', 'checkout', 'init', 'config', 'worktree', 'describe', 'merge-base', 'symbolic-ref', 'for-each-ref', 'count-objects', 'version', 'help']);
+const GIT_NAMES_ONLY: ReadonlySet<string> = new Set([
+  'status', 'branch', 'tag', 'remote', 'rev-parse', 'ls-remote', 'fetch', 'switch', 'checkout', 'init', 'config', 'worktree', 'describe',
+  'merge-base', 'symbolic-ref', 'for-each-ref', 'count-objects', 'version', 'help', 'add', 'commit', 'push', 'log',
+]);
 
 /**
  * git works on the whole tree without being given it: `git grep --untracked x`, `git add -A && git
@@ -11,8 +14,42 @@ const GIT_NAMES_ONLY: ReadonlySet<string> = new Set(['status', 'branch', 'tag', 
 export function wholeTreeGit(c: SimpleCommand): string | undefined {
   if (c.words[0] === undefined || commandBase(c.words[0]) !== 'git') return undefined;
   // git's own options take values (`-C .`): the verb is after them (pass 41 G1).
-  const verb = c.words[gitVerbIndex(c.words)];
-  return verb !== undefined && GIT_NAMES_ONLY.has(verb) ? undefined : `git ${verb ?? ''}`.trim();
+  const at = gitVerbIndex(c.words);
+  const verb = c.words[at];
+  const printsContent = c.words.slice(at + 1).some((w) => w === undefined || (verb !== undefined && contentOption(verb, w)));
+  return verb !== undefined && GIT_NAMES_ONLY.has(verb) && !printsContent ? undefined : `git ${verb ?? ''}`.trim();
+}
+
+/**
+ * Options by which a verb that prints names prints a file's text instead (pass 64 C1-M3): `status
+ * -v` shows the diff, `config --blob HEAD:f`/`-f f` reads a file as config, a `--format` with
+ * `%(raw)` or `%(contents)` and `tag -n` show what a ref points at (a tag of a blob is the file),
+ * `checkout -p` shows hunks, `tag -F f` takes its message from a file.
+ */
+function contentOption(verb: string, w: string): boolean {
+  const long = (o: string) => w.startsWith('--') && spellsOption(w, o);
+  const short = (letters: string) => new RegExp(`^-[a-zA-Z0-9]*[${letters}]`).test(w) && !w.startsWith('--');
+  switch (verb) {
+    case 'status':
+      return long('--verbose') || short('v');
+    case 'config':
+      return long('--blob') || long('--file') || short('f');
+    case 'tag':
+    case 'branch':
+    case 'for-each-ref':
+      return long('--format') || long('--file') || (verb === 'tag' && short('nF')) || /%\((raw|contents|body|subject|trailers)/.test(w);
+    case 'checkout':
+    case 'switch':
+    case 'add':
+      return long('--patch') || long('--interactive') || short('pi');
+    case 'commit':
+      return long('--patch') || long('--interactive') || long('--file') || long('--template') || short('pF') || long('--dry-run') || long('--verbose') || short('v');
+    // A log shows messages and names unless told to show diffs, or to search them (`-S`, `-G`: one bit a commit).
+    case 'log':
+      return long('--patch') || long('--cc') || long('--word-diff') || long('--full-diff') || long('--follow') || long('--textconv') || long('--ext-diff') || short('pucLSGW') || /^-L/.test(w) || /^--(diff-merges|pickaxe|find-object|output)/.test(w);
+    default:
+      return false;
+  }
 }
 
 /** git verbs that rewrite files of the work tree their words need not name (`git checkout .`, `git reset --hard`, `git stash`). */
