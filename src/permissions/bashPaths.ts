@@ -8,7 +8,7 @@ import { placesMoved } from './bash/shellPlaces';
 import { linkRace } from './bash/linkRace';
 import { knowsWrites, pathArgs, type PathArg } from './bash/pathArgs';
 import { writesNamedInside } from './bash/unpacks';
-import { mayFollowLinks, unnamedWrites } from './bash/walkLinks';
+import { mayFollowLinks, unnamedWrites, unspelledNames } from './bash/walkLinks';
 import { scriptDanger } from './bash/scriptTools';
 import { configFinding, defaultNamesFinding, recursesHereFinding, servedFinding, walkFinding } from './linkFindings';
 import type { PathFinding, PathScope } from './pathScope';
@@ -161,6 +161,8 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
   // Names kept in a file (`xargs cat < list`, `tar -T`), or expanded by the program itself.
   const expands = commands.map(namesFromFile).find((why) => why !== undefined);
   if (expands) return { behavior: 'ask', reason: `${expands}.` };
+  const unspelled = commands.map(unspelledNames).find((why) => why !== undefined);
+  if (unspelled) return { behavior: 'ask', reason: `${unspelled}.`, write: true };
   const fed = runsFedText(a, commands);
   if (fed) return { behavior: 'ask', reason: `${fed}.` };
   const folders = workingFolders(a.commands, scope);
@@ -405,7 +407,7 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
   if (options) return { behavior: 'ask', reason: `${options} Your deny rules name files such an option could reach.` };
   // A list of names kept in a file (`tar -T`, `zstd --filelist`, `curl -K`) names files no word shows.
   for (const c of [...a.commands, ...a.runs]) {
-    const list = namesFromFile(c);
+    const list = namesFromFile(c) ?? unspelledNames(c);
     if (list) return { behavior: 'ask', reason: `${list}, and your deny rules name files it could be one of.` };
     // So does a sed or awk script that reads or writes files itself (`sed -n 'w f'`, `getline < f`, pass 53 H1).
     const script = c.words[0] === undefined ? undefined : scriptDanger(commandBase(c.words[0]), c, 1);
@@ -466,19 +468,11 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
       if (found) return found;
     }
   }
-  // A script written and run in one command (`echo 'cat ~/.ssh/id_rsa' > s.sh; bash s.sh`): each word
-  // of the text written is judged as a file the script may open (pass 62 M2).
-  if (a.commands.some(runsScriptFile)) {
-    for (const o of a.opaque) {
-      if (!o.words[0]?.endsWith('(writing a file)')) continue;
-      for (const text of [...o.words.slice(1), ...o.inputs]) {
-        for (const word of text === undefined ? [] : text.split(/[\s;|&<>()`'"]+/)) {
-          if (!word || word.startsWith('-')) continue;
-          const found = judge('a script the command writes', word, true, false);
-          if (found) return found;
-        }
-      }
-    }
+  // A script written and run in one command (`echo 'cat ~/.ssh/id_rsa' > s.sh; bash s.sh`, pass 62
+  // M2): bash reads its text with every expansion (`~/.ss""h`, `~/.s*`, `cd; cat .ssh/id_rsa`,
+  // pass 65 M1), so the files it opens are known only when it runs.
+  if ([...a.commands, ...a.runs].some(runsScriptFile) && a.opaque.some((o) => o.words[0]?.endsWith('(writing a file)'))) {
+    return ask('runs a script it writes itself');
   }
   // A value assigned as written may be a file a program opens (`HISTFILE=~/.ssh/id_rsa history -r`,
   // `BASH_ENV=… bash -c :`, pass 53 L2); each part of a list (`A:B`) too. A value computed when it

@@ -33,6 +33,9 @@ export const GIT_PROGRAM_SETTINGS: readonly GitSetting[] = [
   // Not a program: git then reads the index in order, as tools/gitIndex.ts judges it, not at the
   // offsets the index's IEOT extension gives, which a downloaded index forges (pass 60 C3).
   ['index.threads', '1'],
+  // Nor this: a repository's commit.verbose makes `git commit --dry-run`/`--long` print the diff
+  // of the files it would commit, denied ones too (pass 67 H1).
+  ['commit.verbose', 'false'],
 ];
 
 /**

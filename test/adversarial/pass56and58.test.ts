@@ -83,7 +83,7 @@ describe('pass 59: patterns that may name a denied program; cpio -o', () => {
     for (const command of ["echo '/bin/r? victim.txt' > s2.sh; bash s2.sh", 'python3 -c \'import os; os.system("/bin/r? v")\'', 'python3 -c \'import os; os.system("/bin/{r,}m v")\'', 'perl -e \'system("/bin/r[m] x")\'', 'echo ~/.ssh/id_rsa | cpio -o']) {
       assert.equal(eng.decide(command).behavior, 'ask', command);
     }
-    for (const command of ["python3 -c 'print(2*3)'", 'echo hi > s.sh; bash s.sh']) assert.equal(eng.decide(command).behavior, 'allow', command);
+    assert.equal(eng.decide("python3 -c 'print(2*3)'").behavior, 'allow');
   });
 });
 
@@ -107,7 +107,9 @@ describe('pass 62', () => {
     mkdirSync(join(home, '.ssh'), { recursive: true });
     const eng = bashEngine(ws, { allow: ['Bash'], deny: ['Read(~/.ssh/**)', 'Edit(~/.bashrc)'] }, await loadedChecker(), { home });
     for (const command of ["echo 'cat ~/.ssh/id_rsa' > s.sh; bash s.sh", "echo 'echo x >> ~/.bashrc' > s.sh; bash s.sh"]) assert.notEqual(eng.decide(command).behavior, 'allow', command);
-    assert.equal(eng.decide("echo 'ls -la' > s.sh; bash s.sh").behavior, 'allow');
+    // bash reads the written text with every expansion, so any such script asks (pass 65 M1).
+    for (const command of ["echo 'cat ~/.ss\"\"h/id_rsa' > s.sh; bash s.sh", "echo 'cd; cat .ssh/id_rsa' > s.sh; env bash s.sh", "echo 'ls -la' > s.sh; bash s.sh"]) assert.equal(eng.decide(command).behavior, 'ask', command);
+    assert.equal(eng.decide('echo hi > a.txt; cat a.txt').behavior, 'allow');
   });
 });
 
@@ -140,5 +142,32 @@ describe('pass 64', () => {
     assert.equal(parseRule('MultiEdit(config/**)').tool, 'Edit');
     assert.equal(parseRule('NotebookEdit(a.ipynb)').tool, 'Edit');
     assert.equal(parseRule('MultiEdit(config/**)').source, 'MultiEdit(config/**)');
+  });
+});
+
+// Pass 65 on e0d9b77. C1 (critical): tar's `-C DIR` moved the names after it into a folder the
+// checks did not follow (a committed `l/D -> ~/.ssh`). C2 (critical), M2: a backup (`mv -b -S de
+// src/y .clau`) wrote `.claude` under a name no word spells. Pass 67 C1 (critical), H1: `git log -U3`
+// and `git commit --long` printed a denied file; add, commit and log keep to names only with the
+// options listed.
+describe('pass 65 and 67', () => {
+  it('65 C1, C2, M2: tar -C and backups ask', async () => {
+    const ws = tmp('tl-65-');
+    const checker = await loadedChecker();
+    const untrusted = bashEngine(ws, { allow: ['Bash(tar:*)', 'Bash(mv:*)', 'Bash(cp:*)', 'Bash(ln:*)'] }, checker, { trusted: false });
+    await untrusted.permissions.ready();
+    for (const command of ['tar -C l -cf - D/id_rsa', 'tar --directory=l -cf - x', 'mv -T -b -S de src/y .clau', 'ln -sfnb -S de src/x .clau', 'cp -b src/y src/z']) assert.equal(untrusted.decide(command).behavior, 'ask', command);
+    for (const command of ['tar -cf out.tar src', 'mv src/y src/z']) assert.equal(untrusted.decide(command).behavior, 'allow', command);
+    const bash = bashEngine(ws, { allow: ['Bash'], deny: ['Edit(~/.bashrc)', 'Read(~/.ssh/**)'] }, checker);
+    for (const command of ['cp -b -S rc src/a.txt ~/.bash', 'tar -cf - -C /x ../../a']) assert.equal(bash.decide(command).behavior, 'ask', command);
+  });
+
+  it('67 C1, H1: log and commit options beyond names ask under Read deny rules', async () => {
+    const ws = tmp('tl-67-');
+    execFileSync('git', ['init', '-q', ws]);
+    writeFileSync(join(ws, '.env'), 'API=1\n');
+    const eng = bashEngine(ws, { allow: ['Bash(git log:*)', 'Bash(git commit:*)', 'Bash(git add:*)'], deny: ['Read(**/.env)'] }, await loadedChecker());
+    for (const command of ['git log -U3 -1', 'git log --unified=0 -1', 'git log --binary', 'git log --patch-with-stat', 'git commit -a --long', 'git commit --dry-run', 'git add -p']) assert.notEqual(eng.decide(command).behavior, 'allow', command);
+    for (const command of ['git log --oneline -5', "git log --format='%h %s' -3", 'git commit -am wip', 'git commit -m "x y"', 'git add -A']) assert.equal(eng.decide(command).behavior, 'allow', command);
   });
 });

@@ -238,6 +238,20 @@ export function servedFolder(c: SimpleCommand): string | undefined {
 const COMPRESSORS: ReadonlySet<string> = new Set(['gzip', 'gunzip', 'bzip2', 'bunzip2', 'xz', 'unxz', 'lzma', 'unlzma', 'zstd', 'unzstd', 'lz4', 'unlz4', 'compress', 'uncompress', 'pigz', 'unpigz']);
 
 /** A backup beside each file changed, named by a suffix (`sed -i.txt`, `cp -b -S .txt`): a name no word gives whole (pass 35 D2). */
+/**
+ * Why a command writes a file under a name no word spells, which the path checks cannot judge: a
+ * backup copy (`mv -b -S de src/y .clau` makes `.claude`, pass 65 C2, M2), or tar's names read in
+ * a folder `-C` moves it to (`tar -C l -cf - D/id_rsa` through a committed link, pass 65 C1).
+ */
+export function unspelledNames(c: SimpleCommand): string | undefined {
+  const name = c.words[0] === undefined ? '' : commandBase(c.words[0]);
+  if (['cp', 'mv', 'ln', 'install'].includes(name) && backsUp(c)) return `${name} makes a backup under a name no word of the command spells (the target's name and a suffix)`;
+  if (['tar', 'bsdtar', 'gtar'].includes(name) && c.words.slice(1).some((w) => w === undefined || /^-[A-Za-z]*C/.test(w) || spellsOption(w, '--directory') || /^[a-zA-Z]*C[a-zA-Z]*$/.test(w) && c.words.indexOf(w) === 1)) {
+    return `${name} -C reads and writes the names after it in a folder of its own, which the checks do not follow`;
+  }
+  return undefined;
+}
+
 function backsUp(c: SimpleCommand): boolean {
   const name = c.words[0] === undefined ? '' : commandBase(c.words[0]);
   const words = c.words.slice(1);

@@ -26,6 +26,13 @@ export function wholeTreeGit(c: SimpleCommand): string | undefined {
  * `%(raw)` or `%(contents)` and `tag -n` show what a ref points at (a tag of a blob is the file),
  * `checkout -p` shows hunks, `tag -F f` takes its message from a file.
  */
+/** The options of add, commit and log that keep them to names and messages (a value glued with `=` or given next). */
+const NAMES_ONLY_OPTIONS: Readonly<Record<string, RegExp>> = {
+  add: /^(--|-[AuNfvn]+|--(all|update|intent-to-add|force|verbose|dry-run|no-all|ignore-removal|sparse|ignore-errors|refresh)|--chmod=[+-]x)$/,
+  commit: /^(-[aqsn]+|-[aqsn]*m.*|--(message|author|date|fixup|squash|reuse-message|reedit-message|cleanup|trailer)(=.*)?|--(all|quiet|allow-empty|allow-empty-message|amend|no-edit|signoff|no-signoff|no-verify|no-gpg-sign|reset-author|only|include|no-post-rewrite|status|no-status))$/,
+  log: /^(-\d+|-n\d*|--(oneline|graph|all|branches|tags|remotes|reverse|abbrev-commit|no-merges|merges|first-parent|decorate|no-decorate|name-only|name-status|no-walk|left-right|source|relative-date|no-color|date-order|topo-order|author-date-order|full-history|simplify-merges|ancestry-path|boundary|walk-reflogs)|--(max-count|skip|author|committer|since|until|after|before|date|format|pretty|grep|decorate|color|abbrev|branches|tags|remotes|glob|exclude)=.*|-[ig])$/,
+};
+
 function contentOption(verb: string, w: string): boolean {
   const long = (o: string) => w.startsWith('--') && spellsOption(w, o);
   const short = (letters: string) => new RegExp(`^-[a-zA-Z0-9]*[${letters}]`).test(w) && !w.startsWith('--');
@@ -40,13 +47,13 @@ function contentOption(verb: string, w: string): boolean {
       return long('--format') || long('--file') || (verb === 'tag' && short('nF')) || /%\((raw|contents|body|subject|trailers)/.test(w);
     case 'checkout':
     case 'switch':
+      return long('--patch') || short('p');
+    // add, commit and log print names only with the options listed: any other prints, or may
+    // print, a file's text (`log -U3`, `commit --long` with commit.verbose, pass 67 C1, H1).
     case 'add':
-      return long('--patch') || long('--interactive') || short('pi');
     case 'commit':
-      return long('--patch') || long('--interactive') || long('--file') || long('--template') || short('pF') || long('--dry-run') || long('--verbose') || short('v');
-    // A log shows messages and names unless told to show diffs, or to search them (`-S`, `-G`: one bit a commit).
     case 'log':
-      return long('--patch') || long('--cc') || long('--word-diff') || long('--full-diff') || long('--follow') || long('--textconv') || long('--ext-diff') || short('pucLSGW') || /^-L/.test(w) || /^--(diff-merges|pickaxe|find-object|output)/.test(w);
+      return w.startsWith('-') && !NAMES_ONLY_OPTIONS[verb]!.test(w);
     default:
       return false;
   }
