@@ -12,7 +12,6 @@ import { deniedFilesFinding, outsideFinding, type PathScope } from './bashPaths'
 import { ownProcessFinding } from './bashProc';
 import { changesMachine, programTakingFromFolder, untrustedHazard } from './bash/untrustedFolder';
 import { deniedEntryInside } from './bash/walkLinks';
-import { reachableRepositories } from '../tools/gitReach';
 import { isOwnProcessPath, ownProcessRefusal } from '../fs/ownProcess';
 import type { PermissionEngine, PermissionVerdict } from './permissionBroker';
 import { mcpAskReason, serverRule } from './mcpRules';
@@ -101,24 +100,7 @@ export class Permissions implements PermissionEngine, SearchScope {
   /** Resolves once the shell parser has loaded (or failed to): Bash decisions wait for it. */
   async ready(): Promise<void> {
     await this.bash.ready();
-    // Untrusted, git runs under a rule only where every repository it may reach was looked at.
-    if (!this.opts.trusted()) {
-      // Looked at again once something may have changed the tree (a name that stops the look, pass 45 E1).
-      if (this.treeMayHaveChanged) this.gitWalk = undefined;
-      this.treeMayHaveChanged = false;
-      this.gitWalk ??= reachableRepositories(this.opts.cwd).then((r) => ({ unwalked: Boolean(r.unwalked) }), () => ({ unwalked: true }));
-    }
-    this.gitWalked = await this.gitWalk;
   }
-
-  /**
-   * Whether the look for repositories nested in the folder stopped at its bounds (tools/gitReach.ts):
-   * one past them may name programs the git guard never saw (pass 42 D1). Read once a session,
-   * in an untrusted folder only; unknown (undefined) counts as cut short.
-   */
-  private gitWalk: Promise<{ unwalked: boolean }> | undefined;
-  private treeMayHaveChanged = false;
-  private gitWalked: { unwalked: boolean } | undefined;
 
   private ctx(): PathContext {
     return (this.context ??= { cwd: realLocation(resolve(this.opts.cwd)), home: realLocation(this.opts.home ?? homedir()) });
@@ -201,7 +183,6 @@ export class Permissions implements PermissionEngine, SearchScope {
 
   /** A Bash command decided before `ready()` resolves asks, saying so. */
   decide(call: { tool: Tool; input: unknown }): PermissionVerdict {
-    if (!safeReadOnly(call.tool, call.input)) this.treeMayHaveChanged = true;
     const collected = this.collect();
     const verdict = oneDecision(() => this.rawDecide(call, collected));
     if (verdict.behavior !== 'ask') return { behavior: verdict.behavior, reason: verdict.reason };
@@ -264,7 +245,7 @@ export class Permissions implements PermissionEngine, SearchScope {
       if (denied?.behavior === 'deny') return { behavior: 'deny', reason: denied.reason };
       if (denied) return { behavior: 'ask', reason: denied.reason, why: { kind: 'bashFile', write: Boolean(denied.write), ...(denied.path ? { path: denied.path } : {}) } };
       // An untrusted folder's files may steer what the rule allows (bash/untrustedFolder.ts).
-      const steered = parsed && untrusted ? programTakingFromFolder(parsed, { gitUnwalked: this.gitWalked?.unwalked ?? true }) : undefined;
+      const steered = parsed && untrusted ? programTakingFromFolder(parsed) : undefined;
       if (steered) return { behavior: 'ask', reason: `This folder is not trusted, and ${steered} may take settings or code from the folder it runs in.`, why: { kind: 'untrusted' } };
       const hazard = parsed && untrusted ? untrustedHazard(parsed) : undefined;
       if (hazard) return { behavior: 'ask', reason: `This folder is not trusted, and the command has ${hazard}, which no rule covers here.`, why: { kind: 'untrusted' } };

@@ -1,7 +1,9 @@
-// Git started by an allowed Bash rule (`Bash(git status:*)`, `Bash(git diff:*)`) in a folder that
-// was never trusted must run no program the repository names: not `core.fsmonitor`, not a
-// `.gitattributes` filter or textconv, not a bare repository's config that a clone checked out as
-// plain files. Each program, if run, leaves a marker file; the marker must not appear.
+// Git started by an allowed Bash rule (`Bash(git status:*)`, `Bash(git diff:*)`) must run no program
+// the repository names: not `core.fsmonitor`, not a `.gitattributes` filter or textconv, not a bare
+// repository's config that a clone checked out as plain files. Each program, if run, leaves a marker
+// file; the marker must not appear. The folder is trusted here (`--trust`): in one never trusted,
+// git asks under any rule since pass 66 (its git folder steers it in ways no switch turns off), and
+// the guard is what stands between a trusted repository's config and your machine.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
@@ -24,12 +26,12 @@ function markerProgram(dir: string, mark: string): string {
 describe('git inside an allowed Bash command runs nothing the repository names', () => {
   const { standin, run } = useCli();
 
-  /** Runs the CLI in `cwd` (not trusted) with the rules, the model asking for each command in turn. */
+  /** Runs the CLI in `cwd` (trusted for this run) with the rules, the model asking for each command in turn. */
   async function runCli(cwd: string, rules: string[], commands: string[]): Promise<string[]> {
     standin.reset();
     for (const command of commands) standin.enqueue({ content: [{ type: 'tool_use', name: 'Bash', input: { command } }] });
     standin.enqueue({ content: [{ type: 'text', text: 'Done.' }] });
-    const { code, err } = await run(['-p', 'check the repository', '--allowed-tools', ...rules], { cwd });
+    const { code, err } = await run(['-p', 'check the repository', '--trust', '--allowed-tools', ...rules], { cwd });
     assert.equal(code, 0, err);
     const last = standin.requests.at(-1)?.body as { messages: Array<{ content: unknown }> };
     const results: string[] = [];

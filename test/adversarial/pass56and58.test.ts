@@ -130,7 +130,8 @@ describe('pass 64', () => {
       for (const command of ['git status -vv', 'git status --verbose', 'git config --blob HEAD:.env -l', 'git config -f .env -l', "git tag --list --format='%(raw)'", "git for-each-ref --format='%(raw)'", 'git tag -n9', 'git log -p', 'git log -S API']) {
         assert.notEqual(eng.decide(command).behavior, 'allow', `${trusted}: ${command}`);
       }
-      for (const command of ['git status', 'git status --short', 'git config -l', 'git tag -l', 'git log --oneline']) assert.equal(eng.decide(command).behavior, 'allow', `${trusted}: ${command}`);
+      // Untrusted, git asks under any rule (pass 66); trusted, names only run.
+      for (const command of ['git status', 'git status --short', 'git config -l', 'git tag -l', 'git log --oneline']) assert.equal(eng.decide(command).behavior, trusted ? 'allow' : 'ask', `${trusted}: ${command}`);
     }
     const bash = bashEngine(ws, { allow: ['Bash'], deny: ['Read(**/.env)'] }, checker);
     for (const command of ['git status -vv', 'git diff', 'git show HEAD']) assert.equal(bash.decide(command).behavior, 'ask', command);

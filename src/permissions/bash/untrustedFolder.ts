@@ -3,26 +3,26 @@
 // arguments say: rustfmt and rustc obey a committed rust-toolchain.toml (which can name a
 // toolchain inside the clone), pylint runs a .pylintrc's init-hook, cscope indexes what a
 // cscope.files names, `python3 -m json.tool` imports a committed argparse.py, javac runs the
-// annotation processors on its class path `.`, make runs the Makefile. Passes 29–35 found a new
-// such program each time, so no list of them can be complete. The list kept here is the other
-// one: programs known to take nothing from the folder except the files their words name (which
-// the path checks judge). It can be wrong only by asking. Trusting the folder lifts it: a trusted
+// annotation processors on its class path `.`, make runs the Makefile, git obeys its git folder.
+// Passes 29–35 found a new such program each time, so no list of them can be complete. The list
+// kept here is the other one: programs known to take nothing from the folder except the files
+// their words name (which the path checks judge). It can be wrong only by asking. Trusting the folder lifts it: a trusted
 // folder's own settings may allow Bash outright, so its other files are trusted with it.
 
 import type { BashAnalysis } from './analyze';
-import { commandBase, gitVerbIndex, isInertProgram, isInertVariable } from './commands';
+import { commandBase, isInertProgram, isInertVariable } from './commands';
 import { optionInjection } from './options';
-import { isGitCredential } from './wholeTreeGit';
 
 /**
  * Beyond the inert programs (commands.ts): programs whose options and inner commands the other
- * checks see into, and that read no settings file from the folder. git is here because Bash's git
- * runs with every program the repository's config can name switched off (see wholeTreeGit.ts and
- * the README's Security section); less, tools that read `~/.xrc` only, and anything unsure are not.
- * Each is then judged as under a rule naming it alone (optionInjection).
+ * checks see into, and that read no settings file from the folder; less, tools that read `~/.xrc`
+ * only, and anything unsure are not. Each is then judged as under a rule naming it alone
+ * (optionInjection). git is not here: a downloaded git folder steers git by files no setting
+ * switches off (an index naming `../`, rerere's MERGE_RR, worktree pointers, packs, a resumed
+ * pick's state: passes 57-66), so in a folder you have not trusted git asks.
  */
 const TAKES_NOTHING_FROM_FOLDER: ReadonlySet<string> = new Set([
-  'git', 'sort', 'rg', 'find', 'xargs', 'tar', 'tee', 'cp', 'mv', 'ln', 'env', 'timeout', 'nice', 'nohup', 'time', 'command', 'stdbuf',
+  'sort', 'rg', 'find', 'xargs', 'tar', 'tee', 'cp', 'mv', 'ln', 'env', 'timeout', 'nice', 'nohup', 'time', 'command', 'stdbuf',
   // Their program from a file (`sed -f`, `awk -f`, gawk's `-i`, `@include`) is judged with their other options below.
   'sed', 'awk', 'gawk', 'mawk',
 ]);
@@ -100,45 +100,14 @@ function setsEnvironment(c: { words: readonly (string | undefined)[] }): string 
   }
 }
 
-/** Programs that add no name to the tree (they read, print, or move the shell), and git verbs that only read. */
-const ADDS_NO_NAMES: ReadonlySet<string> = new Set([
-  'cat', 'ls', 'grep', 'egrep', 'fgrep', 'rg', 'head', 'tail', 'wc', 'echo', 'printf', 'sort', 'uniq', 'cut', 'tr', 'diff', 'cmp', 'comm',
-  'stat', 'file', 'jq', 'pwd', 'cd', 'true', 'false', 'test', '[', 'basename', 'dirname', 'realpath', 'readlink', 'date', 'nl', 'tac',
-  'column', 'fold', 'fmt', 'tree', 'du', 'df', 'which', 'awk', 'gawk', 'mawk', 'xargs', 'env', 'timeout', 'nice', 'time', 'command',
-]);
-const GIT_READS_ONLY: ReadonlySet<string> = new Set(['status', 'log', 'diff', 'show', 'branch', 'tag', 'rev-parse', 'ls-files', 'grep', 'blame', 'describe', 'shortlog', 'remote', 'config', 'ls-tree', 'cat-file', 'rev-list', 'reflog', 'version', 'help']);
-
-function leavesNamesAlone(words: readonly (string | undefined)[]): boolean {
-  const name = words[0];
-  if (name === undefined) return false;
-  if (name === 'git') return GIT_READS_ONLY.has(words[gitVerbIndex(words)] ?? '');
-  // A wrapper's over-read words (`timeout 5 …` gives `5 …`) are no programs; the program after them is judged on its own.
-  return ADDS_NO_NAMES.has(name) || notAProgram(name) || (name === 'sed' && !words.some((w) => w === undefined || /^(-[a-zA-Z]*i|--in-place)/.test(w)));
-}
-
-/** git's options before its verb that change nothing it runs; `-C DIR` takes a value. Any other (`-c`, `--config-env`, `--exec-path`, `--git-dir`…) may name a program. */
-const GIT_QUIET_GLOBALS: ReadonlySet<string> = new Set(['--no-pager', '-P', '--no-optional-locks', '--no-replace-objects', '--literal-pathspecs', '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs', '--no-advice', '--paginate', '-p']);
-
-function gitGlobalOption(words: readonly (string | undefined)[]): string | undefined {
-  for (let i = 1; i < words.length; i++) {
-    const w = words[i];
-    if (w === undefined) return 'a word computed when it runs';
-    if (!w.startsWith('-')) return undefined;
-    if (w === '-C') i++;
-    else if (!GIT_QUIET_GLOBALS.has(w)) return w.split('=')[0];
-  }
-  return undefined;
-}
-
 /**
  * The first program the script may run that may take settings or code from the folder it runs in
  * (its name as the message should show it), or undefined when every one is known not to.
- * `gitUnwalked`: the look for nested repositories stopped short, or has not run (the default). Whatever
- * rule allowed the script (`Bash` itself too), the options by which a listed program runs another
+ * Whatever rule allowed the script (`Bash` itself too), the options by which a listed program runs another
  * are judged as under a rule naming that program alone (pass 40 W3), and a program named by a
  * path (`./ls`, `sub/../cat`, `~+/cat`) is the folder's own, whatever its name (W1).
  */
-export function programTakingFromFolder(a: BashAnalysis, { gitUnwalked = true } = {}): string | undefined {
+export function programTakingFromFolder(a: BashAnalysis): string | undefined {
   // A glob or variable where a wrapper takes its program (`env *`, pass 40 W2): nothing to judge by.
   if (a.unseen.length > 0 || a.commands.some((c) => c.words[0] === undefined)) return 'a command whose name is known only when it runs';
   // A listed program obeys its environment: `LD_PRELOAD=./x.so cat`, `PATH=. ls`, `GIT_CONFIG_COUNT=0; git status` (pass 41 G2).
@@ -150,15 +119,6 @@ export function programTakingFromFolder(a: BashAnalysis, { gitUnwalked = true } 
     if (name !== undefined && notAProgram(name)) continue;
     if (takesFromFolder(run.words)) return name ?? 'a command whose name is known only when it runs';
     if (name === undefined || isInertProgram(name)) continue;
-    // The look ran before this command: a part beside git that may add names (`mkdir $'\uFFFD'`, a
-    // checkout) can stop the look git's own guard makes, past a planted repository (pass 45 E1).
-    if (name === 'git' && a.runs.some((r) => r !== run && !leavesNamesAlone(r.words))) return 'git beside a command that may add files or folders, which the look for nested repositories has not seen';
-    // The guard switches off what the repositories it found name; past its look, one may be missed (pass 42 D1).
-    if (name === 'git' && gitUnwalked) return 'git (the folder is too large to look through for every repository nested in it, whose settings may name programs)';
-    // Your stored credentials, read and rewritten outside the workspace (pass 44 L1).
-    if (isGitCredential(run)) return 'git credential (it reads and rewrites your stored credentials)';
-    const git = name === 'git' ? gitGlobalOption(run.words) : undefined;
-    if (git) return `git given ${git}`;
     const why = optionInjection({ kind: 'prefix', words: [name] }, run, a.mentions);
     if (why) return `${name} (${why})`;
   }
