@@ -89,7 +89,11 @@ const judged = new Map<string, string | undefined>();
 
 /** Why the index of a git folder (and a split index's shared parts) must stop the command, or undefined. */
 export async function gitIndexProblem(gitDir: string, hashBytes = 20): Promise<string | undefined> {
-  const names = (await folderNames(gitDir, 10_000)).filter((n) => n === 'index' || n.startsWith('sharedindex.'));
+  // `index` by its name: a listing capped at some count could leave it out (pass 66 C2); the shared
+  // parts of a split index are listed, and too many to list is a refusal.
+  const listed = await folderNames(gitDir, 100_000);
+  if (listed.length >= 100_000) return `keeps more than 100,000 entries in ${gitDir}, too many to look through for its index`;
+  const names = ['index', ...listed.filter((n) => n.startsWith('sharedindex.'))];
   for (const name of names) {
     const file = join(gitDir, name);
     const info = await inspect(file, { follow: false });

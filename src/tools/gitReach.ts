@@ -212,17 +212,31 @@ async function borrowedOutside(gitDir: string, workspace: string): Promise<strin
 async function packsNamedElsewhere(packDir: string): Promise<string | undefined> {
   const files = [join(packDir, 'multi-pack-index'), ...(await folderNames(join(packDir, 'multi-pack-index.d'), 1_000)).map((n) => join(packDir, 'multi-pack-index.d', n))];
   for (const file of files) {
-    const read = await readRegularFile(file, 256 * 1024 * 1024);
-    if (!read.ok) {
-      if (read.reason !== 'missing') return `keeps ${file}, which cannot be read through`;
-      continue;
-    }
-    const names = midxPackNames(read.bytes);
-    if (names === undefined) return `keeps ${file}, a multi-pack-index Threadline cannot read`;
-    const bad = names.find((n) => n === '' || /[/\\]/.test(n) || n.startsWith('.'));
-    if (bad !== undefined) return `has a multi-pack-index naming the pack ${JSON.stringify(bad)}, which lies outside its pack folder`;
+    const info = await inspect(file, { follow: false });
+    if (info.kind === 'missing') continue;
+    // Read once while unchanged, and only up to a size: 40 sparse files of 250 MB were read in full
+    // before every command (pass 66 M1).
+    const key = `${file}\0${info.size}\0${info.mtimeMs}`;
+    if (!midxJudged.has(key)) midxJudged.set(key, await judgeMidx(file, info.kind, info.size));
+    if (midxJudged.size > 1_000) midxJudged.delete(midxJudged.keys().next().value!);
+    const why = midxJudged.get(key);
+    if (why) return why;
   }
   return undefined;
+}
+
+const midxJudged = new Map<string, string | undefined>();
+const MAX_MIDX_BYTES = 64 * 1024 * 1024;
+
+async function judgeMidx(file: string, kind: string, size: number): Promise<string | undefined> {
+  if (kind !== 'file') return `keeps ${file} as something other than a file`;
+  if (size > MAX_MIDX_BYTES) return `keeps ${file}, a multi-pack-index of more than ${MAX_MIDX_BYTES / 1024 / 1024} MB, too big to read through`;
+  const read = await readRegularFile(file, MAX_MIDX_BYTES);
+  if (!read.ok) return `keeps ${file}, which cannot be read through`;
+  const names = midxPackNames(read.bytes);
+  if (names === undefined) return `keeps ${file}, a multi-pack-index Threadline cannot read`;
+  const bad = names.find((n) => n === '' || /[/\\]/.test(n) || n.startsWith('.'));
+  return bad === undefined ? undefined : `has a multi-pack-index naming the pack ${JSON.stringify(bad)}, which lies outside its pack folder`;
 }
 
 /** The pack names of a multi-pack-index (its PNAM chunk), or undefined when it cannot be read. */
@@ -237,7 +251,10 @@ export function midxPackNames(b: Buffer): string[] | undefined {
     const start = Number(b.readBigUInt64BE(at + 4));
     const end = Number(b.readBigUInt64BE(at + 16));
     if (start > end || end > b.length) return undefined;
-    return b.toString('utf8', start, end).split('\0').filter(Boolean);
+    // Git reads as many names as the header counts packs, wherever they run to (pass 66 H2: a
+    // second name just past the chunk): fewer in the chunk than that is a file not read here.
+    const names = b.toString('utf8', start, end).split('\0').filter(Boolean);
+    return names.length >= b.readUInt32BE(8) ? names : undefined;
   }
   return undefined;
 }

@@ -267,3 +267,35 @@ describe('pass 63: a pick in progress read as git reads it; packs borrowed witho
     assert.match((await reachableRepositories(ws)).refusal ?? '', /link/);
   });
 });
+
+describe('pass 66: an index hidden past a listing, a multi-pack-index counting more packs than it names', () => {
+  it('C2: the index is read by its name, however many entries the git folder holds', async () => {
+    const { reachableRepositories } = await import('../../src/tools/gitReach');
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'tl-66c2-')));
+    execFileSync('git', ['init', '-q', ws]);
+    mkdirSync(join(ws, 'xx', 'home', '.ssh'), { recursive: true });
+    writeFileSync(join(ws, 'xx', 'home', '.ssh', 'id_rsa'), 'p\n');
+    execFileSync('git', ['-C', ws, 'add', '.']);
+    const index = join(ws, '.git', 'index');
+    const bytes = readFileSync(index);
+    bytes.write('../home/.ssh/id_rsa', bytes.indexOf('xx/home/.ssh/id_rsa'), 'latin1');
+    writeFileSync(index, bytes);
+    for (let i = 0; i < 40_000; i++) writeFileSync(join(ws, '.git', `pad${String(i).padStart(5, '0')}`), '');
+    assert.match((await reachableRepositories(ws)).refusal ?? '', /index|entries/);
+  });
+
+  it('H2: a multi-pack-index whose header counts more packs than its names chunk holds', async () => {
+    const { midxPackNames } = await import('../../src/tools/gitReach');
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'tl-66h2-')));
+    execFileSync('git', ['init', '-q', ws]);
+    writeFileSync(join(ws, 'a'), 'a\n');
+    execFileSync('git', ['-C', ws, 'add', 'a']);
+    execFileSync('git', ['-C', ws, '-c', 'user.name=a', '-c', 'user.email=a@a', 'commit', '-qm', 'a']);
+    execFileSync('git', ['-C', ws, 'repack', '-q', '-d']);
+    execFileSync('git', ['-C', ws, 'multi-pack-index', 'write']);
+    const bytes = readFileSync(join(ws, '.git', 'objects', 'pack', 'multi-pack-index'));
+    assert.equal(midxPackNames(bytes)?.length, 1);
+    bytes.writeUInt32BE(2, 8);
+    assert.equal(midxPackNames(bytes), undefined);
+  });
+});
