@@ -155,13 +155,25 @@ describe('pass 54: borrowed objects by a quoted path, many repositories sharing 
   });
 });
 
-describe('pass 57: git state a downloaded git folder holds', () => {
-  const repo = () => {
-    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'tl-57-')));
-    execFileSync('git', ['init', '-q', ws]);
-    return ws;
-  };
+/** A new repository, as `git init` makes it. */
+function repo(): string {
+  const ws = realpathSync(mkdtempSync(join(tmpdir(), 'tl-git-')));
+  execFileSync('git', ['init', '-q', ws]);
+  return ws;
+}
 
+/** A repository of one commit whose objects are in a pack with a multi-pack-index. */
+function packedRepo(): string {
+  const ws = repo();
+  writeFileSync(join(ws, 'a'), 'a\n');
+  execFileSync('git', ['-C', ws, 'add', 'a']);
+  execFileSync('git', ['-C', ws, '-c', 'user.name=a', '-c', 'user.email=a@a', 'commit', '-qm', 'a']);
+  execFileSync('git', ['-C', ws, 'repack', '-q', '-d']);
+  execFileSync('git', ['-C', ws, 'multi-pack-index', 'write']);
+  return ws;
+}
+
+describe('pass 57: git state a downloaded git folder holds', () => {
   it('C3, C4: an index entry named ../… stops the command; an ordinary index does not', async () => {
     const { reachableRepositories } = await import('../../src/tools/gitReach');
     const ws = repo();
@@ -224,12 +236,6 @@ describe('pass 60 H1, H2: a merge strategy is a program git runs', () => {
 });
 
 describe('pass 63: a pick in progress read as git reads it; packs borrowed without alternates', () => {
-  const repo = () => {
-    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'tl-63-')));
-    execFileSync('git', ['init', '-q', ws]);
-    return ws;
-  };
-
   it('H1, H2: every strategy in sequencer/opts, in any spelling, and a signing request, stop the command', async () => {
     const { reachableRepositories } = await import('../../src/tools/gitReach');
     const ws = repo();
@@ -247,12 +253,7 @@ describe('pass 63: a pick in progress read as git reads it; packs borrowed witho
 
   it('H3: a link in the pack folder, and a multi-pack-index naming a pack elsewhere', async () => {
     const { reachableRepositories, midxPackNames } = await import('../../src/tools/gitReach');
-    const ws = repo();
-    writeFileSync(join(ws, 'a'), 'a\n');
-    execFileSync('git', ['-C', ws, 'add', 'a']);
-    execFileSync('git', ['-C', ws, '-c', 'user.name=a', '-c', 'user.email=a@a', 'commit', '-qm', 'a']);
-    execFileSync('git', ['-C', ws, 'repack', '-q', '-d']);
-    execFileSync('git', ['-C', ws, 'multi-pack-index', 'write']);
+    const ws = packedRepo();
     const midx = join(ws, '.git', 'objects', 'pack', 'multi-pack-index');
     assert.equal(midxPackNames(readFileSync(midx))?.length, 1);
     assert.equal((await reachableRepositories(ws)).refusal, undefined, 'a multi-pack-index git wrote');
@@ -286,13 +287,7 @@ describe('pass 66: an index hidden past a listing, a multi-pack-index counting m
 
   it('H2: a multi-pack-index whose header counts more packs than its names chunk holds', async () => {
     const { midxPackNames } = await import('../../src/tools/gitReach');
-    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'tl-66h2-')));
-    execFileSync('git', ['init', '-q', ws]);
-    writeFileSync(join(ws, 'a'), 'a\n');
-    execFileSync('git', ['-C', ws, 'add', 'a']);
-    execFileSync('git', ['-C', ws, '-c', 'user.name=a', '-c', 'user.email=a@a', 'commit', '-qm', 'a']);
-    execFileSync('git', ['-C', ws, 'repack', '-q', '-d']);
-    execFileSync('git', ['-C', ws, 'multi-pack-index', 'write']);
+    const ws = packedRepo();
     const bytes = readFileSync(join(ws, '.git', 'objects', 'pack', 'multi-pack-index'));
     assert.equal(midxPackNames(bytes)?.length, 1);
     bytes.writeUInt32BE(2, 8);
