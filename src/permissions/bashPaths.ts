@@ -228,35 +228,44 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
     if (away) return { behavior: 'ask', reason: `git runs in ${away}, outside the workspace: only the workspace's repositories have their settings read, so git there could run what its config names.` };
   }
   for (const c of commands) {
-    const tree = wholeTreeGit(c);
-    for (const folder of tree ? (folders ?? [scope.cwd]) : []) {
-      const denied = deniedFinding(tree!, realLocation(folder), false, scope);
-      if (denied) return denied;
-    }
-    for (const { writer, folder } of unnamedWrites(c, folders ?? [scope.cwd])) {
-      const denied = deniedTreeWrite(writer, realLocation(folder), scope);
-      if (denied) return denied;
-    }
+    const tree = treeFinding(c, folders ?? [scope.cwd], scope, false);
+    if (tree) return tree;
   }
   return commands.map((c) => wordFinding(c, folders ?? [scope.cwd], scope, a.mentions)).find((f) => f !== undefined);
 }
 
 
 
+/**
+ * What a command reads or writes of the folders it runs in without a word naming it: git over the
+ * whole tree, and programs writing names of their own (unnamedWrites; `known`: only the programs
+ * known to, under `Bash` as a whole). The same judgement under a rule naming the program and under
+ * `Bash` with file deny rules.
+ */
+function treeFinding(c: SimpleCommand, folders: readonly string[], scope: PathScope, known: boolean): PathFinding | undefined {
+  const tree = wholeTreeGit(c);
+  for (const folder of tree ? folders : []) {
+    const denied = deniedFinding(tree!, realLocation(folder), false, scope);
+    if (denied) return denied;
+  }
+  for (const { writer, folder } of unnamedWrites(c, folders, known)) {
+    const denied = deniedTreeWrite(writer, realLocation(folder), scope);
+    if (denied) return denied;
+  }
+  return undefined;
+}
+
 /** find's actions that change or hand on the files it finds. */
 const FIND_CHANGES = /^-(delete|exec|execdir|ok|okdir)$/;
 
-/** The folders a find whose actions change what it finds starts in ('.' when none is named); undefined when it changes nothing. */
+/**
+ * The folders a find whose actions change what it finds starts in, as pathArgs reads them ('.'
+ * when none is named, undefined text where computed); undefined when it changes nothing.
+ */
 function findChanges(c: SimpleCommand): (string | undefined)[] | undefined {
   if (c.words[0] === undefined || commandBase(c.words[0]) !== 'find') return undefined;
   if (!c.words.some((w) => w === undefined || FIND_CHANGES.test(w))) return undefined;
-  const starts: (string | undefined)[] = [];
-  for (const w of c.words.slice(1)) {
-    if (w !== undefined && /^-[HLP]$/.test(w)) continue;
-    if (w !== undefined && /^[-(!]/.test(w)) break;
-    starts.push(w);
-  }
-  return starts.length ? starts : ['.'];
+  return pathArgs(c).filter((a) => !a.write).map((a) => a.text);
 }
 
 /**
@@ -438,15 +447,8 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
   for (const c of [...a.commands, ...a.runs]) {
     // git prints files no word names (`git diff`, `git status -v`): a folder holding denied files
     // asks under `Bash` too, as it does under a rule naming git (pass 64 C1).
-    const tree = wholeTreeGit(c);
-    for (const folder of tree ? folders : []) {
-      const denied = deniedFinding(tree!, realLocation(folder), false, scope);
-      if (denied) return denied;
-    }
-    for (const { writer, folder } of unnamedWrites(c, folders, true)) {
-      const denied = deniedTreeWrite(writer, realLocation(folder), scope);
-      if (denied) return denied;
-    }
+    const tree = treeFinding(c, folders, scope, true);
+    if (tree) return tree;
     // An archive or patch writes the names inside it, anywhere (`../`, absolute with -P); find's
     // actions change the files it finds (`-delete`, `-exec truncate {}`): no word names them (pass 53 M2).
     const unpacks = writesNamedInside(c);
