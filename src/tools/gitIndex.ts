@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { folderNames } from '../fs/list';
 import { readRegularFile } from '../fs/read';
 import { inspect } from '../fs/stat';
+import { JudgedFiles } from './judgedFiles';
 
 /** Bytes of index read; a bigger one is not looked through (and stops the command). */
 const MAX_INDEX_BYTES = 256 * 1024 * 1024;
@@ -84,8 +85,8 @@ export function indexProblem(b: Buffer, hashBytes = 20): string | undefined {
   return undefined;
 }
 
-/** Index files already judged, by where they are and what they hold (size, time): each is read once. */
-const judged = new Map<string, string | undefined>();
+/** Index files already judged, while unchanged. */
+const judged = new JudgedFiles();
 
 /** Why the index of a git folder (and a split index's shared parts) must stop the command, or undefined. */
 export async function gitIndexProblem(gitDir: string, hashBytes = 20): Promise<string | undefined> {
@@ -99,16 +100,11 @@ export async function gitIndexProblem(gitDir: string, hashBytes = 20): Promise<s
     const info = await inspect(file, { follow: false });
     if (info.kind === 'missing') continue;
     if (info.kind !== 'file') return `keeps ${file} as something other than a file`;
-    const key = `${file}\0${info.size}\0${info.mtimeMs}\0${hashBytes}`;
-    if (!judged.has(key)) {
-      if (info.size > MAX_INDEX_BYTES) judged.set(key, `keeps an index of more than ${MAX_INDEX_BYTES / 1024 / 1024} MB, too big to look through`);
-      else {
-        const read = await readRegularFile(file, MAX_INDEX_BYTES);
-        judged.set(key, read.ok ? indexProblem(read.bytes, hashBytes) : `keeps ${file}, which cannot be read (${read.reason})`);
-      }
-      if (judged.size > 1_000) judged.delete(judged.keys().next().value!);
-    }
-    const why = judged.get(key);
+    const why = await judged.get(file, info, String(hashBytes), async () => {
+      if (info.size > MAX_INDEX_BYTES) return `keeps an index of more than ${MAX_INDEX_BYTES / 1024 / 1024} MB, too big to look through`;
+      const read = await readRegularFile(file, MAX_INDEX_BYTES);
+      return read.ok ? indexProblem(read.bytes, hashBytes) : `keeps ${file}, which cannot be read (${read.reason})`;
+    });
     if (why) return `has an index (${file}) that ${why}`;
   }
   return undefined;

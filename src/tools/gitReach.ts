@@ -19,6 +19,7 @@ import { homedir } from 'node:os';
 import { folderNames, listFolder } from '../fs/list';
 import { readGitPointer, verifiedWorktree } from './gitRepo';
 import { gitIndexProblem } from './gitIndex';
+import { JudgedFiles } from './judgedFiles';
 import { GIT_STRATEGIES } from './gitStrategies';
 
 /** How much of the workspace is looked through for nested repositories, and for how long. */
@@ -133,6 +134,7 @@ async function redirection(repo: Located, entries: readonly FileEntry[], workspa
 
 /** Settings the reachable repositories may set in all, includes counted. */
 const MAX_SETTINGS = 20_000;
+const tooManySettings = (names: string[]): Reach => ({ names, refusal: `Not run: the repositories here set more than ${MAX_SETTINGS.toLocaleString('en-US')} git settings in all, too many to judge before each command.` });
 
 /** Entries of a git folder looked through for links leading out; past this it is refused as too big to judge. */
 const GIT_FOLDER_ENTRIES = 50_000;
@@ -216,16 +218,13 @@ async function packsNamedElsewhere(packDir: string): Promise<string | undefined>
     if (info.kind === 'missing') continue;
     // Read once while unchanged, and only up to a size: 40 sparse files of 250 MB were read in full
     // before every command (pass 66 M1).
-    const key = `${file}\0${info.size}\0${info.mtimeMs}`;
-    if (!midxJudged.has(key)) midxJudged.set(key, await judgeMidx(file, info.kind, info.size));
-    if (midxJudged.size > 1_000) midxJudged.delete(midxJudged.keys().next().value!);
-    const why = midxJudged.get(key);
+    const why = await midxJudged.get(file, info, '', () => judgeMidx(file, info.kind, info.size));
     if (why) return why;
   }
   return undefined;
 }
 
-const midxJudged = new Map<string, string | undefined>();
+const midxJudged = new JudgedFiles();
 const MAX_MIDX_BYTES = 64 * 1024 * 1024;
 
 async function judgeMidx(file: string, kind: string, size: number): Promise<string | undefined> {
@@ -387,7 +386,7 @@ export async function reachableRepositories(cwd: string, bounds = NESTED_BOUNDS)
     const entries = read.entries;
     names.push(...entries.map((e) => e.name));
     // Each value is judged as a path (gitSettings.ts), a look at the disk each: real configs hold dozens.
-    if (names.length > MAX_SETTINGS) return { names, refusal: `Not run: the repositories here set more than ${MAX_SETTINGS.toLocaleString('en-US')} git settings in all, too many to judge before each command.` };
+    if (names.length > MAX_SETTINGS) return tooManySettings(names);
     const refuse = (why: string): Reach => ({
       names,
       refusal: `Not run: the repository at ${repo.top} ${why}. A git command here (or a program that runs git) could run programs or reach files the workspace rules do not cover. Remove that from its git folder, or open the folder it names instead.`,
@@ -420,7 +419,7 @@ export async function reachableRepositories(cwd: string, bounds = NESTED_BOUNDS)
       if (!same(mod.commonDir, mod.gitDir)) moduleFiles.push(join(mod.gitDir, 'config'));
       for (const file of moduleFiles) await readConfigFile(file, moduleRead);
       names.push(...moduleRead.entries.map((e) => e.name));
-      if (names.length > MAX_SETTINGS) return { names, refusal: `Not run: the repositories here set more than ${MAX_SETTINGS.toLocaleString('en-US')} git settings in all, too many to judge before each command.` };
+      if (names.length > MAX_SETTINGS) return tooManySettings(names);
       if (moduleRead.problems[0]) return refuse(`has a submodule config git reads differently from Threadline: ${moduleRead.problems[0]}`);
       if (moduleRead.outside[0]) return refuse(moduleRead.outside[0]);
       // Its work tree, where one is checked out, is judged by the walk for nested repositories
