@@ -8,13 +8,13 @@ import { placesMoved } from './bash/shellPlaces';
 import { linkRace } from './bash/linkRace';
 import { knowsWrites, pathArgs, type PathArg } from './bash/pathArgs';
 import { writesNamedInside } from './bash/unpacks';
-import { mayFollowLinks, unnamedWrites, unspelledNames } from './bash/walkLinks';
+import { mayFollowLinks, prefixedNames, unnamedWrites, unspelledNames } from './bash/walkLinks';
 import { scriptDanger } from './bash/scriptTools';
 import { configFinding, defaultNamesFinding, recursesHereFinding, servedFinding, walkFinding } from './linkFindings';
 import type { PathFinding, PathScope } from './pathScope';
 import { runsFedText } from './bash/optionModels';
 import { namesFromFile } from './bash/options';
-import { gitCredentialFiles, gitFolders, wholeTreeGit } from './bash/wholeTreeGit';
+import { gitCredentialFiles, gitFolders, gitReadsUserConfig, wholeTreeGit } from './bash/wholeTreeGit';
 import { braceWords } from './bash/braces';
 import { bashGlob, GLOB_CHARS, unescapePattern } from './bash/glob';
 import { optionLikeMatch } from './bash/globOptions';
@@ -113,6 +113,35 @@ function globCandidates(pattern: string, scope: PathScope, folders: readonly str
   return out;
 }
 
+/**
+ * Options by which a wrapper runs its command in another folder or root (`env -C`, `unshare -w`,
+ * `nsenter --wd`, `sudo -D`, a login `su -`); chroot and tmux-like ones always do.
+ */
+const MOVES_FOLDER: ReadonlyMap<string, RegExp> = new Map([
+  ['env', /^-[A-Za-z]*C|^--ch/],
+  ['unshare', /^-[A-Za-z]*[wR]|^--(wd|root)/],
+  ['nsenter', /^-[A-Za-z]*[wra]|^--(wd|root|all)/],
+  ['sudo', /^-[A-Za-z]*[Di]|^--(ch|login)/],
+  ['su', /^(-|-[A-Za-z]*l|--login)$/],
+  ['runuser', /^(-|-[A-Za-z]*l|--login)$/],
+  ['bwrap', /^--chdir/],
+  ['proot', /^-[A-Za-z]*[wr]|^--(pwd|cwd|rootfs)/],
+  ['parallel', /^--(wd|workdir)/],
+  ['chpst', /^-\//],
+  ['firejail', /^--private/],
+  ['chroot', /./],
+  ['tmux', /./],
+  ['screen', /./],
+  ['systemd-run', /./],
+]);
+
+function movesFolder(name: string, args: readonly (string | undefined)[]): boolean {
+  const moves = MOVES_FOLDER.get(name);
+  if (moves === undefined) return false;
+  if (moves.source === '.') return name !== 'chroot' || !args.includes('--skip-chdir');
+  return args.some((w) => w === undefined || moves.test(w));
+}
+
 /** The folders a command may run in: the workspace, and where each literal `cd` goes; undefined once one goes somewhere unknown. */
 export function workingFolders(commands: readonly SimpleCommand[], scope: Pick<PathScope, 'cwd' | 'home'> & { env?: NodeJS.ProcessEnv }): string[] | undefined {
   // A relative name not spelled from `.` is looked up in each folder of CDPATH first.
@@ -120,6 +149,8 @@ export function workingFolders(commands: readonly SimpleCommand[], scope: Pick<P
   const folders = new Set([scope.cwd]);
   for (const c of commands) {
     const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
+    // `env -C src cat ../../x` opens x from src (pass 68 M1): where such a wrapper runs its command is its own.
+    if (name !== undefined && movesFolder(name, c.words.slice(1))) return undefined;
     if (name !== 'cd' && name !== 'pushd' && name !== 'popd') continue;
     if (name === 'popd') return undefined;
     for (const arg of pathArgs(c)) {
@@ -148,6 +179,11 @@ const leaves = (p: string) => p.startsWith('/') || p.startsWith('~') || p.split(
 export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand[], scope: PathScope): PathFinding | undefined {
   // Allowed by Bash as a whole, or by rules that name their files exactly: nothing to check.
   if (commands.length === 0) return undefined;
+  // `shopt -s cdable_vars; cd HOME` goes to $HOME, not ./HOME (pass 68 H2): where a script may have
+  // moved `~` or `cd`, its names are judged as known only when it runs, as under deny rules.
+  const placed = [...a.commands, ...a.runs].some((c) => ['cd', 'pushd', 'popd'].includes(c.words[0] === undefined ? 'cd' : commandBase(c.words[0])) || c.words.some((w) => w === undefined || w.startsWith('~')));
+  const moved = placed ? placesMoved(a) : undefined;
+  if (moved) return { behavior: 'ask', reason: `The command ${moved}, so where the files it names lie is known only when it runs.` };
   const race = linkRace(a.commands, commands, a.readsFrom.length > 0);
   if (race) return { behavior: 'ask', reason: race };
   if (a.globOptions === KEYWORD_SET) return { behavior: 'ask', reason: 'The command runs set -k, which takes every word with an = out of the arguments of the commands after it: the files they name are not the ones written.' };
@@ -165,7 +201,7 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
   if (unspelled) return { behavior: 'ask', reason: `${unspelled}.`, write: true };
   const fed = runsFedText(a, commands);
   if (fed) return { behavior: 'ask', reason: `${fed}.` };
-  const folders = workingFolders(a.commands, scope);
+  const folders = workingFolders([...a.commands, ...a.runs], scope);
   const options = optionLikeMatch(commands, folders ?? [scope.cwd]);
   if (options) return { behavior: 'ask', reason: options };
   const served = servedFinding(commands, folders ?? [scope.cwd], scope);
@@ -243,6 +279,8 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
  * `Bash` with file deny rules.
  */
 function treeFinding(c: SimpleCommand, folders: readonly string[], scope: PathScope, known: boolean): PathFinding | undefined {
+  const userConfig = gitReadsUserConfig(c);
+  if (userConfig) return { behavior: 'ask', reason: `${userConfig}.` };
   const tree = wholeTreeGit(c);
   for (const folder of tree ? folders : []) {
     const denied = deniedFinding(tree!, realLocation(folder), false, scope);
@@ -377,9 +415,9 @@ function wordFinding(c: SimpleCommand, folders: readonly string[], scope: PathSc
 export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFinding | undefined {
   if (!scope.deniedBy) return undefined;
   const ask = (why: string): PathFinding => ({ behavior: 'ask', reason: `The command ${why}, so the files it reads are known only when it runs, and your deny rules name files they could be.` });
-  const known = workingFolders(a.commands, scope);
+  const known = workingFolders([...a.commands, ...a.runs], scope);
   // `cd -` goes to the OLDPWD bash inherited, `cd $X` anywhere: relative names are then anyone's.
-  if (known === undefined) return ask('changes to a folder known only when it runs (`cd -`, `cd $X`, `popd`)');
+  if (known === undefined) return ask('changes to a folder known only when it runs (`cd -`, `cd $X`, `popd`, `env -C`)');
   // Under Bash as a whole too: a part that makes a link, and a later part that reads through it
   // (`ln -s ~/.ssh q/k; cat q/k/id_rsa`), is judged before the link exists (pass 43 D1).
   const race = linkRace(a.commands, a.commands, a.readsFrom.length > 0);
@@ -416,7 +454,7 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
   if (options) return { behavior: 'ask', reason: `${options} Your deny rules name files such an option could reach.` };
   // A list of names kept in a file (`tar -T`, `zstd --filelist`, `curl -K`) names files no word shows.
   for (const c of [...a.commands, ...a.runs]) {
-    const list = namesFromFile(c) ?? unspelledNames(c);
+    const list = namesFromFile(c) ?? unspelledNames(c) ?? prefixedNames(c);
     if (list) return { behavior: 'ask', reason: `${list}, and your deny rules name files it could be one of.` };
     // So does a sed or awk script that reads or writes files itself (`sed -n 'w f'`, `getline < f`, pass 53 H1).
     const script = c.words[0] === undefined ? undefined : scriptDanger(commandBase(c.words[0]), c, 1);

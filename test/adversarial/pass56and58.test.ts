@@ -131,7 +131,7 @@ describe('pass 64', () => {
         assert.notEqual(eng.decide(command).behavior, 'allow', `${trusted}: ${command}`);
       }
       // Untrusted, git asks under any rule (pass 66); trusted, names only run.
-      for (const command of ['git status', 'git status --short', 'git config -l', 'git tag -l', 'git log --oneline']) assert.equal(eng.decide(command).behavior, trusted ? 'allow' : 'ask', `${trusted}: ${command}`);
+      for (const command of ['git status', 'git status --short', 'git config --local -l', 'git tag -l', 'git log --oneline']) assert.equal(eng.decide(command).behavior, trusted ? 'allow' : 'ask', `${trusted}: ${command}`);
     }
     const bash = bashEngine(ws, { allow: ['Bash'], deny: ['Read(**/.env)'] }, checker);
     for (const command of ['git status -vv', 'git diff', 'git show HEAD']) assert.equal(bash.decide(command).behavior, 'ask', command);

@@ -63,7 +63,9 @@ const RUNS_PROGRAM: ReadonlyMap<string, readonly string[]> = new Map([
   ['rg', ['--pre', '--hostname-bin']],
   ['sort', ['--compress-program']],
   ['split', ['--filter']],
-  ['tar', ['--to-command', '-I', '--use-compress-program', '--checkpoint-action', '--info-script', '--new-volume-script', '-F', '--rsh-command', '--rmt-command']],
+  // A multi-volume archive (`-M`, or `-L` alone) makes GNU tar prompt on its input for the next
+  // volume, where `!` starts a shell reading the rest of that input and `n NAME` writes anywhere (pass 68 C1).
+  ...['tar', 'gtar'].map((n): [string, string[]] => [n, ['--to-command', '-I', '--use-compress-program', '--checkpoint-action', '--info-script', '--new-volume-script', '-F', '--rsh-command', '--rmt-command', '-M', '--multi-volume', '-L', '--tape-length']]),
   ['zip', ['-TT', '--unzip-command']],
   ['rsync', ['-e', '--rsh', '--rsync-path']],
   ['git', ['--upload-pack', '--receive-pack', '--exec', '--extcmd', '--open-files-in-pager', '-O', '--output', '--ext-diff', '--template', '--config', '--separate-git-dir', '--stdin-paths']],

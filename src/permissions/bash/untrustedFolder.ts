@@ -12,6 +12,7 @@
 import type { BashAnalysis } from './analyze';
 import { commandBase, isInertProgram, isInertVariable } from './commands';
 import { optionInjection } from './options';
+import { scriptDanger } from './scriptTools';
 
 /**
  * Beyond the inert programs (commands.ts): programs whose options and inner commands the other
@@ -118,7 +119,14 @@ export function programTakingFromFolder(a: BashAnalysis): string | undefined {
     if (run.written !== undefined && (run.written.includes('/') || run.written.startsWith('~'))) return run.written;
     if (name !== undefined && notAProgram(name)) continue;
     if (takesFromFolder(run.words)) return name ?? 'a command whose name is known only when it runs';
-    if (name === undefined || isInertProgram(name)) continue;
+    if (name === undefined) continue;
+    // jq's program is a language of its own: `import "../home/.docker/config" as $a` reads a file
+    // no word names (pass 68 H1), so an inert program's script is judged as under a rule naming it.
+    if (isInertProgram(name)) {
+      const script = scriptDanger(name, run, 1);
+      if (script) return `${name} (${script})`;
+      continue;
+    }
     const why = optionInjection({ kind: 'prefix', words: [name] }, run, a.mentions);
     if (why) return `${name} (${why})`;
   }

@@ -59,6 +59,32 @@ function contentOption(verb: string, w: string): boolean {
   }
 }
 
+/** `git config` options that keep a read to the repository's own files, with no include followed. */
+const CONFIG_OWN_SCOPE = /^--(local|worktree)$/;
+
+/**
+ * Why `c` prints settings from your own git config files, outside the workspace (`git config -l`,
+ * `git config --global --get github.token`, `git var -l`), and every file they include (pass 70 H1);
+ * undefined when it does not. A read kept to the repository (`--local`, `--worktree`, no
+ * `--includes`) and a write are judged elsewhere.
+ */
+export function gitReadsUserConfig(c: SimpleCommand): string | undefined {
+  if (c.words[0] === undefined || commandBase(c.words[0]) !== 'git') return undefined;
+  const at = gitVerbIndex(c.words);
+  const verb = c.words[at];
+  const args = c.words.slice(at + 1);
+  if (verb === 'var') return args.some((w) => w === undefined || w === '-l') ? 'git var -l prints the settings of your own git config files, outside the workspace' : undefined;
+  if (verb !== 'config') return undefined;
+  if (args.some((w) => w === undefined)) return 'git config is given a word computed when it runs, and may print the settings of your own git config files';
+  const own = args.some((w) => CONFIG_OWN_SCOPE.test(w!)) && !args.some((w) => spellsOption(w!, '--includes'));
+  if (own) return undefined;
+  // A write names a key and a value, or says what it changes; every other form prints.
+  const options = args.filter((w) => w!.startsWith('-'));
+  const operands = args.filter((w) => !w!.startsWith('-'));
+  const writes = options.some((w) => /^--(add|unset|unset-all|replace-all|rename-section|remove-section)$/.test(w!)) || ['set', 'unset', 'rename-section', 'remove-section'].includes(operands[0] ?? '') || (operands.length >= 2 && !options.some((w) => /^--(get|get-all|get-regexp|get-urlmatch|list|get-color|get-colorbool)$|^-[a-zA-Z]*l/.test(w!)) && !['get', 'list'].includes(operands[0] ?? ''));
+  return writes ? undefined : 'git config prints the settings of your own git config files (~/.gitconfig and the files it includes), outside the workspace';
+}
+
 /** git verbs that rewrite files of the work tree their words need not name (`git checkout .`, `git reset --hard`, `git stash`). */
 const GIT_TREE_WRITERS: ReadonlySet<string> = new Set([
   'checkout', 'switch', 'restore', 'reset', 'stash', 'clean', 'rm', 'mv', 'merge', 'rebase', 'pull', 'cherry-pick', 'revert', 'am', 'apply',

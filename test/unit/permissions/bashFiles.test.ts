@@ -195,7 +195,7 @@ describe('git commands that write git’s own settings or plant hooks ask under 
   const decideIn = engineWith(['Bash(git:*)', 'Bash(git config:*)', 'Bash(git init:*)', 'Bash(git clone:*)', 'Bash(git maintenance:*)', 'Bash(git fetch:*)', 'Bash(git config user.name Ada)']);
   const b = (command: string) => decideIn(command).behavior;
 
-  it('git config writes, --template, clone -c, maintenance register and upload-pack programs ask; reads run', () => {
+  it('git config writes, --template, clone -c, maintenance register and upload-pack programs ask; reads of the repository\'s own settings run', () => {
     assert.equal(b('git config core.fsmonitor tools/x.sh'), 'ask');
     assert.equal(b('git config --global core.hooksPath tools'), 'ask');
     assert.equal(b('git config --add alias.x "!sh"'), 'ask');
@@ -205,9 +205,12 @@ describe('git commands that write git’s own settings or plant hooks ask under 
     assert.equal(b('git clone --config=core.pager=./x . sub'), 'ask');
     assert.equal(b('git maintenance register'), 'ask');
     assert.equal(b("git fetch --upload-pack='touch x' ."), 'ask');
-    assert.equal(b('git config --get user.name'), 'allow');
-    assert.equal(b('git config -l'), 'allow');
-    assert.equal(b('git config get user.name'), 'allow');
+    // Reads beyond the repository's own settings print ~/.gitconfig and its includes (pass 70 H1).
+    assert.equal(b('git config --get user.name'), 'ask');
+    assert.equal(b('git config -l'), 'ask');
+    assert.equal(b('git config get user.name'), 'ask');
+    assert.equal(b('git config --local --get user.name'), 'allow');
+    assert.equal(b('git config --local -l'), 'allow');
     assert.equal(b('git config user.name Ada'), 'allow', 'an exact rule spells the setting itself');
     assert.equal(b('git log -c'), 'allow');
     assert.equal(b('git init'), 'allow');
