@@ -6,6 +6,9 @@
 // from the environment (GIT_CONFIG_COUNT/KEY/VALUE) after the repository's, so the neutral values
 // given there win; driver names are arbitrary, so they are read from the repository's config files.
 import { driverOverrides, GIT_PROGRAM_SETTINGS, NULL_DEVICE, USER_SETUP_KEYS, type GitSetting } from './gitPrograms';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { newConfigRead, readConfigFile } from './gitConfigFile';
 import { reachableRepositories, type Reach } from './gitReach';
 
 export { driverOverrides, GIT_PROGRAM_SETTINGS, type GitSetting } from './gitPrograms';
@@ -94,9 +97,10 @@ export async function bashGitEnv(cwd: string, inherited: NodeJS.ProcessEnv): Pro
   if (reach.refusal) return { refused: reach.refusal };
   const count = Number(inherited.GIT_CONFIG_COUNT);
   const from = Number.isInteger(count) && count > 0 && count < 10_000 ? count : 0;
+  const userDrivers = await userDiffDrivers(inherited);
   return {
     set: {
-      ...gitConfigEnv(bashGitSettings(reach.names, reach.noLocalTransport, reach.unwalked), from),
+      ...gitConfigEnv([...bashGitSettings(reach.names, reach.noLocalTransport, reach.unwalked), ...driverOverrides(userDrivers)], from),
       GIT_PAGER: 'cat',
       PAGER: 'cat',
       GIT_TERMINAL_PROMPT: '0',
@@ -111,4 +115,19 @@ export async function bashGitEnv(cwd: string, inherited: NodeJS.ProcessEnv): Pro
     },
     unset: ['GIT_EXTERNAL_DIFF'],
   };
+}
+
+/**
+ * The diff and merge drivers your own git config defines (`diff.gpg.textconv = gpg -d`): any file's
+ * attributes pick them, and the model may write a `.gitattributes` (`*.x diff=gpg`) to have your
+ * program run on text it chose, a decryption oracle (pass 69 H2). Filters stay yours: a clean filter
+ * switched off (git-lfs) would commit whole files where pointers belong.
+ */
+async function userDiffDrivers(env: NodeJS.ProcessEnv): Promise<string[]> {
+  const home = env.HOME || homedir();
+  const globals = env.GIT_CONFIG_GLOBAL ? [env.GIT_CONFIG_GLOBAL] : [join(env.XDG_CONFIG_HOME || join(home, '.config'), 'git', 'config'), join(home, '.gitconfig')];
+  const system = env.GIT_CONFIG_NOSYSTEM ? [] : [env.GIT_CONFIG_SYSTEM || '/etc/gitconfig'];
+  const read = newConfigRead(undefined, { bytes: 1024 * 1024 });
+  for (const file of [...system, ...globals]) await readConfigFile(file, read).catch(() => read);
+  return read.entries.map((e) => e.name).filter((n) => /^(diff|merge)\..+\.(textconv|command|driver)$/i.test(n));
 }

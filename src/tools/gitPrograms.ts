@@ -36,6 +36,10 @@ export const GIT_PROGRAM_SETTINGS: readonly GitSetting[] = [
   // Nor this: a repository's commit.verbose makes `git commit --dry-run`/`--long` print the diff
   // of the files it would commit, denied ones too (pass 67 H1).
   ['commit.verbose', 'false'],
+  // Nor this: rerere copies whatever file a MERGE_RR names into the git folder at `git commit` or
+  // `git rerere`, so a downloaded git folder, or one the model wrote as plain files (`GIT_DIR=g`),
+  // copied ~/.ssh/id_rsa where `cat` reads it (passes 66 C1, 69 H1, L1).
+  ['rerere.enabled', 'false'],
 ];
 
 /**
