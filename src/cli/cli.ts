@@ -38,14 +38,14 @@ import { readDeniedBy } from '../agent/deniedFileResults';
 
 export { HELP, VERSION } from './help';
 
-async function cliMemoryDir(cwd: string, env: NodeJS.ProcessEnv) {
-  const canonical = await memoryKeyFolder(cwd);
+async function cliMemoryDir(cwd: string, env: NodeJS.ProcessEnv, trusted: boolean) {
+  const canonical = await memoryKeyFolder(cwd, trusted);
   return resolveMemoryDir({ setting: env.THREADLINE_MEMORY_DIR, globalStorageDir: cliStateDir(env), canonicalRoot: canonical });
 }
 
-async function cliMemorySetup(cwd: string, env: NodeJS.ProcessEnv, io: CliIo): Promise<{ memory?: MemorySetup }> {
+async function cliMemorySetup(cwd: string, env: NodeJS.ProcessEnv, io: CliIo, trusted: boolean): Promise<{ memory?: MemorySetup }> {
   if (env.THREADLINE_AUTO_MEMORY === '0') return {};
-  const dir = await cliMemoryDir(cwd, env);
+  const dir = await cliMemoryDir(cwd, env, trusted);
   if (!dir.ok) {
     io.err(`threadline: auto memory is off: ${dir.reason}\n`);
     return {};
@@ -198,7 +198,9 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
       return args.command === 'rewind' ? rewindCommand(args, ctx) : args.command === 'diff' ? diffCommand(args, ctx) : compactCommand(args, ctx);
     }
     case 'memory': {
-      const dir = await cliMemoryDir(resolve(args.cwd), env);
+      // The folder's memories as a run there sees them: a stranger inside a repository has its own.
+      const trust = await decideTrust({ cwd: resolve(args.cwd), env, flag: false, wouldGrant: [], io, notice: false });
+      const dir = await cliMemoryDir(resolve(args.cwd), env, trust.trusted);
       if (!dir.ok) {
         io.err(`threadline: ${dir.reason}\n`);
         return 1;
@@ -277,7 +279,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<num
           models: cliModelCatalog(env, env.ANTHROPIC_API_KEY || undefined),
           mcp,
           onAnswerStart: gate.open,
-          ...(await cliMemorySetup(cwd, env, io)),
+          ...(await cliMemorySetup(cwd, env, io, trust.trusted)),
         },
         io,
         opts.signal,

@@ -121,11 +121,16 @@ export async function findRepository(cwd: string): Promise<RepoLocation | undefi
  * The folder memories are keyed on: the main repository's folder for a verified worktree (so
  * every worktree of one repository shares its memories), else the folder holding `.git`, else
  * the folder itself. A `.git` file or symlink pointing at another repository gets a key of
- * its own: it can neither read that repository's memories nor write into them.
+ * its own: it can neither read that repository's memories nor write into them. So does a folder
+ * you have not trusted below the repository's top.
  */
-export async function memoryKeyFolder(cwd: string): Promise<string> {
+export async function memoryKeyFolder(cwd: string, trusted: boolean): Promise<string> {
+  const own = (await realFolder(cwd)) ?? resolve(cwd);
   const repo = await findRepository(cwd);
-  if (!repo) return (await realFolder(cwd)) ?? resolve(cwd);
+  if (!repo) return own;
+  // A folder you have not trusted inside a repository (an unpacked archive, `vendor/x`) is a
+  // stranger to it: it neither reads that repository's memories nor writes into them (pass 70 H2).
+  if (!trusted && repo.top !== own) return own;
   if (repo.commonDir) return basename(repo.commonDir) === '.git' ? dirname(repo.commonDir) : repo.commonDir;
   return repo.top;
 }

@@ -13,10 +13,10 @@ import { readMemorySettings } from './settings';
  * Auto memory: one folder per repository (all its worktrees share it), or the setting's; session
  * notes where the session driver keeps them. Undefined (with a warning) when the folder is refused.
  */
-export async function memorySetup(opts: { cwd: string; globalStorageDir: string; store: Store<AppState>; log: Logger; host: Pick<Host, 'notify'> }): Promise<((session: SessionContext) => MemorySetup) | undefined> {
+export async function memorySetup(opts: { cwd: string; globalStorageDir: string; store: Store<AppState>; log: Logger; host: Pick<Host, 'notify' | 'isTrusted'> }): Promise<((session: SessionContext) => MemorySetup) | undefined> {
   const settings = readMemorySettings();
   // Read from the repository's files: no git runs, trusted or not.
-  const canonical = await memoryKeyFolder(opts.cwd);
+  const canonical = await memoryKeyFolder(opts.cwd, opts.host.isTrusted());
   const dir = resolveMemoryDir({ setting: settings.directory, globalStorageDir: opts.globalStorageDir, canonicalRoot: canonical });
   if (!dir.ok) {
     opts.host.notify('warning', `auto memory is off: ${dir.reason}`);

@@ -147,8 +147,10 @@ describe("a pointer to another repository does not share that repository's memor
     const wt = join(root, 'feature');
     git(main, 'worktree', 'add', '-q', '-b', 'feature', wt);
     mkdirSync(join(wt, 'pkg'));
-    const got = await memoryOf(join(wt, 'pkg'));
+    const got = await memoryOf(wt);
     assert.equal(got.dir, dir);
+    // A folder below it that you have not trusted keeps its own (pass 70 H2).
+    assert.notEqual((await memoryOf(join(wt, 'pkg'))).dir, dir);
     assert.deepEqual(got.memories.map((m) => m.name), ['victim_secret']);
   });
 });

@@ -125,8 +125,8 @@ describe('memory folder per repository', () => {
     const wt = join(mkdtempSync(join(tmpdir(), 'tl-wt2-')), 'feature');
     git(repo, 'worktree', 'add', '-q', '-b', 'feature', wt);
     mkdirSync(join(wt, 'sub'), { recursive: true });
-    const a = await memoryKeyFolder(repo);
-    const b = await memoryKeyFolder(join(wt, 'sub'));
+    const a = await memoryKeyFolder(repo, true);
+    const b = await memoryKeyFolder(join(wt, 'sub'), true);
     assert.equal(realpathSync(a!), realpathSync(repo));
     assert.equal(a, b);
     const storage = mkdtempSync(join(tmpdir(), 'tl-gs-'));

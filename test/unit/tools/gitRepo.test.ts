@@ -24,11 +24,11 @@ describe('the repository, read from its files', () => {
     const r = repo(join(root, 'r'));
     mkdirSync(join(r, 'pkg', 'deep'), { recursive: true });
     assert.equal((await findRepository(join(r, 'pkg', 'deep')))?.top, r);
-    assert.equal(await memoryKeyFolder(join(r, 'pkg')), r);
+    assert.equal(await memoryKeyFolder(join(r, 'pkg'), true), r);
     mkdirSync(join(root, 'plain'));
     symlinkSync(join(root, 'plain'), join(root, 'link'));
     assert.equal(await findRepository(join(root, 'plain')), undefined);
-    assert.equal(await memoryKeyFolder(join(root, 'link')), join(root, 'plain'));
+    assert.equal(await memoryKeyFolder(join(root, 'link'), true), join(root, 'plain'));
   });
 
   it('reads the branch, and a detached HEAD, from HEAD', async () => {
@@ -57,7 +57,7 @@ describe('the repository, read from its files', () => {
     writeFileSync(join(wt, '.git'), `gitdir: ${relative(wt, gitDir)}\n`);
     writeFileSync(join(gitDir, 'gitdir'), `${relative(gitDir, join(wt, '.git'))}\n`);
     assert.equal(readFileSync(join(gitDir, 'commondir'), 'utf8').trim(), '../..');
-    assert.equal(await memoryKeyFolder(wt), main);
+    assert.equal(await memoryKeyFolder(wt, true), main);
     assert.equal(await branchFromFiles((await findRepository(wt))!), 'side');
   });
 
@@ -73,7 +73,7 @@ describe('the repository, read from its files', () => {
     execFileSync('git', ['status', '--short'], { cwd: wt });
     assert.equal(execFileSync('git', ['rev-parse', '--absolute-git-dir'], { cwd: wt, encoding: 'utf8' }).trim(), join(main, '.git', 'worktrees', 'wt'));
     assert.equal((await findRepository(wt))?.gitDir, join(main, '.git', 'worktrees', 'wt'));
-    assert.equal(await memoryKeyFolder(wt), main);
+    assert.equal(await memoryKeyFolder(wt, true), main);
   });
 
   it('a worktree of a bare repository is keyed on the bare repository', async () => {
@@ -81,7 +81,7 @@ describe('the repository, read from its files', () => {
     const src = repo(join(root, 'src'));
     git(root, 'clone', '-q', '--bare', src, 'bare.git');
     git(join(root, 'bare.git'), 'worktree', 'add', '-q', join(root, 'w'), 'main');
-    assert.equal(await memoryKeyFolder(join(root, 'w')), join(root, 'bare.git'));
+    assert.equal(await memoryKeyFolder(join(root, 'w'), true), join(root, 'bare.git'));
   });
 
   it("a submodule is its own folder (its .git file points into the parent's .git/modules, with no way back)", async () => {
@@ -92,6 +92,6 @@ describe('the repository, read from its files', () => {
     const found = await findRepository(join(parent, 'mod'));
     assert.equal(found?.top, join(parent, 'mod'));
     assert.equal(found?.gitDir, undefined, 'not read through');
-    assert.equal(await memoryKeyFolder(join(parent, 'mod')), join(parent, 'mod'));
+    assert.equal(await memoryKeyFolder(join(parent, 'mod'), true), join(parent, 'mod'));
   });
 });
