@@ -71,8 +71,16 @@ function target(i: GrepInput, cwd: string): { root: string; glob: string | undef
   return { root: t.root, glob: t.pattern, anchored: t.anchored };
 }
 
+/**
+ * Matching time one call may spend, all files together. Each pattern's cost per character is
+ * bounded above, but not its product with the folder's size: `a[ab]{900}[cd]` passes the bounds
+ * and cost 75 s over a 10 MB clone, more with a bigger one (pass 70 M1). Past this the call
+ * answers with what it found and says where it stopped.
+ */
+const MATCH_BUDGET_MS = 20_000;
+
 /** `scope` decides which found files may be searched (the permission engine's read rules). */
-export function createGrepTool(scope: SearchScope = ROOT_ONLY): Tool<GrepInput> {
+export function createGrepTool(scope: SearchScope = ROOT_ONLY, budgetMs = MATCH_BUDGET_MS): Tool<GrepInput> {
   return {
     name: 'Grep',
     description: [
@@ -142,8 +150,17 @@ export function createGrepTool(scope: SearchScope = ROOT_ONLY): Tool<GrepInput> 
         const r = await readRegularFile(f.real, GREP_MAX_FILE_BYTES);
         return r.ok ? r.bytes : undefined;
       };
+      const deadline = Date.now() + budgetMs;
+      let done = 0;
+      let outOfTime = false;
+      let partial = false;
       for await (const [f, buf] of readAhead(searched, 16, read)) {
         if (signal.aborted) return INTERRUPTED;
+        if (Date.now() >= deadline) {
+          outOfTime = true;
+          break;
+        }
+        done++;
         if (!buf || hasNulByte(buf)) continue;
         const text = buf.toString('utf8');
         if (literal !== undefined && !text.includes(literal)) continue;
@@ -151,6 +168,11 @@ export function createGrepTool(scope: SearchScope = ROOT_ONLY): Tool<GrepInput> 
         if (lines.at(-1) === '') lines.pop();
         let count = 0;
         for (let n = 0; n < lines.length; n++) {
+          // Checked every 64 lines: a clock read per line would cost more than most matches.
+          if ((n & 63) === 63 && Date.now() >= deadline) {
+            outOfTime = partial = true;
+            break;
+          }
           const line = lines[n]!.endsWith('\r') ? lines[n]!.slice(0, -1) : lines[n]!;
           if (!re.test(line)) continue;
           count++;
@@ -163,7 +185,10 @@ export function createGrepTool(scope: SearchScope = ROOT_ONLY): Tool<GrepInput> 
             results.push(`${f.shown}:${n + 1}:${line.length > MAX_LINE_SHOWN ? `${line.slice(0, MAX_LINE_SHOWN)}… [line cut]` : line}`);
           }
         }
-        if (cut) break;
+        if (cut || outOfTime) {
+          if (outOfTime && count > 0 && mode !== 'content' && results.length < head) results.push(mode === 'count' ? `${f.shown}:${count}+` : f.shown);
+          break;
+        }
         if (count === 0 || mode === 'content') continue;
         if (results.length >= head) {
           cut = true;
@@ -174,6 +199,7 @@ export function createGrepTool(scope: SearchScope = ROOT_ONLY): Tool<GrepInput> 
 
       const notes: string[] = [];
       if (cut) notes.push(`(Stopped at ${head} results; there are more. Narrow the search with path, glob or a more specific pattern, or raise head_limit.)`);
+      if (outOfTime) notes.push(`(Stopped after ${Math.round(budgetMs / 1000)} s of matching, ${done} of ${searched.length} files searched${partial ? ', the last only in part' : ''}. Narrow the search with path or glob, or use a simpler pattern.)`);
       if (hidden) notes.push(`(${hidden} file${hidden === 1 ? '' : 's'} left out: links leading outside the folders Threadline may read, or to no file.)`);
       if (tooBig) notes.push(`(${tooBig} file${tooBig === 1 ? '' : 's'} over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB not searched.)`);
       notes.push(...walkNotes(found));
