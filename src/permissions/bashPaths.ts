@@ -2,13 +2,14 @@
 // globs and braces by bash, cd, the kernel's walk) and each check that judges those files (outside,
 // protected, denied); split, the checks would each need their own copy of that expansion.
 import { isAbsolute } from 'node:path';
-import { KEYWORD_SET, type BashAnalysis } from './bash/analyze';
-import { commandBase, fromEnvironment, OPENS_NO_FILES, runsScriptFile, type SimpleCommand } from './bash/commands';
+import { historyRun, KEYWORD_SET, type BashAnalysis } from './bash/analyze';
+import { commandBase, fromEnvironment, gitVerbIndex, OPENS_NO_FILES, runsScriptFile, type SimpleCommand } from './bash/commands';
 import { placesMoved } from './bash/shellPlaces';
 import { linkRace } from './bash/linkRace';
 import { knowsWrites, pathArgs, type PathArg } from './bash/pathArgs';
 import { writesNamedInside } from './bash/unpacks';
-import { mayFollowLinks, prefixedNames, unnamedWrites, unspelledNames } from './bash/walkLinks';
+import { mayFollowLinks, unnamedWrites } from './bash/walkLinks';
+import { prefixedNames, unspelledNames } from './bash/outputNames';
 import { scriptDanger } from './bash/scriptTools';
 import { configFinding, defaultNamesFinding, recursesHereFinding, servedFinding, walkFinding } from './linkFindings';
 import type { PathFinding, PathScope } from './pathScope';
@@ -17,6 +18,7 @@ import { namesFromFile } from './bash/options';
 import { gitCredentialFiles, gitFolders, gitReadsUserConfig, wholeTreeGit } from './bash/wholeTreeGit';
 import { braceWords } from './bash/braces';
 import { bashGlob, GLOB_CHARS, unescapePattern } from './bash/glob';
+import { globBase, mayMatchName } from '../tools/glob';
 import { optionLikeMatch } from './bash/globOptions';
 import { quotePattern, type Shape } from './bash/words';
 import { isFolderSync } from '../fs/stat';
@@ -119,6 +121,11 @@ function globCandidates(pattern: string, scope: PathScope, folders: readonly str
  */
 const MOVES_FOLDER: ReadonlyMap<string, RegExp> = new Map([
   ['env', /^-[A-Za-z]*C|^--ch/],
+  // find runs -execdir's command in each found file's folder (pass 71 M2); build tools and package
+  // managers told a folder read their other words from there.
+  ['find', /^-(execdir|okdir)$/],
+  ...['make', 'gmake', 'ninja', 'go', 'cargo'].map((n): [string, RegExp] => [n, /^-[A-Za-z]*C|^--directory/]),
+  ...['pnpm', 'poetry', 'uv', 'yarn', 'bun'].map((n): [string, RegExp] => [n, /^-C|^--(dir|directory|cwd)(=|$)/]),
   ['unshare', /^-[A-Za-z]*[wR]|^--(wd|root)/],
   ['nsenter', /^-[A-Za-z]*[wra]|^--(wd|root|all)/],
   ['sudo', /^-[A-Za-z]*[Di]|^--(ch|login)/],
@@ -139,7 +146,8 @@ function movesFolder(name: string, args: readonly (string | undefined)[]): boole
   const moves = MOVES_FOLDER.get(name);
   if (moves === undefined) return false;
   if (moves.source === '.') return name !== 'chroot' || !args.includes('--skip-chdir');
-  return args.some((w) => w === undefined || moves.test(w));
+  // find's `{}` is a word the checks leave computed; its actions are words as written.
+  return args.some((w) => (w === undefined ? name !== 'find' : moves.test(w)));
 }
 
 /** The folders a command may run in: the workspace, and where each literal `cd` goes; undefined once one goes somewhere unknown. */
@@ -151,6 +159,8 @@ export function workingFolders(commands: readonly SimpleCommand[], scope: Pick<P
     const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
     // `env -C src cat ../../x` opens x from src (pass 68 M1): where such a wrapper runs its command is its own.
     if (name !== undefined && movesFolder(name, c.words.slice(1))) return undefined;
+    // git's own -C before its verb: the paths after it are read from there (`git -C src diff --no-index ../../x`).
+    if (name === 'git' && c.words.slice(1, gitVerbIndex(c.words)).some((w) => w === undefined || /^-C/.test(w))) return undefined;
     if (name !== 'cd' && name !== 'pushd' && name !== 'popd') continue;
     if (name === 'popd') return undefined;
     for (const arg of pathArgs(c)) {
@@ -415,6 +425,9 @@ function wordFinding(c: SimpleCommand, folders: readonly string[], scope: PathSc
 export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFinding | undefined {
   if (!scope.deniedBy) return undefined;
   const ask = (why: string): PathFinding => ({ behavior: 'ask', reason: `The command ${why}, so the files it reads are known only when it runs, and your deny rules name files they could be.` });
+  // Stored credentials are read wherever git runs (`git -C . credential fill`): judged before where it runs.
+  const stored = a.commands.flatMap((c) => gitCredentialFiles(c, scope.home)).map((f) => deniedFinding('git credential', f, false, scope) ?? deniedFinding('git credential', f, true, scope));
+  if (stored.some(Boolean)) return stored.find(Boolean);
   const known = workingFolders([...a.commands, ...a.runs], scope);
   // `cd -` goes to the OLDPWD bash inherited, `cd $X` anywhere: relative names are then anyone's.
   if (known === undefined) return ask('changes to a folder known only when it runs (`cd -`, `cd $X`, `popd`, `env -C`)');
@@ -428,8 +441,6 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
   const innerJob = a.runs.some((r) => r.words[0] !== undefined && /^(ba|da|z|k|mk)?sh$/.test(r.words[0]) && r.words.some((w) => w === undefined || /(^|[^&>|])&($|[^&>])/.test(w)));
   if (a.hazards.some((h) => h.startsWith('a background job')) || detached || innerJob) return ask(`leaves a job running in the background${detached ? ` (${detached.words[0]})` : ''}, which may move or make links after later commands are judged`);
   const folders = known;
-  const stored = a.commands.flatMap((c) => gitCredentialFiles(c, scope.home)).map((f) => deniedFinding('git credential', f, false, scope) ?? deniedFinding('git credential', f, true, scope));
-  if (stored.some(Boolean)) return stored.find(Boolean);
   // A folder walked by a program that may follow links: a link in it leading to a denied file or
   // a folder holding one counts as that file (`diff -r sub empty` with `sub/s -> ~/.ssh`).
   const deniedTarget = (real: string) => scope.deniedBy?.(real, false) !== undefined || (isFolderSync(real) && scope.deniedInside?.(real) !== undefined);
@@ -450,6 +461,9 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
   };
   const moved = placesMoved(a);
   if (moved) return ask(moved);
+  // `set -o history -H; : ~/.ssh/id_rsa` then `cat !$`: a word no check read becomes a file (pass 71 M1).
+  const history = [...a.commands, ...a.runs].map((c) => historyRun(c.words)).find((h) => h !== undefined);
+  if (history) return ask(`runs ${history}, by which bash builds words from text no check read`);
   const options = optionLikeMatch([...a.commands, ...a.runs], folders);
   if (options) return { behavior: 'ask', reason: `${options} Your deny rules name files such an option could reach.` };
   // A list of names kept in a file (`tar -T`, `zstd --filelist`, `curl -K`) names files no word shows.
@@ -471,6 +485,20 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFindi
     for (const arg of found) if (('follows' in arg && arg.follows) || mayFollowLinks(c)) walkers.add(arg);
     return found;
   });
+  // A glob bash does not expand as the checks do: in an inner script (`bash -c 'cat ~/.ss*/id_rsa'`,
+  // `sh -c`, whose words reach here without shapes) or after the command changes glob options
+  // (`bash -O dotglob -c …`, pass 71 M4). The folder it starts from is judged as given whole.
+  const unexpanded = [...a.runs.filter((r) => r.words.some((w, i) => w === undefined && r.shapes?.[i] === undefined)).map((r) => r.text), ...(a.globOptions ? [...a.commands, ...a.runs].map((c) => c.text) : [])];
+  for (const piece of new Set(unexpanded.flatMap((t) => t.split(/[\s;&|<>'"`()=]+/)))) {
+    if (!GLOB_CHARS.test(piece)) continue;
+    // dash, and bash without globskipdots, match `..` by `.*`: that word is also read going up.
+    const up = piece.split('/').map((seg) => (GLOB_CHARS.test(seg) && mayMatchName(seg, '..') ? '..' : seg)).join('/');
+    for (const variant of new Set([piece, up])) {
+      const base = GLOB_CHARS.test(variant) ? globBase(variant).base || (variant.startsWith('/') ? '/' : '.') : variant;
+      const found = judge('a glob', base, false, false);
+      if (found) return ask(`has a glob, ${piece.slice(0, 80)}, that bash expands in a way the checks do not follow, under ${base}, which holds files your rules deny`);
+    }
+  }
   for (const arg of args) {
     const expanded = arg.text !== undefined ? [arg.text] : candidates(undefined, arg.shape, scope, a.mentions, folders);
     // Known text the checks cannot name (bytes that are not UTF-8), or a glob too wide to expand:

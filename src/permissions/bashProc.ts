@@ -22,7 +22,7 @@ import { kernelJoin, lexicalJoin, procLocation } from '../fs/paths';
 const ATTACHERS: ReadonlySet<string> = new Set(['gdb', 'gcore', 'lldb', 'strace', 'ltrace', 'perf', 'py-spy', 'rr', 'pstack', 'eu-stack']);
 
 /** How a script spells /proc as a folder, a path inside a `proc` folder, or an environ file. */
-const MENTIONS_PROC = /\/proc(?![\w.-])|(?:^|[^\w.-])proc\/|environ/;
+const MENTIONS_PROC = /\/proc(?![\w.-])|(?:^|[^\w.-])proc\/|environ/i;
 
 /** $PPID is the agent's pid (or its shell's), which `ps e` and /proc both turn into its environment. */
 const NAMES_PARENT = /\bPPID\b/;
@@ -44,13 +44,36 @@ const inProc = (abs: string) => /^\/proc(\/|$)/.test(abs);
 const linkedInProc = (real: string) => inProc(real) && !/^\/proc\/(self|thread-self)(\/|$)/.test(real);
 
 
-/** Whether a glob (absolute) may match `target` or something inside it, segment by segment. */
+/**
+ * Whether a glob (absolute) may match `target` or something inside it, segment by segment, in
+ * either case (nocaseglob, set inside an inner shell where the checks do not see it), and with a
+ * segment that may match `..` taken as going up (`/tmp/.*\/pro[c]` in dash, or bash told
+ * `+O globskipdots`, pass 71 H1, H2).
+ */
 function globReaches(pattern: string, target: string): boolean {
-  const ps = pattern.split('/').filter(Boolean);
-  const ts = target.split('/').filter(Boolean);
+  return upVariants(pattern.split('/').filter(Boolean)).some((ps) => segmentsReach(ps, target.split('/').filter(Boolean)));
+}
+
+/** At most this many segments that may match `..` are tried both ways; past it, any may. */
+const MAX_UP_SEGMENTS = 4;
+
+function upVariants(ps: readonly string[]): string[][] {
+  let variants: string[][] = [[]];
+  let ups = 0;
+  for (const seg of ps) {
+    const up = GLOB_CHARS.test(seg) && mayMatchName(seg, '..');
+    if (up && ++ups > MAX_UP_SEGMENTS) return [['*', '*', '*', '*', '*', '*', '*', '*']];
+    variants = variants.flatMap((v) => (up ? [[...v, seg], v.slice(0, -1)] : [[...v, seg]]));
+  }
+  return variants;
+}
+
+function segmentsReach(ps: readonly string[], ts: readonly string[]): boolean {
   for (let i = 0; i < Math.min(ps.length, ts.length); i++) {
     const seg = ps[i]!;
-    const ok = GLOB_CHARS.test(seg) ? mayMatchName(seg, ts[i]!) : seg === ts[i];
+    const t = ts[i]!;
+    // An extglob group (`@(p)roc`) is taken as matching, as a deny rule's pattern check takes it.
+    const ok = /[?*+@!]\(/.test(seg) || (GLOB_CHARS.test(seg) ? mayMatchName(seg, t) || mayMatchName(seg.toLowerCase(), t.toLowerCase()) || mayMatchName(seg.toUpperCase(), t.toUpperCase()) : seg.toLowerCase() === t.toLowerCase());
     if (!ok) return false;
   }
   return ps.length >= ts.length;
@@ -83,30 +106,37 @@ const MAX_PIECES = 64;
  * piece of the text with a glob or an expansion and a `/` is expanded by bash (an expansion as
  * `*`) in each folder the command may run in; one that reaches /proc makes the command ask.
  */
-function reachesThroughText(script: string, scope: Pick<PathScope, 'cwd' | 'home'>, folders: readonly string[], note: (why: string) => void, folderUnknown: boolean): void {
-  const all = [...new Set(script.split(TEXT_PIECES))];
+function reachesThroughText(script: string, scope: Pick<PathScope, 'cwd' | 'home'>, folders: readonly string[], note: (why: string) => void, folderUnknown: boolean, ownEntries: () => string[]): PathFinding | undefined {
+  // Cut again keeping parentheses, so that an extglob group (`/@(p)roc/…`) stays one word.
+  const all = [...new Set([...script.split(TEXT_PIECES), ...script.split(/[\s;&|<>'"`=]+/).filter((t) => /[?*+@!]\(/.test(t))])];
   // Where a cd went is known only when it runs: any relative glob there may be in /proc.
   const relativeGlob = folderUnknown ? all.find((t) => GLOB_CHARS.test(t) && !t.startsWith('/') && !t.startsWith('~')) : undefined;
-  if (relativeGlob) return note(`has a glob, ${relativeGlob.slice(0, 80)}, in a folder a cd chooses when it runs`);
+  if (relativeGlob) return void note(`has a glob, ${relativeGlob.slice(0, 80)}, in a folder a cd chooses when it runs`);
   const pieces = all.filter((t) => t.includes('/') && (GLOB_CHARS.test(t) || t.includes('$') || /^~[^/]/.test(t)));
-  if (pieces.length > MAX_PIECES) return note(`has more globs and expansions than the checks look through (${pieces.length})`);
+  if (pieces.length > MAX_PIECES) return void note(`has more globs and expansions than the checks look through (${pieces.length})`);
   for (const piece of pieces) {
     // `~user/..`, `~+/..`: a folder bash looks up.
     if (/^~[^/]/.test(piece)) {
-      if (GLOB_CHARS.test(piece) || piece.includes('..') || piece.includes('$')) return note(`has a word, ${piece.slice(0, 80)}, under a folder bash looks up when it runs`);
+      if (GLOB_CHARS.test(piece) || piece.includes('..') || piece.includes('$')) return void note(`has a word, ${piece.slice(0, 80)}, under a folder bash looks up when it runs`);
       continue;
     }
     const pattern = piece.replace(EXPANSION, '*');
     const spelled = homePattern(pattern, scope.home);
     for (const folder of isAbsolute(spelled) ? [scope.cwd] : folders) {
+      // By the pattern, in any case and with `..` (an inner shell's own glob options; its words have no shapes here).
+      const whole = reentered(lexicalJoin(folder, unescapePattern(spelled)));
+      const hit = GLOB_CHARS.test(spelled) ? ownEntries().find((e) => globReaches(whole, e)) : undefined;
+      if (hit) return own(`${piece.slice(0, 80)} (which may match ${hit})`);
+      if (GLOB_CHARS.test(spelled) && globReaches(whole, '/proc')) return void note(`has a word, ${piece.slice(0, 80)}, that may match /proc`);
       const matched = expandGlob(spelled, folder);
       if (matched === undefined) {
-        if (isAbsolute(spelled)) return note(`has a word, ${piece.slice(0, 80)}, too wide to look through, which may reach /proc`);
+        if (isAbsolute(spelled)) return void note(`has a word, ${piece.slice(0, 80)}, too wide to look through, which may reach /proc`);
         continue;
       }
-      if (matched.some((m) => inProc(reentered(m)) || linkedInProc(reentered(procLocation(m))))) return note(`has a word, ${piece.slice(0, 80)}, that bash may expand into /proc`);
+      if (matched.some((m) => inProc(reentered(m)) || linkedInProc(reentered(procLocation(m))))) return void note(`has a word, ${piece.slice(0, 80)}, that bash may expand into /proc`);
     }
   }
+  return undefined;
 }
 
 /** The root spelled as a variable's value or a `for` item (`x=/; find $x`), where no word shows it. */
@@ -238,7 +268,10 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
       note(`computes a path when it runs (${shape.before}$${shape.name}${shape.after})`);
     }
   }
-  if (reaches === undefined) reachesThroughText(script, scope, folders, note, known === undefined);
+  if (reaches === undefined) {
+    const ownHit = reachesThroughText(script, scope, folders, note, known === undefined, () => (entries ??= ownProcessEntries(tree)));
+    if (ownHit) return ownHit;
+  }
   if (reaches === undefined) return undefined;
   return { behavior: 'ask', reason: `The command ${reaches}: the /proc entries of the agent's own process, whose environment holds its API key, may be reached this way.` };
 }

@@ -84,7 +84,7 @@ function globOptionsRun(commands: readonly SimpleCommand[]): string | undefined 
 }
 
 /** Why a command may run one bash's history makes (fc, history expansion turned on, an interactive shell); undefined when it cannot. */
-function historyRun(words: readonly (string | undefined)[]): string | undefined {
+export function historyRun(words: readonly (string | undefined)[]): string | undefined {
   const [first, ...rest] = words;
   const name = first === undefined ? undefined : commandBase(first);
   // `fc -l` only lists; anything else may run a command from the history.

@@ -75,7 +75,14 @@ export class BashChecker {
       depth > MAX_DEPTH || (depth > 0 && performance.now() > deadline)
         ? undefined
         : this.parser.withTree(script, (tree) => analyzeTree(tree.rootNode, script, depth, parse));
-    return parse(command, 0) ?? { unavailable: 'the command could not be parsed in time' };
+    try {
+      return parse(command, 0) ?? { unavailable: 'the command could not be parsed in time' };
+    } catch (err) {
+      // Text nested thousands deep (`$(`×1500) overflows the stack of the parser or the walk over
+      // its tree (pass 71 M3): the command asks, as any command the checks cannot read does.
+      if (err instanceof RangeError) return { unavailable: 'the command is nested too deeply to check' };
+      throw err;
+    }
   }
 
   private pattern(text: string): BashPattern {

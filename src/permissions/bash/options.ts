@@ -99,7 +99,8 @@ const NAMES_FROM_FILE: ReadonlyMap<string, readonly string[]> = new Map([
   // A list of URLs (file:// too, for aria2c), and a startup file that sets any option (wget's output_document).
   ['wget', ['-i', '--input-file', '--config']],
   ['aria2c', ['-i', '--input-file', '--conf-path']],
-  ['tar', ['-T', '--files-from']],
+  // The ignore files in each folder it walks (`.gitignore` a link to `/dev/zero` or to a key, pass 72 H1).
+  ...['tar', 'gtar'].map((n): [string, string[]] => [n, ['-T', '--files-from', '--exclude-vcs-ignores', '--exclude-ignore', '--exclude-ignore-recursive']]),
   ['rsync', ['--files-from', '--include-from', '--exclude-from']],
   ['cpio', ['-E', '--pattern-file']],
   ['zip', ['-@', '--names-stdin']],
@@ -190,6 +191,8 @@ export function namesFromFile(c: SimpleCommand): string | undefined {
 
 /** The option `w` spells by which `program` reads the names of files from another file, if any. */
 function listOption(program: string, w: string): string | undefined {
+  // An exact long name is never read as the start of a longer one (`--exclude-vcs` itself reads no file).
+  if (w === '--exclude-vcs') return undefined;
   return [...(NAMES_FROM_FILE.get(program) ?? []), '--files0-from'].find((o) => spellsOption(w, o));
 }
 

@@ -16,7 +16,9 @@ export function wholeTreeGit(c: SimpleCommand): string | undefined {
   // git's own options take values (`-C .`): the verb is after them (pass 41 G1).
   const at = gitVerbIndex(c.words);
   const verb = c.words[at];
-  const printsContent = c.words.slice(at + 1).some((w) => w === undefined || (verb !== undefined && contentOption(verb, w)));
+  // git expands a pathspec itself (`git add -f '*'`, `':(glob)**'`): such a word names the tree, denied files too.
+  const takesIn = verb === 'add' || verb === 'commit';
+  const printsContent = c.words.slice(at + 1).some((w) => w === undefined || (verb !== undefined && contentOption(verb, w)) || (takesIn && !w.startsWith('-') && /^:|[*?[\\]/.test(w)));
   return verb !== undefined && GIT_NAMES_ONLY.has(verb) && !printsContent ? undefined : `git ${verb ?? ''}`.trim();
 }
 
@@ -28,8 +30,10 @@ export function wholeTreeGit(c: SimpleCommand): string | undefined {
  */
 /** The options of add, commit and log that keep them to names and messages (a value glued with `=` or given next). */
 const NAMES_ONLY_OPTIONS: Readonly<Record<string, RegExp>> = {
-  add: /^(--|-[AuNfvn]+|--(all|update|intent-to-add|force|verbose|dry-run|no-all|ignore-removal|sparse|ignore-errors|refresh)|--chmod=[+-]x)$/,
-  commit: /^(-[aqsn]+|-[aqsn]*m.*|--(message|author|date|fixup|squash|reuse-message|reedit-message|cleanup|trailer)(=.*)?|--(all|quiet|allow-empty|allow-empty-message|amend|no-edit|signoff|no-signoff|no-verify|no-gpg-sign|reset-author|only|include|no-post-rewrite|status|no-status))$/,
+  // Not -A, -u or commit's -a: they take in every file of the tree, denied ones too, which a push
+  // then sends (pass 73 C1); `git add .` is judged by its word, these by the folder.
+  add: /^(--|-[Nfvn]+|--(intent-to-add|force|verbose|dry-run|no-all|ignore-removal|sparse|ignore-errors|refresh)|--chmod=[+-]x)$/,
+  commit: /^(-[qsn]+|-[qsn]*m.*|--(message|author|date|fixup|squash|reuse-message|reedit-message|cleanup|trailer)(=.*)?|--(quiet|allow-empty|allow-empty-message|amend|no-edit|signoff|no-signoff|no-verify|no-gpg-sign|reset-author|only|include|no-post-rewrite|status|no-status))$/,
   log: /^(-\d+|-n\d*|--(oneline|graph|all|branches|tags|remotes|reverse|abbrev-commit|no-merges|merges|first-parent|decorate|no-decorate|name-only|name-status|no-walk|left-right|source|relative-date|no-color|date-order|topo-order|author-date-order|full-history|simplify-merges|ancestry-path|boundary|walk-reflogs)|--(max-count|skip|author|committer|since|until|after|before|date|format|pretty|grep|decorate|color|abbrev|branches|tags|remotes|glob|exclude)=.*|-[ig])$/,
 };
 
@@ -74,6 +78,11 @@ export function gitReadsUserConfig(c: SimpleCommand): string | undefined {
   const verb = c.words[at];
   const args = c.words.slice(at + 1);
   if (verb === 'var') return args.some((w) => w === undefined || w === '-l') ? 'git var -l prints the settings of your own git config files, outside the workspace' : undefined;
+  // A remote's URL as your own `url.<base>.insteadOf` rewrites it, a token in it too (pass 73 H1).
+  const urls = verb === 'remote' ? args.some((w) => w === undefined || /^(-v|--verbose|get-url|show)$/.test(w)) : verb === 'ls-remote' && args.some((w) => w === undefined || spellsOption(w, '--get-url'));
+  if (urls) return `git ${verb} prints remote URLs as your own git config rewrites them (url.*.insteadOf), which may hold a token`;
+  // Your aliases, by `help -a` or by name (pass 73 L1).
+  if (verb === 'help' && args.length > 0) return 'git help prints your own aliases from your git config files';
   if (verb !== 'config') return undefined;
   if (args.some((w) => w === undefined)) return 'git config is given a word computed when it runs, and may print the settings of your own git config files';
   const own = args.some((w) => CONFIG_OWN_SCOPE.test(w!)) && !args.some((w) => spellsOption(w!, '--includes'));
