@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createGrepTool } from '../../src/tools/builtin/grep';
 import { memoryKeyFolder } from '../../src/tools/gitRepo';
-import { bashEngine, loadedChecker, runBash } from './support';
+import { bashEngine, loadedChecker, runBash, workspaceWithHome } from './support';
 
 const tmp = (p: string) => realpathSync(mkdtempSync(join(tmpdir(), p)));
 const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-C', cwd, '-c', 'user.name=x', '-c', 'user.email=x@x', ...args], { env: { PATH: process.env.PATH, HOME: cwd } });
@@ -56,12 +56,7 @@ describe('pass 68', () => {
   });
 
   it('H3: csplit with a suffix format asks; split and csplit with a prefix ask under deny rules', async () => {
-    const root = tmp('tl-68h3-');
-    const ws = join(root, 'ws');
-    const home = join(root, 'home');
-    mkdirSync(join(ws, 'src'), { recursive: true });
-    mkdirSync(home);
-    writeFileSync(join(home, '.bashrc'), 'mine\n');
+    const { ws, home } = workspaceWithHome('tl-68h3-');
     const checker = await loadedChecker();
     const rule = bashEngine(ws, { allow: ['Bash(csplit:*)', 'Edit(src/**)'] }, checker, { home });
     for (const command of ["csplit -f src -b '/../.git/config%.0d' src/cfg 3", "csplit -f src --suffix-format='/../.claude/settings.json%.0d' src/cfg 3"]) assert.equal(rule.decide(command).behavior, 'ask', command);
@@ -72,11 +67,7 @@ describe('pass 68', () => {
   });
 
   it('M1: a wrapper that moves the working folder makes the names after it unknown', async () => {
-    const root = tmp('tl-68m1-');
-    const ws = join(root, 'ws');
-    const home = join(root, 'home');
-    mkdirSync(join(ws, 'src'), { recursive: true });
-    mkdirSync(join(home, '.ssh'), { recursive: true });
+    const { ws, home } = workspaceWithHome('tl-68m1-');
     const eng = bashEngine(ws, { allow: ['Bash'], deny: ['Read(~/.ssh/**)', 'Edit(~/.bashrc)'] }, await loadedChecker(), { home });
     for (const command of ['env -C src cat ../../home/.ssh/id_rsa', 'echo x | env --chdir=src tee -a ../../home/.bashrc', 'env -iC src cat x', 'unshare -w src cat ../x', 'nsenter --wd=src cat x', 'sudo -D src cat x']) {
       assert.equal(eng.decide(command).behavior, 'ask', command);

@@ -13,18 +13,13 @@ import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { mkdirSync } from 'node:fs';
-import { bashEngine, loadedChecker } from './support';
+import { bashEngine, loadedChecker, workspaceWithHome } from './support';
 
 const tmp = (p: string) => realpathSync(mkdtempSync(join(tmpdir(), p)));
 
 describe('pass 71', () => {
   it('M1, M2: history expansion and commands that move the folder ask under file deny rules alone', async () => {
-    const root = tmp('tl-71-');
-    const ws = join(root, 'ws');
-    const home = join(root, 'home');
-    mkdirSync(join(ws, 'src'), { recursive: true });
-    mkdirSync(join(home, '.ssh'), { recursive: true });
+    const { ws, home } = workspaceWithHome('tl-71-');
     const eng = bashEngine(ws, { allow: ['Bash'], deny: ['Read(~/.ssh/**)', 'Edit(~/.bashrc)'] }, await loadedChecker(), { home });
     for (const command of ['set -o history -H\n: ~/.ssh/id_rsa\ncat !$', 'set -H\n: ~/.bashrc\ntee -a !$ < src/x', 'find src/a.txt -execdir cat ../../home/.ssh/id_rsa {} \\;', 'git -C src --no-pager diff --no-index ../../home/.ssh/id_rsa a.txt', 'make -C src -f ../../home/.ssh/id_rsa']) {
       assert.equal(eng.decide(command).behavior, 'ask', command);
@@ -44,12 +39,7 @@ describe('pass 71: globs an inner shell expands its own way, and deep nesting', 
   });
 
   it('M4: an inner shell\'s globs meet Read deny rules by the folder they start from, `..` included', async () => {
-    const root = tmp('tl-71m4-');
-    const ws = join(root, 'ws');
-    const home = join(root, 'home');
-    mkdirSync(join(ws, 'src'), { recursive: true });
-    mkdirSync(join(home, '.ssh'), { recursive: true });
-    writeFileSync(join(home, '.ssh', 'id_rsa'), 'KEY\n');
+    const { ws, home } = workspaceWithHome('tl-71m4-');
     const eng = bashEngine(ws, { allow: ['Bash'], deny: ['Read(~/.ssh/**)'] }, await loadedChecker(), { home });
     for (const command of ["bash -O dotglob -c 'cat ~/*/id_rsa'", "bash -c 'shopt -s dotglob; cat ~/*/id_rsa'", "bash -O nocaseglob -c 'cat ~/.SS[H]/id_rsa'", "bash -c 'cat ~/.ss*/id_rsa'", "sh -c 'cat .*/home/.ssh/id_rs[a]'", "dash -c 'cat ./.*/home/.ssh/id_rsa'"]) {
       assert.equal(eng.decide(command).behavior, 'ask', command);

@@ -1,6 +1,6 @@
 // Helpers for the adversarial findings: real tools, real permissions, real bash, real files.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BashChecker } from '../../src/permissions/bash/checker';
@@ -13,6 +13,18 @@ export const bashTool = createTools().find((t) => t.name === 'Bash') as Tool;
 
 export function tempDir(tag: string): string {
   return mkdtempSync(join(tmpdir(), `tl-adv-${tag}-`));
+}
+
+/** A workspace with `src/` beside a home holding a key (`.ssh/id_rsa`) and a `.bashrc`: what deny rules guard. */
+export function workspaceWithHome(tag: string): { root: string; ws: string; home: string } {
+  const root = realpathSync(tempDir(tag));
+  const ws = join(root, 'ws');
+  const home = join(root, 'home');
+  mkdirSync(join(ws, 'src'), { recursive: true });
+  mkdirSync(join(home, '.ssh'), { recursive: true });
+  writeFileSync(join(home, '.ssh', 'id_rsa'), 'KEY\n');
+  writeFileSync(join(home, '.bashrc'), 'mine\n');
+  return { root, ws, home };
 }
 
 /** The permission engine as the agent builds it, with its own shell parser; the CLI's, in a trusted folder unless told. */
