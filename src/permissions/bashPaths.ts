@@ -15,7 +15,7 @@ import { configFinding, defaultNamesFinding, recursesHereFinding, servedFinding,
 import type { PathFinding, PathScope } from './pathScope';
 import { runsFedText } from './bash/optionModels';
 import { namesFromFile } from './bash/options';
-import { gitCredentialFiles, gitFolders, gitReadsUserConfig, wholeTreeGit } from './bash/wholeTreeGit';
+import { gitCredentialFiles, gitFolders, gitForeignRepository, gitReadsUserConfig, wholeTreeGit } from './bash/wholeTreeGit';
 import { braceWords } from './bash/braces';
 import { bashGlob, GLOB_CHARS, unescapePattern } from './bash/glob';
 import { globBase, mayMatchName } from '../tools/glob';
@@ -289,7 +289,7 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
  * `Bash` with file deny rules.
  */
 function treeFinding(c: SimpleCommand, folders: readonly string[], scope: PathScope, known: boolean): PathFinding | undefined {
-  const userConfig = gitReadsUserConfig(c);
+  const userConfig = gitReadsUserConfig(c) ?? gitForeignRepository(c);
   if (userConfig) return { behavior: 'ask', reason: `${userConfig}.` };
   const tree = wholeTreeGit(c);
   for (const folder of tree ? folders : []) {

@@ -1,7 +1,7 @@
 import { isAbsolute } from 'node:path';
 import { mayMatchName } from '../tools/glob';
 import type { BashAnalysis } from './bash/analyze';
-import { commandBase, OPENS_NO_FILES } from './bash/commands';
+import { commandBase, fromEnvironment, OPENS_NO_FILES } from './bash/commands';
 import { pathArgs } from './bash/pathArgs';
 import { braceWords } from './bash/braces';
 import { GLOB_CHARS, unescapePattern } from './bash/glob';
@@ -106,7 +106,7 @@ const MAX_PIECES = 64;
  * piece of the text with a glob or an expansion and a `/` is expanded by bash (an expansion as
  * `*`) in each folder the command may run in; one that reaches /proc makes the command ask.
  */
-function reachesThroughText(script: string, scope: Pick<PathScope, 'cwd' | 'home'>, folders: readonly string[], note: (why: string) => void, folderUnknown: boolean, ownEntries: () => string[]): PathFinding | undefined {
+function reachesThroughText(a: BashAnalysis, script: string, scope: Pick<PathScope, 'cwd' | 'home'>, folders: readonly string[], note: (why: string) => void, folderUnknown: boolean, ownEntries: () => string[]): PathFinding | undefined {
   // Cut again keeping parentheses, so that an extglob group (`/@(p)roc/…`) stays one word.
   const all = [...new Set([...script.split(TEXT_PIECES), ...script.split(/[\s;&|<>'"`=]+/).filter((t) => /[?*+@!]\(/.test(t))])];
   // Where a cd went is known only when it runs: any relative glob there may be in /proc.
@@ -119,6 +119,15 @@ function reachesThroughText(script: string, scope: Pick<PathScope, 'cwd' | 'home
     if (/^~[^/]/.test(piece)) {
       if (GLOB_CHARS.test(piece) || piece.includes('..') || piece.includes('$')) return void note(`has a word, ${piece.slice(0, 80)}, under a folder bash looks up when it runs`);
       continue;
+    }
+    // A piece that starts with an expansion may start anywhere, / included (`${s}c/$p/${e}on`, pass 74 H1).
+    const lead = /^["']?(\$\{?([A-Za-z_]\w*)|\$\(|`)/.exec(piece);
+    if (lead && !(lead[2] !== undefined && valuesOf(lead[2], a, scope) !== undefined)) return void note(`has a word, ${piece.slice(0, 80)}, that starts with a value computed when it runs, which may lead to /proc`);
+    if (lead?.[2] !== undefined) {
+      for (const v of valuesOf(lead[2], a, scope)!) {
+        const whole = reentered(lexicalJoin(scope.cwd, (tilde(v, scope.home) ?? v) + piece.replace(/^["']?\$\{?[A-Za-z_]\w*\}?/, '').replace(EXPANSION, '*')));
+        if (globReaches(whole, '/proc')) return void note(`has a word, ${piece.slice(0, 80)}, that may lead to /proc`);
+      }
     }
     const pattern = piece.replace(EXPANSION, '*');
     const spelled = homePattern(pattern, scope.home);
@@ -133,7 +142,7 @@ function reachesThroughText(script: string, scope: Pick<PathScope, 'cwd' | 'home
         if (isAbsolute(spelled)) return void note(`has a word, ${piece.slice(0, 80)}, too wide to look through, which may reach /proc`);
         continue;
       }
-      if (matched.some((m) => inProc(reentered(m)) || linkedInProc(reentered(procLocation(m))))) return void note(`has a word, ${piece.slice(0, 80)}, that bash may expand into /proc`);
+      if (matched.some((m) => inProc(reentered(m)) || reentered(m) === '/' || linkedInProc(reentered(procLocation(m))))) return void note(`has a word, ${piece.slice(0, 80)}, that bash may expand into /proc`);
     }
   }
   return undefined;
@@ -170,6 +179,36 @@ function rootWalks(a: BashAnalysis, script: string, scope: Pick<PathScope, 'cwd'
 
 const own = (path: string): PathFinding => ({ behavior: 'deny', reason: ownProcessRefusal(path), path });
 
+/** The values a variable may hold: the user's own for HOME and the like, else those the script assigns as written; undefined when any is computed or unknown. */
+function valuesOf(name: string, a: BashAnalysis, scope: Pick<PathScope, 'home'>): string[] | undefined {
+  if (fromEnvironment(name, a.mentions)) return name === 'HOME' ? [scope.home] : undefined;
+  const values = a.assigned.filter((v) => v.name === name).map((v) => v.value);
+  // A name set by read, mapfile, printf -v or $(…) has no value as written here.
+  return values.length > 0 && values.every((v) => !/[$`]/.test(v)) && !a.mentions.has(`read`) ? values : undefined;
+}
+
+/**
+ * A cd, pushd or popd whose folder the script computes (`cd $(dirname /tmp)`, `cd $X`, `cd -`),
+ * with a program after it that may open a relative name, or walk where it runs (`grep -r x`).
+ */
+function cdsUnknown(a: BashAnalysis, scope: Pick<PathScope, 'cwd' | 'home'>): boolean {
+  const all = [...a.commands, ...a.runs];
+  const at = all.findIndex((c) => {
+    const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
+    if (name === 'popd') return true;
+    if (name !== 'cd' && name !== 'pushd') return false;
+    return workingFolders([c], scope) === undefined;
+  });
+  if (at < 0) return false;
+  return all.slice(at + 1).some((c) => {
+    const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
+    if (name === undefined) return true;
+    if (OPENS_NO_FILES.has(name) || ['cd', 'pushd', 'popd'].includes(name)) return false;
+    const args = pathArgs(c);
+    return args.length === 0 || args.some((p) => p.text === undefined || !isAbsolute(tilde(p.text, scope.home) ?? p.text));
+  });
+}
+
 /**
  * The agent's own /proc entries, or /proc at all, in a Bash command: deny for the first, ask for
  * the second; undefined when the command does not refer to /proc.
@@ -181,6 +220,8 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
   let reaches: string | undefined;
   const note = (why: string) => (reaches ??= why);
   if (MENTIONS_PROC.test(script)) note('names /proc or an environ file');
+  // A path built from a command's output (`/$(echo proc)/1/status`, pass 74 H1) is known only when it runs.
+  else if (/\/\$\(|\/`|\$\([^()]*\)\/|`[^`]*`\//.test(script)) note('builds a path from the output of a command, known only when it runs');
   // The words below are the grammar's; where bash may read the text otherwise, they prove nothing.
   else if (a.misread.length > 0) note(`is read differently by bash and by the checks (${a.misread[0]})`);
   else if (NAMES_PARENT.test(script)) note("names $PPID, the agent's process");
@@ -200,6 +241,20 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
     return real;
   };
   rootWalks(a, script, scope, folders, where, note);
+  // A value the script keeps (`r=/tmp/..`, `s=/pro`) that is the root or in /proc, by where the kernel's walk puts it (pass 74 H2).
+  const judgeSpelled = (text: string) => {
+    const spelled = tilde(text, scope.home) ?? text;
+    const pattern = GLOB_CHARS.test(spelled) ? spelled : undefined;
+    for (const folder of isAbsolute(spelled) ? [scope.cwd] : folders) {
+      const abs = reentered(lexicalJoin(folder, spelled));
+      if (abs === '/') note(`keeps ${text.slice(0, 80)}, the root folder, which holds /proc`);
+      else if (pattern ? globReaches(abs, '/proc') : inProc(abs) || inProc(reentered(where(kernelJoin(folder, spelled))))) note(`keeps ${text.slice(0, 80)}, which may lead into /proc`);
+      else if (!pattern && where(kernelJoin(folder, spelled)) === '/') note(`keeps ${text.slice(0, 80)}, the root folder, which holds /proc`);
+    }
+  };
+  for (const { value } of a.assigned) if (value.startsWith('/') || value.startsWith('~') || value.includes('..')) judgeSpelled(value);
+  // After a cd to a folder known only when it runs (`cd $(dirname /tmp)`), every relative name may be in /proc.
+  if (cdsUnknown(a, scope)) note('changes to a folder known only when it runs, which may be the root or /proc');
   for (const { text, shape } of everyWord(a)) {
     if (text !== undefined) {
       if (MENTIONS_PROC.test(text)) note(`names ${text.slice(0, 80)}`);
@@ -250,6 +305,8 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
           }
           for (const m of matched) {
             const written = reentered(m);
+            // `/tm?/..` is the root again, which holds /proc (pass 74 H2).
+            if (written === '/' || where(m) === '/') note(`has a glob, ${shape.text}, that matches the root folder, which holds /proc`);
             if (inProc(written)) {
               if (isOwnProcessPath(written, 'command', tree)) return own(`${shape.text} (which matches ${written})`);
               note(`has a glob, ${shape.text}, that matches ${written}`);
@@ -267,9 +324,16 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
     if (shape?.kind === 'variable' && (MENTIONS_PROC.test(`${shape.before}/${shape.after}`) || /(^|\/)proc$/.test(shape.before) || shape.name === 'PPID')) {
       note(`computes a path when it runs (${shape.before}$${shape.name}${shape.after})`);
     }
+    // A path that starts with a value the script computes (`${s}c/$p/environ` after `s=/pro`, pass 74 H1):
+    // by the values it assigns as written, else known only when it runs.
+    if (shape?.kind === 'variable' && shape.before === '' && shape.after.includes('/')) {
+      const values = valuesOf(shape.name, a, scope);
+      if (values === undefined) note(`has a path that starts with $${shape.name}, a value computed when it runs, which may lead to /proc`);
+      for (const v of values ?? []) judgeSpelled(`${v}${shape.after}`);
+    }
   }
   if (reaches === undefined) {
-    const ownHit = reachesThroughText(script, scope, folders, note, known === undefined, () => (entries ??= ownProcessEntries(tree)));
+    const ownHit = reachesThroughText(a, script, scope, folders, note, known === undefined, () => (entries ??= ownProcessEntries(tree)));
     if (ownHit) return ownHit;
   }
   if (reaches === undefined) return undefined;

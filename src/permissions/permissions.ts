@@ -302,7 +302,9 @@ export class Permissions implements PermissionEngine, SearchScope {
           if (under(folder, base) !== undefined) {
             if (!only || write) return r.source;
             reaching.push(r);
-          } else if (under(base, folder) !== undefined && anyDepth(pattern)) reaching.push(r);
+            // Such a rule matches below any folder, as Read and `cat` judge it: an added folder or any
+            // other (`grep -r x DIR`, `rm -r DIR`, pass 76 C1, M1); the look below tells whether one is there.
+          } else if (anyDepth(pattern)) reaching.push(r);
         }
         // A write may bring the name in; a read reaches only what is there, looked for within a
         // bound, once for all the rules (200 of a clone's own, each walking, held a grep 333 s: pass 48 F2).

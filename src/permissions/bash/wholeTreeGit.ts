@@ -94,6 +94,42 @@ export function gitReadsUserConfig(c: SimpleCommand): string | undefined {
   return writes ? undefined : 'git config prints the settings of your own git config files (~/.gitconfig and the files it includes), outside the workspace';
 }
 
+/** Options of fetch, pull and push that take the next word as their value. */
+const TRANSFER_VALUES = /^(-o|--(depth|deepen|shallow-since|shallow-exclude|server-option|push-option|refmap|recurse-submodules-default|upload-pack|receive-pack|exec|jobs|negotiation-tip|filter|strategy|strategy-option|signed|force-with-lease))$/;
+
+/**
+ * Why `c` fetches from or pushes to a repository it names by URL or path, not a remote your config
+ * names: a pull or a fetch then checkout brings the model's chosen commit into the tree (a
+ * `.claude/settings.json` included, pass 75 C1), and a push sends every committed file, denied
+ * ones too, where the model chose (pass 75 H1). Undefined for a remote's name.
+ */
+export function gitForeignRepository(c: SimpleCommand): string | undefined {
+  if (c.words[0] === undefined || commandBase(c.words[0]) !== 'git') return undefined;
+  const at = gitVerbIndex(c.words);
+  const verb = c.words[at];
+  if (verb !== 'fetch' && verb !== 'pull' && verb !== 'push') return undefined;
+  const args = c.words.slice(at + 1);
+  const named = (w: string | undefined) => w === undefined || /[:/\\~]|^\./.test(w);
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i];
+    if (w === undefined) return `git ${verb} is given a word computed when it runs, which may be a repository's URL`;
+    if (w === '--') return named(args[i + 1]) && args[i + 1] !== undefined ? foreign(verb, args[i + 1]!) : undefined;
+    if (w.startsWith('--repo')) return foreign(verb, w.includes('=') ? w.slice(w.indexOf('=') + 1) : (args[i + 1] ?? ''));
+    if (w.startsWith('-')) {
+      if (TRANSFER_VALUES.test(w)) i++;
+      continue;
+    }
+    // The first operand is the repository; the rest are refspecs.
+    return named(w) ? foreign(verb, w) : undefined;
+  }
+  return undefined;
+}
+
+const foreign = (verb: string, where: string) =>
+  verb === 'push'
+    ? `git push sends the repository's history, every committed file in it, to ${where}, a repository the command names rather than a remote your config names`
+    : `git ${verb} brings commits from ${where}, a repository the command names rather than a remote your config names, whose files (.claude/ settings too) a checkout or merge writes`;
+
 /** git verbs that rewrite files of the work tree their words need not name (`git checkout .`, `git reset --hard`, `git stash`). */
 const GIT_TREE_WRITERS: ReadonlySet<string> = new Set([
   'checkout', 'switch', 'restore', 'reset', 'stash', 'clean', 'rm', 'mv', 'merge', 'rebase', 'pull', 'cherry-pick', 'revert', 'am', 'apply',

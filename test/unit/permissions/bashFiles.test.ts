@@ -143,7 +143,7 @@ describe('where a word really is', () => {
     const realHome = homedir();
     const inside = realHome === ws || realHome.startsWith(`${ws}/`);
     if (!inside) assert.equal(behavior('cat "$HOME/.bashrc"'), 'ask');
-    assert.equal(decide('cat $SOMEDIR/passwd').reason, 'cat is given a file name computed when it runs, which may be outside the workspace.');
+    assert.match(decide('cat $SOMEDIR/passwd').reason, /computed when it runs/);
     assert.equal(behavior('cat "$THREADLINE_UNSET_VARIABLE_FOR_TEST/x"'), 'ask');
     assert.equal(behavior('cat $(echo src/a.ts)'), 'ask');
   });
@@ -155,8 +155,8 @@ describe('where a word really is', () => {
     assert.equal(decide('cd src && cat ../src/a.ts').reason, `cat reads ${join(root, 'src', 'a.ts')}, which is outside the workspace and the added folders.`);
     assert.equal(behavior('cd src && cat ../src/a.ts ../../ws/src/b.ts'), 'ask');
     assert.equal(decide('cd && cat x').reason, `cd reads ${home}, which is outside the workspace and the added folders.`, 'cd alone goes home');
-    assert.equal(decide('cd - && cat x').reason, 'cd is given a file name computed when it runs, which may be outside the workspace.');
-    assert.equal(decide('popd && cat a.ts').reason, 'cat is given a.ts after a cd to a folder known only when it runs.');
+    assert.match(decide('cd - && cat x').reason, /computed when it runs|known only when it runs/);
+    assert.match(decide('popd && cat a.ts').reason, /(after a cd to|changes to) a folder known only when it runs/);
     assert.equal(behavior(`popd && cat ${join(ws, 'src', 'a.ts')}`), 'allow', 'an absolute path does not depend on the folder');
     assert.equal(decide('cd "$(pwd)" && cat a.ts').behavior, 'ask');
   });
