@@ -1,13 +1,13 @@
 import { isAbsolute } from 'node:path';
-import { mayMatchName } from '../tools/glob';
 import type { BashAnalysis } from './bash/analyze';
-import { commandBase, fromEnvironment, OPENS_NO_FILES } from './bash/commands';
+import { commandBase, OPENS_NO_FILES } from './bash/commands';
 import { pathArgs } from './bash/pathArgs';
 import { braceWords } from './bash/braces';
 import { GLOB_CHARS, unescapePattern } from './bash/glob';
 import type { Shape } from './bash/words';
 import { expandGlob, homePattern, tilde, workingFolders, type PathFinding, type PathScope } from './bashPaths';
 import { isOwnProcessPath, ownProcessEntries, ownProcessRefusal, ownProcessTree } from '../fs/ownProcess';
+import { cdsUnknown, globReaches, valuesOf } from './procReach';
 import { kernelJoin, lexicalJoin, procLocation } from '../fs/paths';
 
 // No Bash command, whatever rule allowed it (Bash as a whole included), reaches the /proc entries
@@ -43,41 +43,6 @@ const inProc = (abs: string) => /^\/proc(\/|$)/.test(abs);
 /** Where a link leads into /proc, other than the opening process's own entries (`/etc/mtab -> /proc/self/mounts`). */
 const linkedInProc = (real: string) => inProc(real) && !/^\/proc\/(self|thread-self)(\/|$)/.test(real);
 
-
-/**
- * Whether a glob (absolute) may match `target` or something inside it, segment by segment, in
- * either case (nocaseglob, set inside an inner shell where the checks do not see it), and with a
- * segment that may match `..` taken as going up (`/tmp/.*\/pro[c]` in dash, or bash told
- * `+O globskipdots`, pass 71 H1, H2).
- */
-function globReaches(pattern: string, target: string): boolean {
-  return upVariants(pattern.split('/').filter(Boolean)).some((ps) => segmentsReach(ps, target.split('/').filter(Boolean)));
-}
-
-/** At most this many segments that may match `..` are tried both ways; past it, any may. */
-const MAX_UP_SEGMENTS = 4;
-
-function upVariants(ps: readonly string[]): string[][] {
-  let variants: string[][] = [[]];
-  let ups = 0;
-  for (const seg of ps) {
-    const up = GLOB_CHARS.test(seg) && mayMatchName(seg, '..');
-    if (up && ++ups > MAX_UP_SEGMENTS) return [['*', '*', '*', '*', '*', '*', '*', '*']];
-    variants = variants.flatMap((v) => (up ? [[...v, seg], v.slice(0, -1)] : [[...v, seg]]));
-  }
-  return variants;
-}
-
-function segmentsReach(ps: readonly string[], ts: readonly string[]): boolean {
-  for (let i = 0; i < Math.min(ps.length, ts.length); i++) {
-    const seg = ps[i]!;
-    const t = ts[i]!;
-    // An extglob group (`@(p)roc`) is taken as matching, as a deny rule's pattern check takes it.
-    const ok = /[?*+@!]\(/.test(seg) || (GLOB_CHARS.test(seg) ? mayMatchName(seg, t) || mayMatchName(seg.toLowerCase(), t.toLowerCase()) || mayMatchName(seg.toUpperCase(), t.toUpperCase()) : seg.toLowerCase() === t.toLowerCase());
-    if (!ok) return false;
-  }
-  return ps.length >= ts.length;
-}
 
 interface Word {
   text: string | undefined;
@@ -178,36 +143,6 @@ function rootWalks(a: BashAnalysis, script: string, scope: Pick<PathScope, 'cwd'
 }
 
 const own = (path: string): PathFinding => ({ behavior: 'deny', reason: ownProcessRefusal(path), path });
-
-/** The values a variable may hold: the user's own for HOME and the like, else those the script assigns as written; undefined when any is computed or unknown. */
-function valuesOf(name: string, a: BashAnalysis, scope: Pick<PathScope, 'home'>): string[] | undefined {
-  if (fromEnvironment(name, a.mentions)) return name === 'HOME' ? [scope.home] : undefined;
-  const values = a.assigned.filter((v) => v.name === name).map((v) => v.value);
-  // A name set by read, mapfile, printf -v or $(…) has no value as written here.
-  return values.length > 0 && values.every((v) => !/[$`]/.test(v)) && !a.mentions.has(`read`) ? values : undefined;
-}
-
-/**
- * A cd, pushd or popd whose folder the script computes (`cd $(dirname /tmp)`, `cd $X`, `cd -`),
- * with a program after it that may open a relative name, or walk where it runs (`grep -r x`).
- */
-function cdsUnknown(a: BashAnalysis, scope: Pick<PathScope, 'cwd' | 'home'>): boolean {
-  const all = [...a.commands, ...a.runs];
-  const at = all.findIndex((c) => {
-    const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
-    if (name === 'popd') return true;
-    if (name !== 'cd' && name !== 'pushd') return false;
-    return workingFolders([c], scope) === undefined;
-  });
-  if (at < 0) return false;
-  return all.slice(at + 1).some((c) => {
-    const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
-    if (name === undefined) return true;
-    if (OPENS_NO_FILES.has(name) || ['cd', 'pushd', 'popd'].includes(name)) return false;
-    const args = pathArgs(c);
-    return args.length === 0 || args.some((p) => p.text === undefined || !isAbsolute(tilde(p.text, scope.home) ?? p.text));
-  });
-}
 
 /**
  * The agent's own /proc entries, or /proc at all, in a Bash command: deny for the first, ask for
