@@ -19,6 +19,7 @@ import { gitCredentialFiles, gitFolders, gitForeignRepository, gitReadsUserConfi
 import { braceWords } from './bash/braces';
 import { bashGlob, GLOB_CHARS, unescapePattern } from './bash/glob';
 import { globBase, mayMatchName } from '../tools/glob';
+import { ALTERS_VALUES, repeatsCd } from './bash/builtValues';
 import { optionLikeMatch } from './bash/globOptions';
 import { quotePattern, type Shape } from './bash/words';
 import { isFolderSync } from '../fs/stat';
@@ -422,9 +423,12 @@ function wordFinding(c: SimpleCommand, folders: readonly string[], scope: PathSc
  * for a write) is denied to every word that names it, as far as the words can be read
  * (`cat ~/.ssh/id_rsa` under `Bash`). A word computed when it runs is not judged here.
  */
-export function deniedFilesFinding(a: BashAnalysis, scope: PathScope): PathFinding | undefined {
+export function deniedFilesFinding(a: BashAnalysis, scope: PathScope, script = ''): PathFinding | undefined {
   if (!scope.deniedBy) return undefined;
   const ask = (why: string): PathFinding => ({ behavior: 'ask', reason: `The command ${why}, so the files it reads are known only when it runs, and your deny rules name files they could be.` });
+  // Values are judged as written: one appended to (`s=~/.ss; s+=h`) or reached by name (`${!p}`) is not (pass 77 M1).
+  if (/(^|[^\w])[A-Za-z_]\w*(\[[^\]]*\])?\+=/.test(script) || ALTERS_VALUES.test(script)) return ask('builds a value by appending to it or by indirection');
+  if (repeatsCd(a, script)) return ask('repeats a cd in a loop, a function or a sourced file');
   // Stored credentials are read wherever git runs (`git -C . credential fill`): judged before where it runs.
   const stored = a.commands.flatMap((c) => gitCredentialFiles(c, scope.home)).map((f) => deniedFinding('git credential', f, false, scope) ?? deniedFinding('git credential', f, true, scope));
   if (stored.some(Boolean)) return stored.find(Boolean);

@@ -7,7 +7,9 @@ import { GLOB_CHARS, unescapePattern } from './bash/glob';
 import type { Shape } from './bash/words';
 import { expandGlob, homePattern, tilde, workingFolders, type PathFinding, type PathScope } from './bashPaths';
 import { isOwnProcessPath, ownProcessEntries, ownProcessRefusal, ownProcessTree } from '../fs/ownProcess';
-import { cdsUnknown, globReaches, valuesOf } from './procReach';
+import { cdsUnknown, computedFolder, globReaches, valuesOf } from './procReach';
+import { repeatsCd } from './bash/builtValues';
+import { placesMoved } from './bash/shellPlaces';
 import { kernelJoin, lexicalJoin, procLocation } from '../fs/paths';
 
 // No Bash command, whatever rule allowed it (Bash as a whole included), reaches the /proc entries
@@ -86,10 +88,11 @@ function reachesThroughText(a: BashAnalysis, script: string, scope: Pick<PathSco
       continue;
     }
     // A piece that starts with an expansion may start anywhere, / included (`${s}c/$p/${e}on`, pass 74 H1).
-    const lead = /^["']?(\$\{?([A-Za-z_]\w*)|\$\(|`)/.exec(piece);
-    if (lead && !(lead[2] !== undefined && valuesOf(lead[2], a, scope) !== undefined)) return void note(`has a word, ${piece.slice(0, 80)}, that starts with a value computed when it runs, which may lead to /proc`);
+    const lead = /^["']?(\$([A-Za-z_]\w*)|\$\{([A-Za-z_]\w*)\}|\$|`)/.exec(piece);
+    if (lead && lead[2] === undefined && lead[3] !== undefined) lead[2] = lead[3];
+    if (lead && !(lead[2] !== undefined && valuesOf(lead[2], a, scope, script) !== undefined)) return void note(`has a word, ${piece.slice(0, 80)}, that starts with a value computed when it runs, which may lead to /proc`);
     if (lead?.[2] !== undefined) {
-      for (const v of valuesOf(lead[2], a, scope)!) {
+      for (const v of valuesOf(lead[2], a, scope, script)!) {
         const whole = reentered(lexicalJoin(scope.cwd, (tilde(v, scope.home) ?? v) + piece.replace(/^["']?\$\{?[A-Za-z_]\w*\}?/, '').replace(EXPANSION, '*')));
         if (globReaches(whole, '/proc')) return void note(`has a word, ${piece.slice(0, 80)}, that may lead to /proc`);
       }
@@ -190,6 +193,24 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
   for (const { value } of a.assigned) if (value.startsWith('/') || value.startsWith('~') || value.includes('..')) judgeSpelled(value);
   // After a cd to a folder known only when it runs (`cd $(dirname /tmp)`), every relative name may be in /proc.
   if (cdsUnknown(a, scope)) note('changes to a folder known only when it runs, which may be the root or /proc');
+  if (repeatsCd(a, script)) note('repeats a cd in a loop, a function or a sourced file, which may climb to the root');
+  const computed = computedFolder(a, script, scope);
+  if (computed) note(computed);
+  // `CDPATH=x:../../.. cd proc` (pass 77 H2): where a cd goes, by the script's own settings.
+  const cds = [...a.commands, ...a.runs].some((c) => ['cd', 'pushd'].includes(c.words[0] === undefined ? '' : commandBase(c.words[0])));
+  const moved = cds ? placesMoved(a) : undefined;
+  if (moved) note(`${moved}, so where its cd goes is known only when it runs`);
+  // A kept value built from others (`r=$s/..`): each expansion by its values as written, else unknown.
+  for (const { value } of a.assigned) {
+    if (!/[$`]/.test(value)) continue;
+    const names = [...value.matchAll(/\$\{?([A-Za-z_]\w*)\}?/g)].map((m) => m[1]!);
+    const known = !/`|\$\(|\$\{[^A-Za-z_]|\$\{[A-Za-z_]\w*[^}\w]/.test(value) && names.every((n) => valuesOf(n, a, scope, script) !== undefined);
+    if (!known) {
+      if (value.includes('..') || /^["']?[$`]/.test(value)) note(`keeps ${value.slice(0, 80)}, a path computed when it runs`);
+      continue;
+    }
+    judgeSpelled(value.replace(/\$\{?([A-Za-z_]\w*)\}?/g, (_m, n: string) => valuesOf(n, a, scope, script)![0]!));
+  }
   for (const { text, shape } of everyWord(a)) {
     if (text !== undefined) {
       if (MENTIONS_PROC.test(text)) note(`names ${text.slice(0, 80)}`);
@@ -262,7 +283,7 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
     // A path that starts with a value the script computes (`${s}c/$p/environ` after `s=/pro`, pass 74 H1):
     // by the values it assigns as written, else known only when it runs.
     if (shape?.kind === 'variable' && shape.before === '' && shape.after.includes('/')) {
-      const values = valuesOf(shape.name, a, scope);
+      const values = valuesOf(shape.name, a, scope, script);
       if (values === undefined) note(`has a path that starts with $${shape.name}, a value computed when it runs, which may lead to /proc`);
       for (const v of values ?? []) judgeSpelled(`${v}${shape.after}`);
     }

@@ -153,6 +153,9 @@ export class Permissions implements PermissionEngine, SearchScope {
       for (const d of s.project ? [] : (s.additionalDirectories ?? [])) out.dirs.push({ dir: realLocation(resolve(this.opts.cwd, d)), source: s.label });
       if (s.defaultMode && !out.mode) out.mode = { mode: s.defaultMode, source: s.label };
     }
+    // Code checkpoints keep byte-for-byte copies of the files edits replaced, Read-denied ones too:
+    // no tool reads them, wherever the state folder lies (a workspace or added folder holding it, pass 79 H1).
+    out.deny.push(...this.parsed((this.opts.protectedPaths ?? []).map((p) => `Read(/${realLocation(resolve(p))}/**/checkpoints/**)`), 'Threadline (its checkpoint copies)'));
     if (out.mode && !['default', 'acceptEdits', 'dontAsk', 'plan'].includes(out.mode.mode)) {
       this.warnOnce(`defaultMode "${out.mode.mode}" in ${out.mode.source} is not honoured by Threadline; the default applies`);
       delete out.mode;
@@ -241,7 +244,7 @@ export class Permissions implements PermissionEngine, SearchScope {
       if (outside) return { behavior: 'ask', reason: outside.reason, why: { kind: 'bashFile', write: Boolean(outside.write), ...(outside.path ? { path: outside.path } : {}) } };
       // Bash as a whole and exact rules judge no file for being outside, but the file deny rules hold.
       const fileDenies = [...c.deny, ...c.ask].some((r) => r.pattern !== undefined && (READ_RULES.has(r.tool) || WRITE_RULES.has(r.tool)));
-      const denied = fileDenies && parsed ? deniedFilesFinding(parsed, this.pathScope(c)) : undefined;
+      const denied = fileDenies && parsed ? deniedFilesFinding(parsed, this.pathScope(c), bashCommand(input)) : undefined;
       if (denied?.behavior === 'deny') return { behavior: 'deny', reason: denied.reason };
       if (denied) return { behavior: 'ask', reason: denied.reason, why: { kind: 'bashFile', write: Boolean(denied.write), ...(denied.path ? { path: denied.path } : {}) } };
       // An untrusted folder's files may steer what the rule allows (bash/untrustedFolder.ts).

@@ -5,6 +5,9 @@ import { commandBase, fromEnvironment, OPENS_NO_FILES } from './bash/commands';
 import { GLOB_CHARS } from './bash/glob';
 import { pathArgs } from './bash/pathArgs';
 import { tilde, workingFolders, type PathScope } from './bashPaths';
+import { ALTERS_VALUES } from './bash/builtValues';
+
+export { ALTERS_VALUES, repeatsCd } from './bash/builtValues';
 
 // How far a word the /proc guard (bashProc.ts) cannot read as a plain path may reach: a glob an
 // inner shell expands its own way, a value the script assigns, a cd it computes.
@@ -45,8 +48,10 @@ function segmentsReach(ps: readonly string[], ts: readonly string[]): boolean {
 }
 
 /** The values a variable may hold: the user's own for HOME and the like, else those the script assigns as written; undefined when any is computed or unknown. */
-export function valuesOf(name: string, a: BashAnalysis, scope: Pick<PathScope, 'home'>): string[] | undefined {
+export function valuesOf(name: string, a: BashAnalysis, scope: Pick<PathScope, 'home'>, script = ''): string[] | undefined {
   if (fromEnvironment(name, a.mentions)) return name === 'HOME' ? [scope.home] : undefined;
+  // Appended to (`s+=oc`) or reached by name (`${!p}`): the values as written are pieces only (pass 77 H3).
+  if (ALTERS_VALUES.test(script) || new RegExp(`(^|[^\\w])${name}(\\[[^\\]]*\\])?\\+=`).test(script)) return undefined;
   const values = a.assigned.filter((v) => v.name === name).map((v) => v.value);
   // A name set by read, mapfile, printf -v or $(…) has no value as written here.
   return values.length > 0 && values.every((v) => !/[$`]/.test(v)) && !a.mentions.has(`read`) ? values : undefined;
@@ -72,4 +77,23 @@ export function cdsUnknown(a: BashAnalysis, scope: Pick<PathScope, 'cwd' | 'home
     const args = pathArgs(c);
     return args.length === 0 || args.some((p) => p.text === undefined || !isAbsolute(tilde(p.text, scope.home) ?? p.text));
   });
+}
+
+/**
+ * Why the script may walk or keep the root by a value it computes (pass 77 H3): a kept path with
+ * `..` built from another value (`r=$s/..`), or a folder walked whole (`find $r`, `grep -r x $d`)
+ * whose value is not known as written. Undefined when neither.
+ */
+export function computedFolder(a: BashAnalysis, script: string, scope: Pick<PathScope, 'home'>): string | undefined {
+  if (/(^|[\s;&|(])[A-Za-z_]\w*\+?=\S*(\$\S*\.\.|\.\.\S*\$)/.test(script)) return 'keeps a path with .. built from a value computed when it runs, which may be the root';
+  for (const c of [...a.commands, ...a.runs]) {
+    const walks = c.words[0] === 'find' || c.words[0] === 'du' || c.words[0] === 'tree' || c.words.slice(1).some((w) => w !== undefined && /^-[A-Za-z]*[rR]/.test(w));
+    if (!walks) continue;
+    for (let i = 1; i < c.words.length; i++) {
+      const shape = c.shapes?.[i];
+      if (c.words[i] !== undefined || shape?.kind !== 'variable' || shape.before !== '' || shape.after.startsWith('/')) continue;
+      if (valuesOf(shape.name, a, scope, script) === undefined) return `gives ${c.words[0]} $${shape.name}, a folder computed when it runs, which may be the root`;
+    }
+  }
+  return undefined;
 }

@@ -94,33 +94,38 @@ export function gitReadsUserConfig(c: SimpleCommand): string | undefined {
   return writes ? undefined : 'git config prints the settings of your own git config files (~/.gitconfig and the files it includes), outside the workspace';
 }
 
-/** Options of fetch, pull and push that take the next word as their value. */
-const TRANSFER_VALUES = /^(-o|--(depth|deepen|shallow-since|shallow-exclude|server-option|push-option|refmap|recurse-submodules-default|upload-pack|receive-pack|exec|jobs|negotiation-tip|filter|strategy|strategy-option|signed|force-with-lease))$/;
+/** A word that names a repository rather than a remote: a URL, `user@host:path`, or a path. */
+// scp's `host:path` needs a dotted host to be told from a refspec (`main:feature/x`, `HEAD:refs/…`).
+const REPOSITORY_WORD = /^[A-Za-z][\w+.-]*:\/\/|^[^\s/:@]+@[^\s/:]+:|^[^\s/:]+\.[^\s/:]+:(?!refs\/)[^\s]*\/|^(\/|\.|~)/;
 
 /**
  * Why `c` fetches from or pushes to a repository it names by URL or path, not a remote your config
  * names: a pull or a fetch then checkout brings the model's chosen commit into the tree (a
  * `.claude/settings.json` included, pass 75 C1), and a push sends every committed file, denied
- * ones too, where the model chose (pass 75 H1). Undefined for a remote's name.
+ * ones too, where the model chose (pass 75 H1). Any word of the command that reads as one counts,
+ * wherever options put it (`-X theirs URL`, `--jo 2 URL`, `--rep=URL`, pass 78 C1, H1); a clone or
+ * a submodule added by URL is judged by where it is put (pass 78 C2). Undefined for a remote's name.
  */
 export function gitForeignRepository(c: SimpleCommand): string | undefined {
   if (c.words[0] === undefined || commandBase(c.words[0]) !== 'git') return undefined;
   const at = gitVerbIndex(c.words);
   const verb = c.words[at];
-  if (verb !== 'fetch' && verb !== 'pull' && verb !== 'push') return undefined;
   const args = c.words.slice(at + 1);
-  const named = (w: string | undefined) => w === undefined || /[:/\\~]|^\./.test(w);
-  for (let i = 0; i < args.length; i++) {
-    const w = args[i];
+  if (verb === 'clone' || (verb === 'submodule' && args.includes('add'))) {
+    // Without a folder named, git names it after the URL (`git://h/.claude.git` makes `.claude`).
+    const operands = args.filter((w) => w === undefined || (!w.startsWith('-') && w !== 'add'));
+    const url = operands[0];
+    const dir = operands[1] ?? url?.replace(/\/+$/, '').replace(/\.git$/, '').split(/[/:]/).pop();
+    if (dir === undefined || dir.startsWith('.')) return `git ${verb} puts the repository in ${dir ?? 'a folder known only when it runs'}, named after the URL, which may be a folder Threadline always asks before writing (.claude, .vscode)`;
+    return undefined;
+  }
+  // A remote the command adds or points elsewhere is one a later `git pull NAME` takes as yours (pass 78 C1).
+  if (verb === 'remote' && args.some((w) => w === undefined || w === 'add' || w === 'set-url')) return 'git remote sets where a remote fetches from and pushes to, a repository the command names, which later fetches, pulls and pushes take as one your config names';
+  if (verb !== 'fetch' && verb !== 'pull' && verb !== 'push') return undefined;
+  for (const w of args) {
     if (w === undefined) return `git ${verb} is given a word computed when it runs, which may be a repository's URL`;
-    if (w === '--') return named(args[i + 1]) && args[i + 1] !== undefined ? foreign(verb, args[i + 1]!) : undefined;
-    if (w.startsWith('--repo')) return foreign(verb, w.includes('=') ? w.slice(w.indexOf('=') + 1) : (args[i + 1] ?? ''));
-    if (w.startsWith('-')) {
-      if (TRANSFER_VALUES.test(w)) i++;
-      continue;
-    }
-    // The first operand is the repository; the rest are refspecs.
-    return named(w) ? foreign(verb, w) : undefined;
+    const value = w.startsWith('-') ? (w.includes('=') ? w.slice(w.indexOf('=') + 1) : '') : w;
+    if (REPOSITORY_WORD.test(value) || (w.startsWith('--rep') && !w.includes('='))) return foreign(verb, value || 'a repository the next word names');
   }
   return undefined;
 }

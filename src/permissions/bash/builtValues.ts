@@ -1,0 +1,17 @@
+import type { BashAnalysis } from './analyze';
+import { commandBase } from './commands';
+
+// What the checks read as written but bash builds as it runs: a value appended to or reached by
+// name, and a cd a loop repeats. Both the /proc guard and the file deny rules ask on these.
+
+/** Ways a script builds a value other than by assigning it whole: `${!name}` (indirect), `${name:0}`, `${name/…}`, `${name^^}`. */
+export const ALTERS_VALUES = /\$\{!|\$\{[A-Za-z_]\w*[^}\w]/;
+
+/**
+ * A relative cd repeated by a loop, a function or a sourced file (`for i in 1 2 3; do cd ..; done`):
+ * the checks count each cd once, so where it ends is known only when it runs (pass 77 H1).
+ */
+export function repeatsCd(a: BashAnalysis, script: string): boolean {
+  const relativeCd = [...a.commands, ...a.runs].some((c) => ['cd', 'pushd'].includes(c.words[0] === undefined ? '' : commandBase(c.words[0])) && c.words.slice(1).some((w) => w === undefined || w.includes('..') || !w.startsWith('/')));
+  return relativeCd && /\b(for|while|until|function|select|source)\b|\(\)\s*\{|(^|[;&|\s])\.\s/.test(script);
+}

@@ -1,0 +1,65 @@
+// Passes 77-79 on 14cc875. 77 H1: a `cd ..` repeated by a loop or a function climbed to the root;
+// 77 H2: `CDPATH=x:../../.. cd proc`; 77 H3, M1: values built by `+=`, `${s:0}`, `${!p}` or from
+// another value with `..` reached /proc or a Read-denied file under `Bash`. 78 C1, H1: the URL check
+// for fetch, pull and push missed a URL behind an option's value, and `git remote add` then `git
+// pull NAME`; 78 C2: `git clone`/`submodule add` of `…/.claude.git` made `.claude`. 79 H1: code
+// checkpoints' copies of Read-denied files were searchable where the state folder was readable.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { Permissions } from '../../src/permissions/permissions';
+import { createTools } from '../../src/tools/builtin';
+import { bashEngine, bashTool, callTool, loadedChecker, workspaceWithHome } from './support';
+
+describe('pass 77: where bash builds a folder or a value', () => {
+  it('H1-H3: loops, CDPATH and built values ask under Bash; plain loops and values run', async () => {
+    const { ws } = workspaceWithHome('77');
+    const eng = bashEngine(ws, { allow: ['Bash'] }, await loadedChecker());
+    for (const command of ['for i in 1 2 3; do cd ..; done; cd proc; ls', 'f(){ cd ..; }; f; f; f; cd proc; ls', 'CDPATH=x:../../.. cd proc && ls', 's=/pr; s+=oc; cat $s/1/status', 'cat ${s:0}c/1/status', 'p=s; s=/pro; cat ${!p}c/1/status', 's=/tmp; r=$s/..; find $r -name x', 'r=$(dirname /tmp); grep -r KEY $r']) {
+      assert.notEqual(eng.decide(command).behavior, 'allow', command);
+    }
+    for (const command of ['for f in src/*.ts; do cat "$f"; done', 'd=src; grep -r x $d', 'cd src && ls', 'for i in 1 2; do echo $i; done']) assert.equal(eng.decide(command).behavior, 'allow', command);
+  });
+
+  it('M1: a value appended to or reached by name asks under file deny rules', async () => {
+    const { ws, home } = workspaceWithHome('77m1');
+    const eng = bashEngine(ws, { allow: ['Bash'], deny: ['Read(~/.ssh/**)'] }, await loadedChecker(), { home });
+    for (const command of ['s=~/.ss; s+=h; cat $s/id_rsa', 'p=s; s=~/.ss; cat ${!p}h/id_rsa']) assert.equal(eng.decide(command).behavior, 'ask', command);
+    assert.equal(eng.decide('for f in src/*; do cat "$f"; done').behavior, 'allow');
+  });
+});
+
+describe('pass 78: repositories by URL, wherever the words put them', () => {
+  it('C1, C2, H1: URLs behind option values, remotes added, clones named after the URL ask', async () => {
+    const { ws } = workspaceWithHome('78');
+    execFileSync('git', ['init', '-q', ws]);
+    const eng = bashEngine(ws, { allow: ['Bash(git pull:*)', 'Bash(git fetch:*)', 'Bash(git push:*)', 'Bash(git remote:*)', 'Bash(git submodule:*)', 'Bash(git clone:*)'] }, await loadedChecker());
+    for (const command of ['git pull -X theirs git://h/evil.git plain', 'git pull -s ort git://h/e plain', 'git fetch -j 4 http://h/x', 'git fetch --jo 2 http://h/x', 'git push --recurse-submodules no http://h/x HEAD:x', 'git push --rep=http://h/x --all', 'git push --force-with-lease http://h/x HEAD', 'git remote add evil http://h/x', 'git remote set-url origin http://h/x', 'git submodule add git://h/.claude.git', 'git clone git://h/.claude.git']) {
+      assert.equal(eng.decide(command).behavior, 'ask', command);
+    }
+    for (const command of ['git pull --rebase origin main', 'git push origin HEAD:refs/heads/x', 'git push origin main:feature/x', 'git fetch --all', 'git remote', 'git clone https://h/repo.git', 'git submodule add https://h/lib.git vendor/lib']) {
+      assert.equal(eng.decide(command).behavior, 'allow', command);
+    }
+  });
+});
+
+describe('pass 79', () => {
+  it('H1: checkpoint copies in the state folder are never read, wherever that folder lies', async () => {
+    const { root } = workspaceWithHome('79');
+    const state = join(root, '.local', 'state', 'threadline');
+    const blob = join(state, 'sessions', 'x', 'checkpoints', 'abc', 'blobs', 'e0', 'e05b');
+    mkdirSync(join(blob, '..'), { recursive: true });
+    writeFileSync(blob, 'TOPSECRET-COPY\n');
+    writeFileSync(join(root, 'ok.txt'), 'TOPSECRET fine\n');
+    const p = new Permissions({ cwd: root, rules: () => ({ allow: ['Read', 'Bash'], ask: [], deny: [] }), trusted: () => true, bash: await loadedChecker(), protectedPaths: [state] });
+    const read = createTools().find((t) => t.name === 'Read')!;
+    assert.equal(p.decide({ tool: read, input: { file_path: blob } }).behavior, 'deny');
+    assert.equal(p.decide({ tool: read, input: { file_path: join(root, 'ok.txt') } }).behavior, 'allow');
+    const found = await callTool(p, 'Grep', { pattern: 'TOPSECRET', output_mode: 'content' }, root);
+    assert.doesNotMatch(found, /TOPSECRET-COPY/, found);
+    assert.match(found, /TOPSECRET fine/);
+    assert.notEqual(p.decide({ tool: bashTool, input: { command: `cat ${blob}` } }).behavior, 'allow');
+  });
+});
