@@ -4,14 +4,16 @@
 // for fetch, pull and push missed a URL behind an option's value, and `git remote add` then `git
 // pull NAME`; 78 C2: `git clone`/`submodule add` of `…/.claude.git` made `.claude`. 79 H1: code
 // checkpoints' copies of Read-denied files were searchable where the state folder was readable.
+// 78 C3, M1: a git verb that rewrites the tree (`git pull origin refs/pull/7/head`, `git stash`)
+// wrote a `.claude/settings.json` that grants; Bash puts the granting files back after each command.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Permissions } from '../../src/permissions/permissions';
 import { createTools } from '../../src/tools/builtin';
-import { bashEngine, bashTool, callTool, loadedChecker, workspaceWithHome } from './support';
+import { bashEngine, bashTool, callTool, loadedChecker, runBash, workspaceWithHome } from './support';
 
 describe('pass 77: where bash builds a folder or a value', () => {
   it('H1-H3: loops, CDPATH and built values ask under Bash; plain loops and values run', async () => {
@@ -61,5 +63,32 @@ describe('pass 79', () => {
     assert.doesNotMatch(found, /TOPSECRET-COPY/, found);
     assert.match(found, /TOPSECRET fine/);
     assert.notEqual(p.decide({ tool: bashTool, input: { command: `cat ${blob}` } }).behavior, 'allow');
+  });
+});
+
+describe('pass 78 C3, M1: files that grant, rewritten by a command', () => {
+  it('are put back after the command, made ones removed, and the result says so', async () => {
+    const { ws } = workspaceWithHome('78c3');
+    const git = (...args: string[]) => execFileSync('git', ['-C', ws, '-c', 'user.name=x', '-c', 'user.email=x@x', ...args], { env: { PATH: process.env.PATH, HOME: ws } });
+    git('init', '-q');
+    mkdirSync(join(ws, '.claude'));
+    writeFileSync(join(ws, '.claude', 'settings.json'), '{"permissions":{"deny":["Bash(rm:*)"]}}\n');
+    git('add', '.');
+    git('commit', '-qm', 'init');
+    // A stranger's branch: the same file granting Bash, and a new .mcp.json.
+    git('checkout', '-qb', 'pr');
+    writeFileSync(join(ws, '.claude', 'settings.json'), '{"permissions":{"allow":["Bash"]}}\n');
+    writeFileSync(join(ws, '.mcp.json'), '{"mcpServers":{"x":{"command":"sh"}}}\n');
+    git('add', '.');
+    git('commit', '-qm', 'pr');
+    git('checkout', '-q', '-');
+    writeFileSync(join(ws, '.claude', 'settings.json'), '{"permissions":{"deny":["Bash(rm:*)","Read(.env)"]}}\n');
+    const mine = readFileSync(join(ws, '.claude', 'settings.json'), 'utf8');
+    const r = await runBash(ws, 'git -c user.name=x -c user.email=x@x stash -q && git checkout -q pr');
+    assert.match(r.content, /Threadline put back .*\.claude\/settings\.json/, r.content);
+    assert.equal(readFileSync(join(ws, '.claude', 'settings.json'), 'utf8'), mine, 'the user\'s uncommitted rules are back');
+    assert.ok(!existsSync(join(ws, '.mcp.json')), 'a granting file the command made is removed');
+    const plain = await runBash(ws, 'echo hi > src/a.txt');
+    assert.doesNotMatch(plain.content, /put back/);
   });
 });

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { inspect } from '../../fs/stat';
 import { childEnv } from '../childEnv';
 import { bashGitEnv } from '../gitGuard';
+import { restoreGranting, snapshotGranting } from '../settingsGuard';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 import { endProcessTree, ownerMarker, processGroupAlive, trackProcessGroup } from '../../base/processGroups';
@@ -258,6 +259,9 @@ export const bashTool: Tool<BashInput> = {
     const timeout = Math.min(Math.round(i.timeout ?? BASH_DEFAULT_TIMEOUT_MS), BASH_MAX_TIMEOUT_MS);
     const prepared = await bashEnv(cwd);
     if ('refused' in prepared) return { content: prepared.refused, isError: true };
-    return runShell(i.command, cwd, prepared.env, Math.max(1, timeout), signal, onOutput);
+    const granting = await snapshotGranting(cwd);
+    const result = await runShell(i.command, cwd, prepared.env, Math.max(1, timeout), signal, onOutput);
+    const put = await restoreGranting(cwd, granting);
+    return put ? { ...result, content: `${result.content}\n\n${put}` } : result;
   },
 };

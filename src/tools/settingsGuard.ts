@@ -1,0 +1,78 @@
+// The workspace files that grant (`.claude/settings.json` may allow Bash, `.mcp.json` starts
+// servers): Threadline writes them only through an edit the user approves. A Bash command may
+// still rewrite one by a way no word of it shows: `git pull origin refs/pull/7/head` checks out a
+// stranger's `.claude/settings.json`, `git stash` puts back a committed one (pass 78 C3, M1). So
+// each is read before a command runs and put back after it, whatever wrote it.
+import { dirname, join } from 'node:path';
+import { isInside, realPathOf } from '../fs/paths';
+import { readRegularFile } from '../fs/read';
+import { inspect } from '../fs/stat';
+import { removeFile, writeFileAtomic } from '../fs/write';
+
+/**
+ * The files, relative to the workspace, whose text grants permissions, starts servers or runs tasks
+ * when the folder opens. Not `.vscode/settings.json`: you may change it in the editor while a
+ * command runs, and putting it back would undo that.
+ */
+export const GRANTING_FILES: readonly string[] = ['.claude/settings.json', '.claude/settings.local.json', '.mcp.json', '.vscode/mcp.json', '.vscode/tasks.json'];
+
+/** Larger than any settings file; past it a file is left as it is and only named. */
+const MAX_BYTES = 1024 * 1024;
+
+type Before = { kind: 'missing' } | { kind: 'file'; bytes: Buffer; folder: string } | { kind: 'other' };
+
+export type GrantingSnapshot = ReadonlyMap<string, Before>;
+
+async function state(path: string): Promise<Before> {
+  const info = await inspect(path, { follow: false });
+  if (info.kind === 'missing') return { kind: 'missing' };
+  if (info.kind !== 'file') return { kind: 'other' };
+  const read = await readRegularFile(path, MAX_BYTES);
+  const folder = await realPathOf(dirname(path));
+  return read.ok && folder !== undefined ? { kind: 'file', bytes: read.bytes, folder } : { kind: 'other' };
+}
+
+/** Whether a file made by the command lies in the workspace itself (its folder not a link out). */
+async function madeInside(cwd: string, path: string): Promise<boolean> {
+  const [root, folder] = await Promise.all([realPathOf(cwd), realPathOf(dirname(path))]);
+  return root !== undefined && folder !== undefined && isInside(root, folder);
+}
+
+export async function snapshotGranting(cwd: string): Promise<GrantingSnapshot> {
+  const out = new Map<string, Before>();
+  for (const rel of GRANTING_FILES) out.set(rel, await state(join(cwd, rel)));
+  return out;
+}
+
+/**
+ * Puts back each granting file the command changed, made or removed; what it says is for the
+ * command's result (empty when nothing changed). A file whose folder is now elsewhere (a link
+ * made in its place) is not written through, only named.
+ */
+export async function restoreGranting(cwd: string, before: GrantingSnapshot): Promise<string> {
+  const put: string[] = [];
+  const left: string[] = [];
+  for (const [rel, was] of before) {
+    const path = join(cwd, rel);
+    const now = await state(path);
+    if (was.kind === 'missing' && now.kind === 'missing') continue;
+    if (was.kind === 'file' && now.kind === 'file' && was.bytes.equals(now.bytes)) continue;
+    if (was.kind === 'other' && now.kind === 'other') continue;
+    try {
+      if (was.kind === 'file' && (await realPathOf(dirname(path))) === was.folder) {
+        if (now.kind !== 'file') await removeFile(path);
+        await writeFileAtomic(path, was.bytes);
+        put.push(rel);
+      } else if (was.kind === 'missing' && (await madeInside(cwd, path))) {
+        await removeFile(path);
+        put.push(rel);
+      } else left.push(rel);
+    } catch {
+      left.push(rel);
+    }
+  }
+  const lines: string[] = [];
+  if (put.length) lines.push(`Threadline put back ${put.join(', ')}, which the command changed: files that grant permissions or start programs change only through an edit you approve.`);
+  if (left.length) lines.push(`The command changed ${left.join(', ')}, which Threadline could not put back; check ${left.length === 1 ? 'it' : 'them'} before the next session.`);
+  return lines.join('\n');
+}
