@@ -24,6 +24,9 @@ import { realLocation } from '../fs/paths';
 import type { PermissionOutcome, Tool } from '../tools/types';
 import type { SearchFilter, SearchScope } from '../tools/walk';
 
+
+/** Where the built-in rule on Threadline's checkpoint copies says it comes from. */
+const CHECKPOINT_COPIES = 'Threadline (its checkpoint copies)';
 export { parseRule, ruleCovers, ruleMatches, RuleSyntaxError, type ParsedRule } from './ruleMatch';
 
 export interface PermissionRules {
@@ -155,7 +158,7 @@ export class Permissions implements PermissionEngine, SearchScope {
     }
     // Code checkpoints keep byte-for-byte copies of the files edits replaced, Read-denied ones too:
     // no tool reads them, wherever the state folder lies (a workspace or added folder holding it, pass 79 H1).
-    out.deny.push(...this.parsed((this.opts.protectedPaths ?? []).map((p) => `Read(/${realLocation(resolve(p))}/**/checkpoints/**)`), 'Threadline (its checkpoint copies)'));
+    out.deny.push(...this.parsed((this.opts.protectedPaths ?? []).map((p) => `Read(/${realLocation(resolve(p))}/**/checkpoints/**)`), CHECKPOINT_COPIES));
     if (out.mode && !['default', 'acceptEdits', 'dontAsk', 'plan'].includes(out.mode.mode)) {
       this.warnOnce(`defaultMode "${out.mode.mode}" in ${out.mode.source} is not honoured by Threadline; the default applies`);
       delete out.mode;
@@ -243,7 +246,9 @@ export class Permissions implements PermissionEngine, SearchScope {
       if (outside?.behavior === 'deny') return { behavior: 'deny', reason: outside.reason };
       if (outside) return { behavior: 'ask', reason: outside.reason, why: { kind: 'bashFile', write: Boolean(outside.write), ...(outside.path ? { path: outside.path } : {}) } };
       // Bash as a whole and exact rules judge no file for being outside, but the file deny rules hold.
-      const fileDenies = [...c.deny, ...c.ask].some((r) => r.pattern !== undefined && (READ_RULES.has(r.tool) || WRITE_RULES.has(r.tool)));
+      // Your own file rules turn on the stricter reading of Bash; the rule on checkpoint copies alone
+      // does not (copies of denied files exist only where you have such rules).
+      const fileDenies = [...c.deny, ...c.ask].some((r) => r.pattern !== undefined && r.origin !== CHECKPOINT_COPIES && (READ_RULES.has(r.tool) || WRITE_RULES.has(r.tool)));
       const denied = fileDenies && parsed ? deniedFilesFinding(parsed, this.pathScope(c), bashCommand(input)) : undefined;
       if (denied?.behavior === 'deny') return { behavior: 'deny', reason: denied.reason };
       if (denied) return { behavior: 'ask', reason: denied.reason, why: { kind: 'bashFile', write: Boolean(denied.write), ...(denied.path ? { path: denied.path } : {}) } };

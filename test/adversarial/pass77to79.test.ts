@@ -55,7 +55,8 @@ describe('pass 79', () => {
     mkdirSync(join(blob, '..'), { recursive: true });
     writeFileSync(blob, 'TOPSECRET-COPY\n');
     writeFileSync(join(root, 'ok.txt'), 'TOPSECRET fine\n');
-    const p = new Permissions({ cwd: root, rules: () => ({ allow: ['Read', 'Bash'], ask: [], deny: [] }), trusted: () => true, bash: await loadedChecker(), protectedPaths: [state] });
+    // Copies of denied files exist where you have deny rules: one is in force, as it would be.
+    const p = new Permissions({ cwd: root, rules: () => ({ allow: ['Read', 'Bash'], ask: [], deny: ['Read(**/.env)'] }), trusted: () => true, bash: await loadedChecker(), protectedPaths: [state] });
     const read = createTools().find((t) => t.name === 'Read')!;
     assert.equal(p.decide({ tool: read, input: { file_path: blob } }).behavior, 'deny');
     assert.equal(p.decide({ tool: read, input: { file_path: join(root, 'ok.txt') } }).behavior, 'allow');
