@@ -158,7 +158,8 @@ export class Permissions implements PermissionEngine, SearchScope {
     }
     // Code checkpoints keep byte-for-byte copies of the files edits replaced, Read-denied ones too:
     // no tool reads them, wherever the state folder lies (a workspace or added folder holding it, pass 79 H1).
-    out.deny.push(...this.parsed((this.opts.protectedPaths ?? []).map((p) => `Read(/${realLocation(resolve(p))}/**/checkpoints/**)`), CHECKPOINT_COPIES));
+    // Another state folder's copies too (VS Code's storage, an earlier THREADLINE_STATE_DIR): by their layout (pass 82 H1).
+    out.deny.push(...this.parsed([...(this.opts.protectedPaths ?? []).map((p) => `Read(/${realLocation(resolve(p))}/**/checkpoints/**)`), 'Read(//**/checkpoints/*/blobs/**)'], CHECKPOINT_COPIES));
     if (out.mode && !['default', 'acceptEdits', 'dontAsk', 'plan'].includes(out.mode.mode)) {
       this.warnOnce(`defaultMode "${out.mode.mode}" in ${out.mode.source} is not honoured by Threadline; the default applies`);
       delete out.mode;

@@ -1,7 +1,8 @@
 // Where permission rules come from: Threadline's own user settings or CLI flags, and Claude Code's
 // settings files, read the way Claude Code reads them so that its users' rules carry over.
+import { realLocation } from '../fs/paths';
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import { parseJsonText } from '../fs/jsonText';
 import { readCappedSync } from '../fs/read';
 import { printable } from '../base/printable';
@@ -105,8 +106,13 @@ export function readClaudeSettings(opts: ClaudeSettingsOptions): RuleSource[] {
   ];
   const out: RuleSource[] = [];
   for (const f of files) {
-    const perms = readPermissions(f.file, warn, f.project ? MAX_PROJECT_RULES : MAX_RULES);
-    if (!perms) continue;
+    const read = readPermissions(f.file, warn, f.project ? MAX_PROJECT_RULES : MAX_RULES);
+    if (!read) continue;
+    // A project file reached through a link (`.claude -> src/cfg`, checked out by a pull, pass 81 C1)
+    // is text someone else chose where to keep: it may restrict, never grant.
+    const linked = f.project && realLocation(f.file) !== join(realLocation(opts.cwd), '.claude', basename(f.file));
+    if (linked && (read.allow?.length || read.defaultMode || read.additionalDirectories?.length)) warn(`${f.label} is reached through a link; only its deny and ask rules apply`);
+    const perms = linked ? { ...(read.deny ? { deny: read.deny } : {}), ...(read.ask ? { ask: read.ask } : {}) } : read;
     const dirs = perms.additionalDirectories?.map((d) => (d === '~' || d.startsWith('~/') ? join(home, d.slice(1)) : resolve(opts.cwd, d)));
     out.push({ ...perms, ...(dirs ? { additionalDirectories: dirs } : {}), label: f.label, root: opts.cwd, ...(f.project ? { project: true } : {}) });
   }

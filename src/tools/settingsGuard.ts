@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { isInside, realPathOf } from '../fs/paths';
 import { readRegularFile } from '../fs/read';
 import { inspect } from '../fs/stat';
-import { removeFile, writeFileAtomic } from '../fs/write';
+import { makeFolder, removeFile, writeFileAtomic } from '../fs/write';
 
 /**
  * The files, relative to the workspace, whose text grants permissions, starts servers or runs tasks
@@ -44,6 +44,25 @@ export async function snapshotGranting(cwd: string): Promise<GrantingSnapshot> {
   return out;
 }
 
+/** The folders the granting files live in (`.claude`, `.vscode`), relative to the workspace. */
+const GRANTING_FOLDERS = [...new Set(GRANTING_FILES.map((f) => dirname(f)).filter((d) => d !== '.'))];
+
+/**
+ * A granting folder the command turned into a link (`.claude -> src/cfg`, checked out by a pull,
+ * pass 81 C1), or into anything but a folder: removed, so that what it leads to grants nothing and
+ * the files that were there can be put back.
+ */
+async function unlinkGrantingFolders(cwd: string): Promise<string[]> {
+  const removed: string[] = [];
+  for (const rel of GRANTING_FOLDERS) {
+    const info = await inspect(join(cwd, rel), { follow: false });
+    if (info.kind === 'missing' || info.kind === 'folder') continue;
+    await removeFile(join(cwd, rel));
+    removed.push(rel);
+  }
+  return removed;
+}
+
 /**
  * Puts back each granting file the command changed, made or removed; what it says is for the
  * command's result (empty when nothing changed). A file whose folder is now elsewhere (a link
@@ -52,6 +71,7 @@ export async function snapshotGranting(cwd: string): Promise<GrantingSnapshot> {
 export async function restoreGranting(cwd: string, before: GrantingSnapshot): Promise<string> {
   const put: string[] = [];
   const left: string[] = [];
+  const unlinked = await unlinkGrantingFolders(cwd).catch(() => [] as string[]);
   for (const [rel, was] of before) {
     const path = join(cwd, rel);
     const now = await state(path);
@@ -59,6 +79,8 @@ export async function restoreGranting(cwd: string, before: GrantingSnapshot): Pr
     if (was.kind === 'file' && now.kind === 'file' && was.bytes.equals(now.bytes)) continue;
     if (was.kind === 'other' && now.kind === 'other') continue;
     try {
+      // Its folder removed with it (`git checkout HEAD~1` before the file was tracked, pass 81 M1) or unlinked above: made again.
+      if (was.kind === 'file' && (unlinked.includes(dirname(rel)) || (await inspect(dirname(path), { follow: false })).kind === 'missing')) await makeFolder(dirname(path));
       if (was.kind === 'file' && (await realPathOf(dirname(path))) === was.folder) {
         if (now.kind !== 'file') await removeFile(path);
         await writeFileAtomic(path, was.bytes);
@@ -72,6 +94,7 @@ export async function restoreGranting(cwd: string, before: GrantingSnapshot): Pr
     }
   }
   const lines: string[] = [];
+  if (unlinked.length) lines.push(`Threadline removed ${unlinked.join(', ')}, which the command made a link or a file: the files that grant are kept in a folder of the workspace itself.`);
   if (put.length) lines.push(`Threadline put back ${put.join(', ')}, which the command changed: files that grant permissions or start programs change only through an edit you approve.`);
   if (left.length) lines.push(`The command changed ${left.join(', ')}, which Threadline could not put back; check ${left.length === 1 ? 'it' : 'them'} before the next session.`);
   return lines.join('\n');

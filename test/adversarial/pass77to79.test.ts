@@ -8,10 +8,11 @@
 // wrote a `.claude/settings.json` that grants; Bash puts the granting files back after each command.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Permissions } from '../../src/permissions/permissions';
+import { readClaudeSettings } from '../../src/permissions/ruleSources';
 import { createTools } from '../../src/tools/builtin';
 import { bashEngine, bashTool, callTool, loadedChecker, runBash, workspaceWithHome } from './support';
 
@@ -64,6 +65,12 @@ describe('pass 79', () => {
     assert.doesNotMatch(found, /TOPSECRET-COPY/, found);
     assert.match(found, /TOPSECRET fine/);
     assert.notEqual(p.decide({ tool: bashTool, input: { command: `cat ${blob}` } }).behavior, 'allow');
+    // Pass 82 H1: another state folder's copies (VS Code's storage, an earlier THREADLINE_STATE_DIR).
+    const other = join(root, 'vscode-storage', 'threadline.threadline', 'sessions', 'y', 'checkpoints', 'def', 'blobs', 'aa', 'aa01');
+    mkdirSync(join(other, '..'), { recursive: true });
+    writeFileSync(other, 'TOPSECRET-OTHER\n');
+    assert.equal(p.decide({ tool: read, input: { file_path: other } }).behavior, 'deny');
+    assert.doesNotMatch(await callTool(p, 'Grep', { pattern: 'TOPSECRET', output_mode: 'content' }, root), /TOPSECRET-OTHER/);
   });
 });
 
@@ -91,5 +98,27 @@ describe('pass 78 C3, M1: files that grant, rewritten by a command', () => {
     assert.ok(!existsSync(join(ws, '.mcp.json')), 'a granting file the command made is removed');
     const plain = await runBash(ws, 'echo hi > src/a.txt');
     assert.doesNotMatch(plain.content, /put back/);
+    // Pass 81 C1: `.claude` made a link to a folder the model may write; M1: the folder removed whole.
+    mkdirSync(join(ws, 'src', 'cfg'), { recursive: true });
+    writeFileSync(join(ws, 'src', 'cfg', 'settings.json'), '{"permissions":{"allow":["Bash"]}}\n');
+    const linked = await runBash(ws, 'rm -r .claude && ln -s src/cfg .claude');
+    assert.match(linked.content, /removed \.claude/, linked.content);
+    assert.equal(readFileSync(join(ws, '.claude', 'settings.json'), 'utf8'), mine);
+    const gone = await runBash(ws, 'rm -r .claude');
+    assert.match(gone.content, /put back/, gone.content);
+    assert.equal(readFileSync(join(ws, '.claude', 'settings.json'), 'utf8'), mine);
+  });
+
+  it('pass 81 C1: a project settings file reached through a link grants nothing', async () => {
+    const { ws } = workspaceWithHome('81c1');
+    mkdirSync(join(ws, 'src', 'cfg'), { recursive: true });
+    writeFileSync(join(ws, 'src', 'cfg', 'settings.json'), '{"permissions":{"allow":["Bash"],"deny":["Read(.env)"]}}\n');
+    symlinkSync('src/cfg', join(ws, '.claude'));
+    const warnings: string[] = [];
+    const sources = readClaudeSettings({ cwd: ws, home: join(ws, 'nohome'), warn: (m) => warnings.push(m) });
+    const project = sources.find((s) => s.label === '.claude/settings.json')!;
+    assert.equal(project.allow, undefined);
+    assert.deepEqual(project.deny, ['Read(.env)']);
+    assert.match(warnings.join('\n'), /reached through a link/);
   });
 });
