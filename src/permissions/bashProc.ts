@@ -7,7 +7,7 @@ import { GLOB_CHARS, unescapePattern } from './bash/glob';
 import type { Shape } from './bash/words';
 import { expandGlob, homePattern, tilde, workingFolders, type PathFinding, type PathScope } from './bashPaths';
 import { isOwnProcessPath, ownProcessEntries, ownProcessRefusal, ownProcessTree } from '../fs/ownProcess';
-import { cdsUnknown, computedFolder, globReaches, valuesOf } from './procReach';
+import { builtNames, cdsUnknown, computedFolder, globReaches, valuesOf } from './procReach';
 import { repeatsCd } from './bash/builtValues';
 import { placesMoved } from './bash/shellPlaces';
 import { kernelJoin, lexicalJoin, procLocation } from '../fs/paths';
@@ -194,7 +194,7 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
   // After a cd to a folder known only when it runs (`cd $(dirname /tmp)`), every relative name may be in /proc.
   if (cdsUnknown(a, scope)) note('changes to a folder known only when it runs, which may be the root or /proc');
   if (repeatsCd(a, script)) note('repeats a cd in a loop, a function or a sourced file, which may climb to the root');
-  const computed = computedFolder(a, script, scope);
+  const computed = computedFolder(a, script, scope) ?? builtNames(a);
   if (computed) note(computed);
   // `CDPATH=x:../../.. cd proc` (pass 77 H2): where a cd goes, by the script's own settings.
   const cds = [...a.commands, ...a.runs].some((c) => ['cd', 'pushd'].includes(c.words[0] === undefined ? '' : commandBase(c.words[0])));

@@ -97,3 +97,24 @@ export function computedFolder(a: BashAnalysis, script: string, scope: Pick<Path
   }
   return undefined;
 }
+
+/** Programs that build text from other text: their output, as a file name, is any name at all. */
+const TEXT_BUILDERS: ReadonlySet<string> = new Set(['echo', 'printf', 'tr', 'rev', 'base64', 'base32', 'basenc', 'xxd', 'od', 'sed', 'awk', 'gawk', 'mawk', 'perl', 'python', 'python3', 'node', 'ruby', 'iconv', 'cut', 'paste', 'jq', 'dd', 'fold', 'envsubst']);
+
+/**
+ * Why the script may hand a program a file name another command built from text
+ * (`grep x $(echo /cebp/… | tr a-z n-za-m)`, pass 80 H1), or a folder it walks through links it
+ * made itself (`ln -s .. a; ln -s a/.. b; grep -r x b/p?oc`): neither is a word the checks read.
+ */
+export function builtNames(a: BashAnalysis): string | undefined {
+  const all = [...a.commands, ...a.runs];
+  const linking = all.findIndex((c) => c.words[0] !== undefined && ['ln', 'cp'].includes(commandBase(c.words[0])) && c.words.slice(1).some((w) => w === undefined || /^-[A-Za-z]*s|^--symbolic/.test(w)));
+  // A link alone reads nothing; one followed by more of the command may be read through.
+  if (linking >= 0 && a.commands.length > 1) {
+    return 'makes a symbolic link, through which a later part may reach /proc';
+  }
+  const builds = all.find((c) => c.words[0] !== undefined && TEXT_BUILDERS.has(commandBase(c.words[0])));
+  if (!builds) return undefined;
+  const given = all.find((c) => c.words[0] !== undefined && !OPENS_NO_FILES.has(commandBase(c.words[0])) && c.words.slice(1).some((w, i) => w === undefined && c.shapes?.[i + 1]?.kind === 'computed'));
+  return given ? `gives ${given.words[0]} a word another command computes when it runs (${builds.words[0]} builds text), which may name /proc` : undefined;
+}

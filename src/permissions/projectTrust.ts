@@ -21,6 +21,8 @@ export interface RuleSource {
   defaultMode?: string;
   /** A file the folder itself provides: it restricts always, and grants only when the folder is trusted. */
   project?: boolean;
+  /** A project file read through a link (`.claude -> src/cfg`): it restricts only, as if untrusted. */
+  linked?: boolean;
 }
 
 /** Modes that let nothing more run than the default does; any other (acceptEdits, a typo) is a grant. */
@@ -48,7 +50,8 @@ export function projectMayAllow(rule: Pick<ParsedRule, 'tool' | 'pattern'>): boo
  * not trusted; then only what restricts (deny, ask, a mode that is not a grant).
  */
 export function applicablePart(s: RuleSource, trusted: boolean): RuleSource {
-  if (!s.project || trusted) return s;
+  // A project file reached through a link grants nothing, trusted or not (pass 81 C1).
+  if (!s.project || (trusted && !s.linked)) return s;
   const out: RuleSource = { label: s.label, project: true };
   if (s.root !== undefined) out.root = s.root;
   if (s.deny) out.deny = s.deny;

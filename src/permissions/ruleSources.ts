@@ -112,7 +112,7 @@ export function readClaudeSettings(opts: ClaudeSettingsOptions): RuleSource[] {
     // is text someone else chose where to keep: it may restrict, never grant.
     const linked = f.project && realLocation(f.file) !== join(realLocation(opts.cwd), '.claude', basename(f.file));
     if (linked && (read.allow?.length || read.defaultMode || read.additionalDirectories?.length)) warn(`${f.label} is reached through a link; only its deny and ask rules apply`);
-    const perms = linked ? { ...(read.deny ? { deny: read.deny } : {}), ...(read.ask ? { ask: read.ask } : {}) } : read;
+    const perms = linked ? { ...read, linked: true } : read;
     const dirs = perms.additionalDirectories?.map((d) => (d === '~' || d.startsWith('~/') ? join(home, d.slice(1)) : resolve(opts.cwd, d)));
     out.push({ ...perms, ...(dirs ? { additionalDirectories: dirs } : {}), label: f.label, root: opts.cwd, ...(f.project ? { project: true } : {}) });
   }

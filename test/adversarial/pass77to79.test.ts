@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Permissions } from '../../src/permissions/permissions';
+import { applicablePart } from '../../src/permissions/projectTrust';
 import { readClaudeSettings } from '../../src/permissions/ruleSources';
 import { createTools } from '../../src/tools/builtin';
 import { bashEngine, bashTool, callTool, loadedChecker, runBash, workspaceWithHome } from './support';
@@ -31,6 +32,17 @@ describe('pass 77: where bash builds a folder or a value', () => {
     const eng = bashEngine(ws, { allow: ['Bash'], deny: ['Read(~/.ssh/**)'] }, await loadedChecker(), { home });
     for (const command of ['s=~/.ss; s+=h; cat $s/id_rsa', 'p=s; s=~/.ss; cat ${!p}h/id_rsa']) assert.equal(eng.decide(command).behavior, 'ask', command);
     assert.equal(eng.decide('for f in src/*; do cat "$f"; done').behavior, 'allow');
+  });
+});
+
+describe('pass 80: names another command builds from text, and links made on the way', () => {
+  it('H1: a file argument a text-building command computes, and a chain of links made in the command, ask under Bash', async () => {
+    const { ws } = workspaceWithHome('80');
+    const eng = bashEngine(ws, { allow: ['Bash'] }, await loadedChecker());
+    for (const command of ['grep -ahz KEY $(echo /cebp/[0-9]*/raiveba | tr a-z n-za-m)', 'grep -ahz KEY `echo /cebp/x | tr a-z n-za-m`', 'grep -r x $(echo /)', 'ln -s .. a; ln -s a/.. b; grep -r x b/p?oc']) {
+      assert.notEqual(eng.decide(command).behavior, 'allow', command);
+    }
+    for (const command of ['cat $(git ls-files)', 'wc -l $(find . -name "*.ts")', 'echo $(date)']) assert.equal(eng.decide(command).behavior, 'allow', command);
   });
 });
 
@@ -117,8 +129,9 @@ describe('pass 78 C3, M1: files that grant, rewritten by a command', () => {
     const warnings: string[] = [];
     const sources = readClaudeSettings({ cwd: ws, home: join(ws, 'nohome'), warn: (m) => warnings.push(m) });
     const project = sources.find((s) => s.label === '.claude/settings.json')!;
-    assert.equal(project.allow, undefined);
-    assert.deepEqual(project.deny, ['Read(.env)']);
+    const applied = applicablePart(project, true);
+    assert.equal(applied.allow, undefined, 'trusted, a linked file still grants nothing');
+    assert.deepEqual(applied.deny, ['Read(.env)']);
     assert.match(warnings.join('\n'), /reached through a link/);
   });
 });
