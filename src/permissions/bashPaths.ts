@@ -17,9 +17,9 @@ import { runsFedText } from './bash/optionModels';
 import { namesFromFile } from './bash/options';
 import { gitCredentialFiles, gitFolders, gitForeignRepository, gitReadsUserConfig, wholeTreeGit } from './bash/wholeTreeGit';
 import { braceWords } from './bash/braces';
-import { bashGlob, GLOB_CHARS, unescapePattern } from './bash/glob';
-import { globBase, mayMatchName } from '../tools/glob';
-import { ALTERS_VALUES, repeatsCd } from './bash/builtValues';
+import { bashGlob, GLOB_CHARS, mayClimb, unescapePattern } from './bash/glob';
+import { globBase } from '../tools/glob';
+import { ALTERS_VALUES, appendsTo, repeatsCd } from './bash/builtValues';
 import { optionLikeMatch } from './bash/globOptions';
 import { quotePattern, type Shape } from './bash/words';
 import { isFolderSync } from '../fs/stat';
@@ -427,7 +427,7 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope, script = '
   if (!scope.deniedBy) return undefined;
   const ask = (why: string): PathFinding => ({ behavior: 'ask', reason: `The command ${why}, so the files it reads are known only when it runs, and your deny rules name files they could be.` });
   // Values are judged as written: one appended to (`s=~/.ss; s+=h`) or reached by name (`${!p}`) is not (pass 77 M1).
-  if (/(^|[^\w])[A-Za-z_]\w*(\[[^\]]*\])?\+=/.test(script) || ALTERS_VALUES.test(script)) return ask('builds a value by appending to it or by indirection');
+  if (appendsTo(script) || ALTERS_VALUES.test(script)) return ask('builds a value by appending to it or by indirection');
   if (repeatsCd(a, script)) return ask('repeats a cd in a loop, a function or a sourced file');
   // Stored credentials are read wherever git runs (`git -C . credential fill`): judged before where it runs.
   const stored = a.commands.flatMap((c) => gitCredentialFiles(c, scope.home)).map((f) => deniedFinding('git credential', f, false, scope) ?? deniedFinding('git credential', f, true, scope));
@@ -496,7 +496,7 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope, script = '
   for (const piece of new Set(unexpanded.flatMap((t) => t.split(/[\s;&|<>'"`()=]+/)))) {
     if (!GLOB_CHARS.test(piece)) continue;
     // dash, and bash without globskipdots, match `..` by `.*`: that word is also read going up.
-    const up = piece.split('/').map((seg) => (GLOB_CHARS.test(seg) && mayMatchName(seg, '..') ? '..' : seg)).join('/');
+    const up = piece.split('/').map((seg) => (mayClimb(seg) ? '..' : seg)).join('/');
     for (const variant of new Set([piece, up])) {
       const base = GLOB_CHARS.test(variant) ? globBase(variant).base || (variant.startsWith('/') ? '/' : '.') : variant;
       const found = judge('a glob', base, false, false);

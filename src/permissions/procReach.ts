@@ -2,12 +2,10 @@ import { isAbsolute } from 'node:path';
 import { mayMatchName } from '../tools/glob';
 import type { BashAnalysis } from './bash/analyze';
 import { commandBase, fromEnvironment, OPENS_NO_FILES } from './bash/commands';
-import { GLOB_CHARS } from './bash/glob';
+import { GLOB_CHARS, mayClimb } from './bash/glob';
 import { pathArgs } from './bash/pathArgs';
 import { tilde, workingFolders, type PathScope } from './bashPaths';
-import { ALTERS_VALUES } from './bash/builtValues';
-
-export { ALTERS_VALUES, repeatsCd } from './bash/builtValues';
+import { ALTERS_VALUES, appendsTo } from './bash/builtValues';
 
 // How far a word the /proc guard (bashProc.ts) cannot read as a plain path may reach: a glob an
 // inner shell expands its own way, a value the script assigns, a cd it computes.
@@ -29,7 +27,7 @@ function upVariants(ps: readonly string[]): string[][] {
   let variants: string[][] = [[]];
   let ups = 0;
   for (const seg of ps) {
-    const up = GLOB_CHARS.test(seg) && mayMatchName(seg, '..');
+    const up = mayClimb(seg);
     if (up && ++ups > MAX_UP_SEGMENTS) return [['*', '*', '*', '*', '*', '*', '*', '*']];
     variants = variants.flatMap((v) => (up ? [[...v, seg], v.slice(0, -1)] : [[...v, seg]]));
   }
@@ -51,7 +49,7 @@ function segmentsReach(ps: readonly string[], ts: readonly string[]): boolean {
 export function valuesOf(name: string, a: BashAnalysis, scope: Pick<PathScope, 'home'>, script = ''): string[] | undefined {
   if (fromEnvironment(name, a.mentions)) return name === 'HOME' ? [scope.home] : undefined;
   // Appended to (`s+=oc`) or reached by name (`${!p}`): the values as written are pieces only (pass 77 H3).
-  if (ALTERS_VALUES.test(script) || new RegExp(`(^|[^\\w])${name}(\\[[^\\]]*\\])?\\+=`).test(script)) return undefined;
+  if (ALTERS_VALUES.test(script) || appendsTo(script, name)) return undefined;
   const values = a.assigned.filter((v) => v.name === name).map((v) => v.value);
   // A name set by read, mapfile, printf -v or $(…) has no value as written here.
   return values.length > 0 && values.every((v) => !/[$`]/.test(v)) && !a.mentions.has(`read`) ? values : undefined;

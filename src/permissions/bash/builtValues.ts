@@ -7,6 +7,11 @@ import { commandBase } from './commands';
 /** Ways a script builds a value other than by assigning it whole: `${!name}` (indirect), `${name:0}`, `${name/…}`, `${name^^}`. */
 export const ALTERS_VALUES = /\$\{!|\$\{[A-Za-z_]\w*[^}\w]/;
 
+/** Whether the script appends to `name` (any name by default): `s+=oc`, `a[1]+=x`. */
+export function appendsTo(script: string, name = '[A-Za-z_]\\w*'): boolean {
+  return new RegExp(`(^|[^\\w])${name}(\\[[^\\]]*\\])?\\+=`).test(script);
+}
+
 /**
  * A relative cd repeated by a loop, a function or a sourced file (`for i in 1 2 3; do cd ..; done`):
  * the checks count each cd once, so where it ends is known only when it runs (pass 77 H1).

@@ -1,3 +1,4 @@
+import { mayMatchName } from '../../tools/glob';
 import { askBash, withAskBudget } from './run';
 
 // What a glob in a command stands for is asked of bash itself. A matcher of our own (picomatch)
@@ -7,6 +8,14 @@ import { askBash, withAskBudget } from './run';
 
 /** The characters that make a word a glob (unquoted). */
 export const GLOB_CHARS = /[*?[]/;
+
+/**
+ * Whether one part of a glob may stand for `..`, as dash and bash told `+O globskipdots` expand
+ * `.*` (passes 71 H2, M4): the /proc guard and the deny rules both read such a part as going up.
+ */
+export function mayClimb(part: string): boolean {
+  return GLOB_CHARS.test(part) && mayMatchName(part, '..');
+}
 
 /** More matches than this and the glob counts as unknown (the command asks). */
 export const GLOB_MAX_MATCHES = 5_000;
