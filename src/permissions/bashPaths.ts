@@ -19,7 +19,7 @@ import { gitCredentialFiles, gitFolders, gitForeignRepository, gitReadsUserConfi
 import { braceWords } from './bash/braces';
 import { bashGlob, GLOB_CHARS, mayClimb, unescapePattern } from './bash/glob';
 import { globBase } from '../tools/glob';
-import { ALTERS_VALUES, appendsTo, repeatsCd } from './bash/builtValues';
+import { ALTERS_VALUES, appendsTo, folderChanges, repeatsCd } from './bash/builtValues';
 import { optionLikeMatch } from './bash/globOptions';
 import { quotePattern, type Shape } from './bash/words';
 import { isFolderSync } from '../fs/stat';
@@ -192,7 +192,7 @@ export function outsideFinding(a: BashAnalysis, commands: readonly SimpleCommand
   if (commands.length === 0) return undefined;
   // `shopt -s cdable_vars; cd HOME` goes to $HOME, not ./HOME (pass 68 H2): where a script may have
   // moved `~` or `cd`, its names are judged as known only when it runs, as under deny rules.
-  const placed = [...a.commands, ...a.runs].some((c) => ['cd', 'pushd', 'popd'].includes(c.words[0] === undefined ? 'cd' : commandBase(c.words[0])) || c.words.some((w) => w === undefined || w.startsWith('~')));
+  const placed = folderChanges(a).length > 0 || [...a.commands, ...a.runs].some((c) => c.words.some((w) => w === undefined || w.startsWith('~')));
   const moved = placed ? placesMoved(a) : undefined;
   if (moved) return { behavior: 'ask', reason: `The command ${moved}, so where the files it names lie is known only when it runs.` };
   const race = linkRace(a.commands, commands, a.readsFrom.length > 0);

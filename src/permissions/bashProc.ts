@@ -8,7 +8,7 @@ import type { Shape } from './bash/words';
 import { expandGlob, homePattern, tilde, workingFolders, type PathFinding, type PathScope } from './bashPaths';
 import { isOwnProcessPath, ownProcessEntries, ownProcessRefusal, ownProcessTree } from '../fs/ownProcess';
 import { builtNames, cdsUnknown, computedFolder, globReaches, valuesOf } from './procReach';
-import { repeatsCd } from './bash/builtValues';
+import { folderChanges, repeatsCd } from './bash/builtValues';
 import { placesMoved } from './bash/shellPlaces';
 import { kernelJoin, lexicalJoin, procLocation } from '../fs/paths';
 
@@ -197,8 +197,7 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
   const computed = computedFolder(a, script, scope) ?? builtNames(a);
   if (computed) note(computed);
   // `CDPATH=x:../../.. cd proc` (pass 77 H2): where a cd goes, by the script's own settings.
-  const cds = [...a.commands, ...a.runs].some((c) => ['cd', 'pushd'].includes(c.words[0] === undefined ? '' : commandBase(c.words[0])));
-  const moved = cds ? placesMoved(a) : undefined;
+  const moved = folderChanges(a).length > 0 ? placesMoved(a) : undefined;
   if (moved) note(`${moved}, so where its cd goes is known only when it runs`);
   // A kept value built from others (`r=$s/..`): each expansion by its values as written, else unknown.
   for (const { value } of a.assigned) {

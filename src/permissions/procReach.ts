@@ -5,7 +5,7 @@ import { commandBase, fromEnvironment, OPENS_NO_FILES } from './bash/commands';
 import { GLOB_CHARS, mayClimb } from './bash/glob';
 import { pathArgs } from './bash/pathArgs';
 import { tilde, workingFolders, type PathScope } from './bashPaths';
-import { ALTERS_VALUES, appendsTo } from './bash/builtValues';
+import { ALTERS_VALUES, appendsTo, folderChanges } from './bash/builtValues';
 
 // How far a word the /proc guard (bashProc.ts) cannot read as a plain path may reach: a glob an
 // inner shell expands its own way, a value the script assigns, a cd it computes.
@@ -61,12 +61,9 @@ export function valuesOf(name: string, a: BashAnalysis, scope: Pick<PathScope, '
  */
 export function cdsUnknown(a: BashAnalysis, scope: Pick<PathScope, 'cwd' | 'home'>): boolean {
   const all = [...a.commands, ...a.runs];
-  const at = all.findIndex((c) => {
-    const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
-    if (name === 'popd') return true;
-    if (name !== 'cd' && name !== 'pushd') return false;
-    return workingFolders([c], scope) === undefined;
-  });
+  const moves = new Set(folderChanges(a));
+  // A computed command name may be a cd to anywhere; workingFolders knows only cd and pushd words.
+  const at = all.findIndex((c) => moves.has(c) && (c.words[0] === undefined || workingFolders([c], scope) === undefined));
   if (at < 0) return false;
   return all.slice(at + 1).some((c) => {
     const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);

@@ -13,10 +13,20 @@ export function appendsTo(script: string, name = '[A-Za-z_]\\w*'): boolean {
 }
 
 /**
+ * The commands that may change the folder the rest of the script runs in: cd, pushd, popd, and a
+ * command whose name is computed (`$c ..` may be a cd). The one answer to "is this a cd" for the
+ * /proc guard and the file checks, so that a new way to move (popd, a computed name) is seen by all.
+ */
+export function folderChanges(a: BashAnalysis): BashAnalysis['commands'] {
+  return [...a.commands, ...a.runs].filter((c) => c.words[0] === undefined || ['cd', 'pushd', 'popd'].includes(commandBase(c.words[0])));
+}
+
+/**
  * A relative cd repeated by a loop, a function or a sourced file (`for i in 1 2 3; do cd ..; done`):
  * the checks count each cd once, so where it ends is known only when it runs (pass 77 H1).
  */
 export function repeatsCd(a: BashAnalysis, script: string): boolean {
-  const relativeCd = [...a.commands, ...a.runs].some((c) => ['cd', 'pushd'].includes(c.words[0] === undefined ? '' : commandBase(c.words[0])) && c.words.slice(1).some((w) => w === undefined || w.includes('..') || !w.startsWith('/')));
+  // popd returns to a folder the stack holds, so it counts as relative however it is spelled.
+  const relativeCd = folderChanges(a).some((c) => c.words.length === 1 || c.words.slice(1).some((w) => w === undefined || w.includes('..') || !w.startsWith('/')));
   return relativeCd && /\b(for|while|until|function|select|source)\b|\(\)\s*\{|(^|[;&|\s])\.\s/.test(script);
 }
