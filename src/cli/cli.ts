@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { Permissions } from '../permissions/permissions';
 import { formatRules, readClaudeSettings, type RuleSource } from '../permissions/ruleSources';
@@ -13,6 +14,7 @@ import { createStore } from '../shared/store';
 import { printable } from '../base/printable';
 import { markPrivate } from '../fs/write';
 import { cliSessionsDir, cliStateDir } from '../sessions/paths';
+import { knownStateFolders, rememberStateFolder } from '../sessions/stateFolders';
 import { SessionStore } from '../sessions/sessionStore';
 import { memoryKeyFolder } from '../tools/gitRepo';
 import { MemoryDir } from '../memory/memdir';
@@ -80,6 +82,8 @@ function claudeSources(cwd: string, env: NodeJS.ProcessEnv, io: CliIo): RuleSour
  * the way VS Code's Restricted Mode does (the flags are the user's own).
  */
 function cliPermissions(cwd: string, allowed: string[], addDirs: string[], claude: RuleSource[], env: NodeJS.ProcessEnv, io: CliIo, host: Pick<Host, 'isTrusted'>, extra: RuleSource[] = []): Permissions {
+  // Listed where every Threadline looks, so that each denies reads of this one's checkpoint copies.
+  void rememberStateFolder(cliStateDir(env), env.HOME || homedir());
   return new Permissions(
     {
       cwd,
@@ -90,6 +94,7 @@ function cliPermissions(cwd: string, allowed: string[], addDirs: string[], claud
       headless: true,
       sources: () => [...claude, ...(addDirs.length ? [{ label: '--add-dir', additionalDirectories: addDirs }] : []), ...extra],
       protectedPaths: [cliStateDir(env)],
+      stateFolders: () => knownStateFolders(env.HOME || homedir()),
     },
     ruleWarning(io),
   );

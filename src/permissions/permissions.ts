@@ -27,8 +27,8 @@ import type { SearchFilter, SearchScope } from '../tools/walk';
 
 /** Where the built-in rule on Threadline's checkpoint copies says it comes from. */
 const CHECKPOINT_COPIES = 'Threadline (its checkpoint copies)';
-/** Any state folder's copies, by their layout. */
-const ANY_CHECKPOINT_COPIES = 'Read(//**/checkpoints/*/blobs/**)';
+/** Any state folder's copies and their list (which names each copied file and the hash of its text), by their layout. */
+const ANY_CHECKPOINT_COPIES: ReadonlySet<string> = new Set(['Read(//**/checkpoints/*/blobs/**)', 'Read(//**/checkpoints/*/manifest.jsonl)']);
 export { parseRule, ruleCovers, ruleMatches, RuleSyntaxError, type ParsedRule } from './ruleMatch';
 
 export interface PermissionRules {
@@ -59,6 +59,8 @@ export interface PermissionOptions {
   sources?(): readonly RuleSource[];
   /** Threadline's own files (its sessions, its settings): a write there always asks. */
   protectedPaths?: readonly string[];
+  /** Every other Threadline state folder known on this machine (sessions/stateFolders.ts): their checkpoint copies are denied to Read, walks included. */
+  stateFolders?(): readonly string[];
   /** Default: the user's home folder (for `~/` patterns). */
   home?: string;
   /** Judges Bash commands on their parse tree; one shared parser unless a test gives its own. */
@@ -161,7 +163,10 @@ export class Permissions implements PermissionEngine, SearchScope {
     // Code checkpoints keep byte-for-byte copies of the files edits replaced, Read-denied ones too:
     // no tool reads them, wherever the state folder lies (a workspace or added folder holding it, pass 79 H1).
     // Another state folder's copies too (VS Code's storage, an earlier THREADLINE_STATE_DIR): by their layout (pass 82 H1).
-    out.deny.push(...this.parsed([...(this.opts.protectedPaths ?? []).map((p) => `Read(/${realLocation(resolve(p))}/**/checkpoints/**)`), ANY_CHECKPOINT_COPIES], CHECKPOINT_COPIES));
+    // The layout rules judge files named only (a walk of every tree for them cost each recursive command): a folder walked
+    // is judged by the state folders each Threadline lists where it starts (pass 85 H1).
+    const stateFolders = new Set([...(this.opts.protectedPaths ?? []), ...(this.opts.stateFolders?.() ?? [])].map((p) => realLocation(resolve(p))));
+    out.deny.push(...this.parsed([...[...stateFolders].map((p) => `Read(/${p}/**/checkpoints/**)`), ...ANY_CHECKPOINT_COPIES], CHECKPOINT_COPIES));
     if (out.mode && !['default', 'acceptEdits', 'dontAsk', 'plan'].includes(out.mode.mode)) {
       this.warnOnce(`defaultMode "${out.mode.mode}" in ${out.mode.source} is not honoured by Threadline; the default applies`);
       delete out.mode;
@@ -304,8 +309,8 @@ export class Permissions implements PermissionEngine, SearchScope {
       // A rule whose folder lies inside the one given, or one that matches at any depth below a folder
       // holding the one given (`.env`, `**/.env`, `*.pem`): `grep -r x packages` reads packages/api/.env (pass 46 F2).
       deniedInside: (folder, write = false, only) => {
-        // The layout rule on other state folders' checkpoint copies judges files named, not folders walked: a walk of every tree for it cost each recursive command.
-        const rules = [...fileDeny(write), ...fileAsk(write)].filter((r) => !r.exact && r.source !== ANY_CHECKPOINT_COPIES);
+        // The layout rules on checkpoint copies judge files named, not folders walked: a walk of every tree for them cost each recursive command.
+        const rules = [...fileDeny(write), ...fileAsk(write)].filter((r) => !r.exact && !ANY_CHECKPOINT_COPIES.has(r.source));
         const reaching: ParsedRule[] = [];
         for (const r of rules) {
           const pattern = parsePathPattern(r.pattern!, ctx, r.root);

@@ -1,4 +1,6 @@
+import { homedir } from 'node:os';
 import { dirname } from 'node:path';
+import { knownStateFolders, rememberStateFolder } from '../sessions/stateFolders';
 import { readDeniedBy } from '../agent/deniedFileResults';
 import { Permissions } from '../permissions/permissions';
 import { formatRules, readClaudeSettings, type RuleSource } from '../permissions/ruleSources';
@@ -60,6 +62,8 @@ export class SessionPermissions {
  */
 function permissionsAndTools(w: PermissionWiringOptions): { permissions: Permissions; tools: ToolRegistry } {
   let claude: RuleSource[] | undefined;
+  // Listed where every Threadline looks, so that each denies reads of this one's checkpoint copies.
+  void rememberStateFolder(w.globalStorageDir, homedir());
   const warn = (message: string) => w.host.notify('warning', `a permission rule in settings is ignored: ${message}`);
   const permissions = new Permissions(
     {
@@ -74,6 +78,7 @@ function permissionsAndTools(w: PermissionWiringOptions): { permissions: Permiss
       ],
       // <user data>/User holds settings.json, keybindings and every extension's storage.
       protectedPaths: [dirname(dirname(w.globalStorageDir))],
+      stateFolders: () => knownStateFolders(homedir()),
       ...(w.mcp ? { saveServerRule: w.mcp.saveServerRule } : {}),
     },
     warn,

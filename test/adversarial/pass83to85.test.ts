@@ -1,9 +1,15 @@
 // Passes 83-85 on 119cb12, and the read-back before them. Read-back: a command whose name is
 // computed (`c=cd; $c $D`) may be a cd, but only cd, pushd and popd were counted as moving the
 // folder, so a relative name after it (`cat e*n`) could be in /proc under `Bash`.
+// 85 H1, L1: another state folder's checkpoint copies were read by a folder walk (`grep -r`, `tar`),
+// and its manifest (names and hashes of copied files) by `cat`.
 import assert from 'node:assert/strict';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { bashEngine, loadedChecker, workspaceWithHome } from './support';
+import { Permissions } from '../../src/permissions/permissions';
+import { knownStateFolders, rememberStateFolder, stateFolderRegistry } from '../../src/sessions/stateFolders';
+import { bashEngine, bashTool, loadedChecker, workspaceWithHome } from './support';
 
 describe('read-back: a command whose name is computed may be a cd', () => {
   it('asks under Bash when relative names follow a computed command name', async () => {
@@ -13,5 +19,36 @@ describe('read-back: a command whose name is computed may be a cd', () => {
       assert.equal(eng.decide(command).behavior, 'ask', command);
     }
     for (const command of ['x=ls; $x -la', 'cd src && ls', 'for f in src/*.ts; do cat "$f"; done']) assert.equal(eng.decide(command).behavior, 'allow', command);
+  });
+});
+
+describe('pass 85: other state folders, wherever they lie', () => {
+  it('H1, L1: a walk of a folder holding a listed state folder asks; its manifest is denied; ordinary walks run', async () => {
+    const { root, ws, home } = workspaceWithHome('85');
+    const own = join(root, 'own-state');
+    const other = join(home, '.config', 'Code', 'User', 'globalStorage', 'threadline.threadline');
+    const cp = join(other, 'sessions', 'ws-1', 'checkpoints', 'abc');
+    mkdirSync(join(cp, 'blobs', 'e0'), { recursive: true });
+    writeFileSync(join(cp, 'blobs', 'e0', 'e05b'), 'TOPSECRET-SRC\n');
+    writeFileSync(join(cp, 'manifest.jsonl'), '{"path":"src/secret.txt","hash":"e05b"}\n');
+    await rememberStateFolder(other, home);
+    const p = new Permissions({ cwd: ws, home, rules: () => ({ allow: ['Bash(grep:*)', 'Bash(tar:*)', 'Bash(cat:*)', 'Bash(find:*)'], ask: [], deny: [] }), trusted: () => true, bash: await loadedChecker(), protectedPaths: [own], stateFolders: () => knownStateFolders(home), sources: () => [{ label: '--add-dir', additionalDirectories: [home] }] });
+    const decide = (command: string) => p.decide({ tool: bashTool, input: { command } }).behavior;
+    for (const command of [`grep -r TOPSECRET ${home}/.config`, `grep -ri topsecret ${home}/.config/Code`, `tar cf - ${cp}`, `tar czf loot.tgz ${other}/sessions`, `cat ${cp}/manifest.jsonl`, `find ${home}/.config -type f -exec cat {} +`]) {
+      assert.notEqual(decide(command), 'allow', command);
+    }
+    mkdirSync(join(home, 'notes'));
+    for (const command of [`grep -r x ${home}/notes`, 'grep -r x src', 'find . -name "*.ts"']) assert.equal(decide(command), 'allow', command);
+  });
+
+  it('the list: a line cut by a kill, or one too near the root, is no folder; a folder is listed once', async () => {
+    const { root, home } = workspaceWithHome('85list');
+    const a = join(root, 'a-state');
+    mkdirSync(a);
+    await rememberStateFolder(a, home);
+    await rememberStateFolder(a, home);
+    appendFileSync(stateFolderRegistry(home), `/\n${home}\n${root}/b-sta`);
+    mkdirSync(join(root, 'b-sta'));
+    assert.deepEqual(knownStateFolders(home), [a]);
   });
 });
