@@ -21,7 +21,13 @@ const MAX_BYTES = 1024 * 1024;
 
 type Before = { kind: 'missing' } | { kind: 'file'; bytes: Buffer; folder: string } | { kind: 'other' };
 
-export type GrantingSnapshot = ReadonlyMap<string, Before>;
+/** A granting folder as it was: a link is known by where it leads (its text may be relative). */
+type FolderShape = { kind: 'folder' | 'missing' | 'other' } | { kind: 'link'; leadsTo: string | undefined };
+
+export interface GrantingSnapshot {
+  readonly files: ReadonlyMap<string, Before>;
+  readonly folders: ReadonlyMap<string, FolderShape>;
+}
 
 async function state(path: string): Promise<Before> {
   const info = await inspect(path, { follow: false });
@@ -38,10 +44,20 @@ async function madeInside(cwd: string, path: string): Promise<boolean> {
   return root !== undefined && folder !== undefined && isInside(root, folder);
 }
 
+async function folderShape(path: string): Promise<FolderShape> {
+  const info = await inspect(path, { follow: false });
+  if (info.kind === 'link') return { kind: 'link', leadsTo: await realPathOf(path) };
+  return { kind: info.kind === 'folder' || info.kind === 'missing' ? info.kind : 'other' };
+}
+
+const sameShape = (a: FolderShape, b: FolderShape) => a.kind === b.kind && (a.kind !== 'link' || (b.kind === 'link' && a.leadsTo === b.leadsTo));
+
 export async function snapshotGranting(cwd: string): Promise<GrantingSnapshot> {
-  const out = new Map<string, Before>();
-  for (const rel of GRANTING_FILES) out.set(rel, await state(join(cwd, rel)));
-  return out;
+  const files = new Map<string, Before>();
+  const folders = new Map<string, FolderShape>();
+  for (const rel of GRANTING_FOLDERS) folders.set(rel, await folderShape(join(cwd, rel)));
+  for (const rel of GRANTING_FILES) files.set(rel, await state(join(cwd, rel)));
+  return { files, folders };
 }
 
 /** The folders the granting files live in (`.claude`, `.vscode`), relative to the workspace. */
@@ -52,11 +68,14 @@ const GRANTING_FOLDERS = [...new Set(GRANTING_FILES.map((f) => dirname(f)).filte
  * pass 81 C1), or into anything but a folder: removed, so that what it leads to grants nothing and
  * the files that were there can be put back.
  */
-async function unlinkGrantingFolders(cwd: string): Promise<string[]> {
+async function unlinkGrantingFolders(cwd: string, before: GrantingSnapshot): Promise<string[]> {
   const removed: string[] = [];
   for (const rel of GRANTING_FOLDERS) {
-    const info = await inspect(join(cwd, rel), { follow: false });
-    if (info.kind === 'missing' || info.kind === 'folder') continue;
+    const now = await folderShape(join(cwd, rel));
+    if (now.kind === 'missing' || now.kind === 'folder') continue;
+    // A link you made yourself (worktrees sharing one `.claude`) is yours; only one the command made or changed goes (pass 84 M1).
+    const was = before.folders.get(rel);
+    if (was && sameShape(was, now)) continue;
     await removeFile(join(cwd, rel));
     removed.push(rel);
   }
@@ -71,8 +90,8 @@ async function unlinkGrantingFolders(cwd: string): Promise<string[]> {
 export async function restoreGranting(cwd: string, before: GrantingSnapshot): Promise<string> {
   const put: string[] = [];
   const left: string[] = [];
-  const unlinked = await unlinkGrantingFolders(cwd).catch(() => [] as string[]);
-  for (const [rel, was] of before) {
+  const unlinked = await unlinkGrantingFolders(cwd, before).catch(() => [] as string[]);
+  for (const [rel, was] of before.files) {
     const path = join(cwd, rel);
     const now = await state(path);
     if (was.kind === 'missing' && now.kind === 'missing') continue;

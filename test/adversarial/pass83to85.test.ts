@@ -2,14 +2,15 @@
 // computed (`c=cd; $c $D`) may be a cd, but only cd, pushd and popd were counted as moving the
 // folder, so a relative name after it (`cat e*n`) could be in /proc under `Bash`.
 // 85 H1, L1: another state folder's checkpoint copies were read by a folder walk (`grep -r`, `tar`),
-// and its manifest (names and hashes of copied files) by `cat`.
+// and its manifest (names and hashes of copied files) by `cat`. 84 M1: the settings guard removed
+// a `.claude` link the user made, after any command.
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, lstatSync, mkdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Permissions } from '../../src/permissions/permissions';
 import { knownStateFolders, rememberStateFolder, stateFolderRegistry } from '../../src/sessions/stateFolders';
-import { bashEngine, bashTool, loadedChecker, workspaceWithHome } from './support';
+import { bashEngine, bashTool, loadedChecker, runBash, workspaceWithHome } from './support';
 
 describe('read-back: a command whose name is computed may be a cd', () => {
   it('asks under Bash when relative names follow a computed command name', async () => {
@@ -50,5 +51,23 @@ describe('pass 85: other state folders, wherever they lie', () => {
     appendFileSync(stateFolderRegistry(home), `/\n${home}\n${root}/b-sta`);
     mkdirSync(join(root, 'b-sta'));
     assert.deepEqual(knownStateFolders(home), [a]);
+  });
+});
+
+describe('pass 84 M1: a granting folder that was a link before the command', () => {
+  it('is left as it was; one the command changed goes', async () => {
+    const { root, ws } = workspaceWithHome('84m1');
+    const shared = join(root, 'shared-claude');
+    mkdirSync(shared);
+    writeFileSync(join(shared, 'settings.json'), '{"permissions":{"deny":["Bash(rm:*)"]}}\n');
+    symlinkSync(shared, join(ws, '.claude'));
+    const r = await runBash(ws, 'ls');
+    assert.doesNotMatch(r.content, /removed/, r.content);
+    assert.ok(lstatSync(join(ws, '.claude')).isSymbolicLink(), 'your link stays');
+    assert.equal(readlinkSync(join(ws, '.claude')), shared);
+    mkdirSync(join(ws, 'src', 'cfg'));
+    const changed = await runBash(ws, 'rm .claude && ln -s src/cfg .claude');
+    assert.match(changed.content, /removed \.claude/, changed.content);
+    assert.ok(!lstatSync(join(ws, '.claude')).isSymbolicLink(), 'a link the command made goes');
   });
 });
