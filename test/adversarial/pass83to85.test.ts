@@ -3,11 +3,15 @@
 // folder, so a relative name after it (`cat e*n`) could be in /proc under `Bash`.
 // 85 H1, L1: another state folder's checkpoint copies were read by a folder walk (`grep -r`, `tar`),
 // and its manifest (names and hashes of copied files) by `cat`. 84 M1: the settings guard removed
-// a `.claude` link the user made, after any command.
+// a `.claude` link the user made, after any command. 83 H1-H3: paths to the agent's /proc that the
+// words never spell (`${x:=/pr}oc`, `"$@"oc`, cd steps in `bash -c`): each command now runs in a
+// user namespace of its own, where the kernel refuses the agent's environ however it is reached.
 import assert from 'node:assert/strict';
 import { appendFileSync, lstatSync, mkdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { namespacePrefix } from '../../src/base/userNamespace';
 import { Permissions } from '../../src/permissions/permissions';
 import { knownStateFolders, rememberStateFolder, stateFolderRegistry } from '../../src/sessions/stateFolders';
 import { bashEngine, bashTool, loadedChecker, runBash, workspaceWithHome } from './support';
@@ -69,5 +73,35 @@ describe('pass 84 M1: a granting folder that was a link before the command', () 
     const changed = await runBash(ws, 'rm .claude && ln -s src/cfg .claude');
     assert.match(changed.content, /removed \.claude/, changed.content);
     assert.ok(!lstatSync(join(ws, '.claude')).isSymbolicLink(), 'a link the command made goes');
+  });
+});
+
+describe('pass 83 H1-H3: the agent\'s environment, however a command reaches it', { skip: process.platform !== 'linux' && 'needs /proc' }, () => {
+  const run = (env: NodeJS.ProcessEnv) =>
+    spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'ownProcessKernel-child.mts')], { encoding: 'utf8', env: { ...process.env, ANTHROPIC_API_KEY: 'sk-canary-83-kernel', ...env } }).stdout;
+
+  it('a command in its own user namespace reads no environ of the agent, its threads or any process above', (t) => {
+    if (!namespacePrefix()) return t.skip('this machine allows no user namespace: the word checks are the only guard');
+    const out = run({});
+    assert.match(out, /done/, out);
+    assert.match(out, /Permission denied/, 'the kernel refused');
+    assert.doesNotMatch(out, /canary-83/, out);
+  });
+
+  it('with the namespace turned off the same command reads it: the line is the kernel\'s, not the words\'', () => {
+    assert.match(run({ THREADLINE_BASH_ISOLATION: 'off' }), /canary-83-kernel/);
+  });
+});
+
+describe('pass 84 H1: a stranger\'s pull request under a rule for git pull', () => {
+  it('a ref that is no branch or tag, or an object id, asks; your branches and tags run', async () => {
+    const { ws } = workspaceWithHome('84h1');
+    const eng = bashEngine(ws, { allow: ['Bash(git pull:*)', 'Bash(git fetch:*)'] }, await loadedChecker());
+    for (const command of ['git pull --no-edit origin refs/pull/5/head', 'git pull origin pull/5/head', 'git fetch origin +refs/pull/5/head:pr5', 'git pull origin merge-requests/3/head', 'git fetch origin refs/changes/12/345/1', 'git pull origin 0bf0dd1', 'git fetch origin ^refs/pull/1/head']) {
+      assert.equal(eng.decide(command).behavior, 'ask', command);
+    }
+    for (const command of ['git pull', 'git pull origin main', 'git pull --rebase origin feature/x', 'git fetch --all --prune', 'git pull origin refs/heads/main', 'git fetch origin v1.2:refs/tags/v1.2']) {
+      assert.equal(eng.decide(command).behavior, 'allow', command);
+    }
   });
 });

@@ -126,8 +126,22 @@ export function gitForeignRepository(c: SimpleCommand): string | undefined {
     if (w === undefined) return `git ${verb} is given a word computed when it runs, which may be a repository's URL`;
     const value = w.startsWith('-') ? (w.includes('=') ? w.slice(w.indexOf('=') + 1) : '') : w;
     if (REPOSITORY_WORD.test(value) || (w.startsWith('--rep') && !w.includes('='))) return foreign(verb, value || 'a repository the next word names');
+    if (verb !== 'push' && !w.startsWith('-') && strangersRef(w)) return `git ${verb} brings ${w}, a ref or commit of your remote that is none of its branches or tags (anyone may open a pull request), whose files a merge writes: an approved MCP server's script, .claude/ settings`;
   }
   return undefined;
+}
+
+/**
+ * Where a remote keeps commits anyone may offer (GitHub's and Gitea's `refs/pull/`, GitLab's
+ * `refs/merge-requests/`, Gerrit's `refs/changes/`, Bitbucket's `refs/pull-requests/`), or any
+ * other ref but a branch or a tag, or an object id: a rule for `git pull` means your branches.
+ * git looks a short name up under `refs/` first, so `pull/5/head` is `refs/pull/5/head` (pass 84 H1).
+ */
+function strangersRef(word: string): boolean {
+  const source = word.replace(/^[+^]/, '').split(':')[0]!;
+  if (/^[0-9a-f]{7,64}$/i.test(source)) return true;
+  if (source.startsWith('refs/')) return !/^refs\/(heads|tags)\//.test(source);
+  return /^(pull|merge-requests|changes|pull-requests|remotes|notes|prefetch)\//.test(source);
 }
 
 const foreign = (verb: string, where: string) =>
