@@ -7,6 +7,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 import { endProcessTree, ownerMarker, processGroupAlive, trackProcessGroup } from '../../base/processGroups';
 import { parseStatus, supervisedLaunch } from '../../base/subreaper';
+import { inOwnUserNamespace } from '../../base/userNamespace';
 import { findProgram } from '../../base/programs';
 import type { Tool, ToolResult } from '../types';
 import { z } from 'zod';
@@ -137,7 +138,7 @@ function runShell(command: string, cwd: string, baseEnv: NodeJS.ProcessEnv, time
 
     const launch = (shell: string, fallback: string | undefined) => {
       const marker = ownerMarker();
-      const how = supervisedLaunch(shell, ['-c', command], `${marker.name}=${marker.value}`);
+      const how = inOwnUserNamespace(supervisedLaunch(shell, ['-c', command], `${marker.name}=${marker.value}`), baseEnv.PATH);
       // A supervisor gives the marker to the command only (it must not be swept before it has ended its tree).
       const env = how.supervised ? baseEnv : { ...baseEnv, [marker.name]: marker.value };
       const child = spawn(how.file, how.args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe', how.supervised ? 'pipe' : 'ignore'], env });
