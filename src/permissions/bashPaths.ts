@@ -428,7 +428,7 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope, script = '
   const ask = (why: string): PathFinding => ({ behavior: 'ask', reason: `The command ${why}, so the files it reads are known only when it runs, and your deny rules name files they could be.` });
   // Values are judged as written: one appended to (`s=~/.ss; s+=h`) or reached by name (`${!p}`) is not (pass 77 M1).
   if (appendsTo(script) || ALTERS_VALUES.test(script)) return ask('builds a value by appending to it or by indirection');
-  if (repeatsCd(a, script)) return ask('repeats a cd in a loop, a function or a sourced file');
+  if (repeatsCd(a, script)) return ask('repeats a cd in a loop, a function, a sourced file or an inner shell');
   // Stored credentials are read wherever git runs (`git -C . credential fill`): judged before where it runs.
   const stored = a.commands.flatMap((c) => gitCredentialFiles(c, scope.home)).map((f) => deniedFinding('git credential', f, false, scope) ?? deniedFinding('git credential', f, true, scope));
   if (stored.some(Boolean)) return stored.find(Boolean);

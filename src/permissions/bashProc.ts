@@ -8,7 +8,7 @@ import type { Shape } from './bash/words';
 import { expandGlob, homePattern, tilde, workingFolders, type PathFinding, type PathScope } from './bashPaths';
 import { isOwnProcessPath, ownProcessEntries, ownProcessRefusal, ownProcessTree } from '../fs/ownProcess';
 import { builtNames, cdsUnknown, computedFolder, globReaches, valuesOf } from './procReach';
-import { folderChanges, repeatsCd } from './bash/builtValues';
+import { flattenExpansions, folderChanges, innerRuns, repeatsCd } from './bash/builtValues';
 import { placesMoved } from './bash/shellPlaces';
 import { kernelJoin, lexicalJoin, procLocation } from '../fs/paths';
 
@@ -75,7 +75,8 @@ const MAX_PIECES = 64;
  */
 function reachesThroughText(a: BashAnalysis, script: string, scope: Pick<PathScope, 'cwd' | 'home'>, folders: readonly string[], note: (why: string) => void, folderUnknown: boolean, ownEntries: () => string[]): PathFinding | undefined {
   // Cut again keeping parentheses, so that an extglob group (`/@(p)roc/…`) stays one word.
-  const all = [...new Set([...script.split(TEXT_PIECES), ...script.split(/[\s;&|<>'"`=]+/).filter((t) => /[?*+@!]\(/.test(t))])];
+  const text = flattenExpansions(script);
+  const all = [...new Set([...text.split(TEXT_PIECES), ...text.split(/[\s;&|<>'"`=]+/).filter((t) => /[?*+@!]\(/.test(t))])];
   // Where a cd went is known only when it runs: any relative glob there may be in /proc.
   const relativeGlob = folderUnknown ? all.find((t) => GLOB_CHARS.test(t) && !t.startsWith('/') && !t.startsWith('~')) : undefined;
   if (relativeGlob) return void note(`has a glob, ${relativeGlob.slice(0, 80)}, in a folder a cd chooses when it runs`);
@@ -153,7 +154,8 @@ const own = (path: string): PathFinding => ({ behavior: 'deny', reason: ownProce
  */
 export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<PathScope, 'cwd' | 'home'> & { env?: NodeJS.ProcessEnv }): PathFinding | undefined {
   const tree = ownProcessTree();
-  const known = workingFolders(a.commands, scope);
+  // Inner shells' cds too (`bash -c 'cd /tmp; cd ..; cd proc'`, pass 83 H3), as the file checks count them.
+  const known = workingFolders([...a.commands, ...innerRuns(a)], scope);
   const folders = known ?? [scope.cwd];
   let reaches: string | undefined;
   const note = (why: string) => (reaches ??= why);
@@ -193,7 +195,7 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
   for (const { value } of a.assigned) if (value.startsWith('/') || value.startsWith('~') || value.includes('..')) judgeSpelled(value);
   // After a cd to a folder known only when it runs (`cd $(dirname /tmp)`), every relative name may be in /proc.
   if (cdsUnknown(a, scope)) note('changes to a folder known only when it runs, which may be the root or /proc');
-  if (repeatsCd(a, script)) note('repeats a cd in a loop, a function or a sourced file, which may climb to the root');
+  if (repeatsCd(a, script)) note('repeats a cd in a loop, a function, a sourced file or an inner shell, which may climb to the root');
   const computed = computedFolder(a, script, scope) ?? builtNames(a);
   if (computed) note(computed);
   // `CDPATH=x:../../.. cd proc` (pass 77 H2): where a cd goes, by the script's own settings.

@@ -84,9 +84,14 @@ export function computedFolder(a: BashAnalysis, script: string, scope: Pick<Path
   for (const c of [...a.commands, ...a.runs]) {
     const walks = c.words[0] === 'find' || c.words[0] === 'du' || c.words[0] === 'tree' || c.words.slice(1).some((w) => w !== undefined && /^-[A-Za-z]*[rR]/.test(w));
     if (!walks) continue;
+    const notFiles = new Set<number>();
+    pathArgs(c, notFiles);
     for (let i = 1; i < c.words.length; i++) {
       const shape = c.shapes?.[i];
-      if (c.words[i] !== undefined || shape?.kind !== 'variable' || shape.before !== '' || shape.after.startsWith('/')) continue;
+      if (c.words[i] !== undefined || notFiles.has(i)) continue;
+      // Any other computed word it may take as a folder (`${x:-/}`, `"$@"`, `$(…)`) may be the root too (pass 83 H1, H2).
+      if (shape?.kind !== 'variable') return `gives ${c.words[0]} a folder computed when it runs, which may be the root`;
+      if (shape.before !== '' || shape.after.startsWith('/')) continue;
       if (valuesOf(shape.name, a, scope, script) === undefined) return `gives ${c.words[0]} $${shape.name}, a folder computed when it runs, which may be the root`;
     }
   }

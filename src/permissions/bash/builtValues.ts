@@ -7,6 +7,23 @@ import { commandBase } from './commands';
 /** Ways a script builds a value other than by assigning it whole: `${!name}` (indirect), `${name:0}`, `${name/…}`, `${name^^}`. */
 export const ALTERS_VALUES = /\$\{!|\$\{[A-Za-z_]\w*[^}\w]/;
 
+/**
+ * The script with each expansion bash computes by more than a name (`${x:=/pr}`, `${x:-"/pr"}`,
+ * `${a[0]}`, `${!p}`, `"$@"`, `$1`) written `${_}`, quotes around it included, and a quoted plain
+ * one (`"$x"`) written `${x}`: text cut at quotes and `=` left `${x:=/pr}oc/…` and `"$@"oc/…` in
+ * pieces none of which began with an expansion (pass 83 H1, H2). `_` has no value the checks know.
+ */
+export function flattenExpansions(script: string): string {
+  let text = script;
+  // Innermost first: `${x:-${y:-/}}`.
+  for (let i = 0; i < 16; i++) {
+    const next = text.replace(/(["']?)\$\{(?![A-Za-z_]\w*\})[^{}]*\}\1/g, '${_}');
+    if (next === text) break;
+    text = next;
+  }
+  return text.replace(/(["']?)\$[@*#?!$0-9-]\1/g, '${_}').replace(/"\$\{([A-Za-z_]\w*)\}"|"\$([A-Za-z_]\w*)"/g, (_m, a: string | undefined, b: string | undefined) => `\${${a ?? b}}`);
+}
+
 /** Whether the script appends to `name` (any name by default): `s+=oc`, `a[1]+=x`. */
 export function appendsTo(script: string, name = '[A-Za-z_]\\w*'): boolean {
   return new RegExp(`(^|[^\\w])${name}(\\[[^\\]]*\\])?\\+=`).test(script);
@@ -21,6 +38,18 @@ export function folderChanges(a: BashAnalysis): BashAnalysis['commands'] {
   return [...a.commands, ...a.runs].filter((c) => c.words[0] === undefined || ['cd', 'pushd', 'popd'].includes(commandBase(c.words[0])));
 }
 
+/** What inner scripts and wrappers run, less the script's own commands (`runs` holds both, each once). */
+export function innerRuns(a: BashAnalysis): BashAnalysis['runs'] {
+  // One of the script's own for each time it is written: `cd ..; bash -c 'cd ..'` keeps the inner one.
+  const own = new Map<string, number>();
+  for (const c of a.commands) own.set(c.text, (own.get(c.text) ?? 0) + 1);
+  return a.runs.filter((c) => {
+    const left = own.get(c.text) ?? 0;
+    if (left > 0) own.set(c.text, left - 1);
+    return left === 0;
+  });
+}
+
 /**
  * A relative cd repeated by a loop, a function or a sourced file (`for i in 1 2 3; do cd ..; done`):
  * the checks count each cd once, so where it ends is known only when it runs (pass 77 H1).
@@ -28,5 +57,7 @@ export function folderChanges(a: BashAnalysis): BashAnalysis['commands'] {
 export function repeatsCd(a: BashAnalysis, script: string): boolean {
   // popd returns to a folder the stack holds, so it counts as relative however it is spelled.
   const relativeCd = folderChanges(a).some((c) => c.words.length === 1 || c.words.slice(1).some((w) => w === undefined || w.includes('..') || !w.startsWith('/')));
-  return relativeCd && /\b(for|while|until|function|select|source)\b|\(\)\s*\{|(^|[;&|\s])\.\s/.test(script);
+  // An inner shell's commands are counted once however often its script repeats them (`bash -c 'cd ..; cd ..; cd ..'`, pass 83 H3).
+  const innerClimb = folderChanges({ ...a, commands: [], runs: innerRuns(a) }).some((c) => c.words.slice(1).some((w) => w === undefined || w.includes('..')));
+  return innerClimb || (relativeCd && /\b(for|while|until|function|select|source)\b|\(\)\s*\{|(^|[;&|\s])\.\s/.test(script));
 }
