@@ -105,3 +105,31 @@ describe('pass 84 H1: a stranger\'s pull request under a rule for git pull', () 
     }
   });
 });
+
+describe('pass 83 H1-H3, M2: the words, where no namespace can be made', () => {
+  it('expansions computed by more than a name, quoted or not, an inner shell\'s cds and options ask under Bash', async () => {
+    const { ws } = workspaceWithHome('83w');
+    const deep = join(ws, 'a', 'b', 'c');
+    mkdirSync(deep, { recursive: true });
+    const eng = bashEngine(deep, { allow: ['Bash'] }, await loadedChecker());
+    for (const command of [
+      'cat ${x:=/pr}oc/self/status', 'cat ${x=/pr}oc/self/status', 'cat "${x=/pr}"oc/self/status', 'grep -az K ${x:-"/pr"}oc/*/e?viron', "grep -az K ${x:+'/pr'}oc/*/e?viron",
+      'set /pr; grep -az K "$@"oc/*/e?viron', 'set /pr; cat "$*"oc/self/status', 'a=(/pr); cat "${a[0]}"oc/self/status', 'p=d; d=/pr; cat "${!p}"oc/self/status', 'set /pr; find "$@"oc -maxdepth 1', 'grep -rz K ${x:-"/"}',
+      "bash -c 'cd ..; cd ..; cd ..; cd ..; cd ..; cd proc; cat self/e*'", "bash -c 'cd /tmp; cd ..; cd proc; grep -az K [0-9]*/e?viron'", "sh <<< 'cd ..; cd ..; cd ..; cd ..; cd ..; ls'",
+      "bash -O cdable_vars <<< 'true /; cd _; cd proc; grep -az K [0-9]*/e?viron'",
+    ]) {
+      assert.notEqual(eng.decide(command).behavior, 'allow', command);
+    }
+    for (const command of ['x=src; cat "$x"/a.ts', 'for f in "$@"; do cat "$f"; done', 'cat "$1"', "sh -c 'cd src && ls'", 'cd .. && ls', 'grep -r "$pat" src']) {
+      assert.equal(eng.decide(command).behavior, 'allow', command);
+    }
+  });
+
+  it('M2: cdable_vars in an inner shell, or bash -O, asks under a file deny rule', async () => {
+    const { ws, home } = workspaceWithHome('83m2');
+    const eng = bashEngine(ws, { allow: ['Bash'], deny: ['Read(~/.ssh/**)'] }, await loadedChecker(), { home });
+    for (const command of ["bash -O cdable_vars <<< 'true ~/.ssh; cd _; cat id_rsa'", "bash <<< 'shopt -s cdable_vars; true ~/.ssh; cd _; cat id_rsa'"]) {
+      assert.equal(eng.decide(command).behavior, 'ask', command);
+    }
+  });
+});
