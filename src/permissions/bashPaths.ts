@@ -19,7 +19,7 @@ import { gitCredentialFiles, gitFolders, gitForeignRepository, gitReadsUserConfi
 import { braceWords } from './bash/braces';
 import { bashGlob, GLOB_CHARS, mayClimb, unescapePattern } from './bash/glob';
 import { globBase } from '../tools/glob';
-import { ALTERS_VALUES, appendsTo, folderChanges, repeatsCd } from './bash/builtValues';
+import { ALTERS_VALUES, appendsTo, folderChanges, innerRuns, repeatsCd, unshapedGlobs, valuesOf } from './bash/builtValues';
 import { optionLikeMatch } from './bash/globOptions';
 import { quotePattern, type Shape } from './bash/words';
 import { isFolderSync } from '../fs/stat';
@@ -92,6 +92,24 @@ function candidates(text: string | undefined, shape: Shape | undefined, scope: P
   } else return undefined;
   const expanded = tilde(spelled, scope.home);
   return expanded === undefined ? undefined : [expanded];
+}
+
+/**
+ * A variable's word by the values the script assigns it as written (`x=~/.bash; cp p ${x}rc`,
+ * `for f in .e*; do cat $f`), globs expanded as bash would; undefined when a value is unknown.
+ */
+function assignedCandidates(shape: Shape | undefined, a: BashAnalysis, scope: PathScope, script: string, folders: readonly string[] | undefined): string[] | undefined {
+  if (shape?.kind !== 'variable' || shape.before.startsWith('-')) return undefined;
+  const values = valuesOf(shape.name, a, scope, script);
+  if (values === undefined) return undefined;
+  const out: string[] = [];
+  for (const v of values) {
+    const word = `${shape.before}${v}${shape.after}`;
+    const each = GLOB_CHARS.test(word) ? globCandidates(word, scope, folders) : [tilde(word, scope.home) ?? word];
+    if (each === undefined) return undefined;
+    out.push(...each);
+  }
+  return out;
 }
 
 function globCandidates(pattern: string, scope: PathScope, folders: readonly string[] | undefined): string[] | undefined {
@@ -482,11 +500,15 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope, script = '
   // a whole, `echo rm` names no file. A program whose files are not known (tar, zip, dd, env -C)
   // may take any word as one.
   const walkers = new Set<PathArg>();
-  const args = [...a.commands, ...a.runs].flatMap((c): PathArg[] => {
+  // An inner script's words computed only as globs (`bash -c 'cat src/*.txt'`): the glob check below judges them.
+  const globsOnly = new Set<PathArg>();
+  // The script's own commands with their shapes; runs repeats them without (an inner script's stay).
+  const args = [...a.commands, ...innerRuns(a)].flatMap((c): PathArg[] => {
     const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
     const found = name === undefined || knowsWrites(name) || OPENS_NO_FILES.has(name) ? pathArgs(c) : c.words.slice(1).map((text, i) => ({ command: name, write: true, text, shape: c.shapes?.[i + 1] }));
     // A program told to follow links (`grep -R`, `find -L`, `cp -rL`) is judged as one that may.
     for (const arg of found) if (('follows' in arg && arg.follows) || mayFollowLinks(c)) walkers.add(arg);
+    if (unshapedGlobs(c)) for (const arg of found) globsOnly.add(arg);
     return found;
   });
   // A glob bash does not expand as the checks do: in an inner script (`bash -c 'cat ~/.ss*/id_rsa'`,
@@ -504,11 +526,14 @@ export function deniedFilesFinding(a: BashAnalysis, scope: PathScope, script = '
     }
   }
   for (const arg of args) {
-    const expanded = arg.text !== undefined ? [arg.text] : candidates(undefined, arg.shape, scope, a.mentions, folders);
+    const expanded = arg.text !== undefined ? [arg.text] : (candidates(undefined, arg.shape, scope, a.mentions, folders) ?? assignedCandidates(arg.shape, a, scope, script, folders));
     // Known text the checks cannot name (bytes that are not UTF-8), or a glob too wide to expand:
     // not computed when it runs, so not left unjudged.
     if (expanded === undefined && arg.shape?.kind === 'glob') return ask(`gives ${arg.command} ${arg.shape.text}, a glob the checks cannot expand`);
     if (expanded === undefined && arg.shape?.kind === 'computed' && arg.shape.ansiC) return ask(`gives ${arg.command} a $'…' word whose bytes the checks cannot name`);
+    // Any other file name computed when it runs (`$(ls | grep env)`, `"$@"`, a value glued to text
+    // the script assigns by read or $(…)) may be a denied one: deny-by-default (pass 83 M1).
+    if (expanded === undefined && !globsOnly.has(arg)) return ask(`gives ${arg.command} a file name computed when it runs${arg.shape?.kind === 'variable' ? ` ($${arg.shape.name})` : ''}`);
     for (const text of (expanded ?? []).flatMap(embedded)) {
       const found = judge(arg.command, text, arg.write, walkers.has(arg));
       if (found) return found;

@@ -7,8 +7,8 @@ import { GLOB_CHARS, unescapePattern } from './bash/glob';
 import type { Shape } from './bash/words';
 import { expandGlob, homePattern, tilde, workingFolders, type PathFinding, type PathScope } from './bashPaths';
 import { isOwnProcessPath, ownProcessEntries, ownProcessRefusal, ownProcessTree } from '../fs/ownProcess';
-import { builtNames, cdsUnknown, computedFolder, globReaches, valuesOf } from './procReach';
-import { flattenExpansions, folderChanges, innerRuns, repeatsCd } from './bash/builtValues';
+import { builtNames, cdsUnknown, computedFolder, globReaches } from './procReach';
+import { flattenExpansions, folderChanges, innerRuns, repeatsCd, valuesOf } from './bash/builtValues';
 import { placesMoved } from './bash/shellPlaces';
 import { kernelJoin, lexicalJoin, procLocation } from '../fs/paths';
 

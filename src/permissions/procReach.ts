@@ -1,11 +1,11 @@
 import { isAbsolute } from 'node:path';
 import { mayMatchName } from '../tools/glob';
 import type { BashAnalysis } from './bash/analyze';
-import { commandBase, fromEnvironment, OPENS_NO_FILES } from './bash/commands';
+import { commandBase, OPENS_NO_FILES } from './bash/commands';
 import { GLOB_CHARS, mayClimb } from './bash/glob';
 import { pathArgs } from './bash/pathArgs';
 import { tilde, workingFolders, type PathScope } from './bashPaths';
-import { ALTERS_VALUES, appendsTo, folderChanges } from './bash/builtValues';
+import { folderChanges, innerRuns, unshapedGlobs, valuesOf } from './bash/builtValues';
 
 // How far a word the /proc guard (bashProc.ts) cannot read as a plain path may reach: a glob an
 // inner shell expands its own way, a value the script assigns, a cd it computes.
@@ -45,15 +45,6 @@ function segmentsReach(ps: readonly string[], ts: readonly string[]): boolean {
   return ps.length >= ts.length;
 }
 
-/** The values a variable may hold: the user's own for HOME and the like, else those the script assigns as written; undefined when any is computed or unknown. */
-export function valuesOf(name: string, a: BashAnalysis, scope: Pick<PathScope, 'home'>, script = ''): string[] | undefined {
-  if (fromEnvironment(name, a.mentions)) return name === 'HOME' ? [scope.home] : undefined;
-  // Appended to (`s+=oc`) or reached by name (`${!p}`): the values as written are pieces only (pass 77 H3).
-  if (ALTERS_VALUES.test(script) || appendsTo(script, name)) return undefined;
-  const values = a.assigned.filter((v) => v.name === name).map((v) => v.value);
-  // A name set by read, mapfile, printf -v or $(…) has no value as written here.
-  return values.length > 0 && values.every((v) => !/[$`]/.test(v)) && !a.mentions.has(`read`) ? values : undefined;
-}
 
 /**
  * A cd, pushd or popd whose folder the script computes (`cd $(dirname /tmp)`, `cd $X`, `cd -`),
@@ -81,14 +72,16 @@ export function cdsUnknown(a: BashAnalysis, scope: Pick<PathScope, 'cwd' | 'home
  */
 export function computedFolder(a: BashAnalysis, script: string, scope: Pick<PathScope, 'home'>): string | undefined {
   if (/(^|[\s;&|(])[A-Za-z_]\w*\+?=\S*(\$\S*\.\.|\.\.\S*\$)/.test(script)) return 'keeps a path with .. built from a value computed when it runs, which may be the root';
-  for (const c of [...a.commands, ...a.runs]) {
+  for (const c of [...a.commands, ...innerRuns(a)]) {
     const walks = c.words[0] === 'find' || c.words[0] === 'du' || c.words[0] === 'tree' || c.words.slice(1).some((w) => w !== undefined && /^-[A-Za-z]*[rR]/.test(w));
     if (!walks) continue;
     const notFiles = new Set<number>();
     pathArgs(c, notFiles);
-    for (let i = 1; i < c.words.length; i++) {
+    // find walks the folders before its expression; the words after it (`-exec cat {} ;`) are not folders.
+    const end = c.words[0] === 'find' ? findExpressionStart(c.words) : c.words.length;
+    for (let i = 1; i < end; i++) {
       const shape = c.shapes?.[i];
-      if (c.words[i] !== undefined || notFiles.has(i)) continue;
+      if (c.words[i] !== undefined || notFiles.has(i) || unshapedGlobs(c)) continue;
       // Any other computed word it may take as a folder (`${x:-/}`, `"$@"`, `$(…)`) may be the root too (pass 83 H1, H2).
       if (shape?.kind !== 'variable') return `gives ${c.words[0]} a folder computed when it runs, which may be the root`;
       if (shape.before !== '' || shape.after.startsWith('/')) continue;
@@ -117,4 +110,13 @@ export function builtNames(a: BashAnalysis): string | undefined {
   if (!builds) return undefined;
   const given = all.find((c) => c.words[0] !== undefined && !OPENS_NO_FILES.has(commandBase(c.words[0])) && c.words.slice(1).some((w, i) => w === undefined && c.shapes?.[i + 1]?.kind === 'computed'));
   return given ? `gives ${given.words[0]} a word another command computes when it runs (${builds.words[0]} builds text), which may name /proc` : undefined;
+}
+
+/** Where find's expression starts: after its leading options (-H, -L, -P, -D x, -O3) and its start folders. */
+function findExpressionStart(words: readonly (string | undefined)[]): number {
+  let i = 1;
+  while (i < words.length && /^-([HLP]|O\d*|D)$/.test(words[i] ?? '')) i += words[i] === '-D' ? 2 : 1;
+  // A computed word among the folders is one of them: it counts (the caller asks on it).
+  while (i < words.length && (words[i] === undefined || !/^[-(!]/.test(words[i]!))) i++;
+  return i;
 }

@@ -133,3 +133,21 @@ describe('pass 83 H1-H3, M2: the words, where no namespace can be made', () => {
     }
   });
 });
+
+describe('pass 83 M1: a file name computed when it runs, under file deny rules', () => {
+  it('is judged by the values the script assigns, globs expanded; otherwise it asks', async () => {
+    const { ws, home } = workspaceWithHome('83m1');
+    writeFileSync(join(ws, '.env'), 'SECRET=1\n');
+    writeFileSync(join(ws, 'src', 'a.ts'), 'a\n');
+    const eng = bashEngine(ws, { allow: ['Bash'], deny: ['Read(.env)', 'Read(~/.ssh/**)', 'Edit(~/.bashrc)'] }, await loadedChecker(), { home });
+    for (const command of ['for f in .e*; do cat $f; done', 'x=ss; cat ~/.${x}h/id_rsa', 'x=.ssh; cat ~/$x/id_rsa', 'x=id; cat ~/.ssh/${x}_rsa', 'x=~/.bash; cp src/a.ts ${x}rc']) {
+      assert.equal(eng.decide(command).behavior, 'deny', command);
+    }
+    for (const command of ['cat $(ls -a | grep env)', 'set ~/.ssh; cat "$@"/id_rsa', 'set ~/.bashrc; tee -a "$@" < src/a.ts', 'cat "$1"', 'read f < list; cat "$f"']) {
+      assert.equal(eng.decide(command).behavior, 'ask', command);
+    }
+    for (const command of ['for f in src/*; do cat "$f"; done', 'f=src/a.ts; cat $f', 'grep -n "$pat" src/a.ts', 'echo $x', 'cat src/a.ts']) {
+      assert.equal(eng.decide(command).behavior, 'allow', command);
+    }
+  });
+});

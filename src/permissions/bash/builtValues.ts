@@ -1,5 +1,6 @@
 import type { BashAnalysis } from './analyze';
-import { commandBase } from './commands';
+import { commandBase, fromEnvironment } from './commands';
+import type { PathScope } from '../pathScope';
 
 // What the checks read as written but bash builds as it runs: a value appended to or reached by
 // name, and a cd a loop repeats. Both the /proc guard and the file deny rules ask on these.
@@ -51,6 +52,15 @@ export function innerRuns(a: BashAnalysis): BashAnalysis['runs'] {
 }
 
 /**
+ * Whether an inner script's command (its words come without shapes) computes its words only as a
+ * glob or find's `{}` would, no expansion in its text: those are judged by the glob and walk
+ * checks, not as names computed when they run.
+ */
+export function unshapedGlobs(c: BashAnalysis['runs'][number]): boolean {
+  return c.shapes === undefined && !/[$`]/.test(c.text);
+}
+
+/**
  * A relative cd repeated by a loop, a function or a sourced file (`for i in 1 2 3; do cd ..; done`):
  * the checks count each cd once, so where it ends is known only when it runs (pass 77 H1).
  */
@@ -60,4 +70,14 @@ export function repeatsCd(a: BashAnalysis, script: string): boolean {
   // An inner shell's commands are counted once however often its script repeats them (`bash -c 'cd ..; cd ..; cd ..'`, pass 83 H3).
   const innerClimb = folderChanges({ ...a, commands: [], runs: innerRuns(a) }).some((c) => c.words.slice(1).some((w) => w === undefined || w.includes('..')));
   return innerClimb || (relativeCd && /\b(for|while|until|function|select|source)\b|\(\)\s*\{|(^|[;&|\s])\.\s/.test(script));
+}
+
+/** The values a variable may hold: the user's own for HOME and the like, else those the script assigns as written; undefined when any is computed or unknown. */
+export function valuesOf(name: string, a: BashAnalysis, scope: Pick<PathScope, 'home'>, script = ''): string[] | undefined {
+  if (fromEnvironment(name, a.mentions)) return name === 'HOME' ? [scope.home] : undefined;
+  // Appended to (`s+=oc`) or reached by name (`${!p}`): the values as written are pieces only (pass 77 H3).
+  if (ALTERS_VALUES.test(script) || appendsTo(script, name)) return undefined;
+  const values = a.assigned.filter((v) => v.name === name).map((v) => v.value);
+  // A name set by read, mapfile, printf -v or $(…) has no value as written here.
+  return values.length > 0 && values.every((v) => !/[$`]/.test(v)) && !a.mentions.has(`read`) ? values : undefined;
 }
