@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import { AnthropicError, APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk/error';
 
 export type ApiErrorKind =
   | 'auth'
@@ -48,14 +48,14 @@ export function parseRetryAfter(headers: Headers | undefined, now = Date.now()):
  * What the API said, in words: the SDK's own message for an error body is the status and the
  * body's JSON (`529 {"type":"error",…}`), which is what a user would otherwise read.
  */
-function readableMessage(err: InstanceType<typeof Anthropic.APIError>): string {
+function readableMessage(err: APIError): string {
   const body = err.error as { error?: { message?: unknown }; message?: unknown } | undefined;
   const said = body?.error?.message ?? body?.message;
   if (typeof said !== 'string' || said.trim() === '') return err.message;
   return err.status !== undefined ? `${said} (HTTP ${err.status})` : said;
 }
 
-function errorTypeOf(err: InstanceType<typeof Anthropic.APIError>): string | undefined {
+function errorTypeOf(err: APIError): string | undefined {
   const body = err.error as { error?: { type?: unknown }; type?: unknown } | undefined;
   const t = body?.error?.type ?? body?.type;
   return typeof t === 'string' ? t : undefined;
@@ -63,13 +63,13 @@ function errorTypeOf(err: InstanceType<typeof Anthropic.APIError>): string | und
 
 export function classifyError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
-  if (err instanceof Anthropic.APIUserAbortError || (err instanceof Error && err.name === 'AbortError')) {
+  if (err instanceof APIUserAbortError || (err instanceof Error && err.name === 'AbortError')) {
     return new ApiError('aborted', 'Request aborted', undefined, undefined, { cause: err });
   }
-  if (err instanceof Anthropic.APIConnectionError) {
+  if (err instanceof APIConnectionError) {
     return new ApiError('network', `Could not reach the API: ${err.message}`, undefined, undefined, { cause: err });
   }
-  if (err instanceof Anthropic.APIError) {
+  if (err instanceof APIError) {
     const status = err.status;
     const type = errorTypeOf(err);
     const retryAfter = parseRetryAfter(err.headers);
@@ -90,7 +90,7 @@ export function classifyError(err: unknown): ApiError {
     if (status === 400 || type === 'invalid_request_error') return new ApiError('invalid_request', message, status, undefined, { cause: err });
     return new ApiError('unknown', message, status, retryAfter, { cause: err });
   }
-  if (err instanceof Anthropic.AnthropicError && err.cause instanceof SyntaxError) {
+  if (err instanceof AnthropicError && err.cause instanceof SyntaxError) {
     // The SDK could not parse what the stream sent (a tool input that is not JSON, say);
     // the model is sampled again on a retry.
     return new ApiError('server', `The API sent a response that is not valid JSON: ${err.message}`, undefined, undefined, { cause: err });

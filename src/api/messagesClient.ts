@@ -1,4 +1,8 @@
-import Anthropic, { type Middleware } from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import type { Middleware } from '@anthropic-ai/sdk';
+import { BaseAnthropic, type ClientOptions } from '@anthropic-ai/sdk/client';
+import { Messages } from '@anthropic-ai/sdk/resources/messages';
+import { Models } from '@anthropic-ai/sdk/resources/models';
 import { ApiError, classifyError } from './errors';
 import type { AssistantBlock, AssistantTurn, MessagesRequest, StreamObserver } from './types';
 import { MAX_JSON_DEPTH, nestsDeeperThan, parseJson } from '../fs/jsonText';
@@ -70,12 +74,24 @@ function asToolInput(input: unknown): unknown {
  * so that a stream that fails half-way is retried whole rather than leaving half an answer in
  * history, and so that a stream that stops sending is cut instead of hanging forever.
  */
+/**
+ * The SDK's client with the two resources Threadline calls. The default export carries every
+ * resource (beta, files, skills, organisation…): 300 KB of the bundle the extension loads at start.
+ */
+class MessagesOnly extends BaseAnthropic {
+  readonly messages: Messages = new Messages(this);
+  readonly models: Models = new Models(this);
+  constructor(options: ClientOptions) {
+    super(options);
+  }
+}
+
 export class MessagesClient {
-  private readonly sdk: Anthropic;
+  private readonly sdk: MessagesOnly;
   private readonly opts: Required<Omit<MessagesClientOptions, 'baseUrl' | 'apiKey'>>;
 
   constructor(options: MessagesClientOptions) {
-    this.sdk = new Anthropic({
+    this.sdk = new MessagesOnly({
       apiKey: options.apiKey,
       ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
       maxRetries: 0,
