@@ -1,5 +1,6 @@
 import { benchActivate } from './activate.bench';
 import { benchAgent } from './agent.bench';
+import { benchBashLaunch } from './bashLaunch.bench';
 import { benchBashPermissions } from './bashPermissions.bench';
 import { benchBundles } from './bundle.bench';
 import { benchCheckpoints } from './checkpoints.bench';
@@ -36,6 +37,8 @@ export const SUITES: Suite[] = [
   { name: 'activate', quick: true, run: ({ root }) => benchActivate(root) },
   { name: 'agent', quick: true, run: ({ quick }) => benchAgent({ quick }) },
   { name: 'stream', quick: true, run: ({ quick }) => benchStream({ quick }) },
+  // Sixty short Bash tool calls, half in a user namespace: a few seconds.
+  { name: 'bashLaunch', quick: true, run: ({ quick }) => benchBashLaunch({ quick }) },
   { name: 'bashPermissions', quick: true, run: ({ root, quick }) => benchBashPermissions(root, { quick }) },
   { name: 'sessions', quick: false, run: () => benchSessions() },
   { name: 'crash', quick: false, run: ({ root }) => benchCrash(root) },

@@ -24,7 +24,10 @@ export const TARGETS: Record<string, Target> = {
   // 1,536 until 27 November: that stop's Bash checks (option models for ssh, openssl, kubectl, gpg,
   // ssh-keygen; sqlite3's SQL; tsconfig, .npmrc, ctags, rust-toolchain and javac readers) added
   // 28 KiB of the host's own code, no new library.
-  'bundles.hostBundleKB': { max: 1600, why: 'host bundle under 1.6 MB' },
+  // 1,600 until the evening of 27 November, when the bundle stood at 1,599: the API client now
+  // carries only the SDK's messages and models resources (300 KB of the others left).
+  'bundles.hostBundleKB': { max: 1400, why: 'host bundle under 1.4 MB' },
+  'bashLaunch.namespaceRatio': { max: 1.5, absentWhen: 'the machine allows no user namespace', why: 'a Bash command in its own user namespace starts within 1.5x of one without, same run' },
   'bundles.webviewGzipKB': { max: 170, why: 'webview small enough to load at once (160 before this wave; the restore and summarize panels, the MCP server list and approvals, and the slash menu added 4 KB gzipped)' },
   'activate.activateMs': { time: true, max: 50, why: 'activation out of the editor start-up path' },
   'mcp.firstRequestAddedMs': { max: 5, why: 'the first request does not wait for MCP servers: ten starting add nothing beyond noise to its time, same run' },
