@@ -97,10 +97,12 @@ describe('pass 84 H1: a stranger\'s pull request under a rule for git pull', () 
   it('a ref that is no branch or tag, or an object id, asks; your branches and tags run', async () => {
     const { ws } = workspaceWithHome('84h1');
     const eng = bashEngine(ws, { allow: ['Bash(git pull:*)', 'Bash(git fetch:*)'] }, await loadedChecker());
-    for (const command of ['git pull --no-edit origin refs/pull/5/head', 'git pull origin pull/5/head', 'git fetch origin +refs/pull/5/head:pr5', 'git pull origin merge-requests/3/head', 'git fetch origin refs/changes/12/345/1', 'git pull origin 0bf0dd1', 'git fetch origin ^refs/pull/1/head']) {
+    for (const command of ['git pull --no-edit origin refs/pull/5/head', 'git pull origin pull/5/head', 'git fetch origin +refs/pull/5/head:pr5', 'git pull origin merge-requests/3/head', 'git fetch origin refs/changes/12/345/1', 'git pull origin 0bf0dd1', 'git fetch origin ^refs/pull/1/head',
+      // Pass 87 H1: patterns match any namespace.
+      "git pull --no-edit origin '*/pull/5/head:refs/remotes/pr/*'", "git pull origin 're*/pull/1/head'", "git fetch origin '*:refs/remotes/all/*'", "git fetch --refmap='+refs/pull/*/head:refs/remotes/pr/*' origin"]) {
       assert.equal(eng.decide(command).behavior, 'ask', command);
     }
-    for (const command of ['git pull', 'git pull origin main', 'git pull --rebase origin feature/x', 'git fetch --all --prune', 'git pull origin refs/heads/main', 'git fetch origin v1.2:refs/tags/v1.2']) {
+    for (const command of ['git pull', 'git pull origin main', 'git pull --rebase origin feature/x', 'git fetch --all --prune', 'git pull origin refs/heads/main', 'git fetch origin v1.2:refs/tags/v1.2', "git fetch origin 'refs/heads/*:refs/remotes/origin/*'"]) {
       assert.equal(eng.decide(command).behavior, 'allow', command);
     }
   });

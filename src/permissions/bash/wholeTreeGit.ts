@@ -126,7 +126,9 @@ export function gitForeignRepository(c: SimpleCommand): string | undefined {
     if (w === undefined) return `git ${verb} is given a word computed when it runs, which may be a repository's URL`;
     const value = w.startsWith('-') ? (w.includes('=') ? w.slice(w.indexOf('=') + 1) : '') : w;
     if (REPOSITORY_WORD.test(value) || (w.startsWith('--rep') && !w.includes('='))) return foreign(verb, value || 'a repository the next word names');
-    if (verb !== 'push' && !w.startsWith('-') && strangersRef(w)) return `git ${verb} brings ${w}, a ref or commit of your remote that is none of its branches or tags (anyone may open a pull request), whose files a merge writes: an approved MCP server's script, .claude/ settings`;
+    // `--refmap=+refs/pull/*/head:…` maps what a fetch brings as a refspec does.
+    const refspec = w.startsWith('-') ? (/^--refm/.test(w) ? (w.includes('=') ? value : '*') : undefined) : w;
+    if (verb !== 'push' && refspec !== undefined && strangersRef(refspec)) return `git ${verb} brings ${refspec}, a ref or commit of your remote that is none of its branches or tags (anyone may open a pull request), whose files a merge writes: an approved MCP server's script, .claude/ settings`;
   }
   return undefined;
 }
@@ -140,6 +142,8 @@ export function gitForeignRepository(c: SimpleCommand): string | undefined {
 function strangersRef(word: string): boolean {
   const source = word.replace(/^[+^]/, '').split(':')[0]!;
   if (/^[0-9a-f]{7,64}$/i.test(source)) return true;
+  // A pattern (`*/pull/5/head`, `re*/pull/…`, `*`) matches any namespace: only your branches' and tags' own patterns pass (pass 87 H1).
+  if (/[*?[\\]/.test(source)) return !/^refs\/(heads|tags)\/[^*?[\\]*\*?$/.test(source);
   if (source.startsWith('refs/')) return !/^refs\/(heads|tags)\//.test(source);
   return /^(pull|merge-requests|changes|pull-requests|remotes|notes|prefetch)\//.test(source);
 }
