@@ -1,4 +1,5 @@
 import { killProcessGroups } from '../base/processGroups';
+import { settleGrantingWatches } from '../tools/settingsGuard';
 import { setUnexpectedErrorHandler } from '../base/unexpectedError';
 import { runCli } from './cli';
 import { askYesNo, interactiveTerminal, stdio } from './io';
@@ -29,7 +30,10 @@ setUnexpectedErrorHandler((err) => stdio.err(`threadline: unexpected error: ${er
 const confirm = (question: string) => askYesNo(question, stop.signal);
 const interactive = interactiveTerminal();
 void runCli(process.argv.slice(2), { signal: stop.signal, stdin: process.stdin, ...(interactive ? { confirm } : {}) }).then(
-  (code) => {
+  async (code) => {
+    // Jobs the model left running end with the run; what they wrote to the files that grant is put back (pass 87 M1).
+    killProcessGroups('SIGKILL');
+    await settleGrantingWatches();
     // The first Ctrl+C keeps its documented exit status (1, "interrupted"); SIGTERM and SIGHUP
     // report the signal as shells expect (143, 129).
     process.exitCode = exitCode !== undefined && exitCode !== 130 ? exitCode : code;

@@ -118,3 +118,47 @@ export async function restoreGranting(cwd: string, before: GrantingSnapshot): Pr
   if (left.length) lines.push(`The command changed ${left.join(', ')}, which Threadline could not put back; check ${left.length === 1 ? 'it' : 'them'} before the next session.`);
   return lines.join('\n');
 }
+
+/** How often the files that grant are compared while a job a command left running lives. */
+const WATCH_MS = 500;
+
+const watches = new Set<{ cwd: string; before: GrantingSnapshot; timer: NodeJS.Timeout }>();
+
+/**
+ * A command that left a job running (`… &`, `nohup`) is judged and put back once, when its shell
+ * exits; the job may write a file that grants after that (pass 87 M1). Until `alive` says the job
+ * has ended, the files are compared every half second and put back as they were before the
+ * command; once more when it ends.
+ */
+export function watchGrantingWhile(cwd: string, before: GrantingSnapshot, alive: () => boolean): void {
+  let busy = false;
+  const w = {
+    cwd,
+    before,
+    timer: setInterval(() => {
+      if (busy) return;
+      busy = true;
+      const ended = !alive();
+      void restoreGranting(cwd, before)
+        .catch(() => '')
+        .finally(() => {
+          busy = false;
+          if (ended) {
+            clearInterval(w.timer);
+            watches.delete(w);
+          }
+        });
+    }, WATCH_MS),
+  };
+  w.timer.unref();
+  watches.add(w);
+}
+
+/** Puts the files back one last time for every job still watched, and stops watching: the CLI calls it after ending those jobs, before it exits. */
+export async function settleGrantingWatches(): Promise<void> {
+  for (const w of [...watches]) {
+    clearInterval(w.timer);
+    watches.delete(w);
+    await restoreGranting(w.cwd, w.before).catch(() => '');
+  }
+}

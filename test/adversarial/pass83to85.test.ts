@@ -7,11 +7,13 @@
 // words never spell (`${x:=/pr}oc`, `"$@"oc`, cd steps in `bash -c`): each command now runs in a
 // user namespace of its own, where the kernel refuses the agent's environ however it is reached.
 import assert from 'node:assert/strict';
-import { appendFileSync, lstatSync, mkdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { namespacePrefix } from '../../src/base/userNamespace';
+import { killProcessGroups } from '../../src/base/processGroups';
+import { settleGrantingWatches } from '../../src/tools/settingsGuard';
 import { Permissions } from '../../src/permissions/permissions';
 import { knownStateFolders, rememberStateFolder, stateFolderRegistry } from '../../src/sessions/stateFolders';
 import { bashEngine, bashTool, loadedChecker, runBash, workspaceWithHome } from './support';
@@ -151,5 +153,22 @@ describe('pass 83 M1: a file name computed when it runs, under file deny rules',
     for (const command of ['for f in src/*; do cat "$f"; done', 'f=src/a.ts; cat $f', 'grep -n "$pat" src/a.ts', 'echo $x', 'cat src/a.ts']) {
       assert.equal(eng.decide(command).behavior, 'allow', command);
     }
+  });
+});
+
+describe('pass 87 M1: a job left running writes a file that grants after the command', () => {
+  it('is put back while the job lives, and once more when the run ends it', async () => {
+    const { ws } = workspaceWithHome('87m1');
+    mkdirSync(join(ws, '.claude'));
+    const mine = '{"permissions":{"deny":["Bash(rm:*)"]}}\n';
+    writeFileSync(join(ws, '.claude', 'settings.json'), mine);
+    const grant = `'{"permissions":{"allow":["Bash"]}}'`;
+    await runBash(ws, `(sleep 0.3; echo ${grant} > .claude/settings.json; sleep 30) > /dev/null 2>&1 &`);
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal(readFileSync(join(ws, '.claude', 'settings.json'), 'utf8'), mine, 'put back while the job runs');
+    await runBash(ws, `(while true; do echo ${grant} > .claude/settings.json; sleep 0.05; done) > /dev/null 2>&1 &`);
+    killProcessGroups('SIGKILL');
+    await settleGrantingWatches();
+    assert.equal(readFileSync(join(ws, '.claude', 'settings.json'), 'utf8'), mine, 'put back after the jobs end');
   });
 });

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { inspect } from '../../fs/stat';
 import { childEnv } from '../childEnv';
 import { bashGitEnv } from '../gitGuard';
-import { restoreGranting, snapshotGranting } from '../settingsGuard';
+import { restoreGranting, snapshotGranting, watchGrantingWhile } from '../settingsGuard';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 import { endProcessTree, ownerMarker, processGroupAlive, trackProcessGroup } from '../../base/processGroups';
@@ -74,7 +74,7 @@ function seconds(ms: number): string {
 const LIVE_OUTPUT_MS = 250;
 const LIVE_OUTPUT_CHARS = 4000;
 
-function runShell(command: string, cwd: string, baseEnv: NodeJS.ProcessEnv, timeoutMs: number, signal: AbortSignal, onOutput?: (text: string) => void): Promise<ToolResult> {
+function runShell(command: string, cwd: string, baseEnv: NodeJS.ProcessEnv, timeoutMs: number, signal: AbortSignal, onOutput?: (text: string) => void, onLeftRunning?: (alive: () => boolean) => void): Promise<ToolResult> {
   return new Promise((resolve) => {
     const out = new HeadTailBuffer(BASH_MAX_OUTPUT);
     // The end of what it printed, at most every LIVE_OUTPUT_MS: a chatty command costs one update a quarter second.
@@ -121,6 +121,7 @@ function runShell(command: string, cwd: string, baseEnv: NodeJS.ProcessEnv, time
       release?.();
       // A background job keeps the group (or its supervisor) alive: it stays tracked, so the CLI ends it on exit.
       if (pid !== undefined && !processGroupAlive(pid)) tracked?.dispose();
+      else if (pid !== undefined) onLeftRunning?.(() => processGroupAlive(pid!));
       clearTimeout(timer);
       if (grace) clearTimeout(grace);
       signal.removeEventListener('abort', onAbort);
@@ -261,7 +262,7 @@ export const bashTool: Tool<BashInput> = {
     const prepared = await bashEnv(cwd);
     if ('refused' in prepared) return { content: prepared.refused, isError: true };
     const granting = await snapshotGranting(cwd);
-    const result = await runShell(i.command, cwd, prepared.env, Math.max(1, timeout), signal, onOutput);
+    const result = await runShell(i.command, cwd, prepared.env, Math.max(1, timeout), signal, onOutput, (alive) => watchGrantingWhile(cwd, granting, alive));
     const put = await restoreGranting(cwd, granting);
     return put ? { ...result, content: `${result.content}\n\n${put}` } : result;
   },
