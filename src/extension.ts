@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Agent } from './agent/agent';
 import { createAgent } from './agent/createAgent';
+import { guardAgentProcess } from './base/agentProcess';
 import { Emitter } from './base/event';
 import { setUnexpectedErrorHandler } from './base/unexpectedError';
 import { gitPreImages } from './checkpoints/git';
@@ -47,6 +48,8 @@ let panelState: SessionUiSync | undefined;
 // The composition root: build the core, adapt it to VS Code, register. Nothing else here; each
 // name is used only below the line that makes it.
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  // The extension host runs the agent: its inspector and core files are closed to the commands it runs.
+  guardAgentProcess();
   const log = createOutputLogger();
   context.subscriptions.push(log, { dispose: setUnexpectedErrorHandler((err) => log.error('unexpected error', err)) });
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();

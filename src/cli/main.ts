@@ -1,3 +1,4 @@
+import { guardAgentProcess } from '../base/agentProcess';
 import { killProcessGroups } from '../base/processGroups';
 import { settleGrantingWatches } from '../tools/settingsGuard';
 import { setUnexpectedErrorHandler } from '../base/unexpectedError';
@@ -12,6 +13,7 @@ const STOP_GRACE_MS = 5000;
 // process a Bash command started is ended when the CLI exits (on Linux also when it is killed:
 // see base/subreaper.ts); SIGKILL cannot be caught, which is why each message is saved as soon
 // as it is complete.
+guardAgentProcess();
 const stop = new AbortController();
 let exitCode: number | undefined;
 const onSignal = (code: number) => {

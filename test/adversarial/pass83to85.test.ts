@@ -8,7 +8,7 @@
 // user namespace of its own, where the kernel refuses the agent's environ however it is reached.
 import assert from 'node:assert/strict';
 import { appendFileSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { namespacePrefix } from '../../src/base/userNamespace';
@@ -170,5 +170,36 @@ describe('pass 87 M1: a job left running writes a file that grants after the com
     killProcessGroups('SIGKILL');
     await settleGrantingWatches();
     assert.equal(readFileSync(join(ws, '.claude', 'settings.json'), 'utf8'), mine, 'put back after the jobs end');
+  });
+});
+
+describe('pass 86 C1, H2: signals from a command of the same user', { skip: process.platform !== 'linux' && 'Linux only' }, () => {
+  const run = (mode: string) =>
+    new Promise<{ inspector: string | null; core: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'agentProcess-child.mts'), mode], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (b: Buffer) => {
+        out += b.toString();
+        // What `kill -USR1 <agent>` from a test file did: the signal once the agent is up.
+        if (out === 'ready\n') setTimeout(() => child.kill('SIGUSR1'), 300);
+      });
+      child.on('exit', () => {
+        try {
+          resolve(JSON.parse(out.split('\n')[1]!) as { inspector: string | null; core: string });
+        } catch (e) {
+          reject(new Error(`no report: ${out} (${String(e)})`));
+        }
+      });
+    });
+
+  it('SIGUSR1 opens no inspector, and core files are capped at nothing, soft and hard', async () => {
+    const guarded = await run('guarded');
+    assert.equal(guarded.inspector, null);
+    assert.match(guarded.core, /^Max core file size 0 0 /, guarded.core);
+  });
+
+  it('without the guard the same signal opens the inspector: the test can fail', async () => {
+    const bare = await run('bare');
+    assert.match(bare.inspector ?? '', /^ws:\/\/127\.0\.0\.1:/);
   });
 });
