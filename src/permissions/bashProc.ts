@@ -7,7 +7,7 @@ import { GLOB_CHARS, unescapePattern } from './bash/glob';
 import type { Shape } from './bash/words';
 import { expandGlob, homePattern, tilde, workingFolders, type PathFinding, type PathScope } from './bashPaths';
 import { isOwnProcessPath, ownProcessEntries, ownProcessRefusal, ownProcessTree } from '../fs/ownProcess';
-import { builtNames, cdsUnknown, computedFolder, globReaches } from './procReach';
+import { builtNames, cdsUnknown, computedFolder, delegatedRun, globReaches } from './procReach';
 import { flattenExpansions, folderChanges, innerRuns, repeatsCd, valuesOf } from './bash/builtValues';
 import { placesMoved } from './bash/shellPlaces';
 import { kernelJoin, lexicalJoin, procLocation } from '../fs/paths';
@@ -170,6 +170,8 @@ export function ownProcessFinding(a: BashAnalysis, script: string, scope: Pick<P
   for (const c of [...a.commands, ...a.runs]) {
     const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
     if (name && ATTACHERS.has(name)) note(`runs ${name}, which can attach to the agent's process and read its memory`);
+    const delegated = delegatedRun(a);
+    if (delegated) note(delegated);
     if (name !== 'ps') continue;
     if (c.words.slice(1).some((w) => w === undefined || /^[A-Za-z]*e[A-Za-z]*$/.test(w))) note('runs ps with the e option, which prints the environments of processes');
   }

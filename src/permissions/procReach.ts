@@ -120,3 +120,28 @@ function findExpressionStart(words: readonly (string | undefined)[]): number {
   while (i < words.length && (words[i] === undefined || !/^[-(!]/.test(words[i]!))) i++;
   return i;
 }
+
+/**
+ * Programs that hand a command to a process outside the command's own user namespace (a terminal
+ * multiplexer's server, systemd, cron, at, D-Bus, an editor's server, a login over ssh, root's
+ * container daemon): what it runs there may read the agent's /proc (pass 86 H3).
+ */
+const DELEGATES: ReadonlySet<string> = new Set([
+  'tmux', 'screen', 'zellij', 'byobu', 'systemd-run', 'systemctl', 'at', 'batch', 'crontab', 'dbus-send', 'gdbus', 'busctl', 'qdbus',
+  'emacsclient', 'kitty', 'wezterm', 'ssh', 'mosh', 'machinectl', 'nsenter', 'flatpak-spawn', 'pkexec', 'sudo', 'doas', 'su', 'runuser',
+]);
+const CONTAINERS: ReadonlySet<string> = new Set(['docker', 'podman', 'nerdctl']);
+
+/** Why the script may run a command outside its namespace, or undefined. */
+export function delegatedRun(a: BashAnalysis): string | undefined {
+  for (const c of [...a.commands, ...a.runs]) {
+    const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
+    if (name === undefined) continue;
+    if (DELEGATES.has(name) || (name === 'nvim' && c.words.some((w) => w === undefined || /^--(server|remote)/.test(w)))) return `hands a command to ${name}, which runs it outside this command's own namespace, where the agent's process may be read`;
+    // The daemon is root: a container given the host's folders, processes or privileges reaches /proc (`-v /:/h`, `--pid=host`); exec and compose use what a container was given earlier.
+    if (CONTAINERS.has(name) && c.words.slice(1).some((w) => w === undefined || /^(exec|compose|-v|--volume|--mount|--pid|--privileged|--cap-add|--device|--userns|--security-opt)/.test(w))) {
+      return `runs ${name} with the host's folders, processes or privileges, which its root daemon may hand to a container`;
+    }
+  }
+  return undefined;
+}

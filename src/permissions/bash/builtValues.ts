@@ -11,7 +11,7 @@ export const ALTERS_VALUES = /\$\{!|\$\{[A-Za-z_]\w*[^}\w]/;
 /**
  * The script with each expansion bash computes by more than a name (`${x:=/pr}`, `${x:-"/pr"}`,
  * `${a[0]}`, `${!p}`, `"$@"`, `$1`) written `${_}`, quotes around it included, and a quoted plain
- * one (`"$x"`) written `${x}`: text cut at quotes and `=` left `${x:=/pr}oc/…` and `"$@"oc/…` in
+ * one (`"$x"`, `"$x$y"`) written `${x}`, `${x}${y}`: text cut at quotes and `=` left `${x:=/pr}oc/…` and `"$@"oc/…` in
  * pieces none of which began with an expansion (pass 83 H1, H2). `_` has no value the checks know.
  */
 export function flattenExpansions(script: string): string {
@@ -22,7 +22,14 @@ export function flattenExpansions(script: string): string {
     if (next === text) break;
     text = next;
   }
-  return text.replace(/(["']?)\$[@*#?!$0-9-]\1/g, '${_}').replace(/"\$\{([A-Za-z_]\w*)\}"|"\$([A-Za-z_]\w*)"/g, (_m, a: string | undefined, b: string | undefined) => `\${${a ?? b}}`);
+  return (
+    text
+      .replace(/(["']?)\$[@*#?!$0-9-]\1/g, '${_}')
+      // An empty pair of quotes is nothing to bash: `e""nviron` is `environ` (pass 86 H1).
+      .replace(/""|''/g, '')
+      // Quotes around text with no blank are no part of the word: `"$x$y"/…` is `${x}${y}/…`.
+      .replace(/"([^\s"'`\\]*)"/g, (_m, inner: string) => inner.replace(/\$([A-Za-z_]\w*)/g, '${$1}'))
+  );
 }
 
 /** Whether the script appends to `name` (any name by default): `s+=oc`, `a[1]+=x`. */

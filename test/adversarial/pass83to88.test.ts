@@ -1,4 +1,4 @@
-// Passes 83-85 on 119cb12, and the read-back before them. Read-back: a command whose name is
+// Passes 83-85 on 119cb12 and 86-88 on d0f5574, and the read-back before them. Read-back: a command whose name is
 // computed (`c=cd; $c $D`) may be a cd, but only cd, pushd and popd were counted as moving the
 // folder, so a relative name after it (`cat e*n`) could be in /proc under `Bash`.
 // 85 H1, L1: another state folder's checkpoint copies were read by a folder walk (`grep -r`, `tar`),
@@ -201,5 +201,19 @@ describe('pass 86 C1, H2: signals from a command of the same user', { skip: proc
   it('without the guard the same signal opens the inspector: the test can fail', async () => {
     const bare = await run('bare');
     assert.match(bare.inspector ?? '', /^ws:\/\/127\.0\.0\.1:/);
+  });
+});
+
+describe('pass 86 H1, H3: the words, again', () => {
+  it('several expansions in one pair of quotes, empty quotes in a name, and commands handed to a server outside the namespace ask under Bash', async () => {
+    const { ws } = workspaceWithHome('86w');
+    const eng = bashEngine(ws, { allow: ['Bash'] }, await loadedChecker());
+    for (const command of [
+      'x=/pr; y=oc; grep -a K "$x$y"/[0-9]*/e""nviron', 'set /pr oc; cat "$1$2"/self/status', 'a=(/pr oc); cat "${a[0]}${a[1]}"/self/status', 'x=/pr; y=oc; cat "$x$y"/self/envi[r]on',
+      "tmux run-shell 'python3 scan.py > out.txt'", 'systemd-run --user python3 x.py', 'ssh localhost cat x', 'docker run -v /:/h alpine ls', "echo 'python3 x.py' | at now",
+    ]) {
+      assert.notEqual(eng.decide(command).behavior, 'allow', command);
+    }
+    for (const command of ['x=src; cat "$x/a.ts"', 'echo "hello world"', 'cat "$HOME/notes.txt"', 'docker ps', 'npm test']) assert.equal(eng.decide(command).behavior, 'allow', command);
   });
 });
