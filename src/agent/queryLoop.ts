@@ -5,7 +5,7 @@
 import { ApiError, contextOverflow } from '../api/errors';
 import { blockParams } from '../api/blockParam';
 import type { AssistantBlock, AssistantTurn, ContentBlockParam, MessageParam, MessagesRequest, StreamObserver, ToolResultBlockParam } from '../api/types';
-import { capResultText } from '../conversation/resultCap';
+import { capResultText, overTurnBudget, TURN_RESULTS_MAX_CHARS } from '../conversation/resultCap';
 import { NO_CONTENT } from '../conversation/blankText';
 import { toolUseIdsIn, uniqueToolUseIds } from '../conversation/toolUseIds';
 import { appendUserContent, INTERRUPTED_MARKER, INTERRUPTED_TOOL_RESULT } from '../conversation/history';
@@ -206,6 +206,7 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
     const plans = toolUses.map((b) => planCall(b, deps.tools));
     for (const p of plans) ev.onToolCall?.({ id: p.id, name: p.name, input: p.input, summary: summarize(p) });
     const results = new Map<string, ToolResultBlockParam>();
+    let resultChars = 0;
     for (const batch of batches(plans)) {
       if (signal.aborted) break;
       const runnable: CallPlan[] = [];
@@ -237,8 +238,14 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
           if (signal.aborted && r.interrupted) return;
           // Capped where it enters the history: one enormous result would make every later request too
           // large to send. Blocks (an image from an MCP server, capped by the MCP layer) go as they are.
-          results.set(p.id, { type: 'tool_result', tool_use_id: p.id, content: r.blocks?.length ? r.blocks : capResultText(r.content || '(no output)'), ...(r.isError ? { is_error: true } : {}) });
-          ev.onToolStatus?.(p.id, r.isError ? 'error' : 'done', { result: r.content, durationMs });
+          const content = r.blocks?.length ? r.blocks : capResultText(r.content || '(no output)');
+          const chars = typeof content === 'string' ? content.length : content.reduce((n, b) => n + (b.type === 'text' ? b.text.length : 0), 0);
+          const kept = resultChars + chars <= TURN_RESULTS_MAX_CHARS;
+          if (kept) resultChars += chars;
+          const over = kept ? undefined : overTurnBudget(chars, resultChars);
+          results.set(p.id, { type: 'tool_result', tool_use_id: p.id, content: over ?? content, ...(r.isError || over ? { is_error: true } : {}) });
+          // What the panel and stream-json show is what the model gets, capped the same way.
+          ev.onToolStatus?.(p.id, r.isError || over ? 'error' : 'done', { result: over ?? (typeof content === 'string' ? content : r.content), durationMs });
         }),
       );
     }

@@ -8,6 +8,18 @@ import { estimateTokens } from './tokens';
 
 /** About 65k tokens: the most one tool result may hold (Read stops at the same size on its own). */
 export const TOOL_RESULT_MAX_CHARS = 256 * 1024;
+/**
+ * What the results of one answer's tool calls may hold together: four whole results. Each is
+ * capped, but 370 parallel Reads of one 256 KB file made a single transcript line and request
+ * past what a string may hold, and the run ended with the turn lost (pass 88 M1).
+ */
+export const TURN_RESULTS_MAX_CHARS = 4 * TOOL_RESULT_MAX_CHARS;
+
+/** The text a result gets in place of its own once the answer's results are past TURN_RESULTS_MAX_CHARS. */
+export function overTurnBudget(chars: number, used: number): string {
+  return `(This result, ${chars} characters, was left out: the results of this answer's tool calls already hold ${used} characters, and one answer's results are kept to ${TURN_RESULTS_MAX_CHARS}. Call fewer tools at once, or ask each for a smaller part.)`;
+}
+
 /** Of what is kept, the share taken from the end: where a command's exit status and errors land. */
 const TAIL_SHARE = 0.2;
 

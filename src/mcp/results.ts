@@ -52,15 +52,39 @@ function partOf(c: McpContent): Part {
   }
 }
 
+/**
+ * Pretty-printing may grow a text this much at most; past it the text is written as it came. Two
+ * spaces a level made 1.8 MB nested 256 deep into a 463 MB file, per call (pass 88 M2).
+ */
+const MAX_GROWTH = 4;
+
 /** JSON as one long line cannot be paged with Read (it cuts long lines): written aside, it is pretty-printed. */
 function readable(text: string): string {
   const t = text.trim();
   if (!(t.startsWith('{') || t.startsWith('['))) return text;
   try {
-    return JSON.stringify(parseJson(t), null, 2);
+    // Measured before it is built: deep nesting costs its depth in spaces on every line.
+    const value = parseJson(t);
+    const budget = { left: text.length * MAX_GROWTH };
+    return prettyFits(value, 0, budget) ? JSON.stringify(value, null, 2) : text;
   } catch {
     return text;
   }
+}
+
+/** Whether `value` pretty-printed at `depth` takes no more than `budget.left` characters (about: one line per value, its indent, its text). */
+function prettyFits(value: unknown, depth: number, budget: { left: number }): boolean {
+  budget.left -= 2 * depth + 2;
+  if (value === null || typeof value !== 'object') budget.left -= typeof value === 'string' ? value.length + 2 : String(value).length;
+  else if (Array.isArray(value)) {
+    for (const v of value) if (!prettyFits(v, depth + 1, budget)) return false;
+  } else {
+    for (const [k, v] of Object.entries(value)) {
+      budget.left -= k.length + 4;
+      if (!prettyFits(v, depth + 1, budget)) return false;
+    }
+  }
+  return budget.left >= 0;
 }
 
 function cutAt(text: string, chars: number): string {

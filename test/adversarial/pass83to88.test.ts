@@ -217,3 +217,58 @@ describe('pass 86 H1, H3: the words, again', () => {
     for (const command of ['x=src; cat "$x/a.ts"', 'echo "hello world"', 'cat "$HOME/notes.txt"', 'docker ps', 'npm test']) assert.equal(eng.decide(command).behavior, 'allow', command);
   });
 });
+
+describe('pass 88 M1: one answer with hundreds of parallel Reads', () => {
+  it('keeps the answer\'s results within a budget; the rest are said to be left out, and the run goes on', async () => {
+    const { runQueryLoop } = await import('../../src/agent/queryLoop');
+    const { MessagesClient } = await import('../../src/api/messagesClient');
+    const { buildMessagesRequest } = await import('../../src/context/requestBuilder');
+    const { TURN_RESULTS_MAX_CHARS } = await import('../../src/conversation/resultCap');
+    const { createTools } = await import('../../src/tools/builtin');
+    const { startStandin } = await import('../standin/server');
+    const { ws } = workspaceWithHome('88m1');
+    writeFileSync(join(ws, 'junk.txt'), `${'\x01'.repeat(1999)}\n`.repeat(131));
+    const standin = await startStandin();
+    try {
+      standin.enqueue({ content: Array.from({ length: 60 }, () => ({ type: 'tool_use' as const, name: 'Read', input: { file_path: 'junk.txt' } })) }, { content: [{ type: 'text', text: 'done' }] });
+      const tools = createTools();
+      const r = await runQueryLoop(
+        [{ role: 'user', content: [{ type: 'text', text: 'go' }] }],
+        {
+          client: new MessagesClient({ apiKey: 'k', baseUrl: standin.url }),
+          tools: new Map(tools.map((t) => [t.name, t])),
+          buildRequest: (history) => buildMessagesRequest({ model: 'claude-sonnet-4-6', maxTokens: 1000, system: [{ type: 'text', text: 'sys' }], tools: tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })), history }),
+          checkPermission: async () => ({ allowed: true }),
+          cwd: ws,
+          maxTurns: 5,
+        },
+        new AbortController().signal,
+      );
+      assert.equal(r.outcome, 'end_turn');
+      const results = r.history.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b) => b.type === 'tool_result');
+      assert.equal(results.length, 60);
+      const text = (b: (typeof results)[number]) => (b.type === 'tool_result' && typeof b.content === 'string' ? b.content : '');
+      const total = results.reduce((n, b) => n + text(b).length, 0);
+      assert.ok(total <= TURN_RESULTS_MAX_CHARS + 60 * 400, `the answer's results hold ${total} characters`);
+      assert.ok(results.some((b) => /was left out: the results of this answer/.test(text(b))), 'the ones past the budget say so');
+    } finally {
+      await standin.close();
+    }
+  });
+});
+
+describe('pass 88 M2: an MCP result written aside, nested deep', () => {
+  it('is written as it came when pretty-printing would grow it past four times; shallow JSON is still pretty-printed', async () => {
+    const { toToolResult } = await import('../../src/mcp/results');
+    // 256 levels, each holding a few values: two spaces a level on every line.
+    let deep: unknown = 1;
+    for (let i = 0; i < 256; i++) deep = [deep, 1, 2, 3, 4, 5, 6, 7];
+    const text = JSON.stringify(deep);
+    let written = '';
+    await toToolResult({ content: [{ type: 'text', text }] }, { maxTokens: 100, writeAside: async (t) => ((written = t), '/tmp/x.txt') });
+    assert.ok(written.length <= text.length * 4, `${written.length} characters written for ${text.length}`);
+    const shallow = JSON.stringify({ rows: Array.from({ length: 500 }, (_, i) => ({ i })) });
+    await toToolResult({ content: [{ type: 'text', text: shallow }] }, { maxTokens: 100, writeAside: async (t) => ((written = t), '/tmp/x.txt') });
+    assert.equal(written, JSON.stringify(JSON.parse(shallow), null, 2));
+  });
+});
