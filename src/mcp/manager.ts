@@ -15,6 +15,7 @@ import type { Connect, McpOAuthHost } from './connection';
 import type { NamedRule } from './names';
 import { loadConnect } from './sdkLoader';
 import { McpServer, type Blocked } from './server';
+import { workspaceFingerprint } from './runsFrom';
 import type { ApprovalDecision, ApprovalStore } from './trust';
 import type { Host } from '../ports/host';
 
@@ -163,6 +164,13 @@ export class McpManager implements IDisposable {
     return describeSpec(c.spec, { fromWorkspace: needsApproval(c.scope), name: c.name, home: o.home, workspace: o.cwd, startDir: startFolder(c.scope, folders), env: o.env, allowRules: needsApproval(c.scope) ? (o.allowRules?.() ?? []) : [] });
   }
 
+  /** What an approval covers: the definition, and what its command takes from the workspace (runsFrom.ts). */
+  private async approvalHash(c: McpServerConfig): Promise<string> {
+    const o = this.opts;
+    const files = await workspaceFingerprint(c.spec, startFolder(c.scope, { workspace: o.cwd, home: o.home }), o.cwd).catch(() => 'unread');
+    return files ? `${c.hash}+${files}` : c.hash;
+  }
+
   /** Why a server may not start now, or undefined when it may. */
   private async blockedBy(c: McpServerConfig): Promise<Blocked | undefined> {
     if (c.invalid) return { state: 'disabled', detail: `${c.invalid} (in ${c.source})` };
@@ -171,10 +179,10 @@ export class McpManager implements IDisposable {
       return { state: 'disabled', detail: `not started: it comes from ${c.source} and this folder is not trusted (${this.opts.trustHint})` };
     }
     if (!needsApproval(c.scope)) return undefined;
-    const d = await this.opts.approvals.decision(this.opts.cwd, c.name, c.hash);
+    const d = await this.opts.approvals.decision(this.opts.cwd, c.name, await this.approvalHash(c));
     if (d === 'approved') return undefined;
     if (d === 'denied') return { state: 'disabled', detail: `you denied this server from ${c.source}; reset the answer to be asked again` };
-    return { state: 'awaiting-approval', detail: `${c.source} defines it; it starts once you approve it (${this.opts.approveHint(c.name)})` };
+    return { state: 'awaiting-approval', detail: `${c.source} defines it; it starts once you approve it (${this.opts.approveHint(c.name)}); an approval covers its definition and the workspace files it runs, and a change to either asks again` };
   }
 
   private async remove(name: string): Promise<void> {
@@ -216,7 +224,7 @@ export class McpManager implements IDisposable {
   async decide(name: string, decision: ApprovalDecision): Promise<McpServerConfig | undefined> {
     const c = this.server(name)?.config ?? (await this.opts.readConfig()).servers.find((s) => s.name === name);
     if (!c || !needsApproval(c.scope)) return c;
-    await this.opts.approvals.record(this.opts.cwd, name, c.hash, decision);
+    await this.opts.approvals.record(this.opts.cwd, name, await this.approvalHash(c), decision);
     if (this.loading) await this.reload();
     return c;
   }

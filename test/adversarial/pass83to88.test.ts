@@ -272,3 +272,34 @@ describe('pass 88 M2: an MCP result written aside, nested deep', () => {
     assert.equal(written, JSON.stringify(JSON.parse(shallow), null, 2));
   });
 });
+
+describe('pass 87 H2: an approved project server whose files change', () => {
+  it('asks again when a workspace file its command runs, or one beside it, changes; other files do not matter', async () => {
+    const { runCli } = await import('../../src/cli/cli');
+    const { MCP_TEST_SERVER } = await import('../support/mcpServers');
+    const { pathToFileURL } = await import('node:url');
+    const { root, ws, home } = workspaceWithHome('87h2');
+    const state = join(root, 'state');
+    mkdirSync(join(ws, 'scripts'));
+    writeFileSync(join(ws, 'scripts', 'mcp.mjs'), `await import(${JSON.stringify(pathToFileURL(MCP_TEST_SERVER).href)});\n`);
+    writeFileSync(join(ws, 'scripts', 'lib.mjs'), 'export const x = 1;\n');
+    writeFileSync(join(ws, 'README.md'), 'hi\n');
+    writeFileSync(join(ws, '.mcp.json'), JSON.stringify({ mcpServers: { tools: { command: process.execPath, args: ['scripts/mcp.mjs'] } } }));
+    const env = { ANTHROPIC_API_KEY: 'k', THREADLINE_STATE_DIR: state, THREADLINE_AUTO_MEMORY: '0', HOME: home, PATH: process.env.PATH ?? '' };
+    const list = async () => {
+      let out = '';
+      await runCli(['mcp', 'list', '--json', '--trust'], { io: { out: (t) => (out += t), err: () => undefined }, env, cwd: ws });
+      return (JSON.parse(out) as { servers: Array<{ name: string; state: string }> }).servers[0]!.state;
+    };
+    await runCli(['mcp', 'approve', 'tools'], { io: { out: () => undefined, err: () => undefined }, env, cwd: ws });
+    assert.equal(await list(), 'running');
+    writeFileSync(join(ws, 'README.md'), 'changed\n');
+    assert.equal(await list(), 'running', 'a file the server does not take changes nothing');
+    writeFileSync(join(ws, 'scripts', 'mcp.mjs'), `${readFileSync(join(ws, 'scripts', 'mcp.mjs'), 'utf8')}// a stranger's line\n`);
+    assert.equal(await list(), 'awaiting-approval', 'its script changed');
+    await runCli(['mcp', 'approve', 'tools'], { io: { out: () => undefined, err: () => undefined }, env, cwd: ws });
+    assert.equal(await list(), 'running');
+    writeFileSync(join(ws, 'scripts', 'lib.mjs'), 'export const x = 2;\n');
+    assert.equal(await list(), 'awaiting-approval', 'a file beside it changed');
+  });
+});
