@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { mayMatchName } from '../tools/glob';
 import type { BashAnalysis } from './bash/analyze';
@@ -128,7 +129,7 @@ function findExpressionStart(words: readonly (string | undefined)[]): number {
  */
 const DELEGATES: ReadonlySet<string> = new Set([
   'tmux', 'screen', 'zellij', 'byobu', 'systemd-run', 'systemctl', 'at', 'batch', 'crontab', 'dbus-send', 'gdbus', 'busctl', 'qdbus',
-  'emacsclient', 'kitty', 'wezterm', 'ssh', 'mosh', 'machinectl', 'nsenter', 'flatpak-spawn', 'pkexec', 'sudo', 'doas', 'su', 'runuser',
+  'emacsclient', 'kitty', 'wezterm', 'machinectl', 'nsenter', 'flatpak-spawn', 'pkexec', 'sudo', 'doas', 'su', 'runuser',
 ]);
 const CONTAINERS: ReadonlySet<string> = new Set(['docker', 'podman', 'nerdctl']);
 
@@ -137,11 +138,28 @@ export function delegatedRun(a: BashAnalysis): string | undefined {
   for (const c of [...a.commands, ...a.runs]) {
     const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
     if (name === undefined) continue;
-    if (DELEGATES.has(name) || (name === 'nvim' && c.words.some((w) => w === undefined || /^--(server|remote)/.test(w)))) return `hands a command to ${name}, which runs it outside this command's own namespace, where the agent's process may be read`;
+    if (DELEGATES.has(name) || (name === 'nvim' && c.words.some((w) => w === undefined || /^--(server|remote)/.test(w))) || ((name === 'ssh' || name === 'mosh') && sshesHere(c.words))) return `hands a command to ${name}, which runs it outside this command's own namespace, where the agent's process may be read`;
     // The daemon is root: a container given the host's folders, processes or privileges reaches /proc (`-v /:/h`, `--pid=host`); exec and compose use what a container was given earlier.
     if (CONTAINERS.has(name) && c.words.slice(1).some((w) => w === undefined || /^(exec|compose|-v|--volume|--mount|--pid|--privileged|--cap-add|--device|--userns|--security-opt)/.test(w))) {
       return `runs ${name} with the host's folders, processes or privileges, which its root daemon may hand to a container`;
     }
   }
   return undefined;
+}
+
+/** ssh's options that take the next word as their value. */
+const SSH_VALUED = /^-[BbcDEeFIiJLlmOoPpQRSWw]$/;
+
+/**
+ * Whether ssh (or mosh) may log in to this machine: a host that is this one by name or address, or
+ * one the command computes. sshd runs the login outside the command's namespace; a remote host
+ * cannot reach this machine's /proc. A host in ~/.ssh/config that names this machine is not seen.
+ */
+function sshesHere(words: readonly (string | undefined)[]): boolean {
+  let i = 1;
+  while (i < words.length && words[i] !== undefined && words[i]!.startsWith('-')) i += SSH_VALUED.test(words[i]!) ? 2 : 1;
+  const target = words[i];
+  if (target === undefined) return i < words.length;
+  const host = target.replace(/^ssh:\/\//, '').replace(/^[^@]*@/, '').replace(/:\d+$/, '').replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || /^127\./.test(host) || host === '::1' || host === '0.0.0.0' || host === '0' || host === hostname().toLowerCase() || /^localhost\./.test(host);
 }

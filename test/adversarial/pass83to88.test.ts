@@ -210,11 +210,11 @@ describe('pass 86 H1, H3: the words, again', () => {
     const eng = bashEngine(ws, { allow: ['Bash'] }, await loadedChecker());
     for (const command of [
       'x=/pr; y=oc; grep -a K "$x$y"/[0-9]*/e""nviron', 'set /pr oc; cat "$1$2"/self/status', 'a=(/pr oc); cat "${a[0]}${a[1]}"/self/status', 'x=/pr; y=oc; cat "$x$y"/self/envi[r]on',
-      "tmux run-shell 'python3 scan.py > out.txt'", 'systemd-run --user python3 x.py', 'ssh localhost cat x', 'docker run -v /:/h alpine ls', "echo 'python3 x.py' | at now",
+      "tmux run-shell 'python3 scan.py > out.txt'", 'systemd-run --user python3 x.py', 'ssh localhost cat x', 'ssh -p 22 u@127.0.0.1 cat x', 'ssh $H cat x', 'docker run -v /:/h alpine ls', "echo 'python3 x.py' | at now",
     ]) {
       assert.notEqual(eng.decide(command).behavior, 'allow', command);
     }
-    for (const command of ['x=src; cat "$x/a.ts"', 'echo "hello world"', 'cat "$HOME/notes.txt"', 'docker ps', 'npm test']) assert.equal(eng.decide(command).behavior, 'allow', command);
+    for (const command of ['x=src; cat "$x/a.ts"', 'echo "hello world"', 'cat "$HOME/notes.txt"', 'docker ps', 'npm test', 'ssh -p 22 u@build.example.com uptime']) assert.equal(eng.decide(command).behavior, 'allow', command);
   });
 });
 
