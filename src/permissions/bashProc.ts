@@ -21,7 +21,7 @@ import { kernelJoin, lexicalJoin, procLocation } from '../fs/paths';
 // cd, or an environ file) asks, and is refused in a headless run.
 
 /** Debuggers and tracers: attached to the agent (same user), they read its memory, the key in it. */
-const ATTACHERS: ReadonlySet<string> = new Set(['gdb', 'gcore', 'lldb', 'strace', 'ltrace', 'perf', 'py-spy', 'rr', 'pstack', 'eu-stack']);
+const ATTACHERS: ReadonlySet<string> = new Set(['gdb', 'gcore', 'lldb', 'strace', 'ltrace', 'perf', 'py-spy', 'rr', 'pstack', 'eu-stack', 'jcmd', 'jattach', 'jmap', 'jstack', 'jinfo', 'jhsdb', 'jdb', 'jconsole', 'dotnet-dump', 'dotnet-trace']);
 
 /** How a script spells /proc as a folder, a path inside a `proc` folder, or an environ file. */
 const MENTIONS_PROC = /\/proc(?![\w.-])|(?:^|[^\w.-])proc\/|environ/i;

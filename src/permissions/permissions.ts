@@ -231,7 +231,12 @@ export class Permissions implements PermissionEngine, SearchScope {
     if (own) return { behavior: 'deny', reason: ownProcessRefusal(own.lexical) };
     const analysis = tool.traits.runsCommands ? this.bash.analyze(bashCommand(input)) : undefined;
     const ownInCommand = analysis && !('unavailable' in analysis) ? ownProcessFinding(analysis, bashCommand(input), { ...ctx, env: process.env }) : undefined;
-    if (ownInCommand) return { behavior: ownInCommand.behavior, reason: ownInCommand.reason, why: { kind: 'default' } };
+    if (ownInCommand) {
+      // Both ask: a deny rule that may apply says more about what the command may run.
+      const unsure = ownInCommand.behavior === 'ask' ? this.bash.matchedBy([...c.deny, ...c.ask].filter((r) => r.tool === tool.name), bashCommand(input)) : undefined;
+      if (unsure) return { behavior: 'ask', reason: `The rule ${unsure.rule.source}${from(unsure.rule)} may apply: ${unsure.why ?? 'it cannot be checked'}.`, why: { kind: 'default' } };
+      return { behavior: ownInCommand.behavior, reason: ownInCommand.reason, why: { kind: 'default' } };
+    }
     const asked = match(c.ask, 'ask');
     if (asked) return { behavior: 'ask', reason: `The rule ${asked.source}${from(asked)} asks first.`, why: { kind: 'askRule', rule: asked } };
     if (!readOnly && c.mode?.mode === 'plan') return { behavior: 'deny', reason: `${tool.name} does not run in plan mode (defaultMode in ${c.mode.source}).` };

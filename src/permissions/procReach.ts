@@ -128,7 +128,7 @@ function findExpressionStart(words: readonly (string | undefined)[]): number {
  * container daemon): what it runs there may read the agent's /proc (pass 86 H3).
  */
 const DELEGATES: ReadonlySet<string> = new Set([
-  'tmux', 'screen', 'zellij', 'byobu', 'systemd-run', 'systemctl', 'at', 'batch', 'crontab', 'dbus-send', 'gdbus', 'busctl', 'qdbus',
+  'tmux', 'tmate', 'screen', 'zellij', 'byobu', 'systemd-run', 'systemctl', 'at', 'batch', 'crontab', 'dbus-send', 'gdbus', 'busctl', 'qdbus',
   'emacsclient', 'kitty', 'wezterm', 'machinectl', 'nsenter', 'flatpak-spawn', 'pkexec', 'sudo', 'doas', 'su', 'runuser',
 ]);
 const CONTAINERS: ReadonlySet<string> = new Set(['docker', 'podman', 'nerdctl']);
@@ -137,7 +137,12 @@ const CONTAINERS: ReadonlySet<string> = new Set(['docker', 'podman', 'nerdctl'])
 export function delegatedRun(a: BashAnalysis): string | undefined {
   for (const c of [...a.commands, ...a.runs]) {
     const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
-    if (name === undefined) continue;
+    // `t=tm; ${t}ux run-shell …`, `$(echo tmux)`, `/usr/bin/tm?x` (pass 89 H1): any program at all.
+    if (name === undefined) return 'runs a program whose name is computed when it runs, which may hand a command to a process outside its namespace';
+    // SIGUSR1 opens the debugger of a Node process (an MCP server, a language server) outside the namespace (pass 89 C1).
+    if (['kill', 'pkill', 'killall'].includes(name) && c.words.some((w) => w === undefined || /^-(s|-signal)?$|^-(SIG)?USR1$|^-10$|^--signal=(SIG)?USR1$|^(SIG)?USR1$/i.test(w))) return `runs ${name} with a signal that may open a Node process's debugger, through which code runs outside its namespace`;
+    // git runs an alias that starts with `!` in a shell: `git -c alias.x='!tmux …' x`.
+    if (name === 'git' && c.words.some((w) => w === undefined || /^alias\.[^=]*=\s*!/i.test(w))) return 'runs a git alias that is a shell command the checks do not read';
     if (DELEGATES.has(name) || (name === 'nvim' && c.words.some((w) => w === undefined || /^--(server|remote)/.test(w))) || ((name === 'ssh' || name === 'mosh') && sshesHere(c.words))) return `hands a command to ${name}, which runs it outside this command's own namespace, where the agent's process may be read`;
     // The daemon is root: a container given the host's folders, processes or privileges reaches /proc (`-v /:/h`, `--pid=host`); exec and compose use what a container was given earlier.
     if (CONTAINERS.has(name) && c.words.slice(1).some((w) => w === undefined || /^(exec|compose|-v|--volume|--mount|--pid|--privileged|--cap-add|--device|--userns|--security-opt)/.test(w))) {

@@ -12,6 +12,7 @@ import spawn from 'cross-spawn';
 import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import type { IDisposable } from '../../base/lifecycle';
 import { ownerMarker, trackProcessGroup } from '../../base/processGroups';
+import { inOwnUserNamespace } from '../../base/userNamespace';
 import { parseStatus, supervisedLaunch } from '../../base/subreaper';
 import { readCappedSync } from '../../fs/read';
 
@@ -51,7 +52,9 @@ export class GroupStdioTransport implements Transport {
     return new Promise((resolve, reject) => {
       const posix = process.platform !== 'win32';
       const marker = ownerMarker();
-      const how = posix ? supervisedLaunch(this.opts.command, [...this.opts.args], `${marker.name}=${marker.value}`) : { file: this.opts.command, args: [...this.opts.args], supervised: false };
+      // In a user namespace of its own, as a Bash command is: code that gets into a server (a debugger
+      // a command opened in it with SIGUSR1, pass 89 C1) is refused the agent's /proc by the kernel.
+      const how = posix ? inOwnUserNamespace(supervisedLaunch(this.opts.command, [...this.opts.args], `${marker.name}=${marker.value}`), this.opts.env.PATH) : { file: this.opts.command, args: [...this.opts.args], supervised: false };
       this.supervised = how.supervised;
       // The supervisor gives the owner marker to the server only (the exit sweep must not kill it before it has ended its tree).
       const child = spawn(how.file, how.args, {

@@ -85,6 +85,9 @@ export function valuesOf(name: string, a: BashAnalysis, scope: Pick<PathScope, '
   // Appended to (`s+=oc`) or reached by name (`${!p}`): the values as written are pieces only (pass 77 H3).
   if (ALTERS_VALUES.test(script) || appendsTo(script, name)) return undefined;
   const values = a.assigned.filter((v) => v.name === name).map((v) => v.value);
+  // An assignment whose value is not literal (`p=${p}oc`, `h=$(…)`) is left out of `assigned`, so
+  // the values there are not all it may hold (pass 89 H3).
+  if (new RegExp(`(^|[^\\w$])${name}(\\[[^\\]]*\\])?\\+?=(?!=)["']?[^\\s;&|"']*[$\`(]`).test(script)) return undefined;
   // A name set by read, mapfile, printf -v or $(…) has no value as written here.
   return values.length > 0 && values.every((v) => !/[$`]/.test(v)) && !a.mentions.has(`read`) ? values : undefined;
 }
