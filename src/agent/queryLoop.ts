@@ -239,7 +239,8 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
           // Capped where it enters the history: one enormous result would make every later request too
           // large to send. Blocks (an image from an MCP server, capped by the MCP layer) go as they are.
           const content = r.blocks?.length ? r.blocks : capResultText(r.content || '(no output)');
-          const chars = typeof content === 'string' ? content.length : content.reduce((n, b) => n + (b.type === 'text' ? b.text.length : 0), 0);
+          // An image counts by its base64 text, which the transcript and every request carry (pass 91 M1).
+          const chars = typeof content === 'string' ? content.length : content.reduce((n, b) => n + (b.type === 'text' ? b.text.length : b.type === 'image' && b.source.type === 'base64' ? b.source.data.length : JSON.stringify(b).length), 0);
           const kept = resultChars + chars <= TURN_RESULTS_MAX_CHARS;
           if (kept) resultChars += chars;
           const over = kept ? undefined : overTurnBudget(chars, resultChars);

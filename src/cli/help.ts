@@ -85,7 +85,7 @@ rules and defaultMode acceptEdits do not, its MCP servers (.mcp.json, .vscode/mc
 ~/.claude.json entry for it) do not start, and one line on stderr names what was ignored. No git
 runs there (the snapshot reads the branch from .git/HEAD). Trusting a folder does not trust the
 folders inside it. In a terminal, -p asks once when the folder's settings would grant something.
-A project's MCP server also needs \`threadline mcp approve NAME\` once (a changed definition, or a changed workspace file it runs, asks again).
+A project's MCP server also needs \`threadline mcp approve NAME\` once (a changed definition, or a change to the workspace it runs from, asks again).
 
 Undo: each prompt's file changes are kept (Write, Edit, and what Bash commands changed in the
 workspace) beside the session, the newest 100 prompts of each session. A restore never writes

@@ -74,7 +74,7 @@ async function run(args: McpCliArgs, services: McpServices, io: CliIo): Promise<
     else if (args.action === 'approve') {
       // The definition approved is the one read just now, which may differ from the one `mcp list` showed: say what it was.
       io.out(`Approved ${printable(c.name)} for this folder, as ${printable(c.source)} defines it now:\n  ${printable(m.describe(c))}\n`);
-      io.out(`It starts from now on while the folder is trusted; a change to this definition, or to the workspace files it runs, asks again.\n`);
+      io.out(`It starts from now on while the folder is trusted; a change to this definition, or to the workspace it runs from, asks again.\n`);
     }
     else io.out(`Denied ${printable(c.name)} for this folder; it stays off until threadline mcp reset ${printable(c.name)}.\n`);
     return 0;

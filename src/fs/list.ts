@@ -76,6 +76,8 @@ export interface TreeOptions {
   within: readonly string[];
   /** Which file names are listed. */
   wanted(name: string): boolean;
+  /** Folders, by name, not entered. */
+  skipFolder?(name: string): boolean;
   /** Stop after listing this many files. */
   maxFiles: number;
   /** Stop after meeting this many entries. */
@@ -125,7 +127,9 @@ export async function listTree(dir: string, o: TreeOptions): Promise<TreeListing
       const p = join(d, e.name);
       let isDir = e.kind === 'folder';
       if (e.kind === 'link') isDir = await fs.stat(p).then((st) => st.isDirectory(), () => false);
-      if (isDir) await walk(p);
+      if (isDir) {
+        if (!o.skipFolder?.(e.name)) await walk(p);
+      }
       else if (o.wanted(e.name)) {
         if (out.files.length >= o.maxFiles) {
           out.stopped = 'files';

@@ -132,6 +132,7 @@ export class McpManager implements IDisposable {
     const o = this.opts;
     return {
       connect: o.connect ?? loadConnect,
+      mayStart: (c: McpServerConfig) => this.blockedBy(c),
       resolve: async (c: McpServerConfig) => {
         const r = await expandSpec(c.spec, {
           env: o.env,
@@ -182,7 +183,7 @@ export class McpManager implements IDisposable {
     const d = await this.opts.approvals.decision(this.opts.cwd, c.name, await this.approvalHash(c));
     if (d === 'approved') return undefined;
     if (d === 'denied') return { state: 'disabled', detail: `you denied this server from ${c.source}; reset the answer to be asked again` };
-    return { state: 'awaiting-approval', detail: `${c.source} defines it; it starts once you approve it (${this.opts.approveHint(c.name)}); an approval covers its definition and the workspace files it runs, and a change to either asks again` };
+    return { state: 'awaiting-approval', detail: `${c.source} defines it; it starts once you approve it (${this.opts.approveHint(c.name)}); an approval covers its definition and the workspace it runs from, and a change to either asks again` };
   }
 
   private async remove(name: string): Promise<void> {

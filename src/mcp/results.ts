@@ -96,7 +96,7 @@ function cutAt(text: string, chars: number): string {
 
 export async function toToolResult(r: McpCallResult, limits: ResultLimits): Promise<ToolResult> {
   let parts = r.content.map(partOf);
-  if (!parts.length && r.structuredContent !== undefined) parts = [{ kind: 'text', text: JSON.stringify(r.structuredContent, null, 2) }];
+  if (!parts.length && r.structuredContent !== undefined) parts = [{ kind: 'text', text: readable(JSON.stringify(r.structuredContent)) }];
   const texts = parts.filter((p): p is Extract<Part, { kind: 'text' }> => p.kind === 'text').map((p) => p.text);
   let images = parts.filter((p): p is Extract<Part, { kind: 'image' }> => p.kind === 'image');
   const text = texts.join('\n\n');

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import { isInside, realLocation } from '../fs/paths';
 import { readRegularFile } from '../fs/read';
 import { inspect } from '../fs/stat';
@@ -8,15 +8,18 @@ import type { McpServerSpec } from './config/types';
 
 // An approval covered a project server's definition only: the workspace files its command runs
 // (`node scripts/mcp.js`) could change under it, by an edit the rules allow (`Edit(src/**)`) or a
-// pull, and the next start ran them (pass 84 H1, 87 H2). An approval now also covers what the
-// command takes from the workspace: each file it names, the folder tree such a file lies in (its
-// imports), and the package a runner would take from the workspace's node_modules (`npx pkg`) or
-// the module `python -m` would find there. Any change asks again.
+// pull, and the next start ran them (pass 84 H1, 87 H2). Which files a program imports is its own
+// business (`./src/…`, `npm run`, NODE_OPTIONS), so an approval covers the whole workspace as it
+// was, but git's and the packages' folders; a registry package's runner (`npx pkg`), that package's
+// copy in node_modules and the settings that choose it. A change asks again.
 
-/** What is read to know it; past either, what was listed is still covered and the rest is not. */
-const MAX_FILES = 2000;
-const MAX_BYTES_EACH = 4 * 1024 * 1024;
+/** What is read to know it: past these, what was read is covered and the rest is not (said in the README). */
+const MAX_FILES = 20_000;
+const MAX_BYTES_EACH = 64 * 1024 * 1024;
+const MAX_BYTES = 512 * 1024 * 1024;
+const TIME_LIMIT_MS = 15_000;
 
+/** Runners of a package from a registry: what they take from the workspace is its node_modules copy and settings, not its code. */
 const NODE_RUNNERS = new Set(['npx', 'bunx', 'pnpx']);
 
 /** The workspace files and folders the command takes, by its words. */
@@ -46,38 +49,55 @@ function namedPlaces(spec: McpServerSpec, startDir: string): { files: string[]; 
   return { files, folders };
 }
 
-/** A digest of what the server's command takes from the workspace (empty when it takes nothing). */
+/**
+ * A digest of what the server's command takes from the workspace (empty when it takes nothing).
+ * A command that names a workspace file, or an interpreter, shell or package manager that may
+ * import any of them (`node server.js` importing `./src/…`, `npm run mcp`, `sh -c …`,
+ * NODE_OPTIONS in its env), is covered by the whole workspace but `.git` and `node_modules`
+ * folders (pass 90 H1, M2); a registry package's runner (`npx pkg`) by that package's copy in
+ * node_modules and the files that choose it. What it names is read first, whole (pass 90 M1).
+ */
 export async function workspaceFingerprint(spec: McpServerSpec, startDir: string, workspace: string): Promise<string> {
   if (spec.transport !== 'stdio') return '';
   const root = realLocation(workspace);
   const { files, folders } = namedPlaces(spec, startDir);
+  const first = new Set<string>();
   const trees = new Set<string>();
-  const named: string[] = [];
   for (const f of files) {
     const real = realLocation(f);
     if (!isInside(root, real)) continue;
     const kind = (await inspect(real)).kind;
-    if (kind === 'file') {
-      named.push(real);
-      // The folder it lies in holds what it imports; the workspace's top is too wide to stand for that.
-      if (dirname(real) !== root) trees.add(dirname(real));
-    } else if (kind === 'folder' && real !== root) trees.add(real);
+    if (kind === 'file') first.add(real);
+    else if (kind === 'folder') trees.add(real);
   }
   for (const f of folders) {
     const real = realLocation(f);
-    if (isInside(root, real) && real !== root && (await inspect(real)).kind === 'folder') trees.add(real);
+    if (isInside(root, real) && (await inspect(real)).kind === 'folder') trees.add(real);
   }
-  if (named.length === 0 && trees.size === 0) return '';
+  const name = basename(spec.command ?? '');
+  const runner = NODE_RUNNERS.has(name) || ['uvx', 'pipx', 'docker', 'podman'].includes(name);
+  // A package runner reads the workspace's settings for it; anything else may read any workspace file.
+  if (runner) for (const f of ['package.json', '.npmrc', 'pyproject.toml', 'uv.toml']) first.add(join(root, f));
+  else trees.add(root);
+  if (first.size === 0 && trees.size === 0) return '';
   const h = createHash('sha256');
+  let bytes = 0;
+  const deadline = Date.now() + TIME_LIMIT_MS;
   const add = async (path: string) => {
+    if (bytes > MAX_BYTES || Date.now() > deadline) return void h.update(`${path}\0past the bound\0`);
     const read = await readRegularFile(path, MAX_BYTES_EACH);
-    h.update(`${path}\0${read.ok ? createHash('sha256').update(read.bytes).digest('hex') : 'unread'}\0`);
+    if (read.ok) bytes += read.bytes.length;
+    h.update(`${path}\0${read.ok ? createHash('sha256').update(read.bytes).digest('hex') : 'missing'}\0`);
   };
-  for (const f of named) await add(f);
+  for (const f of [...first].sort()) await add(f);
+  const seen = new Set(first);
   for (const t of [...trees].sort()) {
-    const listing = await listTree(t, { within: [root], wanted: () => true, maxFiles: MAX_FILES, maxEntries: MAX_FILES * 4, timeLimitMs: 5000 });
+    // node_modules is the packages' own, .git is git's: a tree named by the command (a package) is walked whole.
+    const skip = t === root ? (n: string) => n === '.git' || n === 'node_modules' : () => false;
+    if (t !== root && [...trees].some((o) => o !== t && isInside(o, t) && o !== root)) continue;
+    const listing = await listTree(t, { within: [root], wanted: () => true, skipFolder: skip, maxFiles: MAX_FILES, maxEntries: MAX_FILES * 4, timeLimitMs: Math.max(0, deadline - Date.now()) });
     h.update(`${t}\0${listing.files.length}\0${listing.stopped ?? ''}\0`);
-    for (const f of listing.files) await add(f);
+    for (const f of listing.files) if (!seen.has(f)) await add(f);
   }
   return h.digest('hex').slice(0, 32);
 }

@@ -25,6 +25,8 @@ export interface ServerDeps {
   connectTimeoutMs: number;
   retryDelaysMs?: readonly number[];
   oauth?: McpOAuthHost;
+  /** Asked before every start, a retry or a reconnect too: what it runs may have changed since it was approved (pass 90 H2). */
+  mayStart?(config: McpServerConfig): Promise<Blocked | undefined>;
 }
 
 export type Blocked = { state: 'disabled' | 'awaiting-approval'; detail: string };
@@ -101,6 +103,9 @@ export class McpServer {
     this.starting?.abort();
     const starting = (this.starting = new AbortController());
     this.set('starting', this.attempt ? `reconnecting (attempt ${this.attempt + 1})` : '');
+    const blocked = await this.deps.mayStart?.(this.config);
+    if (generation !== this.generation) return;
+    if (blocked) return this.set(blocked.state, blocked.detail);
     const resolved = await this.deps.resolve(this.config);
     if (generation !== this.generation) return;
     if (!resolved.ok) return this.set('failed', `MCP server "${this.name}" cannot start: ${resolved.error}`);
