@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { hashOf } from './blobs';
+import { BlobBudgetSpent, hashOf } from './blobs';
 import { emptyFileImage, imageOf, statKey, type StoreCore } from './core';
 import { compareFingerprints, takeFingerprint, type Fingerprint, type FingerprintDiff, type FingerprintEntry, type FingerprintLimits } from './fingerprint';
 import type { GitPreImages, GitWanted } from './git';
@@ -78,8 +78,12 @@ async function beforeImages(core: StoreCore, pre: (rel: string) => FingerprintEn
     const found = await git(core.workspace, wanted).catch(() => new Map<string, Buffer>());
     for (const [rel, bytes] of found) {
       const e = pre(rel)!;
-      const h = await core.blobs.put(bytes, hashOf(bytes));
-      out.set(rel, { k: 'file', h, mode: e.mode & 0o7777, size: bytes.length });
+      // Past the store's budget the path is left without an image: not restorable, as one too large is.
+      const h = await core.blobs.put(bytes, hashOf(bytes)).catch((err: unknown) => {
+        if (err instanceof BlobBudgetSpent) return undefined;
+        throw err;
+      });
+      if (h !== undefined) out.set(rel, { k: 'file', h, mode: e.mode & 0o7777, size: bytes.length });
     }
   }
   return out;

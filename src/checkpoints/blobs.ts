@@ -9,11 +9,26 @@ export const hashOf = (bytes: Uint8Array): string => createHash('sha256').update
  * blob is written once, flushed, and never changed; a read checks the bytes against the name,
  * so a blob damaged on disk is treated as missing, never restored.
  */
+/** What one store may add in one process: past it no more copies are kept. */
+export const BLOB_BUDGET_BYTES = 1024 * 1024 * 1024;
+
+/** Thrown by put past the budget: the change is recorded as not restorable instead. */
+export class BlobBudgetSpent extends Error {
+  constructor(readonly budget: number) {
+    super(`this session's checkpoint copies reached ${Math.round(budget / (1024 * 1024))} MB`);
+  }
+}
+
 export class BlobStore {
   /** Blobs known to be on disk: saves a stat per put when the same content comes back. */
   private readonly present = new Set<string>();
+  /** Bytes this store wrote: 26 replace_all edits of a growing file kept 192 MB of copies (pass 91 M2). */
+  private added = 0;
 
-  constructor(readonly dir: string) {}
+  constructor(
+    readonly dir: string,
+    private readonly budget = BLOB_BUDGET_BYTES,
+  ) {}
 
   private path(hash: string): string {
     return join(this.dir, hash.slice(0, 2), hash);
@@ -28,7 +43,11 @@ export class BlobStore {
   async put(bytes: Uint8Array, hash = hashOf(bytes), durable = true): Promise<string> {
     if (this.present.has(hash)) return hash;
     const there = await entryAt(this.path(hash));
-    if (!there || there.size !== bytes.byteLength) await writeDurable(this.path(hash), bytes, durable);
+    if (!there || there.size !== bytes.byteLength) {
+      if (this.added + bytes.byteLength > this.budget) throw new BlobBudgetSpent(this.budget);
+      await writeDurable(this.path(hash), bytes, durable);
+      this.added += bytes.byteLength;
+    }
     this.present.add(hash);
     return hash;
   }

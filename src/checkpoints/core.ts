@@ -1,6 +1,6 @@
 import { basename, dirname, join } from 'node:path';
 import type { BlobStore } from './blobs';
-import { hashOf } from './blobs';
+import { BlobBudgetSpent, hashOf } from './blobs';
 import { entryAt, readEntry, realPath, type Entry } from '../fs/entries';
 import { relativeWithin } from '../fs/paths';
 import type { Ledger } from './ledger';
@@ -45,7 +45,12 @@ export async function imageOf(path: string, maxBytes: number, blobs?: BlobStore,
       return { image: { k: 'link', to: r.to }, entry: r.entry };
     case 'file': {
       const h = hashOf(r.bytes);
-      if (blobs) await blobs.put(r.bytes, h, durable);
+      try {
+        if (blobs) await blobs.put(r.bytes, h, durable);
+      } catch (e) {
+        if (e instanceof BlobBudgetSpent) return { image: { k: 'unknown', why: `${e.message}, so no copy was kept` }, entry: r.entry };
+        throw e;
+      }
       return { image: { k: 'file', h, mode: r.entry.mode & 0o7777, size: r.bytes.length }, entry: r.entry, bytes: r.bytes };
     }
     case 'too-large':

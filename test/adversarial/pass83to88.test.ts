@@ -413,3 +413,23 @@ describe('pass 91 M1, M3: images and structured content', () => {
     assert.ok(written.length > 0 && written.length <= JSON.stringify({ deep }).length * 4, `${written.length} characters written`);
   });
 });
+
+describe('pass 91 M2: checkpoint copies of a file edited over and over', () => {
+  it('stop at the store\'s budget; the change past it is recorded as not restorable, and the edit still lands', async () => {
+    const { BlobStore } = await import('../../src/checkpoints/blobs');
+    const { imageOf } = await import('../../src/checkpoints/core');
+    const { root } = workspaceWithHome('91m2');
+    const store = new BlobStore(join(root, 'blobs'), 3 * 1024 * 1024);
+    const file = join(root, 'big.txt');
+    const whys: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      writeFileSync(file, `${i}`.repeat(1024 * 1024));
+      const { image } = await imageOf(file, 64 * 1024 * 1024, store);
+      whys.push(image.k === 'unknown' ? image.why : image.k);
+    }
+    assert.deepEqual(whys.slice(0, 3), ['file', 'file', 'file']);
+    assert.match(whys[3]!, /checkpoint copies reached 3 MB, so no copy was kept/);
+    const kept = (await store.list()).size;
+    assert.equal(kept, 3);
+  });
+});
