@@ -9,7 +9,7 @@ export const hashOf = (bytes: Uint8Array): string => createHash('sha256').update
  * blob is written once, flushed, and never changed; a read checks the bytes against the name,
  * so a blob damaged on disk is treated as missing, never restored.
  */
-/** What one store may add in one process: past it no more copies are kept. */
+/** What one store (one session's checkpoints) may hold: past it no more copies are kept. */
 export const BLOB_BUDGET_BYTES = 1024 * 1024 * 1024;
 
 /** Thrown by put past the budget: the change is recorded as not restorable instead. */
@@ -22,8 +22,11 @@ export class BlobBudgetSpent extends Error {
 export class BlobStore {
   /** Blobs known to be on disk: saves a stat per put when the same content comes back. */
   private readonly present = new Set<string>();
-  /** Bytes this store wrote: 26 replace_all edits of a growing file kept 192 MB of copies (pass 91 M2). */
-  private added = 0;
+  /**
+   * Bytes the store holds, counted from its folder at the first new copy (a resumed session's
+   * earlier runs count, pass 94 L1): 26 replace_all edits of a growing file kept 192 MB (pass 91 M2).
+   */
+  private held: number | undefined;
 
   constructor(
     readonly dir: string,
@@ -44,9 +47,10 @@ export class BlobStore {
     if (this.present.has(hash)) return hash;
     const there = await entryAt(this.path(hash));
     if (!there || there.size !== bytes.byteLength) {
-      if (this.added + bytes.byteLength > this.budget) throw new BlobBudgetSpent(this.budget);
+      this.held ??= [...(await this.list()).values()].reduce((a, b) => a + b, 0);
+      if (this.held + bytes.byteLength > this.budget) throw new BlobBudgetSpent(this.budget);
       await writeDurable(this.path(hash), bytes, durable);
-      this.added += bytes.byteLength;
+      this.held += bytes.byteLength;
     }
     this.present.add(hash);
     return hash;

@@ -1,4 +1,4 @@
-import { hostname } from 'node:os';
+import { constants, hostname } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { mayMatchName } from '../tools/glob';
 import type { BashAnalysis } from './bash/analyze';
@@ -139,8 +139,15 @@ export function delegatedRun(a: BashAnalysis): string | undefined {
     const name = c.words[0] === undefined ? undefined : commandBase(c.words[0]);
     // `t=tm; ${t}ux run-shell …`, `$(echo tmux)`, `/usr/bin/tm?x` (pass 89 H1): any program at all.
     if (name === undefined) return 'runs a program whose name is computed when it runs, which may hand a command to a process outside its namespace';
-    // SIGUSR1 opens the debugger of a Node process (an MCP server, a language server) outside the namespace (pass 89 C1).
-    if (['kill', 'pkill', 'killall'].includes(name) && c.words.some((w) => w === undefined || /^-(s|-signal)?$|^-(SIG)?USR1$|^-10$|^--signal=(SIG)?USR1$|^(SIG)?USR1$/i.test(w))) return `runs ${name} with a signal that may open a Node process's debugger, through which code runs outside its namespace`;
+    // SIGUSR1 opens a Node process's debugger, SIGQUIT a JVM's attach listener, outside the namespace
+    // (pass 89 C1, 92 H2, H3): a signal other than the ones that only end a process asks, however spelled.
+    if (SIGNALLERS.has(name)) {
+      const sig = signalsGiven(name, c.words);
+      if (sig === undefined || sig.some((g) => !ENDING_SIGNALS.has(g))) return `runs ${name} with a signal other than one that ends a process (a Node process opens its debugger on SIGUSR1, a JVM its attach listener on SIGQUIT), through which code runs outside its namespace`;
+    }
+    // A raw connection to a local socket (`curl --unix-socket /tmp/.java_pid…`, tmux's, D-Bus's) hands over what it sends.
+    if (name === 'curl' && c.words.some((w) => w === undefined || /^--(abstract-)?unix-socket/.test(w))) return 'sends to a local socket with curl, through which a server outside its namespace may run what it is sent';
+    if (['socat', 'nc', 'ncat', 'netcat'].includes(name) && c.words.some((w) => w === undefined || /^-[A-Za-z]*U$|unix-(connect|client|sendto)|^abstract/i.test(w))) return `connects ${name} to a local socket, through which a server outside its namespace may run what it is sent`;
     // git runs an alias that starts with `!` in a shell: `git -c alias.x='!tmux …' x`.
     if (name === 'git' && c.words.some((w) => w === undefined || /^alias\.[^=]*=\s*!/i.test(w))) return 'runs a git alias that is a shell command the checks do not read';
     if (DELEGATES.has(name) || (name === 'nvim' && c.words.some((w) => w === undefined || /^--(server|remote)/.test(w))) || ((name === 'ssh' || name === 'mosh') && sshesHere(c.words))) return `hands a command to ${name}, which runs it outside this command's own namespace, where the agent's process may be read`;
@@ -167,4 +174,38 @@ function sshesHere(words: readonly (string | undefined)[]): boolean {
   if (target === undefined) return i < words.length;
   const host = target.replace(/^ssh:\/\//, '').replace(/^[^@]*@/, '').replace(/:\d+$/, '').replace(/^\[|\]$/g, '').toLowerCase();
   return host === 'localhost' || host.endsWith('.localhost') || /^127\./.test(host) || host === '::1' || host === '0.0.0.0' || host === '0' || host === hostname().toLowerCase() || /^localhost\./.test(host);
+}
+
+/** Programs that send signals by pid or by name. */
+const SIGNALLERS: ReadonlySet<string> = new Set(['kill', 'pkill', 'killall', 'skill', 'snice', 'pgrep']);
+/** Signals that only end (or hang up) a process: anything else may make one do something. */
+const ENDING_SIGNALS: ReadonlySet<string> = new Set(['TERM', 'KILL', 'INT', 'HUP']);
+const SIGNAL_NUMBERS = new Map(Object.entries(constants.signals).map(([k, v]) => [String(v), k.replace(/^SIG/, '')]));
+const SIGNAL_NAMES = new Set(Object.keys(constants.signals).map((k) => k.replace(/^SIG/, '')));
+
+/** The signal names a signalling command gives (TERM when none), or undefined when one is computed or cannot be read. */
+function signalsGiven(name: string, words: readonly (string | undefined)[]): string[] | undefined {
+  const out: string[] = [];
+  const add = (raw: string | undefined): boolean => {
+    if (raw === undefined) return false;
+    const up = raw.toUpperCase().replace(/^SIG/, '');
+    const named = SIGNAL_NUMBERS.get(up) ?? (SIGNAL_NAMES.has(up) ? up : undefined);
+    if (named === undefined) return false;
+    out.push(named);
+    return true;
+  };
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i];
+    if (w === undefined) return undefined;
+    if (w === '--') break;
+    if (w === '-s' || w === '--signal' || (name === 'kill' && w === '-n')) {
+      if (!add(words[++i])) return undefined;
+    } else if (/^--signal=/.test(w)) {
+      if (!add(w.slice(9))) return undefined;
+    } else if (/^-[sn]./.test(w) && (name === 'kill' || w[1] === 's')) {
+      if (!add(w.slice(2)) && name === 'kill') return undefined;
+    } else if (/^-\w+$/.test(w) && add(w.slice(1))) continue;
+    else if (name === 'kill' && /^-/.test(w) && w !== '-l' && w !== '-L') return undefined;
+  }
+  return out.length ? out : ['TERM'];
 }

@@ -431,5 +431,23 @@ describe('pass 91 M2: checkpoint copies of a file edited over and over', () => {
     assert.match(whys[3]!, /checkpoint copies reached 3 MB, so no copy was kept/);
     const kept = (await store.list()).size;
     assert.equal(kept, 3);
+    // Pass 94 L1: a resumed run opens the store again; what the folder holds counts.
+    const again = new BlobStore(join(root, 'blobs'), 3 * 1024 * 1024);
+    writeFileSync(file, 'z'.repeat(1024 * 1024));
+    const { image } = await imageOf(file, 64 * 1024 * 1024, again);
+    assert.equal(image.k, 'unknown');
+  });
+});
+
+describe('pass 92 H1-H3: values rebuilt from themselves, signals however spelled, raw local sockets', () => {
+  it('ask under Bash; signals that only end a process and ordinary values still run', async () => {
+    const { ws, home } = workspaceWithHome('92w');
+    const eng = bashEngine(ws, { allow: ['Bash'] }, await loadedChecker());
+    for (const command of ['p=/pr; p=""${p}oc; cat $p/1/status', "p=/pr; p='/'${p}oc; cat $p/1/status", 'kill -n 10 5', 'kill -sUSR1 5', 'pkill --signal=10 -f x', 'skill -USR1 x', 'kill -QUIT 5', 'kill -STOP 5', 'kill -s $S 5', "printf x | curl --unix-socket /tmp/.java_pid5 telnet://x", 'socat - UNIX-CONNECT:/tmp/x', 'nc -U /tmp/x']) {
+      assert.notEqual(eng.decide(command).behavior, 'allow', command);
+    }
+    for (const command of ['kill 5', 'kill -9 5', 'kill -TERM 5', 'pkill -f vite', 'killall node', 'kill -l', 'curl https://example.com']) assert.equal(eng.decide(command).behavior, 'allow', command);
+    const denied = bashEngine(ws, { allow: ['Bash'], deny: ['Read(~/.ssh/**)'] }, await loadedChecker(), { home });
+    for (const command of ["h=~/.ss; h=''${h}h; cat $h/id_rsa", 'for h in ${h}h; do cat $h/id_rsa; done']) assert.notEqual(denied.decide(command).behavior, 'allow', command);
   });
 });

@@ -87,7 +87,10 @@ export function valuesOf(name: string, a: BashAnalysis, scope: Pick<PathScope, '
   const values = a.assigned.filter((v) => v.name === name).map((v) => v.value);
   // An assignment whose value is not literal (`p=${p}oc`, `h=$(…)`) is left out of `assigned`, so
   // the values there are not all it may hold (pass 89 H3).
-  if (new RegExp(`(^|[^\\w$])${name}(\\[[^\\]]*\\])?\\+?=(?!=)["']?[^\\s;&|"']*[$\`(]`).test(script)) return undefined;
+  // Anything up to the end of the command counts, quotes and blanks too (`h=''${h}h`, pass 92 H1):
+  // a word after it taken for part of the value makes it unknown, the safe side. So does a loop list that is not literal.
+  if (new RegExp(`(^|[^\\w$])${name}(\\[[^\\]]*\\])?\\+?=(?!=)[^;&|\\n]*[$\`(]`).test(script)) return undefined;
+  if (new RegExp(`\\bfor\\s+${name}\\s+in\\b[^;\\n]*[$\`(]`).test(script)) return undefined;
   // A name set by read, mapfile, printf -v or $(…) has no value as written here.
   return values.length > 0 && values.every((v) => !/[$`]/.test(v)) && !a.mentions.has(`read`) ? values : undefined;
 }
