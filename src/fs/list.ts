@@ -76,8 +76,8 @@ export interface TreeOptions {
   within: readonly string[];
   /** Which file names are listed. */
   wanted(name: string): boolean;
-  /** Folders, by name, not entered. */
-  skipFolder?(name: string): boolean;
+  /** Folders, by name and the folder holding them, not entered. */
+  skipFolder?(name: string, parent: string): boolean;
   /** Stop after listing this many files. */
   maxFiles: number;
   /** Stop after meeting this many entries. */
@@ -128,7 +128,7 @@ export async function listTree(dir: string, o: TreeOptions): Promise<TreeListing
       let isDir = e.kind === 'folder';
       if (e.kind === 'link') isDir = await fs.stat(p).then((st) => st.isDirectory(), () => false);
       if (isDir) {
-        if (!o.skipFolder?.(e.name)) await walk(p);
+        if (!o.skipFolder?.(e.name, d)) await walk(p);
       }
       else if (o.wanted(e.name)) {
         if (out.files.length >= o.maxFiles) {

@@ -180,8 +180,10 @@ export class McpManager implements IDisposable {
       return { state: 'disabled', detail: `not started: it comes from ${c.source} and this folder is not trusted (${this.opts.trustHint})` };
     }
     if (!needsApproval(c.scope)) return undefined;
-    const d = await this.opts.approvals.decision(this.opts.cwd, c.name, await this.approvalHash(c));
+    const hash = await this.approvalHash(c);
+    const d = await this.opts.approvals.decision(this.opts.cwd, c.name, hash);
     if (d === 'approved') return undefined;
+    if (d !== 'denied' && hash.includes('unchecked-')) return { state: 'awaiting-approval', detail: `${c.source} defines it; its workspace is more than an approval can cover (20,000 files, 512 MB, 15 s of reading, but .git and the top node_modules), so it asks at every start (${this.opts.approveHint(c.name)})` };
     if (d === 'denied') return { state: 'disabled', detail: `you denied this server from ${c.source}; reset the answer to be asked again` };
     return { state: 'awaiting-approval', detail: `${c.source} defines it; it starts once you approve it (${this.opts.approveHint(c.name)}); an approval covers its definition and the workspace it runs from, and a change to either asks again` };
   }

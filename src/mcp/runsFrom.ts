@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { basename, isAbsolute, join, resolve } from 'node:path';
+import { createHash, randomUUID } from 'node:crypto';
+import { basename, isAbsolute, join, resolve, sep } from 'node:path';
 import { isInside, realLocation } from '../fs/paths';
 import { readRegularFile } from '../fs/read';
 import { inspect } from '../fs/stat';
@@ -75,16 +75,22 @@ export async function workspaceFingerprint(spec: McpServerSpec, startDir: string
     if (isInside(root, real) && (await inspect(real)).kind === 'folder') trees.add(real);
   }
   const name = basename(spec.command ?? '');
-  const runner = NODE_RUNNERS.has(name) || ['uvx', 'pipx', 'docker', 'podman'].includes(name);
+  // A runner given a workspace file (`npx tsx src/server.ts`) or a mount of it (`docker run -v .:/app`) runs the workspace's code (pass 93 H2).
+  const mounts = (spec.args ?? []).some((a) => /(^|[=\s])(\.|\$\{workspaceFolder\}|\$PWD|\$\(pwd\))(\/[^:]*)?:/.test(a));
+  const runner = (NODE_RUNNERS.has(name) || ['uvx', 'pipx', 'docker', 'podman'].includes(name)) && first.size === 0 && !mounts && [...trees].every((t) => t.includes(`${sep}node_modules${sep}`) || t.endsWith(`${sep}.bin`));
   // A package runner reads the workspace's settings for it; anything else may read any workspace file.
   if (runner) for (const f of ['package.json', '.npmrc', 'pyproject.toml', 'uv.toml']) first.add(join(root, f));
   else trees.add(root);
   if (first.size === 0 && trees.size === 0) return '';
   const h = createHash('sha256');
   let bytes = 0;
+  let complete = true;
   const deadline = Date.now() + TIME_LIMIT_MS;
   const add = async (path: string) => {
-    if (bytes > MAX_BYTES || Date.now() > deadline) return void h.update(`${path}\0past the bound\0`);
+    if (bytes > MAX_BYTES || Date.now() > deadline) {
+      complete = false;
+      return;
+    }
     const read = await readRegularFile(path, MAX_BYTES_EACH);
     if (read.ok) bytes += read.bytes.length;
     h.update(`${path}\0${read.ok ? createHash('sha256').update(read.bytes).digest('hex') : 'missing'}\0`);
@@ -92,12 +98,16 @@ export async function workspaceFingerprint(spec: McpServerSpec, startDir: string
   for (const f of [...first].sort()) await add(f);
   const seen = new Set(first);
   for (const t of [...trees].sort()) {
-    // node_modules is the packages' own, .git is git's: a tree named by the command (a package) is walked whole.
-    const skip = t === root ? (n: string) => n === '.git' || n === 'node_modules' : () => false;
+    // The top's node_modules is the packages' own and .git is git's; a node_modules lower down is
+    // the workspace's own code, which Node finds first (`src/node_modules/leftpad`, pass 93 H1).
+    const skip = t === root ? (n: string, parent: string) => n === '.git' || (n === 'node_modules' && parent === root) : () => false;
     if (t !== root && [...trees].some((o) => o !== t && isInside(o, t) && o !== root)) continue;
     const listing = await listTree(t, { within: [root], wanted: () => true, skipFolder: skip, maxFiles: MAX_FILES, maxEntries: MAX_FILES * 4, timeLimitMs: Math.max(0, deadline - Date.now()) });
-    h.update(`${t}\0${listing.files.length}\0${listing.stopped ?? ''}\0`);
+    if (listing.stopped) complete = false;
+    h.update(`${t}\0${listing.files.length}\0`);
     for (const f of listing.files) if (!seen.has(f)) await add(f);
   }
-  return h.digest('hex').slice(0, 32);
+  // Past the bound what was not read may hold the server's code (`.venv` sorting before `src`,
+  // pass 93 M1): no digest can stand for it, so the approval holds for no later start.
+  return complete ? h.digest('hex').slice(0, 32) : `unchecked-${randomUUID()}`;
 }

@@ -451,3 +451,29 @@ describe('pass 92 H1-H3: values rebuilt from themselves, signals however spelled
     for (const command of ["h=~/.ss; h=''${h}h; cat $h/id_rsa", 'for h in ${h}h; do cat $h/id_rsa; done']) assert.notEqual(denied.decide(command).behavior, 'allow', command);
   });
 });
+
+describe('pass 93 H1, H2, M1: what an approval covers', () => {
+  it('a node_modules below the top, a runner given a workspace file or a mount, and a workspace past the bound', async () => {
+    const { workspaceFingerprint } = await import('../../src/mcp/runsFrom');
+    const { ws } = workspaceWithHome('93');
+    writeFileSync(join(ws, 'src', 'server.ts'), 'import "./lib/util";\n');
+    mkdirSync(join(ws, 'src', 'lib'));
+    writeFileSync(join(ws, 'src', 'lib', 'util.ts'), 'export {};\n');
+    const digest = (spec: Parameters<typeof workspaceFingerprint>[0]) => workspaceFingerprint(spec, ws, ws);
+    const node = { transport: 'stdio' as const, command: process.execPath, args: ['src/server.ts'] };
+    const tsx = { transport: 'stdio' as const, command: 'npx', args: ['tsx', 'src/server.ts'] };
+    const docker = { transport: 'stdio' as const, command: 'docker', args: ['run', '-i', '-v', '.:/app', 'img'] };
+    const before = await Promise.all([digest(node), digest(tsx), digest(docker)]);
+    mkdirSync(join(ws, 'src', 'node_modules', 'leftpad'), { recursive: true });
+    writeFileSync(join(ws, 'src', 'node_modules', 'leftpad', 'index.js'), 'evil\n');
+    writeFileSync(join(ws, 'src', 'lib', 'util.ts'), 'export const evil = 1;\n');
+    const after = await Promise.all([digest(node), digest(tsx), digest(docker)]);
+    for (let i = 0; i < 3; i++) assert.notEqual(after[i], before[i], ['node', 'npx tsx', 'docker -v .:/app'][i]);
+    // Past the bound no digest stands for the rest: it never matches, so the approval holds for no later start.
+    mkdirSync(join(ws, '.venv'));
+    for (let i = 0; i < 20_050; i++) writeFileSync(join(ws, '.venv', `f${i}`), '');
+    const [a, b] = [await digest(node), await digest(node)];
+    assert.match(a, /^unchecked-/);
+    assert.notEqual(a, b);
+  });
+});
