@@ -208,16 +208,15 @@ export function createAgent(setup: AgentSetup): Agent {
     compactor,
     partial: createPartialCompaction(compaction),
     ...(context ? { afterPartial: () => context.clear() } : {}),
-    ...(context
-      ? {
-          afterTools: async (calls) => {
-            // Rules with `paths:` are earned by reading or editing a matching file.
-            const touched = calls.filter((c) => c.tool.traits.returnsFileContent || c.tool.traits.writesFiles).flatMap((c) => toolPaths(c.tool, c.input, cwd));
-            const rules = await context.rulesFor(touched);
-            return rules.map((r) => reminderBlock({ type: 'rules', text: formatInstructionFile(r) }));
-          },
-        }
-      : {}),
+    afterTools: async (calls) => {
+      // A project MCP server running the workspace's code stops when a call may have changed it (pass 93 H3).
+      await tools.afterCalls(calls);
+      if (!context) return [];
+      // Rules with `paths:` are earned by reading or editing a matching file.
+      const touched = calls.filter((c) => !c.failed && (c.tool.traits.returnsFileContent || c.tool.traits.writesFiles)).flatMap((c) => toolPaths(c.tool, c.input, cwd));
+      const rules = await context.rulesFor(touched);
+      return rules.map((r) => reminderBlock({ type: 'rules', text: formatInstructionFile(r) }));
+    },
     reviseResult: reviseResults(cwd, setup),
     loopEvents,
     ...(memory && memoryPrompt

@@ -53,7 +53,7 @@ export interface LoopDeps {
   /** A result as it enters the history (a re-read of an unchanged file becomes a pointer); `history` holds the call. */
   reviseResult?(call: { id: string; tool: Tool; input: unknown }, result: ToolResult, history: readonly MessageParam[]): ToolResult;
   /** Context earned by the calls that just ran (conditional rules for the files touched). */
-  afterTools?(calls: ReadonlyArray<{ tool: Tool; input: unknown }>): Promise<ContentBlockParam[]>;
+  afterTools?(calls: ReadonlyArray<{ tool: Tool; input: unknown; failed?: boolean }>): Promise<ContentBlockParam[]>;
   /**
    * After a round of tool calls: true ends the loop there, with the results in history and no
    * further request (a background agent whose writes succeeded has nothing left to say).
@@ -207,6 +207,7 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
     for (const p of plans) ev.onToolCall?.({ id: p.id, name: p.name, input: p.input, summary: summarize(p) });
     const results = new Map<string, ToolResultBlockParam>();
     let resultChars = 0;
+    const ranIds = new Set<string>();
     for (const batch of batches(plans)) {
       if (signal.aborted) break;
       const runnable: CallPlan[] = [];
@@ -229,6 +230,7 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
       }
       await Promise.all(
         runnable.map(async (p) => {
+          ranIds.add(p.id);
           if (signal.aborted) return;
           ev.onToolStatus?.(p.id, 'running');
           const started = Date.now();
@@ -259,8 +261,9 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
       });
       return interruptedAfterTools(history, answered, turns, finalText);
     }
-    const ran = plans.filter((p) => p.tool && p.parsed.ok && results.get(p.id)?.is_error !== true);
-    const extra = deps.afterTools && ran.length ? await deps.afterTools(ran.map((p) => ({ tool: p.tool!, input: p.parsed.ok ? p.parsed.value : undefined }))) : [];
+    // Every call that ran, a failed one too (a Bash command that exits 1 may have changed files).
+    const ran = plans.filter((p) => p.tool && p.parsed.ok && ranIds.has(p.id));
+    const extra = deps.afterTools && ran.length ? await deps.afterTools(ran.map((p) => ({ tool: p.tool!, input: p.parsed.ok ? p.parsed.value : undefined, failed: results.get(p.id)?.is_error === true }))) : [];
     history = appendUserContent(history, [...plans.map((p) => results.get(p.id)!), ...extra]);
     await ev.onHistory?.(history);
     const round = plans.map((p) => ({ name: p.name, input: p.input, isError: results.get(p.id)!.is_error === true }));

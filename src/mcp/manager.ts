@@ -165,6 +165,19 @@ export class McpManager implements IDisposable {
     return describeSpec(c.spec, { fromWorkspace: needsApproval(c.scope), name: c.name, home: o.home, workspace: o.cwd, startDir: startFolder(c.scope, folders), env: o.env, allowRules: needsApproval(c.scope) ? (o.allowRules?.() ?? []) : [] });
   }
 
+  /**
+   * After tool calls that may have changed the workspace: a running project server whose approval
+   * no longer holds stops, so code it loads later (on a tool call, `node --watch`) is not the
+   * model's edit (pass 93 H3). It asks again before it next starts.
+   */
+  async workspaceChanged(): Promise<void> {
+    for (const s of this.servers()) {
+      if (!needsApproval(s.config.scope) || (s.state !== 'running' && s.state !== 'starting')) continue;
+      const blocked = await this.blockedBy(s.config);
+      if (blocked) await s.stop({ state: blocked.state, detail: `${blocked.detail}; stopped: the workspace it runs from changed since you approved it` });
+    }
+  }
+
   /** What an approval covers: the definition, and what its command takes from the workspace (runsFrom.ts). */
   private async approvalHash(c: McpServerConfig): Promise<string> {
     const o = this.opts;

@@ -164,6 +164,11 @@ export class McpToolset implements ToolSource, IDisposable {
     return server ? `MCP tools: ${server}` : undefined;
   }
 
+  /** A call that may have changed the workspace (a write, a command) has running project servers checked again. */
+  async afterCalls(calls: ReadonlyArray<{ tool: Tool }>): Promise<void> {
+    if (calls.some((c) => c.tool.traits.writesFiles || c.tool.traits.runsCommands)) await this.opts.manager.workspaceChanged();
+  }
+
   dispose(): void {
     this.sub.dispose();
   }

@@ -29,6 +29,8 @@ export interface ToolSource {
   definitions(history: readonly MessageParam[], ctx: { contextWindow: number }): ToolDefinition[];
   /** The Context view's category for one of its definitions ("MCP tools: github"). */
   categoryOf(name: string): string | undefined;
+  /** After one answer's tool calls ran: a source whose programs run workspace code hears of calls that may have changed it. */
+  afterCalls?(calls: ReadonlyArray<{ tool: Tool }>): Promise<void>;
 }
 
 /**
@@ -86,6 +88,11 @@ export class ToolRegistry {
   }
 
   /** The same tools with another source after the others (the MCP servers of a session). */
+  /** Tells every source what one answer's tool calls were (see ToolSource.afterCalls). */
+  async afterCalls(calls: ReadonlyArray<{ tool: Tool }>): Promise<void> {
+    for (const s of this.sources) await s.afterCalls?.(calls);
+  }
+
   withSource(source: ToolSource): ToolRegistry {
     return new ToolRegistry(this.builtins, [...this.sources, source]);
   }

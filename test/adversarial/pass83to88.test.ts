@@ -477,3 +477,39 @@ describe('pass 93 H1, H2, M1: what an approval covers', () => {
     assert.notEqual(a, b);
   });
 });
+
+describe('pass 93 H3: a running project server whose workspace changes', () => {
+  it('stops after a call that may have changed the workspace, and asks again', async () => {
+    const { McpManager } = await import('../../src/mcp/manager');
+    const { FileApprovalStore } = await import('../../src/mcp/trust');
+    const { parseServerEntry } = await import('../../src/mcp/config/parse');
+    const { McpToolset } = await import('../../src/mcp/toolset');
+    const { MCP_TEST_SERVER } = await import('../support/mcpServers');
+    const { createTools } = await import('../../src/tools/builtin');
+    const { root, ws } = workspaceWithHome('93h3');
+    writeFileSync(join(ws, 'src', 'lib.mjs'), 'export const x = 1;\n');
+    const p = parseServerEntry('tools', { command: process.execPath, args: [MCP_TEST_SERVER] });
+    if (!p.ok) throw new Error(p.error);
+    const m = new McpManager({
+      cwd: ws, home: root, env: process.env, clientVersion: 'test',
+      readConfig: async () => ({ servers: [{ name: 'tools', scope: 'project', source: '.mcp.json', spec: p.spec, hash: p.hash, shadows: [] }], problems: [], inputs: new Map(), flagErrors: [] }),
+      trust: { isTrusted: () => true },
+      approvals: new FileApprovalStore(join(root, 'approvals.json')),
+      approveHint: (n) => `approve ${n}`, trustHint: 'trust it', retryDelaysMs: [],
+    });
+    try {
+      await m.decide('tools', 'approved');
+      await m.settled(15_000);
+      assert.equal(m.server('tools')?.state, 'running');
+      const set = new McpToolset({ manager: m, limits: () => ({ maxTokens: 1000 }) } as unknown as ConstructorParameters<typeof McpToolset>[0]);
+      const [read, edit] = ['Read', 'Edit'].map((n) => createTools().find((t) => t.name === n)!);
+      await set.afterCalls([{ tool: read! }]);
+      assert.equal(m.server('tools')?.state, 'running', 'a read changes nothing');
+      writeFileSync(join(ws, 'src', 'lib.mjs'), 'export const x = 2;\n');
+      await set.afterCalls([{ tool: edit! }]);
+      assert.equal(m.server('tools')?.state, 'awaiting-approval');
+    } finally {
+      await m.shutdown();
+    }
+  });
+});
