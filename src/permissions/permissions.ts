@@ -21,6 +21,7 @@ import { bashCommand, isFileTool, parseRule, patternMatches, patternTester, rule
 import { describeSources, type DescribedRule, type RuleSource } from './ruleSources';
 import { applicablePart, projectMayAllow, withheldGrants, type WithheldGrant } from './projectTrust';
 import { realLocation } from '../fs/paths';
+import { existsSync } from '../fs/stat';
 import type { PermissionOutcome, Tool } from '../tools/types';
 import type { SearchFilter, SearchScope } from '../tools/walk';
 
@@ -225,6 +226,10 @@ export class Permissions implements PermissionEngine, SearchScope {
     const readRule = (mode: 'deny' | 'ask') => (tool.traits.matchesText ? c[mode].find((r) => READ_RULES.has(r.tool) && r.pattern !== undefined && touched.some((t) => patternMatches(r, t.real, mode, ctx) || patternMatches(r, t.lexical, mode, ctx))) : undefined);
     const unreadable = readRule('deny');
     if (unreadable) return { behavior: 'deny', reason: `Denied by the rule ${unreadable.source}${from(unreadable)}: ${tool.name} finds its text in the file, which tells what the file holds.` };
+    // Write over a file a Read rule denies: whether it can (a non-UTF-8 file refuses non-ASCII text) tells of the text (pass 64 L2, 88 L1, 97 L1).
+    const replaced = tool.traits.writesFiles && !tool.traits.matchesText && !tool.traits.runsCommands ? touched.filter((t) => existsSync(t.real)) : [];
+    const hidden = replaced.length ? c.deny.find((r) => READ_RULES.has(r.tool) && r.pattern !== undefined && replaced.some((t) => patternMatches(r, t.real, 'deny', ctx) || patternMatches(r, t.lexical, 'deny', ctx))) : undefined;
+    if (hidden) return { behavior: 'deny', reason: `Denied by the rule ${hidden.source}${from(hidden)}: ${tool.name} would replace a file you may not read, and whether it can tells something of what the file holds.` };
     const askedRead = readRule('ask');
     if (askedRead) return { behavior: 'ask', reason: `The rule ${askedRead.source}${from(askedRead)} asks first: ${tool.name} finds its text in the file, which tells what the file holds.`, why: { kind: 'askRule', rule: askedRead } };
     const own = touched.find((t) => isOwnProcessPath(t.lexical, 'agent') || isOwnProcessPath(t.real, 'agent'));

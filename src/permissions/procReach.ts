@@ -1,4 +1,4 @@
-import { constants, hostname } from 'node:os';
+import { hostname } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { mayMatchName } from '../tools/glob';
 import type { BashAnalysis } from './bash/analyze';
@@ -142,8 +142,7 @@ export function delegatedRun(a: BashAnalysis): string | undefined {
     // SIGUSR1 opens a Node process's debugger, SIGQUIT a JVM's attach listener, outside the namespace
     // (pass 89 C1, 92 H2, H3): a signal other than the ones that only end a process asks, however spelled.
     if (SIGNALLERS.has(name)) {
-      const sig = signalsGiven(name, c.words);
-      if (sig === undefined || sig.some((g) => !ENDING_SIGNALS.has(g))) return `runs ${name} with a signal other than one that ends a process (a Node process opens its debugger on SIGUSR1, a JVM its attach listener on SIGQUIT), through which code runs outside its namespace`;
+      if (!signalsEnd(name, c.words)) return `runs ${name} with a signal other than one that ends a process (a Node process opens its debugger on SIGUSR1, a JVM its attach listener on SIGQUIT), through which code runs outside its namespace`;
     }
     // A raw connection to a local socket (`curl --unix-socket /tmp/.java_pid…`, tmux's, D-Bus's) hands over what it sends.
     if (name === 'curl' && c.words.some((w) => w === undefined || /^--(abstract-)?unix-socket/.test(w))) return 'sends to a local socket with curl, through which a server outside its namespace may run what it is sent';
@@ -176,36 +175,34 @@ function sshesHere(words: readonly (string | undefined)[]): boolean {
   return host === 'localhost' || host.endsWith('.localhost') || /^127\./.test(host) || host === '::1' || host === '0.0.0.0' || host === '0' || host === hostname().toLowerCase() || /^localhost\./.test(host);
 }
 
-/** Programs that send signals by pid or by name. */
-const SIGNALLERS: ReadonlySet<string> = new Set(['kill', 'pkill', 'killall', 'skill', 'snice', 'pgrep']);
-/** Signals that only end (or hang up) a process: anything else may make one do something. */
-const ENDING_SIGNALS: ReadonlySet<string> = new Set(['TERM', 'KILL', 'INT', 'HUP']);
-const SIGNAL_NUMBERS = new Map(Object.entries(constants.signals).map(([k, v]) => [String(v), k.replace(/^SIG/, '')]));
-const SIGNAL_NAMES = new Set(Object.keys(constants.signals).map((k) => k.replace(/^SIG/, '')));
+/** Programs that send signals by pid, by name or by the files a process holds. */
+const SIGNALLERS: ReadonlySet<string> = new Set(['kill', 'pkill', 'killall', 'killall5', 'skill', 'snice', 'pgrep', 'fuser']);
+/** Signals that only end (or hang up) a process, as a signalling program's word may spell them: anything else may make one do something. */
+const ENDING = /^(SIG)?(TERM|KILL|INT|HUP)$|^(15|9|2|1)$/i;
+/** Options of these programs that take no signal and no value that could be one (`pkill -f`, `killall -i`). */
+const PLAIN_OPTIONS = /^-[fxnoecliawvqrIyLkm]+$|^--(full|exact|newest|oldest|count|list-name|list-full|ignore-case|interactive|quiet|verbose|wait|regexp|exact)$/;
+/** Options that take a value that is not a signal (`-u user`, `-P ppid`). */
+const VALUED_OPTIONS = /^-[uUPGgtFy]$|^--(euid|uid|parent|pgroup|group|terminal|session|pidfile|older-than|younger-than|user)$/;
 
-/** The signal names a signalling command gives (TERM when none), or undefined when one is computed or cannot be read. */
-function signalsGiven(name: string, words: readonly (string | undefined)[]): string[] | undefined {
-  const out: string[] = [];
-  const add = (raw: string | undefined): boolean => {
-    if (raw === undefined) return false;
-    const up = raw.toUpperCase().replace(/^SIG/, '');
-    const named = SIGNAL_NUMBERS.get(up) ?? (SIGNAL_NAMES.has(up) ? up : undefined);
-    if (named === undefined) return false;
-    out.push(named);
-    return true;
-  };
+/**
+ * Whether a signalling command sends only signals that end a process (TERM when none is given).
+ * Deny-by-default: an option it does not know, a signal spelled any other way (`-010`, `-qs USR1`,
+ * `-0x0a`), or a computed word, is not (pass 92 H2, 95 H1, H2).
+ */
+function signalsEnd(name: string, words: readonly (string | undefined)[]): boolean {
   for (let i = 1; i < words.length; i++) {
     const w = words[i];
-    if (w === undefined) return undefined;
+    if (w === undefined) return false;
     if (w === '--') break;
+    if (!w.startsWith('-')) continue;
     if (w === '-s' || w === '--signal' || (name === 'kill' && w === '-n')) {
-      if (!add(words[++i])) return undefined;
+      const v = words[++i];
+      if (v === undefined || !ENDING.test(v)) return false;
     } else if (/^--signal=/.test(w)) {
-      if (!add(w.slice(9))) return undefined;
-    } else if (/^-[sn]./.test(w) && (name === 'kill' || w[1] === 's')) {
-      if (!add(w.slice(2)) && name === 'kill') return undefined;
-    } else if (/^-\w+$/.test(w) && add(w.slice(1))) continue;
-    else if (name === 'kill' && /^-/.test(w) && w !== '-l' && w !== '-L') return undefined;
+      if (!ENDING.test(w.slice(9))) return false;
+    } else if (ENDING.test(w.slice(1))) continue;
+    else if (VALUED_OPTIONS.test(w)) i++;
+    else if (!PLAIN_OPTIONS.test(w) || (name === 'kill' && w !== '-l' && w !== '-L')) return false;
   }
-  return out.length ? out : ['TERM'];
+  return true;
 }

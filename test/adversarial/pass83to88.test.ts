@@ -513,3 +513,26 @@ describe('pass 93 H3: a running project server whose workspace changes', () => {
     }
   });
 });
+
+describe('pass 95 H1, H2, 97 L1: signals spelled otherwise, and a Write over a Read-denied file', () => {
+  it('a bundled -s, a signal number with a leading zero, killall5 and fuser with a signal ask under Bash', async () => {
+    const { ws } = workspaceWithHome('95');
+    const eng = bashEngine(ws, { allow: ['Bash'] }, await loadedChecker());
+    for (const command of ['killall -qs USR1 x', 'killall -qsUSR1 x', 'killall5 -10', 'pkill -010 -f x', 'skill -010 -p 5', 'pkill -0x0a x', 'fuser -k -USR1 f']) {
+      assert.equal(eng.decide(command).behavior, 'ask', command);
+    }
+    for (const command of ['killall -q node', 'pkill -u me -f x', 'kill -KILL 5', 'fuser -k f', 'pgrep -f x']) assert.equal(eng.decide(command).behavior, 'allow', command);
+  });
+
+  it('a Write over an existing file a Read rule denies is denied; a new file there may be written', async () => {
+    const { ws } = workspaceWithHome('97l1');
+    mkdirSync(join(ws, 'src', 'priv'));
+    writeFileSync(join(ws, 'src', 'priv', 'key.bin'), Buffer.from([0xff, 0xfe, 0x00, 0x41]));
+    const p = new Permissions({ cwd: ws, rules: () => ({ allow: ['Edit(src/**)'], ask: [], deny: ['Read(src/priv/**)'] }), trusted: () => true });
+    const { createTools } = await import('../../src/tools/builtin');
+    const write = createTools().find((t) => t.name === 'Write')!;
+    assert.equal(p.decide({ tool: write, input: { file_path: join(ws, 'src', 'priv', 'key.bin'), content: 'é' } }).behavior, 'deny');
+    assert.equal(p.decide({ tool: write, input: { file_path: join(ws, 'src', 'priv', 'new.txt'), content: 'é' } }).behavior, 'allow');
+    assert.equal(p.decide({ tool: write, input: { file_path: join(ws, 'src', 'a.txt'), content: 'é' } }).behavior, 'allow');
+  });
+});
