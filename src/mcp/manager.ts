@@ -178,6 +178,16 @@ export class McpManager implements IDisposable {
     }
   }
 
+  /** Before a call to `name`: undefined when it may run; else why not, the server stopped. */
+  async recheck(name: string): Promise<string | undefined> {
+    const s = this.server(name);
+    if (!s || !needsApproval(s.config.scope)) return undefined;
+    const blocked = await this.blockedBy(s.config);
+    if (!blocked) return undefined;
+    await s.stop({ state: blocked.state, detail: `${blocked.detail}; stopped: the workspace it runs from changed since you approved it` });
+    return `MCP server "${name}" was stopped before this call: the workspace it runs from changed since it was approved, so it asks again (${blocked.detail}).`;
+  }
+
   /** What an approval covers: the definition, and what its command takes from the workspace (runsFrom.ts). */
   private async approvalHash(c: McpServerConfig): Promise<string> {
     const o = this.opts;

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { basename, isAbsolute, join, resolve, sep } from 'node:path';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import { isInside, realLocation } from '../fs/paths';
 import { readRegularFile } from '../fs/read';
 import { inspect } from '../fs/stat';
@@ -74,13 +74,10 @@ export async function workspaceFingerprint(spec: McpServerSpec, startDir: string
     const real = realLocation(f);
     if (isInside(root, real) && (await inspect(real)).kind === 'folder') trees.add(real);
   }
-  const name = basename(spec.command ?? '');
-  // A runner given a workspace file (`npx tsx src/server.ts`) or a mount of it (`docker run -v .:/app`) runs the workspace's code (pass 93 H2).
-  const mounts = (spec.args ?? []).some((a) => /(^|[=\s])(\.|\$\{workspaceFolder\}|\$PWD|\$\(pwd\))(\/[^:]*)?:/.test(a));
-  const runner = (NODE_RUNNERS.has(name) || ['uvx', 'pipx', 'docker', 'podman'].includes(name)) && first.size === 0 && !mounts && [...trees].every((t) => t.includes(`${sep}node_modules${sep}`) || t.endsWith(`${sep}.bin`));
-  // A package runner reads the workspace's settings for it; anything else may read any workspace file.
-  if (runner) for (const f of ['package.json', '.npmrc', 'pyproject.toml', 'uv.toml']) first.add(join(root, f));
-  else trees.add(root);
+  // Every server starts in the workspace and may read any file there: a registry package's runner
+  // too loads the project's config and what it requires (`npx pkg` with `pkg.config.js`, a docker
+  // mount spelled any way), so the whole workspace counts for all (pass 96 H2).
+  trees.add(root);
   if (first.size === 0 && trees.size === 0) return '';
   const h = createHash('sha256');
   let bytes = 0;

@@ -48,6 +48,8 @@ export interface McpToolDeps {
   info: McpToolInfo;
   limits(): ResultLimits;
   toolTimeoutMs: number;
+  /** Asked before each call: why the server may not run it now (its approval no longer holds), or undefined. */
+  beforeCall?(): Promise<string | undefined>;
 }
 
 export function mcpTool(d: McpToolDeps): Tool<McpInput> {
@@ -65,6 +67,8 @@ export function mcpTool(d: McpToolDeps): Tool<McpInput> {
     summarize: (input) => `${d.info.name} on ${d.server.name}${argsSummary(input) ? ` ${argsSummary(input)}` : ''}`,
     paths: () => [],
     async call(input, ctx): Promise<ToolResult> {
+      const refused = await d.beforeCall?.();
+      if (refused) return { content: refused, isError: true };
       try {
         const r = await d.server.call(d.info.name, input, { signal: ctx.signal, timeoutMs: d.toolTimeoutMs });
         return await toToolResult(r, d.limits());

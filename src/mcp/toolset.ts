@@ -66,7 +66,8 @@ export class McpToolset implements ToolSource, IDisposable {
       const names = toolNames(server.name, server.tools.map((t) => t.name));
       for (const info of [...server.tools].sort((a, b) => a.name.localeCompare(b.name))) {
         const name = names.get(info.name)!;
-        const tool = mcpTool({ server, name, info, limits, toolTimeoutMs: this.opts.manager.toolTimeoutMs }) as unknown as Tool;
+        // A project server loads code when a tool is called: what it runs is checked against its approval first (pass 96 H1, H3).
+        const tool = mcpTool({ server, name, info, limits, toolTimeoutMs: this.opts.manager.toolTimeoutMs, beforeCall: () => this.opts.manager.recheck(server.name) }) as unknown as Tool;
         const def = { name, description: tool.description, input_schema: tool.inputSchema };
         out.set(name, { tool, def, server, doc: { name, server: normalizeName(server.name), tool: info.name, description: describeTool(info) } });
       }
@@ -166,7 +167,8 @@ export class McpToolset implements ToolSource, IDisposable {
 
   /** A call that may have changed the workspace (a write, a command) has running project servers checked again. */
   async afterCalls(calls: ReadonlyArray<{ tool: Tool }>): Promise<void> {
-    if (calls.some((c) => c.tool.traits.writesFiles || c.tool.traits.runsCommands)) await this.opts.manager.workspaceChanged();
+    // Another server's tool may write the workspace too (an fs server's write).
+    if (calls.some((c) => c.tool.traits.writesFiles || c.tool.traits.runsCommands || c.tool.traits.mcp)) await this.opts.manager.workspaceChanged();
   }
 
   dispose(): void {

@@ -461,6 +461,8 @@ describe('pass 93 H1, H2, M1: what an approval covers', () => {
     writeFileSync(join(ws, 'src', 'lib', 'util.ts'), 'export {};\n');
     const digest = (spec: Parameters<typeof workspaceFingerprint>[0]) => workspaceFingerprint(spec, ws, ws);
     const node = { transport: 'stdio' as const, command: process.execPath, args: ['src/server.ts'] };
+    const npx = { transport: 'stdio' as const, command: 'npx', args: ['-y', 'some-server'] };
+    const npxBefore = await digest(npx);
     const tsx = { transport: 'stdio' as const, command: 'npx', args: ['tsx', 'src/server.ts'] };
     const docker = { transport: 'stdio' as const, command: 'docker', args: ['run', '-i', '-v', '.:/app', 'img'] };
     const before = await Promise.all([digest(node), digest(tsx), digest(docker)]);
@@ -469,6 +471,8 @@ describe('pass 93 H1, H2, M1: what an approval covers', () => {
     writeFileSync(join(ws, 'src', 'lib', 'util.ts'), 'export const evil = 1;\n');
     const after = await Promise.all([digest(node), digest(tsx), digest(docker)]);
     for (let i = 0; i < 3; i++) assert.notEqual(after[i], before[i], ['node', 'npx tsx', 'docker -v .:/app'][i]);
+    // Pass 96 H2: a registry package's runner loads the project's config and what it requires.
+    assert.notEqual(await digest(npx), npxBefore, 'npx -y pkg');
     // Past the bound no digest stands for the rest: it never matches, so the approval holds for no later start.
     mkdirSync(join(ws, '.venv'));
     for (let i = 0; i < 20_050; i++) writeFileSync(join(ws, '.venv', `f${i}`), '');
@@ -507,6 +511,17 @@ describe('pass 93 H3: a running project server whose workspace changes', () => {
       assert.equal(m.server('tools')?.state, 'running', 'a read changes nothing');
       writeFileSync(join(ws, 'src', 'lib.mjs'), 'export const x = 2;\n');
       await set.afterCalls([{ tool: edit! }]);
+      assert.equal(m.server('tools')?.state, 'awaiting-approval');
+      // Pass 96 H1, H3: a call in the same answer as the edit (or after another server's write) is checked before it runs.
+      await m.decide('tools', 'approved');
+      await m.settled(15_000);
+      assert.equal(m.server('tools')?.state, 'running');
+      writeFileSync(join(ws, 'src', 'lib.mjs'), 'export const x = 3;\n');
+      const echo = set.tools().find((t) => t.name.startsWith('mcp__tools__'))!;
+      const parsed = echo.parse({});
+      const r = await echo.call((parsed.ok ? parsed.value : {}) as never, { cwd: ws, signal: new AbortController().signal });
+      assert.equal(r.isError, true);
+      assert.match(String(r.content), /stopped before this call: the workspace it runs from changed/);
       assert.equal(m.server('tools')?.state, 'awaiting-approval');
     } finally {
       await m.shutdown();
