@@ -67,6 +67,9 @@ export async function workspaceFingerprint(spec: McpServerSpec, startDir: string
     const real = realLocation(f);
     if (!isInside(root, real)) continue;
     const kind = (await inspect(real)).kind;
+    // A file in the top node_modules runs with its package: the package's folder counts (pass 99 M1).
+    const pkg = /^(.*?\/node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(real.slice(0, root.length) === root ? real : '');
+    if (pkg?.[1]) trees.add(pkg[1]);
     if (kind === 'file') first.add(real);
     else if (kind === 'folder') trees.add(real);
   }
@@ -90,6 +93,8 @@ export async function workspaceFingerprint(spec: McpServerSpec, startDir: string
     }
     const read = await readRegularFile(path, MAX_BYTES_EACH);
     if (read.ok) bytes += read.bytes.length;
+    // A file past the cap, or one that cannot be read, is not known by its name alone (pass 99 H1).
+    else if ((await inspect(path)).kind !== 'missing') complete = false;
     h.update(`${path}\0${read.ok ? createHash('sha256').update(read.bytes).digest('hex') : 'missing'}\0`);
   };
   for (const f of [...first].sort()) await add(f);
@@ -97,10 +102,11 @@ export async function workspaceFingerprint(spec: McpServerSpec, startDir: string
   for (const t of [...trees].sort()) {
     // The top's node_modules is the packages' own and .git is git's; a node_modules lower down is
     // the workspace's own code, which Node finds first (`src/node_modules/leftpad`, pass 93 H1).
-    const skip = t === root ? (n: string, parent: string) => n === '.git' || (n === 'node_modules' && parent === root) : () => false;
+    const skip = t === root ? (n: string, parent: string) => parent === root && (n === '.git' || n === 'node_modules') : () => false;
     if (t !== root && [...trees].some((o) => o !== t && isInside(o, t) && o !== root)) continue;
     const listing = await listTree(t, { within: [root], wanted: () => true, skipFolder: skip, maxFiles: MAX_FILES, maxEntries: MAX_FILES * 4, timeLimitMs: Math.max(0, deadline - Date.now()) });
-    if (listing.stopped) complete = false;
+    // A folder linked out of the workspace is not walked: what it holds is not known (pass 99 L1).
+    if (listing.stopped || listing.outside.length > 0) complete = false;
     h.update(`${t}\0${listing.files.length}\0`);
     for (const f of listing.files) if (!seen.has(f)) await add(f);
   }

@@ -551,3 +551,23 @@ describe('pass 95 H1, H2, 97 L1: signals spelled otherwise, and a Write over a R
     assert.equal(p.decide({ tool: write, input: { file_path: join(ws, 'src', 'a.txt'), content: 'é' } }).behavior, 'allow');
   });
 });
+
+describe('pass 99 H1, M1, L1: what an approval reads', () => {
+  it('a file past the cap or a folder linked out makes it hold for no later start; a server in the top node_modules counts with its package', async () => {
+    const { workspaceFingerprint } = await import('../../src/mcp/runsFrom');
+    const { root, ws } = workspaceWithHome('99');
+    mkdirSync(join(ws, 'node_modules', 'pkg', 'lib'), { recursive: true });
+    writeFileSync(join(ws, 'node_modules', 'pkg', 'index.js'), 'require("./lib/a")\n');
+    writeFileSync(join(ws, 'node_modules', 'pkg', 'lib', 'a.js'), '1\n');
+    const inPkg = { transport: 'stdio' as const, command: process.execPath, args: ['node_modules/pkg/index.js'] };
+    const before = await workspaceFingerprint(inPkg, ws, ws);
+    writeFileSync(join(ws, 'node_modules', 'pkg', 'lib', 'a.js'), '2\n');
+    assert.notEqual(await workspaceFingerprint(inPkg, ws, ws), before, 'a file its package requires');
+    mkdirSync(join(root, 'outside'));
+    symlinkSync(join(root, 'outside'), join(ws, 'linked'));
+    assert.match(await workspaceFingerprint(inPkg, ws, ws), /^unchecked-/, 'a folder linked out');
+    const { ws: big } = workspaceWithHome('99big');
+    writeFileSync(join(big, 'server.js'), Buffer.alloc(65 * 1024 * 1024, 0x20));
+    assert.match(await workspaceFingerprint({ transport: 'stdio', command: process.execPath, args: ['server.js'] }, big, big), /^unchecked-/, 'a file past 64 MB');
+  });
+});
