@@ -141,6 +141,8 @@ export function delegatedRun(a: BashAnalysis): string | undefined {
     if (name === undefined) return 'runs a program whose name is computed when it runs, which may hand a command to a process outside its namespace';
     // SIGUSR1 opens a Node process's debugger, SIGQUIT a JVM's attach listener, outside the namespace
     // (pass 89 C1, 92 H2, H3): a signal other than the ones that only end a process asks, however spelled.
+    // `xargs kill`, `parallel kill`: the signal may come from the input (pass 98 H2).
+    if (['xargs', 'parallel'].includes(name) && c.words.slice(1).some((w) => w === undefined || SIGNALLERS.has(commandBase(w)))) return `hands ${name}'s input to a program that sends signals, whose signal the input may choose`;
     if (SIGNALLERS.has(name)) {
       if (!signalsEnd(name, c.words)) return `runs ${name} with a signal other than one that ends a process (a Node process opens its debugger on SIGUSR1, a JVM its attach listener on SIGQUIT), through which code runs outside its namespace`;
     }
@@ -179,10 +181,14 @@ function sshesHere(words: readonly (string | undefined)[]): boolean {
 const SIGNALLERS: ReadonlySet<string> = new Set(['kill', 'pkill', 'killall', 'killall5', 'skill', 'snice', 'pgrep', 'fuser']);
 /** Signals that only end (or hang up) a process, as a signalling program's word may spell them: anything else may make one do something. */
 const ENDING = /^(SIG)?(TERM|KILL|INT|HUP)$|^(15|9|2|1)$/i;
-/** Options of these programs that take no signal and no value that could be one (`pkill -f`, `killall -i`). */
-const PLAIN_OPTIONS = /^-[fxnoecliawvqrIyLkm]+$|^--(full|exact|newest|oldest|count|list-name|list-full|ignore-case|interactive|quiet|verbose|wait|regexp|exact)$/;
-/** Options that take a value that is not a signal (`-u user`, `-P ppid`). */
-const VALUED_OPTIONS = /^-[uUPGgtFy]$|^--(euid|uid|parent|pgroup|group|terminal|session|pidfile|older-than|younger-than|user)$/;
+/** Each program's options that take no signal, and those that take a value that is not one: the letters mean different things in each (killall's -g is a flag, pkill's a value, pass 98 H1). */
+const OPTIONS: Record<string, { plain: RegExp; valued: RegExp }> = {
+  kill: { plain: /^-[lL]$/, valued: /^$/ },
+  pkill: { plain: /^-[fxnoecilav]+$|^--(full|exact|newest|oldest|echo|count|ignore-case|list-name|list-full|inverse)$/, valued: /^-[uUPGgtF]$|^--(euid|uid|parent|group|pgroup|terminal|session|pidfile)$/ },
+  killall: { plain: /^-[eIgiqrvw]+$|^--(exact|ignore-case|process-group|interactive|quiet|regexp|verbose|wait)$/, valued: /^-[uoynZ]$|^--(user|older-than|younger-than|ns|context)$/ },
+  fuser: { plain: /^-[kmMuvsaw4-6]+$/, valued: /^$/ },
+};
+OPTIONS.pgrep = OPTIONS.pkill!;
 
 /**
  * Whether a signalling command sends only signals that end a process (TERM when none is given).
@@ -201,8 +207,8 @@ function signalsEnd(name: string, words: readonly (string | undefined)[]): boole
     } else if (/^--signal=/.test(w)) {
       if (!ENDING.test(w.slice(9))) return false;
     } else if (ENDING.test(w.slice(1))) continue;
-    else if (VALUED_OPTIONS.test(w)) i++;
-    else if (!PLAIN_OPTIONS.test(w) || (name === 'kill' && w !== '-l' && w !== '-L')) return false;
+    else if (OPTIONS[name]?.valued.test(w)) i++;
+    else if (!OPTIONS[name]?.plain.test(w)) return false;
   }
   return true;
 }

@@ -533,10 +533,12 @@ describe('pass 95 H1, H2, 97 L1: signals spelled otherwise, and a Write over a R
   it('a bundled -s, a signal number with a leading zero, killall5 and fuser with a signal ask under Bash', async () => {
     const { ws } = workspaceWithHome('95');
     const eng = bashEngine(ws, { allow: ['Bash'] }, await loadedChecker());
-    for (const command of ['killall -qs USR1 x', 'killall -qsUSR1 x', 'killall5 -10', 'pkill -010 -f x', 'skill -010 -p 5', 'pkill -0x0a x', 'fuser -k -USR1 f']) {
+    for (const command of ['killall -qs USR1 x', 'killall -qsUSR1 x', 'killall5 -10', 'pkill -010 -f x', 'skill -010 -p 5', 'pkill -0x0a x', 'fuser -k -USR1 f',
+      // Pass 98 H1, H2: killall's -g is a flag, and xargs hands its input to kill.
+      'killall -g -USR1 x', 'killall -g -10 x', 'xargs kill < s.txt', 'printf x | xargs kill', 'xargs -a f kill']) {
       assert.equal(eng.decide(command).behavior, 'ask', command);
     }
-    for (const command of ['killall -q node', 'pkill -u me -f x', 'kill -KILL 5', 'fuser -k f', 'pgrep -f x']) assert.equal(eng.decide(command).behavior, 'allow', command);
+    for (const command of ['killall -q node', 'pkill -u me -f x', 'kill -KILL 5', 'fuser -k f', 'pgrep -f x', 'killall -g node', 'xargs rm < l']) assert.equal(eng.decide(command).behavior, 'allow', command);
   });
 
   it('a Write over an existing file a Read rule denies is denied; a new file there may be written', async () => {
