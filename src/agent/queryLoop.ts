@@ -34,6 +34,20 @@ export interface LoopEvents {
   onHistory?(history: MessageParam[]): void | Promise<void>;
 }
 
+/**
+ * Calls of one answer that run side by side at once: 400 parallel Greps held 7 GB (pass 100 M1).
+ * The rest wait for a place, in order.
+ */
+export const MAX_PARALLEL_CALLS = 10;
+
+async function inParallel<T>(items: readonly T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await run(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
 export interface LoopDeps {
   client: { stream(request: MessagesRequest, signal: AbortSignal, observer: StreamObserver): Promise<AssistantTurn> };
   tools: { get(name: string): Tool | undefined };
@@ -228,8 +242,10 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
         }
         runnable.push(p);
       }
-      await Promise.all(
-        runnable.map(async (p) => {
+      await inParallel(
+        runnable,
+        MAX_PARALLEL_CALLS,
+        async (p) => {
           ranIds.add(p.id);
           if (signal.aborted) return;
           ev.onToolStatus?.(p.id, 'running');
@@ -249,7 +265,7 @@ export async function runQueryLoop(start: readonly MessageParam[], deps: LoopDep
           results.set(p.id, { type: 'tool_result', tool_use_id: p.id, content: over ?? content, ...(r.isError || over ? { is_error: true } : {}) });
           // What the panel and stream-json show is what the model gets, capped the same way.
           ev.onToolStatus?.(p.id, r.isError || over ? 'error' : 'done', { result: over ?? (typeof content === 'string' ? content : r.content), durationMs });
-        }),
+        },
       );
     }
     if (signal.aborted) {

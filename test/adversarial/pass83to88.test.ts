@@ -573,3 +573,38 @@ describe('pass 99 H1, M1, L1: what an approval reads', () => {
     assert.match(await workspaceFingerprint({ transport: 'stdio', command: process.execPath, args: ['server.js'] }, big, big), /^unchecked-/, 'a file past 64 MB');
   });
 });
+
+describe('pass 100 M1: hundreds of parallel calls in one answer', () => {
+  it('run at most MAX_PARALLEL_CALLS at once, all answered in order', async () => {
+    const { runQueryLoop, MAX_PARALLEL_CALLS } = await import('../../src/agent/queryLoop');
+    const { MessagesClient } = await import('../../src/api/messagesClient');
+    const { buildMessagesRequest } = await import('../../src/context/requestBuilder');
+    const { createTools } = await import('../../src/tools/builtin');
+    const { startStandin } = await import('../standin/server');
+    const { ws } = workspaceWithHome('100m1');
+    const grep = createTools().find((t) => t.name === 'Grep')!;
+    let running = 0;
+    let most = 0;
+    const counting = { ...grep, call: async () => { running++; most = Math.max(most, running); await new Promise((r) => setTimeout(r, 5)); running--; return { content: 'none' }; } };
+    const standin = await startStandin();
+    try {
+      standin.enqueue({ content: Array.from({ length: 60 }, () => ({ type: 'tool_use' as const, name: 'Grep', input: { pattern: 'x' } })) }, { content: [{ type: 'text', text: 'done' }] });
+      const r = await runQueryLoop(
+        [{ role: 'user', content: [{ type: 'text', text: 'go' }] }],
+        {
+          client: new MessagesClient({ apiKey: 'k', baseUrl: standin.url }),
+          tools: new Map([['Grep', counting]]),
+          buildRequest: (history) => buildMessagesRequest({ model: 'claude-sonnet-4-6', maxTokens: 1000, system: [{ type: 'text', text: 'sys' }], tools: [{ name: 'Grep', description: grep.description, input_schema: grep.inputSchema }], history }),
+          checkPermission: async () => ({ allowed: true }),
+          cwd: ws,
+          maxTurns: 5,
+        },
+        new AbortController().signal,
+      );
+      assert.equal(r.outcome, 'end_turn');
+      assert.ok(most <= MAX_PARALLEL_CALLS && most > 1, `${most} at once`);
+    } finally {
+      await standin.close();
+    }
+  });
+});
