@@ -8,10 +8,10 @@ import type { McpServerSpec } from './config/types';
 
 // An approval covered a project server's definition only: the workspace files its command runs
 // (`node scripts/mcp.js`) could change under it, by an edit the rules allow (`Edit(src/**)`) or a
-// pull, and the next start ran them (pass 84 H1, 87 H2). Which files a program imports is its own
-// business (`./src/…`, `npm run`, NODE_OPTIONS), so an approval covers the whole workspace as it
-// was, but git's and the packages' folders; a registry package's runner (`npx pkg`), that package's
-// copy in node_modules and the settings that choose it. A change asks again.
+// pull, and the next start ran them (pass 84 H1, 87 H2). Which files a program reads is its own
+// business (`./src/…`, `npm run`, NODE_OPTIONS, the project config `npx pkg` loads), so an approval
+// covers the whole workspace as it was, but the top `.git` and `node_modules`, plus any package in
+// that node_modules the command names. A change asks again; past the bound no approval holds.
 
 /** What is read to know it: past these, what was read is covered and the rest is not (said in the README). */
 const MAX_FILES = 20_000;
@@ -19,10 +19,10 @@ const MAX_BYTES_EACH = 64 * 1024 * 1024;
 const MAX_BYTES = 512 * 1024 * 1024;
 const TIME_LIMIT_MS = 15_000;
 
-/** Runners of a package from a registry: what they take from the workspace is its node_modules copy and settings, not its code. */
+/** Runners of a package from a registry: they run its copy in the top node_modules, which the workspace walk leaves out. */
 const NODE_RUNNERS = new Set(['npx', 'bunx', 'pnpx']);
 
-/** The workspace files and folders the command takes, by its words. */
+/** What the command names that the workspace walk may leave out: files by its words, a runner's package folder. */
 function namedPlaces(spec: McpServerSpec, startDir: string): { files: string[]; folders: string[] } {
   const words = [spec.command ?? '', ...(spec.args ?? [])];
   const files: string[] = [];
@@ -40,22 +40,12 @@ function namedPlaces(spec: McpServerSpec, startDir: string): { files: string[]; 
     const pkg = args.find((a, i) => !a.startsWith('-') && !(i === 0 && ['exec', 'dlx'].includes(a)));
     if (pkg) folders.push(join(base, 'node_modules', pkg.replace(/(?<=.)@[^/]*$/, '')), join(base, 'node_modules', '.bin'));
   }
-  const m = args.indexOf('-m');
-  if (/^python/.test(name) && m >= 0 && args[m + 1]) {
-    const mod = args[m + 1]!.split('.')[0]!;
-    files.push(join(base, `${mod}.py`));
-    folders.push(join(base, mod));
-  }
   return { files, folders };
 }
 
 /**
- * A digest of what the server's command takes from the workspace (empty when it takes nothing).
- * A command that names a workspace file, or an interpreter, shell or package manager that may
- * import any of them (`node server.js` importing `./src/…`, `npm run mcp`, `sh -c …`,
- * NODE_OPTIONS in its env), is covered by the whole workspace but `.git` and `node_modules`
- * folders (pass 90 H1, M2); a registry package's runner (`npx pkg`) by that package's copy in
- * node_modules and the files that choose it. What it names is read first, whole (pass 90 M1).
+ * A digest of the workspace a server runs from, or `unchecked-…` (never the same twice) when it
+ * is past what is read. Complete or not at all, so the order things are read in does not matter.
  */
 export async function workspaceFingerprint(spec: McpServerSpec, startDir: string, workspace: string): Promise<string> {
   if (spec.transport !== 'stdio') return '';

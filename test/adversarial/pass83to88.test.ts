@@ -11,12 +11,43 @@ import { appendFileSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symli
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import type { Tool } from '../../src/tools/types';
 import { namespacePrefix } from '../../src/base/userNamespace';
 import { killProcessGroups } from '../../src/base/processGroups';
 import { settleGrantingWatches } from '../../src/tools/settingsGuard';
 import { Permissions } from '../../src/permissions/permissions';
 import { knownStateFolders, rememberStateFolder, stateFolderRegistry } from '../../src/sessions/stateFolders';
 import { bashEngine, bashTool, loadedChecker, runBash, workspaceWithHome } from './support';
+
+
+/**
+ * One model answer of `count` calls to `name` with `input`, then "done", run by the agent's loop
+ * against the stand-in with `tool` as that name: the loop's result.
+ */
+async function oneAnswer(ws: string, tool: Tool, count: number, input: Record<string, unknown>) {
+  const { runQueryLoop } = await import('../../src/agent/queryLoop');
+  const { MessagesClient } = await import('../../src/api/messagesClient');
+  const { buildMessagesRequest } = await import('../../src/context/requestBuilder');
+  const { startStandin } = await import('../standin/server');
+  const standin = await startStandin();
+  try {
+    standin.enqueue({ content: Array.from({ length: count }, () => ({ type: 'tool_use' as const, name: tool.name, input })) }, { content: [{ type: 'text', text: 'done' }] });
+    return await runQueryLoop(
+      [{ role: 'user', content: [{ type: 'text', text: 'go' }] }],
+      {
+        client: new MessagesClient({ apiKey: 'k', baseUrl: standin.url }),
+        tools: new Map([[tool.name, tool]]),
+        buildRequest: (history) => buildMessagesRequest({ model: 'claude-sonnet-4-6', maxTokens: 1000, system: [{ type: 'text', text: 'sys' }], tools: [{ name: tool.name, description: tool.description, input_schema: tool.inputSchema }], history }),
+        checkPermission: async () => ({ allowed: true }),
+        cwd: ws,
+        maxTurns: 5,
+      },
+      new AbortController().signal,
+    );
+  } finally {
+    await standin.close();
+  }
+}
 
 describe('read-back: a command whose name is computed may be a cd', () => {
   it('asks under Bash when relative names follow a computed command name', async () => {
@@ -220,40 +251,18 @@ describe('pass 86 H1, H3: the words, again', () => {
 
 describe('pass 88 M1: one answer with hundreds of parallel Reads', () => {
   it('keeps the answer\'s results within a budget; the rest are said to be left out, and the run goes on', async () => {
-    const { runQueryLoop } = await import('../../src/agent/queryLoop');
-    const { MessagesClient } = await import('../../src/api/messagesClient');
-    const { buildMessagesRequest } = await import('../../src/context/requestBuilder');
     const { TURN_RESULTS_MAX_CHARS } = await import('../../src/conversation/resultCap');
     const { createTools } = await import('../../src/tools/builtin');
-    const { startStandin } = await import('../standin/server');
     const { ws } = workspaceWithHome('88m1');
     writeFileSync(join(ws, 'junk.txt'), `${'\x01'.repeat(1999)}\n`.repeat(131));
-    const standin = await startStandin();
-    try {
-      standin.enqueue({ content: Array.from({ length: 60 }, () => ({ type: 'tool_use' as const, name: 'Read', input: { file_path: 'junk.txt' } })) }, { content: [{ type: 'text', text: 'done' }] });
-      const tools = createTools();
-      const r = await runQueryLoop(
-        [{ role: 'user', content: [{ type: 'text', text: 'go' }] }],
-        {
-          client: new MessagesClient({ apiKey: 'k', baseUrl: standin.url }),
-          tools: new Map(tools.map((t) => [t.name, t])),
-          buildRequest: (history) => buildMessagesRequest({ model: 'claude-sonnet-4-6', maxTokens: 1000, system: [{ type: 'text', text: 'sys' }], tools: tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })), history }),
-          checkPermission: async () => ({ allowed: true }),
-          cwd: ws,
-          maxTurns: 5,
-        },
-        new AbortController().signal,
-      );
-      assert.equal(r.outcome, 'end_turn');
-      const results = r.history.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b) => b.type === 'tool_result');
-      assert.equal(results.length, 60);
-      const text = (b: (typeof results)[number]) => (b.type === 'tool_result' && typeof b.content === 'string' ? b.content : '');
-      const total = results.reduce((n, b) => n + text(b).length, 0);
-      assert.ok(total <= TURN_RESULTS_MAX_CHARS + 60 * 400, `the answer's results hold ${total} characters`);
-      assert.ok(results.some((b) => /was left out: the results of this answer/.test(text(b))), 'the ones past the budget say so');
-    } finally {
-      await standin.close();
-    }
+    const r = await oneAnswer(ws, createTools().find((t) => t.name === 'Read')!, 60, { file_path: 'junk.txt' });
+    assert.equal(r.outcome, 'end_turn');
+    const results = r.history.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b) => b.type === 'tool_result');
+    assert.equal(results.length, 60);
+    const text = (b: (typeof results)[number]) => (b.type === 'tool_result' && typeof b.content === 'string' ? b.content : '');
+    const total = results.reduce((n, b) => n + text(b).length, 0);
+    assert.ok(total <= TURN_RESULTS_MAX_CHARS + 60 * 400, `the answer's results hold ${total} characters`);
+    assert.ok(results.some((b) => /was left out: the results of this answer/.test(text(b))), 'the ones past the budget say so');
   });
 });
 
@@ -370,47 +379,17 @@ describe('pass 89 H1-H3: names and values built when the command runs', () => {
 
 describe('pass 91 M1, M3: images and structured content', () => {
   it('M1: an image counts toward one answer\'s results by its base64 text', async () => {
-    const { runQueryLoop } = await import('../../src/agent/queryLoop');
-    const { MessagesClient } = await import('../../src/api/messagesClient');
-    const { buildMessagesRequest } = await import('../../src/context/requestBuilder');
     const { TURN_RESULTS_MAX_CHARS } = await import('../../src/conversation/resultCap');
     const { createTools } = await import('../../src/tools/builtin');
-    const { startStandin } = await import('../standin/server');
     const { ws } = workspaceWithHome('91m1');
     writeFileSync(join(ws, 'a.png'), 'x');
     const read = createTools().find((t) => t.name === 'Read')!;
     // A tool that answers with a 400 KB image, as an MCP server's read_media_file does.
     const image = { ...read, call: async () => ({ content: '', blocks: [{ type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png' as const, data: 'A'.repeat(400_000) } }] }) };
-    const standin = await startStandin();
-    try {
-      standin.enqueue({ content: Array.from({ length: 20 }, () => ({ type: 'tool_use' as const, name: 'Read', input: { file_path: 'a.png' } })) }, { content: [{ type: 'text', text: 'done' }] });
-      const r = await runQueryLoop(
-        [{ role: 'user', content: [{ type: 'text', text: 'go' }] }],
-        {
-          client: new MessagesClient({ apiKey: 'k', baseUrl: standin.url }),
-          tools: new Map([['Read', image]]),
-          buildRequest: (history) => buildMessagesRequest({ model: 'claude-sonnet-4-6', maxTokens: 1000, system: [{ type: 'text', text: 'sys' }], tools: [{ name: 'Read', description: read.description, input_schema: read.inputSchema }], history }),
-          checkPermission: async () => ({ allowed: true }),
-          cwd: ws,
-          maxTurns: 5,
-        },
-        new AbortController().signal,
-      );
-      const kept = JSON.stringify(r.history).match(/A{400000}/g)?.length ?? 0;
-      assert.ok(kept * 400_000 <= TURN_RESULTS_MAX_CHARS, `${kept} images of 400 KB kept`);
-      assert.ok(kept >= 1);
-    } finally {
-      await standin.close();
-    }
-  });
-
-  it('M3: structured content is pretty-printed only within fourfold', async () => {
-    const { toToolResult } = await import('../../src/mcp/results');
-    let deep: unknown = 1;
-    for (let i = 0; i < 200; i++) deep = [deep, 1, 2, 3, 4, 5, 6, 7];
-    let written = '';
-    await toToolResult({ content: [], structuredContent: { deep } }, { maxTokens: 100, writeAside: async (t) => ((written = t), '/tmp/x.txt') });
-    assert.ok(written.length > 0 && written.length <= JSON.stringify({ deep }).length * 4, `${written.length} characters written`);
+    const r = await oneAnswer(ws, image, 20, { file_path: 'a.png' });
+    const kept = JSON.stringify(r.history).match(/A{400000}/g)?.length ?? 0;
+    assert.ok(kept * 400_000 <= TURN_RESULTS_MAX_CHARS, `${kept} images of 400 KB kept`);
+    assert.ok(kept >= 1);
   });
 });
 
@@ -576,35 +555,15 @@ describe('pass 99 H1, M1, L1: what an approval reads', () => {
 
 describe('pass 100 M1: hundreds of parallel calls in one answer', () => {
   it('run at most MAX_PARALLEL_CALLS at once, all answered in order', async () => {
-    const { runQueryLoop, MAX_PARALLEL_CALLS } = await import('../../src/agent/queryLoop');
-    const { MessagesClient } = await import('../../src/api/messagesClient');
-    const { buildMessagesRequest } = await import('../../src/context/requestBuilder');
+    const { MAX_PARALLEL_CALLS } = await import('../../src/agent/queryLoop');
     const { createTools } = await import('../../src/tools/builtin');
-    const { startStandin } = await import('../standin/server');
     const { ws } = workspaceWithHome('100m1');
     const grep = createTools().find((t) => t.name === 'Grep')!;
     let running = 0;
     let most = 0;
     const counting = { ...grep, call: async () => { running++; most = Math.max(most, running); await new Promise((r) => setTimeout(r, 5)); running--; return { content: 'none' }; } };
-    const standin = await startStandin();
-    try {
-      standin.enqueue({ content: Array.from({ length: 60 }, () => ({ type: 'tool_use' as const, name: 'Grep', input: { pattern: 'x' } })) }, { content: [{ type: 'text', text: 'done' }] });
-      const r = await runQueryLoop(
-        [{ role: 'user', content: [{ type: 'text', text: 'go' }] }],
-        {
-          client: new MessagesClient({ apiKey: 'k', baseUrl: standin.url }),
-          tools: new Map([['Grep', counting]]),
-          buildRequest: (history) => buildMessagesRequest({ model: 'claude-sonnet-4-6', maxTokens: 1000, system: [{ type: 'text', text: 'sys' }], tools: [{ name: 'Grep', description: grep.description, input_schema: grep.inputSchema }], history }),
-          checkPermission: async () => ({ allowed: true }),
-          cwd: ws,
-          maxTurns: 5,
-        },
-        new AbortController().signal,
-      );
-      assert.equal(r.outcome, 'end_turn');
-      assert.ok(most <= MAX_PARALLEL_CALLS && most > 1, `${most} at once`);
-    } finally {
-      await standin.close();
-    }
+    const r = await oneAnswer(ws, counting, 60, { pattern: 'x' });
+    assert.equal(r.outcome, 'end_turn');
+    assert.ok(most <= MAX_PARALLEL_CALLS && most > 1, `${most} at once`);
   });
 });
