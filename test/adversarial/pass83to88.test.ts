@@ -391,6 +391,15 @@ describe('pass 91 M1, M3: images and structured content', () => {
     assert.ok(kept * 400_000 <= TURN_RESULTS_MAX_CHARS, `${kept} images of 400 KB kept`);
     assert.ok(kept >= 1);
   });
+
+  it('M3: structured content is pretty-printed only within fourfold', async () => {
+    const { toToolResult } = await import('../../src/mcp/results');
+    let deep: unknown = 1;
+    for (let i = 0; i < 200; i++) deep = [deep, 1, 2, 3, 4, 5, 6, 7];
+    let written = '';
+    await toToolResult({ content: [], structuredContent: { deep } }, { maxTokens: 100, writeAside: async (t) => ((written = t), '/tmp/x.txt') });
+    assert.ok(written.length > 0 && written.length <= JSON.stringify({ deep }).length * 4, `${written.length} characters written`);
+  });
 });
 
 describe('pass 91 M2: checkpoint copies of a file edited over and over', () => {
